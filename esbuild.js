@@ -1,0 +1,67 @@
+// @ts-check
+// Two kinds of bundle: the extension host (cjs/node) and the webview app (iife/browser).
+// The extension host side is split: dist/extension.js is what activation loads; heavy
+// modules (HTTP stack, full schemas) live in their own files and are required on first use.
+const esbuild = require('esbuild');
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+/** Entry points loaded lazily by dist/extension.js; each is external to the others. */
+const lazyEntries = {
+  api: 'src/api/index.ts',
+};
+const lazyExternals = Object.keys(lazyEntries).map((name) => `./${name}.js`);
+
+/** @type {import('esbuild').BuildOptions} */
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+async function main() {
+  if (production) {
+    // A production build starts clean so no stale source map or chunk reaches the .vsix.
+    require('node:fs').rmSync('dist', { recursive: true, force: true });
+  }
+  const contexts = await Promise.all([
+    esbuild.context({
+      ...common,
+      entryPoints: { extension: 'src/extension.ts', ...lazyEntries },
+      outdir: 'dist',
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      external: ['vscode', ...lazyExternals],
+      metafile: true,
+    }),
+    esbuild.context({
+      ...common,
+      entryPoints: { main: 'src/webview-app/main.ts' },
+      outdir: 'dist/webview',
+      format: 'iife',
+      platform: 'browser',
+      target: 'es2022',
+      loader: { '.css': 'css' },
+    }),
+  ]);
+  if (watch) {
+    await Promise.all(contexts.map((c) => c.watch()));
+    return;
+  }
+  const results = await Promise.all(contexts.map((c) => c.rebuild()));
+  await Promise.all(contexts.map((c) => c.dispose()));
+  const meta = results[0].metafile;
+  if (meta) {
+    require('node:fs').writeFileSync('dist/meta.json', JSON.stringify(meta));
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

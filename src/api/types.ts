@@ -1,0 +1,135 @@
+/**
+ * The service's data shapes as the extension uses them. Pure types: no runtime code, no `vscode`.
+ *
+ * The published reference leaves much "not shown"; these types are tolerant on purpose:
+ * enum-like fields are `KnownX | (string & {})` so an unknown value the service sends is
+ * kept and displayed rather than rejected, and every field of a read response except the
+ * identifier is optional.
+ */
+
+/** A string union that still accepts (and keeps) values we do not know yet. */
+export type Open<T extends string> = T | (string & {});
+
+export const KNOWN_STATUSES = ['queued', 'running', 'completed', 'error'] as const;
+export type KnownStatus = (typeof KNOWN_STATUSES)[number];
+export type RunStatus = Open<KnownStatus>;
+
+export const REASONING_EFFORTS = ['none', 'low', 'medium', 'high'] as const;
+export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
+
+export const PERMISSIONS = ['read_only', 'allow_edits'] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+/** `completed` and `error` end a run; nothing else is assumed terminal. */
+export function isTerminalStatus(status: RunStatus | undefined): boolean {
+  return status === 'completed' || status === 'error';
+}
+
+// ---------------------------------------------------------------- requests
+
+export interface StartAgentRequest {
+  appId: string;
+  prompt: string;
+  model: string;
+  /** Defaults to `medium` when omitted. */
+  reasoningEffort?: ReasoningEffort;
+  /** Defaults to `read_only` when omitted. */
+  permission?: Permission;
+  permittedBranches?: string[];
+  completionWebhookUrl?: string;
+  userEmail?: string;
+}
+
+export interface FollowUpRequest {
+  prompt: string;
+  permission?: Permission;
+  permittedBranches?: string[];
+  completionWebhookUrl?: string;
+}
+
+export interface CreateTestGroupRequest {
+  appId: string;
+  name: string;
+  description?: string | null;
+  testIds?: string[];
+}
+
+// ---------------------------------------------------------------- responses
+
+/** Response of `POST /agents`. */
+export interface AgentRun {
+  agentId: string;
+  kind?: string;
+  status: RunStatus;
+  appId?: string;
+  projectId?: string;
+  createdAt?: number;
+}
+
+/** Response of `POST /agents/{agentId}/messages`. */
+export interface FollowUpAck {
+  agentId: string;
+  kind?: string;
+  status: RunStatus;
+}
+
+/** Response of `POST /test-groups`. */
+export interface TestGroupCreated {
+  groupId: string;
+}
+
+/** An element of `history`. Only what the service sent is present. */
+export interface AgentMessage {
+  id?: string;
+  sequence?: number;
+  /** `user` is one value; others are not documented and are kept as sent. */
+  role?: string;
+  content?: string;
+  toolName?: string;
+  toolParameters?: string;
+  attachments?: string[];
+  createdAt?: number;
+}
+
+export interface AgentLifecycle {
+  conversationState?: string;
+  sandboxState?: string;
+  queuedTurnCount?: number;
+  lastLifecycleEventAt?: number;
+}
+
+/** Response of `GET /agents/{agentId}` and the `agent` of a completion webhook. */
+export interface Agent {
+  agentId: string;
+  kind?: string;
+  status?: RunStatus;
+  appId?: string;
+  projectId?: string;
+  projectName?: string;
+  reviewId?: string;
+  model?: string;
+  reasoningEffort?: Open<ReasoningEffort>;
+  permission?: Open<Permission>;
+  permittedBranches?: string[];
+  createdAt?: number;
+  updatedAt?: number;
+  completedAt?: number;
+  lastError?: string;
+  history?: AgentMessage[];
+  lifecycle?: AgentLifecycle;
+}
+
+export interface CompletionWebhookPayload {
+  event: Open<'agent.completed' | 'review.completed'>;
+  agent: Agent;
+}
+
+/** What the extension needs out of `GET /openapi.json`. */
+export interface ServiceSchemaInfo {
+  /** The allowed values of `model` on `POST /agents`, in schema order. */
+  models: string[];
+  /** `info.version` of the served document, when present. */
+  version?: string;
+  /** A stable fingerprint of the served document, to notice when it changes. */
+  fingerprint: string;
+}
