@@ -1,0 +1,364 @@
+/**
+ * The run ledger: the service has no list endpoint, so the extension keeps its own record
+ * of the runs it started or was asked to track, per base URL, persisted across reloads.
+ * One store, many views: the tree, the status bar, the poller and the panels all read it
+ * and listen to `onDidChange`, which names exactly the runs that changed.
+ */
+import { Emitter, type Event } from './events';
+import { isTerminalStatus, type Agent, type RunStatus } from '../api/types';
+
+/** The subset of vscode.Memento the ledger needs. */
+export interface KeyValueStore {
+  get<T>(key: string): T | undefined;
+  update(key: string, value: unknown): PromiseLike<void>;
+}
+
+export type RunSource = 'started' | 'tracked';
+
+export interface RunRecord {
+  agentId: string;
+  source: RunSource;
+  /** When the run entered the ledger (Unix ms). */
+  addedAt: number;
+  status: RunStatus;
+  appId?: string;
+  projectId?: string;
+  projectName?: string;
+  /** The initial prompt as the user typed it (for the label, "clone" and exports). */
+  prompt?: string;
+  model?: string;
+  reasoningEffort?: string;
+  permission?: string;
+  permittedBranches?: string[];
+  completionWebhookUrl?: string;
+  userEmail?: string;
+  lastError?: string;
+  queuedTurnCount?: number;
+  conversationState?: string;
+  sandboxState?: string;
+  createdAt?: number;
+  updatedAt?: number;
+  completedAt?: number;
+  /** Number of history messages seen in the latest poll (for unread counts). */
+  messageCount?: number;
+  /** Last successful read of the run (Unix ms). */
+  lastCheckedAt?: number;
+  /** Last time a read showed something new (Unix ms). */
+  lastChangeAt?: number;
+  /** Last time the user looked at the run (opened its panel). */
+  seenAt?: number;
+  /** Something changed since the user last looked. */
+  unread: boolean;
+  /** The last polling failure, user-facing, cleared by the next success. */
+  pollError?: string;
+}
+
+export interface LedgerChange {
+  /** The runs that changed; empty with `structural` when runs were added or removed. */
+  agentIds: string[];
+  /** Runs were added or removed (the tree must rebuild its groups, not just re-render nodes). */
+  structural: boolean;
+}
+
+export interface ApplyResult {
+  changed: boolean;
+  previousStatus: RunStatus;
+  statusChanged: boolean;
+  /** The run moved from a non-terminal status into `completed` or `error` with this read. */
+  becameTerminal: boolean;
+}
+
+interface StoredLedger {
+  version: 1;
+  runs: RunRecord[];
+}
+
+const STORAGE_PREFIX = 'agentRuns.ledger.v1:';
+const MAX_RUNS = 500;
+
+export function storageKeyFor(baseUrl: string): string {
+  return STORAGE_PREFIX + baseUrl;
+}
+
+/** The run's sort time: when it was created on the service, else when we learned of it. */
+export function runTime(r: RunRecord): number {
+  return r.createdAt ?? r.addedAt;
+}
+
+export class RunLedger {
+  private readonly runs = new Map<string, RunRecord>();
+  private readonly changeEmitter = new Emitter<LedgerChange>();
+  readonly onDidChange: Event<LedgerChange> = this.changeEmitter.event;
+  private saving: Promise<void> = Promise.resolve();
+
+  /**
+   * @param warn called once when stored state was unusable and had to be reset or trimmed.
+   */
+  constructor(
+    private readonly store: KeyValueStore,
+    readonly baseUrl: string,
+    private readonly warn: (message: string) => void = () => undefined,
+  ) {
+    this.load();
+  }
+
+  all(): RunRecord[] {
+    return [...this.runs.values()].sort((a, b) => runTime(b) - runTime(a));
+  }
+
+  get(agentId: string): RunRecord | undefined {
+    return this.runs.get(agentId);
+  }
+
+  has(agentId: string): boolean {
+    return this.runs.has(agentId);
+  }
+
+  /** Runs not yet finished: the only ones anything should poll. */
+  active(): RunRecord[] {
+    return this.all().filter((r) => !isTerminalStatus(r.status));
+  }
+
+  /** Adds a run, or merges the given fields into the one already there. */
+  upsert(record: Omit<RunRecord, 'unread' | 'addedAt'> & Partial<Pick<RunRecord, 'unread' | 'addedAt'>>, now = Date.now()): RunRecord {
+    const existing = this.runs.get(record.agentId);
+    const next: RunRecord = existing
+      ? { ...existing, ...stripUndefined(record) }
+      : { unread: false, addedAt: now, ...stripUndefined(record) };
+    this.runs.set(next.agentId, next);
+    this.trim();
+    this.changed({ agentIds: [next.agentId], structural: !existing });
+    return next;
+  }
+
+  /**
+   * Folds a fresh read of the run into its record. Marks it unread when something the user
+   * would care about changed and they are not looking at it right now.
+   */
+  applyAgent(agent: Agent, options: { now?: number; viewing?: boolean } = {}): ApplyResult {
+    const now = options.now ?? Date.now();
+    const existing = this.runs.get(agent.agentId);
+    const previousStatus: RunStatus = existing?.status ?? 'queued';
+    const base: RunRecord = existing ?? { agentId: agent.agentId, source: 'tracked', addedAt: now, status: previousStatus, unread: false };
+    const lifecycle = agent.lifecycle;
+    const observed: Partial<RunRecord> = stripUndefined({
+      status: agent.status ?? base.status,
+      appId: agent.appId,
+      projectId: agent.projectId,
+      projectName: agent.projectName,
+      model: agent.model,
+      reasoningEffort: agent.reasoningEffort,
+      permission: agent.permission,
+      permittedBranches: agent.permittedBranches,
+      lastError: agent.lastError,
+      queuedTurnCount: lifecycle?.queuedTurnCount,
+      conversationState: lifecycle?.conversationState,
+      sandboxState: lifecycle?.sandboxState,
+      createdAt: agent.createdAt,
+      updatedAt: agent.updatedAt,
+      completedAt: agent.completedAt,
+      messageCount: agent.history ? Math.max(agent.history.length, base.messageCount ?? 0) : undefined,
+    });
+    if (base.prompt === undefined && agent.history) {
+      const firstUser = agent.history.find((m) => m.role === 'user' && typeof m.content === 'string');
+      if (firstUser?.content) {
+        observed.prompt = firstUser.content;
+      }
+    }
+    const changed = !existing || (Object.keys(observed) as (keyof RunRecord)[]).some((k) => !sameValue(base[k], observed[k]));
+    const next: RunRecord = { ...base, ...observed, lastCheckedAt: now, pollError: undefined };
+    if (changed) {
+      next.lastChangeAt = now;
+      if (existing && !options.viewing) {
+        next.unread = true;
+      }
+    }
+    if (options.viewing) {
+      next.unread = false;
+      next.seenAt = now;
+    }
+    this.runs.set(next.agentId, next);
+    const statusChanged = previousStatus !== next.status;
+    const hadErrorBefore = existing?.pollError !== undefined;
+    if (changed || !existing || hadErrorBefore || options.viewing) {
+      this.changed({ agentIds: [next.agentId], structural: !existing });
+    } else {
+      // Only bookkeeping moved (lastCheckedAt): persist quietly, no view refresh.
+      this.persist();
+    }
+    return {
+      changed,
+      previousStatus,
+      statusChanged,
+      becameTerminal: statusChanged && !isTerminalStatus(previousStatus) && isTerminalStatus(next.status),
+    };
+  }
+
+  /** Records a failed poll (user-facing text) so views can show the run as stale. */
+  recordPollError(agentId: string, message: string): void {
+    const r = this.runs.get(agentId);
+    if (!r || r.pollError === message) {
+      return;
+    }
+    this.runs.set(agentId, { ...r, pollError: message });
+    this.changed({ agentIds: [agentId], structural: false });
+  }
+
+  markSeen(agentId: string, now = Date.now()): void {
+    const r = this.runs.get(agentId);
+    if (!r) {
+      return;
+    }
+    this.runs.set(agentId, { ...r, unread: false, seenAt: now });
+    if (r.unread) {
+      this.changed({ agentIds: [agentId], structural: false });
+    } else {
+      this.persist();
+    }
+  }
+
+  remove(agentId: string): boolean {
+    if (!this.runs.delete(agentId)) {
+      return false;
+    }
+    this.changed({ agentIds: [agentId], structural: true });
+    return true;
+  }
+
+  /** Removes finished runs; returns how many went. */
+  clearFinished(): number {
+    const gone = [...this.runs.values()].filter((r) => isTerminalStatus(r.status)).map((r) => r.agentId);
+    for (const id of gone) {
+      this.runs.delete(id);
+    }
+    if (gone.length > 0) {
+      this.changed({ agentIds: gone, structural: true });
+    }
+    return gone.length;
+  }
+
+  /** Resolves once every change so far has been written to the store. */
+  flush(): Promise<void> {
+    return this.saving;
+  }
+
+  dispose(): void {
+    this.changeEmitter.dispose();
+  }
+
+  private changed(change: LedgerChange): void {
+    this.persist();
+    this.changeEmitter.fire(change);
+  }
+
+  private persist(): void {
+    const snapshot: StoredLedger = { version: 1, runs: [...this.runs.values()] };
+    // Writes are chained so a slow write can never land after a newer one.
+    this.saving = this.saving
+      .then(() => this.store.update(storageKeyFor(this.baseUrl), snapshot))
+      .then(undefined, (err: unknown) => this.warn(`Could not save the run list: ${err instanceof Error ? err.message : String(err)}`));
+  }
+
+  private trim(): void {
+    if (this.runs.size <= MAX_RUNS) {
+      return;
+    }
+    // Oldest finished runs go first; active runs are never dropped.
+    const finished = this.all().filter((r) => isTerminalStatus(r.status)).reverse();
+    for (const r of finished) {
+      if (this.runs.size <= MAX_RUNS) {
+        break;
+      }
+      this.runs.delete(r.agentId);
+    }
+  }
+
+  private load(): void {
+    let raw: unknown;
+    try {
+      raw = this.store.get<unknown>(storageKeyFor(this.baseUrl));
+    } catch {
+      raw = { corrupt: true };
+    }
+    if (raw === undefined) {
+      return;
+    }
+    const runs = isRecord(raw) && raw.version === 1 && Array.isArray(raw.runs) ? raw.runs : undefined;
+    if (!runs) {
+      this.warn('The saved run list was unreadable and has been reset.');
+      void this.store.update(storageKeyFor(this.baseUrl), { version: 1, runs: [] } satisfies StoredLedger);
+      return;
+    }
+    let dropped = 0;
+    for (const item of runs) {
+      const r = reviveRecord(item);
+      if (r) {
+        this.runs.set(r.agentId, r);
+      } else {
+        dropped++;
+      }
+    }
+    if (dropped > 0) {
+      this.warn(`${dropped} unreadable entr${dropped === 1 ? 'y was' : 'ies were'} dropped from the saved run list.`);
+    }
+  }
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+const STRING_FIELDS = [
+  'appId', 'projectId', 'projectName', 'prompt', 'model', 'reasoningEffort', 'permission',
+  'completionWebhookUrl', 'userEmail', 'lastError', 'conversationState', 'sandboxState', 'pollError',
+] as const;
+const NUMBER_FIELDS = [
+  'queuedTurnCount', 'createdAt', 'updatedAt', 'completedAt', 'messageCount', 'lastCheckedAt', 'lastChangeAt', 'seenAt',
+] as const;
+
+/** Rebuilds a record from stored JSON, keeping only well-typed fields. */
+export function reviveRecord(item: unknown): RunRecord | undefined {
+  if (!isRecord(item) || typeof item.agentId !== 'string' || item.agentId === '') {
+    return undefined;
+  }
+  const r: RunRecord = {
+    agentId: item.agentId,
+    source: item.source === 'started' ? 'started' : 'tracked',
+    addedAt: typeof item.addedAt === 'number' && Number.isFinite(item.addedAt) ? item.addedAt : 0,
+    status: typeof item.status === 'string' ? item.status : 'queued',
+    unread: item.unread === true,
+  };
+  for (const k of STRING_FIELDS) {
+    const v = item[k];
+    if (typeof v === 'string') {
+      r[k] = v;
+    }
+  }
+  for (const k of NUMBER_FIELDS) {
+    const v = item[k];
+    if (typeof v === 'number' && Number.isFinite(v)) {
+      r[k] = v;
+    }
+  }
+  if (Array.isArray(item.permittedBranches) && item.permittedBranches.every((b) => typeof b === 'string')) {
+    r.permittedBranches = item.permittedBranches;
+  }
+  return r;
+}
+
+function stripUndefined<T extends object>(o: T): T {
+  const out = {} as T;
+  for (const [k, v] of Object.entries(o)) {
+    if (v !== undefined) {
+      (out as Record<string, unknown>)[k] = v;
+    }
+  }
+  return out;
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) && Array.isArray(b)) {
+    return a.length === b.length && a.every((x, i) => x === b[i]);
+  }
+  return a === b;
+}

@@ -1,0 +1,152 @@
+import * as assert from 'node:assert/strict';
+import { RunLedger, storageKeyFor, type KeyValueStore, type LedgerChange } from '../../src/core/ledger';
+import type { Agent } from '../../src/api/types';
+
+class MemoryStore implements KeyValueStore {
+  readonly data = new Map<string, unknown>();
+  writes = 0;
+  get<T>(key: string): T | undefined {
+    return this.data.get(key) as T | undefined;
+  }
+  update(key: string, value: unknown): Promise<void> {
+    this.writes++;
+    // Stored as JSON, like the editor's globalState.
+    this.data.set(key, JSON.parse(JSON.stringify(value)));
+    return Promise.resolve();
+  }
+}
+
+const BASE = 'http://127.0.0.1:1/api/public/v1';
+
+function agent(overrides: Partial<Agent> = {}): Agent {
+  return { agentId: 'a1', status: 'running', appId: 'app-1', model: 'm', history: [], ...overrides };
+}
+
+describe('RunLedger', () => {
+  it('persists runs per base URL and restores them', async () => {
+    const store = new MemoryStore();
+    const l1 = new RunLedger(store, BASE);
+    l1.upsert({ agentId: 'a1', source: 'started', status: 'queued', prompt: 'Fix the bug\nplease' }, 1000);
+    await l1.flush();
+    const other = new RunLedger(store, 'http://127.0.0.1:2/api/public/v1');
+    assert.equal(other.all().length, 0);
+    const l2 = new RunLedger(store, BASE);
+    assert.deepEqual(l2.all().map((r) => [r.agentId, r.prompt, r.source, r.addedAt]), [['a1', 'Fix the bug\nplease', 'started', 1000]]);
+  });
+
+  it('lists newest first by creation time, falling back to when it was added', () => {
+    const l = new RunLedger(new MemoryStore(), BASE);
+    l.upsert({ agentId: 'old', source: 'started', status: 'queued', createdAt: 10 }, 50);
+    l.upsert({ agentId: 'new', source: 'started', status: 'queued', createdAt: 30 }, 51);
+    l.upsert({ agentId: 'mid', source: 'tracked', status: 'queued' }, 20);
+    assert.deepEqual(l.all().map((r) => r.agentId), ['new', 'mid', 'old']);
+  });
+
+  it('applyAgent reports status changes, terminal transitions and marks unread when not viewing', () => {
+    const l = new RunLedger(new MemoryStore(), BASE);
+    l.upsert({ agentId: 'a1', source: 'started', status: 'queued' }, 0);
+    const changes: LedgerChange[] = [];
+    l.onDidChange((c) => changes.push(c));
+
+    const r1 = l.applyAgent(agent({ status: 'running' }), { now: 1 });
+    assert.deepEqual(r1, { changed: true, previousStatus: 'queued', statusChanged: true, becameTerminal: false });
+    assert.equal(l.get('a1')!.unread, true);
+
+    const r2 = l.applyAgent(agent({ status: 'completed', completedAt: 5 }), { now: 2, viewing: true });
+    assert.equal(r2.becameTerminal, true);
+    assert.equal(l.get('a1')!.unread, false, 'viewing the run clears unread');
+    assert.equal(l.get('a1')!.seenAt, 2);
+    assert.deepEqual(changes.map((c) => c.agentIds), [['a1'], ['a1']]);
+    assert.equal(l.active().length, 0);
+  });
+
+  it('an identical read changes nothing the views see', () => {
+    const store = new MemoryStore();
+    const l = new RunLedger(store, BASE);
+    l.applyAgent(agent(), { now: 1 });
+    l.markSeen('a1', 1);
+    let fired = 0;
+    l.onDidChange(() => fired++);
+    const r = l.applyAgent(agent(), { now: 2 });
+    assert.equal(r.changed, false);
+    assert.equal(fired, 0);
+    assert.equal(l.get('a1')!.unread, false);
+    assert.equal(l.get('a1')!.lastCheckedAt, 2);
+  });
+
+  it('keeps unknown status values as they are and never treats them as terminal', () => {
+    const l = new RunLedger(new MemoryStore(), BASE);
+    l.applyAgent(agent({ status: 'paused_for_review' }), { now: 1 });
+    assert.equal(l.get('a1')!.status, 'paused_for_review');
+    assert.equal(l.active().length, 1);
+  });
+
+  it('a poll error is recorded once and cleared by the next success', () => {
+    const l = new RunLedger(new MemoryStore(), BASE);
+    l.applyAgent(agent(), { now: 1 });
+    let fired = 0;
+    l.onDidChange(() => fired++);
+    l.recordPollError('a1', 'offline');
+    l.recordPollError('a1', 'offline');
+    assert.equal(fired, 1);
+    l.applyAgent(agent(), { now: 2 });
+    assert.equal(l.get('a1')!.pollError, undefined);
+    assert.equal(fired, 2, 'clearing the error is a visible change');
+  });
+
+  it('takes the prompt of a tracked run from its first user message', () => {
+    const l = new RunLedger(new MemoryStore(), BASE);
+    l.applyAgent(agent({ history: [{ id: 'm1', sequence: 1, role: 'user', content: 'Add tests' }] }), { now: 1 });
+    assert.equal(l.get('a1')!.prompt, 'Add tests');
+    assert.equal(l.get('a1')!.source, 'tracked');
+  });
+
+  it('clearFinished removes only completed and error runs', () => {
+    const l = new RunLedger(new MemoryStore(), BASE);
+    l.upsert({ agentId: 'q', source: 'started', status: 'queued' });
+    l.upsert({ agentId: 'c', source: 'started', status: 'completed' });
+    l.upsert({ agentId: 'e', source: 'started', status: 'error' });
+    l.upsert({ agentId: 'u', source: 'started', status: 'mystery' });
+    assert.equal(l.clearFinished(), 2);
+    assert.deepEqual(l.all().map((r) => r.agentId).sort(), ['q', 'u']);
+  });
+
+  it('resets unreadable stored state with a warning instead of failing', async () => {
+    const store = new MemoryStore();
+    store.data.set(storageKeyFor(BASE), 'garbage');
+    const warnings: string[] = [];
+    const l = new RunLedger(store, BASE, (m) => warnings.push(m));
+    assert.equal(l.all().length, 0);
+    assert.equal(warnings.length, 1);
+    await l.flush();
+    assert.deepEqual(store.data.get(storageKeyFor(BASE)), { version: 1, runs: [] });
+  });
+
+  it('drops malformed entries but keeps the good ones, with well-typed fields only', () => {
+    const store = new MemoryStore();
+    store.data.set(storageKeyFor(BASE), {
+      version: 1,
+      runs: [
+        { agentId: 'ok', source: 'started', addedAt: 5, status: 'running', prompt: 42, permittedBranches: ['main'], unread: true },
+        { noId: true },
+        null,
+      ],
+    });
+    const warnings: string[] = [];
+    const l = new RunLedger(store, BASE, (m) => warnings.push(m));
+    const r = l.get('ok')!;
+    assert.equal(r.prompt, undefined);
+    assert.deepEqual(r.permittedBranches, ['main']);
+    assert.equal(r.unread, true);
+    assert.match(warnings[0], /2 unreadable entries/);
+  });
+
+  it('a store that throws on save produces a warning, not an unhandled rejection', async () => {
+    const warnings: string[] = [];
+    const store: KeyValueStore = { get: () => undefined, update: () => Promise.reject(new Error('disk full')) };
+    const l = new RunLedger(store, BASE, (m) => warnings.push(m));
+    l.upsert({ agentId: 'a', source: 'started', status: 'queued' });
+    await l.flush();
+    assert.match(warnings[0], /disk full/);
+  });
+});
