@@ -1,3 +1,20 @@
+/**
+ * The typed client of the agent, code review and test group service. Bundled on its own
+ * (`dist/api.js`) and loaded on first use: undici lives here and nowhere else.
+ */
 export * from './types';
 export * from './errors';
 export * from './contract';
+export { createClient, DEFAULT_TIMEOUTS, DEFAULT_USER_AGENT, MAX_REDIRECTS, MAX_RESPONSE_BYTES } from './client';
+export { normalizeBaseUrl, isLoopbackHost, isInsecureRemote, BASE_PATH_SUFFIX, BASE_URL_EXAMPLE } from './baseUrl';
+export {
+  validateStartAgentRequest, validateFollowUpRequest, validateCreateTestGroupRequest, validateAgentId,
+  isEmailAddress, isHttpUrl, type ValidateOptions, type NormalizedStartAgentRequest,
+} from './validate';
+export {
+  parseAgent, parseAgentRun, parseFollowUpAck, parseTestGroupCreated, parseCompletionWebhookPayload,
+  parseServiceSchemaInfo,
+} from './parse';
+export { extractSchemaInfo, extractModelIds, schemaFingerprint, canonicalJson } from './schemaInfo';
+export { describeApiError, parseRetryAfter, formatDelay } from './describe';
+export { sanitizeServerText, redactSecrets } from './sanitize';
