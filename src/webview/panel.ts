@@ -1,0 +1,458 @@
+/**
+ * The run panel, extension side: one webview panel per run (view type `agentRuns.run`).
+ *
+ * ## How the glue uses it
+ * ```ts
+ * const panels = new RunPanelManager(context.extensionUri, host, {
+ *   transcripts: () => transcriptCache.transcripts,   // share the store the poller merges into
+ *   stallAfterMinutes: 10,
+ * });                                                 // registers the serializer
+ * context.subscriptions.push(panels);
+ * panels.isVisible(agentId);             // for the poller's cadence and alerts
+ * panels.open(agentId);                  // opens, or focuses the existing panel
+ * panels.exportRun(agentId, 'markdown'); // also usable from a tree command
+ * ```
+ * The manager must be constructed during `activate` (it registers the
+ * `WebviewPanelSerializer`), and package.json needs `"onWebviewPanel:agentRuns.run"` in
+ * `activationEvents` so panels come back after a reload.
+ *
+ * ## What the host provides (`RunPanelHost`)
+ * - `getRun(agentId)`: the latest known Agent (as polled, with `history` and `lifecycle`),
+ *   its freshness (live / stale / offline, "as of") and when the user last looked.
+ * - `onDidChangeRun(listener)`: fired with an agentId whenever the ledger has new data for it
+ *   (also after a saved transcript was loaded into the shared store). The manager then merges
+ *   `history` into the transcript store (a no-op if the poller already did), updates the
+ *   lifecycle lanes (lifecycle.ts) and posts only what changed since the webview's last
+ *   message (panelModel.ts, by transcript revision).
+ * - `sendFollowUp`: POSTs the follow-up; rejects with an Error whose message is user-facing.
+ *   The manager already asked for confirmation when the follow-up switches to `allow_edits`.
+ * - `getDraft`/`setDraft`: per-run composer draft, kept by the host (e.g. workspaceState).
+ * - `cloneRun`: opens the launch form pre-filled from this run.
+ * - `openExternalLink`: opens an http/https/mailto URL (already checked); the host confirms
+ *   unknown hosts.
+ * - `refresh`: polls the run now.
+ * - `setPanelOpen(agentId, open)`: true while the panel is visible (poll fast), false when hidden
+ *   or closed.
+ * - `markSeen`: the user has seen the newest messages (clear unread counts).
+ * - `log`: the extension's output channel.
+ * Exports, "open in editor", clipboard and the allow-edits confirmation are done here.
+ *
+ * The webview never gets the token or talks to the network (`connect-src 'none'`); every
+ * message from it is validated with protocol.ts and anything invalid is logged and dropped.
+ */
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { isTerminalStatus, type Agent, type Permission } from '../api/types';
+import { messageToMarkdown, toJson, toMarkdown } from './export';
+import { webviewHtml } from './html';
+import { PanelSession, RunObserver, type RunView } from './panelModel';
+import { cutText, isSafeLinkUrl, parsePanelState, parseWebviewMessage, type ExtensionToWebviewMessage, type WebviewToExtensionMessage } from './protocol';
+import { exportLabels, webviewStrings } from './strings';
+import { TranscriptStore, type Transcript, type TranscriptSnapshot } from './transcript';
+
+export { buildHeader, type RunView } from './panelModel';
+
+export const RUN_PANEL_VIEW_TYPE = 'agentRuns.run';
+
+export interface FollowUpInput {
+  prompt: string;
+  permission?: Permission;
+  permittedBranches?: string[];
+}
+
+export interface RunPanelHost {
+  getRun(agentId: string): RunView | undefined;
+  /** Fire whenever the run or its transcript changed (also after loading a saved transcript). */
+  onDidChangeRun(listener: (agentId: string) => void): vscode.Disposable;
+  /** Rejects with an Error whose message can be shown to the user as is. */
+  sendFollowUp(agentId: string, request: FollowUpInput): Promise<void>;
+  getDraft(agentId: string): string;
+  setDraft(agentId: string, text: string): void;
+  cloneRun(agentId: string): Promise<void>;
+  /** Only ever called with http/https/mailto URLs. */
+  openExternalLink(url: string): Promise<void>;
+  refresh(agentId: string): Promise<void>;
+  setPanelOpen(agentId: string, open: boolean): void;
+  markSeen(agentId: string): void;
+  log: { debug(msg: string): void; warn(msg: string): void };
+}
+
+export interface RunPanelManagerOptions {
+  /**
+   * The transcript store shared with the rest of the extension (e.g. the persisting cache the
+   * poller merges into), or a function returning the current one (it may be replaced, e.g.
+   * when the base URL changes). One is created otherwise.
+   */
+  transcripts?: TranscriptStore | (() => TranscriptStore);
+  /** A running run with no activity for this long shows a stall warning. Default 10. */
+  stallAfterMinutes?: number;
+}
+
+const DEFAULT_STALL_MINUTES = 10;
+const MAX_TRACKED_RUNS = 50;
+
+export class RunPanelManager implements vscode.Disposable {
+  private readonly panels = new Map<string, RunPanel>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly store: () => TranscriptStore;
+  readonly observer: RunObserver;
+  readonly stallAfterMs: number;
+
+  constructor(
+    readonly extensionUri: vscode.Uri,
+    readonly host: RunPanelHost,
+    options: RunPanelManagerOptions = {},
+  ) {
+    const t = options.transcripts ?? new TranscriptStore(MAX_TRACKED_RUNS);
+    this.store = typeof t === 'function' ? t : () => t;
+    this.stallAfterMs = Math.max(1, options.stallAfterMinutes ?? DEFAULT_STALL_MINUTES) * 60_000;
+    this.observer = new RunObserver({
+      getRun: (id) => host.getRun(id),
+      transcript: (id) => this.transcript(id),
+      now: () => Date.now(),
+      maxRuns: MAX_TRACKED_RUNS,
+      isPinned: (id) => this.panels.has(id),
+    });
+    this.disposables.push(
+      vscode.window.registerWebviewPanelSerializer(RUN_PANEL_VIEW_TYPE, {
+        deserializeWebviewPanel: (panel, state) => this.revive(panel, state),
+      }),
+      host.onDidChangeRun((agentId) => this.onRunChanged(agentId)),
+    );
+  }
+
+  /** Opens the panel of a run, or reveals it when it is already open. */
+  open(agentId: string, options: { preserveFocus?: boolean; viewColumn?: vscode.ViewColumn } = {}): void {
+    const existing = this.panels.get(agentId);
+    if (existing) {
+      existing.panel.reveal(options.viewColumn, options.preserveFocus);
+      return;
+    }
+    const panel = vscode.window.createWebviewPanel(
+      RUN_PANEL_VIEW_TYPE,
+      panelTitle(agentId, this.host.getRun(agentId)?.agent),
+      { viewColumn: options.viewColumn ?? vscode.ViewColumn.Active, preserveFocus: options.preserveFocus ?? false },
+      this.webviewOptions(),
+    );
+    this.adopt(agentId, panel);
+  }
+
+  isOpen(agentId: string): boolean {
+    return this.panels.has(agentId);
+  }
+
+  /** Whether the run's panel is open and visible (the user is looking at it). */
+  isVisible(agentId: string): boolean {
+    return this.panels.get(agentId)?.panel.visible ?? false;
+  }
+
+  /** The run's transcript in the (current) shared store. */
+  transcript(agentId: string): Transcript {
+    return this.store().get(agentId);
+  }
+
+  /** The merged transcript of a run. */
+  transcriptOf(agentId: string): TranscriptSnapshot {
+    return this.transcript(agentId).snapshot();
+  }
+
+  /** Puts text into the composer of an open panel (and stores it as the draft). */
+  restoreDraft(agentId: string, text: string): void {
+    this.host.setDraft(agentId, text);
+    this.panels.get(agentId)?.post({ type: 'draft', text });
+  }
+
+  /** Asks where to save, then writes the run as Markdown or JSON. */
+  async exportRun(agentId: string, format: 'markdown' | 'json'): Promise<void> {
+    const agent: Agent = this.host.getRun(agentId)?.agent ?? { agentId };
+    this.observer.observe(agentId);
+    const snapshot = this.transcriptOf(agentId);
+    const content = format === 'markdown' ? toMarkdown(agent, snapshot, { labels: exportLabels() }) : toJson(agent, snapshot);
+    const safeId = agentId.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80) || 'run';
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const name = `agent-run-${safeId}.${format === 'markdown' ? 'md' : 'json'}`;
+    const target = await vscode.window.showSaveDialog({
+      defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined,
+      filters: format === 'markdown' ? { Markdown: ['md'] } : { JSON: ['json'] },
+      saveLabel: vscode.l10n.t('Export'),
+      title: vscode.l10n.t('Export run {0}', agentId),
+    });
+    if (!target) {
+      return;
+    }
+    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(content));
+    const open = vscode.l10n.t('Open');
+    const choice = await vscode.window.showInformationMessage(vscode.l10n.t('Run exported to {0}.', target.fsPath), open);
+    if (choice === open) {
+      await vscode.window.showTextDocument(target);
+    }
+  }
+
+  dispose(): void {
+    for (const p of [...this.panels.values()]) {
+      p.panel.dispose();
+    }
+    this.panels.clear();
+    for (const d of this.disposables) {
+      d.dispose();
+    }
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  webviewOptions(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+    return {
+      enableScripts: true,
+      enableCommandUris: false,
+      // The composer is a <form>; its submit is handled in script (CSP form-action 'none').
+      enableForms: true,
+      // The page restores itself from `init`; nothing heavy stays alive in hidden tabs.
+      retainContextWhenHidden: false,
+      enableFindWidget: true,
+      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(this.extensionUri, 'media')],
+    };
+  }
+
+  private revive(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    const parsed = parsePanelState(state);
+    if (!parsed || this.panels.has(parsed.agentId)) {
+      this.host.log.warn(parsed ? 'A restored run panel duplicated an open one; closed it.' : 'A restored run panel had no valid state; closed it.');
+      panel.dispose();
+      return Promise.resolve();
+    }
+    panel.webview.options = this.webviewOptions();
+    this.adopt(parsed.agentId, panel);
+    return Promise.resolve();
+  }
+
+  private adopt(agentId: string, panel: vscode.WebviewPanel): void {
+    const p = new RunPanel(this, agentId, panel);
+    this.panels.set(agentId, p);
+    panel.onDidDispose(() => {
+      if (this.panels.get(agentId) === p) {
+        this.panels.delete(agentId);
+      }
+      p.dispose();
+      this.host.setPanelOpen(agentId, false);
+    });
+    this.observer.observe(agentId);
+    this.host.setPanelOpen(agentId, panel.visible);
+  }
+
+  private onRunChanged(agentId: string): void {
+    const panel = this.panels.get(agentId);
+    // Runs never shown in this session are not followed here: the ledger has them.
+    if (!panel && !this.observer.has(agentId)) {
+      return;
+    }
+    this.observer.observe(agentId);
+    panel?.onRunChanged();
+  }
+}
+
+/** One open panel. */
+class RunPanel {
+  private ready = false;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly session: PanelSession;
+
+  constructor(
+    private readonly manager: RunPanelManager,
+    readonly agentId: string,
+    readonly panel: vscode.WebviewPanel,
+  ) {
+    const isMac = process.platform === 'darwin';
+    this.session = new PanelSession(agentId, {
+      getRun: (id) => manager.host.getRun(id),
+      transcript: (id) => manager.transcript(id),
+      observer: manager.observer,
+      stallAfterMs: manager.stallAfterMs,
+      locale: vscode.env.language || 'en',
+      isMac,
+      strings: () => webviewStrings(isMac),
+      draft: (id) => manager.host.getDraft(id),
+    });
+    panel.iconPath = {
+      light: vscode.Uri.joinPath(manager.extensionUri, 'media', 'run-light.svg'),
+      dark: vscode.Uri.joinPath(manager.extensionUri, 'media', 'run-dark.svg'),
+    };
+    panel.webview.html = this.html();
+    this.disposables.push(
+      panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)),
+      panel.onDidChangeViewState(() => {
+        // Without retainContextWhenHidden the page is torn down when hidden; it sends
+        // `ready` again when shown and gets a fresh `init`.
+        if (!panel.visible) {
+          this.ready = false;
+        }
+        manager.host.setPanelOpen(agentId, panel.visible);
+      }),
+    );
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) {
+      d.dispose();
+    }
+  }
+
+  private get host(): RunPanelHost {
+    return this.manager.host;
+  }
+
+  private html(): string {
+    const webview = this.panel.webview;
+    const root = this.manager.extensionUri;
+    return webviewHtml({
+      cspSource: webview.cspSource,
+      nonce: randomBytes(18).toString('base64'),
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'dist', 'webview', 'main.js')).toString(),
+      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'media', 'panel.css')).toString(),
+      lang: vscode.env.language || 'en',
+      title: panelTitle(this.agentId, this.host.getRun(this.agentId)?.agent),
+      loadingText: vscode.l10n.t('Loading run…'),
+    });
+  }
+
+  /** Posts to the page once it said `ready` (messages before that would be lost). */
+  post(message: ExtensionToWebviewMessage): void {
+    if (!this.ready) {
+      return;
+    }
+    this.panel.webview.postMessage(message).then(
+      (delivered) => {
+        if (!delivered) {
+          this.host.log.debug(`Run panel ${this.agentId}: a ${message.type} message was not delivered.`);
+        }
+      },
+      (e: unknown) => this.host.log.warn(`Run panel ${this.agentId}: postMessage failed: ${String(e)}`),
+    );
+  }
+
+  onRunChanged(): void {
+    const run = this.host.getRun(this.agentId);
+    if (run) {
+      this.panel.title = panelTitle(this.agentId, run.agent);
+    }
+    if (!this.ready) {
+      return;
+    }
+    const message = this.session.update();
+    if (message) {
+      this.post(message);
+    }
+  }
+
+  private onMessage(raw: unknown): void {
+    const parsed = parseWebviewMessage(raw);
+    if (!parsed.ok) {
+      this.host.log.warn(`Run panel ${this.agentId}: ignored a message from the webview (${parsed.reason}).`);
+      return;
+    }
+    this.handle(parsed.message).catch((e: unknown) => {
+      const msg = e instanceof Error ? e.message : String(e);
+      this.host.log.warn(`Run panel ${this.agentId}: ${parsed.message.type} failed: ${msg}`);
+      void vscode.window.showErrorMessage(msg);
+    });
+  }
+
+  private async handle(m: WebviewToExtensionMessage): Promise<void> {
+    switch (m.type) {
+      case 'ready':
+        this.ready = true;
+        this.post(this.session.init());
+        return;
+      case 'sendFollowUp':
+        await this.sendFollowUp(m.requestId, { prompt: m.prompt, permission: m.permission, permittedBranches: m.permittedBranches });
+        return;
+      case 'draftChanged':
+        this.host.setDraft(this.agentId, m.text);
+        return;
+      case 'copy':
+        await vscode.env.clipboard.writeText(m.text);
+        return;
+      case 'openLink':
+        // Checked again here: the webview is not trusted to have done it.
+        if (!isSafeLinkUrl(m.url)) {
+          this.host.log.warn(`Run panel ${this.agentId}: refused to open a link that is not http/https/mailto.`);
+          return;
+        }
+        await this.host.openExternalLink(m.url);
+        return;
+      case 'export':
+        await this.manager.exportRun(this.agentId, m.format);
+        return;
+      case 'clone':
+        await this.host.cloneRun(this.agentId);
+        return;
+      case 'openInEditor':
+        await this.openInEditor(m.messageKey);
+        return;
+      case 'refresh':
+        await this.host.refresh(this.agentId);
+        return;
+      case 'markSeen':
+        this.host.markSeen(this.agentId);
+        return;
+    }
+  }
+
+  private async sendFollowUp(requestId: number, req: FollowUpInput): Promise<void> {
+    const input: FollowUpInput = { prompt: req.prompt };
+    if (req.permission) {
+      input.permission = req.permission;
+    }
+    if (req.permittedBranches && req.permittedBranches.length > 0) {
+      input.permittedBranches = req.permittedBranches;
+    }
+    const current = this.host.getRun(this.agentId)?.agent;
+    if (input.permission === 'allow_edits' && current?.permission !== 'allow_edits') {
+      const branches = input.permittedBranches ?? current?.permittedBranches ?? [];
+      const allow = vscode.l10n.t('Allow edits');
+      const choice = await vscode.window.showWarningMessage(
+        vscode.l10n.t('Let this run edit the project?'),
+        {
+          modal: true,
+          detail:
+            branches.length > 0
+              ? vscode.l10n.t('The agent may change code on these branches: {0}', branches.join(', '))
+              : vscode.l10n.t('No branch restriction is set: the agent may change code on any branch it can reach.'),
+        },
+        allow,
+      );
+      if (choice !== allow) {
+        this.post({ type: 'followUpResult', requestId, ok: false, error: vscode.l10n.t('Cancelled; the prompt was not sent.') });
+        return;
+      }
+    }
+    try {
+      await this.host.sendFollowUp(this.agentId, input);
+    } catch (e) {
+      const msg = e instanceof Error && e.message ? e.message : vscode.l10n.t('The follow-up could not be sent.');
+      this.post({ type: 'followUpResult', requestId, ok: false, error: cutText(msg, 2_000) });
+      return;
+    }
+    this.host.setDraft(this.agentId, '');
+    this.post({ type: 'followUpResult', requestId, ok: true });
+  }
+
+  private async openInEditor(key: string): Promise<void> {
+    const entry = this.manager.transcript(this.agentId).get(key);
+    if (!entry) {
+      this.host.log.warn(`Run panel ${this.agentId}: no message with key ${key.slice(0, 80)}.`);
+      return;
+    }
+    const doc = await vscode.workspace.openTextDocument({
+      language: 'markdown',
+      content: messageToMarkdown(entry.message, { labels: exportLabels() }),
+    });
+    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true });
+  }
+}
+
+function panelTitle(agentId: string, agent: Agent | undefined): string {
+  const label = agent?.appId ?? agent?.projectName ?? (agentId.length > 12 ? `${agentId.slice(0, 12)}…` : agentId);
+  const status = agent?.status;
+  const suffix = status && isTerminalStatus(status) ? ` (${status === 'error' ? vscode.l10n.t('error') : vscode.l10n.t('done')})` : '';
+  return vscode.l10n.t('Run: {0}', cutText(label, 60)) + suffix;
+}

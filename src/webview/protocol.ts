@@ -1,0 +1,480 @@
+/**
+ * The one message protocol between the run panel (extension side, `panel.ts`) and the app
+ * inside the webview (`src/webview-app`). Both sides import this file; it has no `vscode`
+ * import and no DOM use, so it also runs in plain mocha.
+ *
+ * Every message that crosses the boundary is checked with the zod/mini schemas below; a
+ * message that fails is ignored and reported, never acted on. Limits on lengths and counts
+ * are part of the schemas so a confused or hostile peer cannot make the other side hold or
+ * render unbounded data.
+ */
+import * as z from 'zod/mini';
+import type { AgentMessage } from '../api/types';
+
+export const PROTOCOL_VERSION = 1;
+
+/** Characters of a message's content (and of its tool parameters) sent to and rendered in the webview. */
+export const MAX_WIRE_CONTENT_CHARS = 20_000;
+const MAX_WIRE_ATTACHMENTS = 100;
+const MAX_ATTACHMENT_CHARS = 2_000;
+const MAX_SHORT_CHARS = 200;
+const MAX_ID_CHARS = 1_000;
+/** Largest prompt the composer sends; the service's own limit is not documented. */
+export const MAX_PROMPT_CHARS = 1_000_000;
+export const MAX_BRANCHES = 100;
+const MAX_BRANCH_CHARS = 255;
+const MAX_COPY_CHARS = 5_000_000;
+const MAX_URL_CHARS = 8_192;
+const MAX_STRING_CHARS = 2_000;
+const MAX_MESSAGES_PER_POST = 20_000;
+
+const str = (max: number) => z.string().check(z.maxLength(max));
+const optStr = (max: number) => z.optional(str(max));
+const timestamp = z.optional(z.number().check(z.minimum(-8.64e15), z.maximum(8.64e15)));
+const count = z.int().check(z.minimum(0));
+
+// ------------------------------------------------------------------ shared pieces
+
+/**
+ * User-facing strings for the webview, localized on the extension side with `vscode.l10n`.
+ * `{0}` placeholders are filled in by the webview with `format()`.
+ */
+export const STRING_KEYS = [
+  'loading',
+  'roleUser',
+  'roleAssistant',
+  'roleTool',
+  'roleSystem',
+  'roleUnknown',
+  'toolCall',
+  'toolParameters',
+  'noToolParameters',
+  'attachments',
+  'image',
+  'emptyMessage',
+  'messageActions',
+  'copyMessage',
+  'copyParameters',
+  'openInEditor',
+  'showFullMessage',
+  'sequence',
+  'statusQueued',
+  'statusRunning',
+  'statusCompleted',
+  'statusError',
+  'statusUnknown',
+  'runTitle',
+  'fieldApp',
+  'fieldProject',
+  'fieldModel',
+  'fieldEffort',
+  'fieldPermission',
+  'fieldBranches',
+  'fieldCreated',
+  'fieldUpdated',
+  'fieldCompleted',
+  'fieldAgentId',
+  'notSet',
+  'permissionReadOnly',
+  'permissionAllowEdits',
+  'effortNone',
+  'effortLow',
+  'effortMedium',
+  'effortHigh',
+  'copyAgentId',
+  'copied',
+  'toolbarLabel',
+  'refresh',
+  'exportMarkdown',
+  'exportJson',
+  'cloneRun',
+  'lastErrorTitle',
+  'staleAsOf',
+  'offlineAsOf',
+  'earlierUnavailable',
+  'missingMessages',
+  'droppedMessages',
+  'newSinceLastLooked',
+  'lifecycleTitle',
+  'laneConversation',
+  'laneSandbox',
+  'laneNotReported',
+  'queuedTurns',
+  'noQueuedTurns',
+  'lastLifecycleEvent',
+  'stalled',
+  'transcriptLabel',
+  'noMessages',
+  'newMessages',
+  'composerLabel',
+  'composerPlaceholder',
+  'composerHint',
+  'send',
+  'sending',
+  'permissionLabel',
+  'permissionKeep',
+  'branchesLabel',
+  'branchesPlaceholder',
+  'sendFailed',
+  'skipToComposer',
+  'composerOptions',
+] as const;
+export type StringKey = (typeof STRING_KEYS)[number];
+export type WebviewStrings = Record<StringKey, string>;
+
+const stringsSchema = z.object(
+  Object.fromEntries(STRING_KEYS.map((k) => [k, str(MAX_STRING_CHARS)])) as Record<StringKey, ReturnType<typeof str>>,
+);
+
+/** Fill `{0}`, `{1}`… in a localized template. Unknown placeholders stay as they are. */
+export function format(template: string, ...args: (string | number)[]): string {
+  return template.replace(/\{(\d+)\}/g, (m, i: string) => {
+    const v = args[Number(i)];
+    return v === undefined ? m : String(v);
+  });
+}
+
+/** One history item as the webview gets it: the service's fields (capped) plus its transcript key. */
+export const wireMessageSchema = z.object({
+  key: str(MAX_ID_CHARS),
+  /** Order of first arrival in the extension's transcript; the last tie-breaker for ordering. */
+  arrival: count,
+  id: optStr(MAX_ID_CHARS),
+  sequence: z.optional(z.number()),
+  role: optStr(MAX_SHORT_CHARS),
+  content: optStr(MAX_WIRE_CONTENT_CHARS),
+  /** Full length of `content` when it was cut to fit; absent when `content` is complete. */
+  contentLength: z.optional(count),
+  toolName: optStr(MAX_SHORT_CHARS),
+  toolParameters: optStr(MAX_WIRE_CONTENT_CHARS),
+  toolParametersLength: z.optional(count),
+  attachments: z.optional(z.array(str(MAX_ATTACHMENT_CHARS)).check(z.maxLength(MAX_WIRE_ATTACHMENTS))),
+  /** Number of attachments when more than were sent. */
+  attachmentCount: z.optional(count),
+  createdAt: timestamp,
+});
+export type WireMessage = z.infer<typeof wireMessageSchema>;
+
+export const runHeaderSchema = z.object({
+  agentId: str(MAX_ID_CHARS),
+  status: optStr(MAX_SHORT_CHARS),
+  kind: optStr(MAX_SHORT_CHARS),
+  appId: optStr(MAX_ID_CHARS),
+  projectId: optStr(MAX_ID_CHARS),
+  projectName: optStr(MAX_ID_CHARS),
+  reviewId: optStr(MAX_ID_CHARS),
+  model: optStr(MAX_SHORT_CHARS),
+  reasoningEffort: optStr(MAX_SHORT_CHARS),
+  permission: optStr(MAX_SHORT_CHARS),
+  permittedBranches: z.optional(z.array(str(MAX_BRANCH_CHARS)).check(z.maxLength(MAX_BRANCHES * 10))),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  completedAt: timestamp,
+  lastError: optStr(MAX_WIRE_CONTENT_CHARS),
+});
+export type RunHeader = z.infer<typeof runHeaderSchema>;
+
+const laneSchema = z.object({
+  /** The state now, when the service reported one. */
+  current: optStr(MAX_SHORT_CHARS),
+  /** When the current state began (best estimate, Unix ms). */
+  currentSince: timestamp,
+  /** Every state seen so far, in order of first appearance, with closed time spent in it (ms). */
+  segments: z.array(z.object({ state: str(MAX_SHORT_CHARS), totalMs: z.number().check(z.minimum(0)) })).check(z.maxLength(200)),
+});
+export type LaneView = z.infer<typeof laneSchema>;
+
+export const lifecycleViewSchema = z.object({
+  conversation: laneSchema,
+  sandbox: laneSchema,
+  queuedTurnCount: z.optional(count),
+  lastLifecycleEventAt: timestamp,
+  /** Set once the run reached a terminal status: the open state stops accruing time there. */
+  endedAt: timestamp,
+});
+export type LifecycleView = z.infer<typeof lifecycleViewSchema>;
+
+export const activityViewSchema = z.object({
+  /** Newest sign of life: lifecycle event, update, message or observed change (Unix ms). */
+  lastActivityAt: timestamp,
+  /** A running run with no activity for this long is shown as stalled. */
+  stallAfterMs: z.number().check(z.minimum(1_000)),
+});
+export type ActivityView = z.infer<typeof activityViewSchema>;
+
+export const freshnessSchema = z.object({
+  /** `live`: polled recently; `stale`: polls failing, last state shown; `offline`: no network. */
+  state: z.enum(['live', 'stale', 'offline']),
+  /** When the shown state was last confirmed by the service (Unix ms). */
+  asOf: timestamp,
+  /** A short user-facing reason (already localized by the host). */
+  detail: optStr(MAX_STRING_CHARS),
+});
+export type Freshness = z.infer<typeof freshnessSchema>;
+
+export const transcriptInfoSchema = z.object({
+  /** The service no longer returns some earlier messages and they were never seen here. */
+  earlierMessagesUnavailable: z.boolean(),
+  /** Estimated count of messages missing from gaps in `sequence` (0 when unknown). */
+  missingMessageCount: count,
+  /** Messages evicted from the bounded transcript cache. */
+  droppedMessageCount: count,
+});
+export type TranscriptInfo = z.infer<typeof transcriptInfoSchema>;
+
+export const PERMISSION_VALUES = ['read_only', 'allow_edits'] as const;
+
+// ------------------------------------------------------------------ extension → webview
+
+export const initMessageSchema = z.object({
+  type: z.literal('init'),
+  protocol: z.literal(PROTOCOL_VERSION),
+  agentId: str(MAX_ID_CHARS),
+  /** BCP 47 tag of the VS Code display language, for dates and numbers. */
+  locale: str(64),
+  /** `darwin` shows Cmd instead of Ctrl in hints; only the hint text depends on it. */
+  isMac: z.boolean(),
+  strings: stringsSchema,
+  header: runHeaderSchema,
+  lifecycle: lifecycleViewSchema,
+  activity: activityViewSchema,
+  freshness: freshnessSchema,
+  transcript: transcriptInfoSchema,
+  messages: z.array(wireMessageSchema).check(z.maxLength(MAX_MESSAGES_PER_POST)),
+  /** Key of the first message the user has not seen yet; a divider is drawn above it. */
+  firstUnseenKey: optStr(MAX_ID_CHARS),
+  draft: str(MAX_PROMPT_CHARS),
+  /** Cut-off used for content and tool parameters (for the "show full message" action). */
+  maxContentChars: count,
+});
+export type InitMessage = z.infer<typeof initMessageSchema>;
+
+/** Only what changed since the last init/update. Absent fields did not change. */
+export const updateMessageSchema = z.object({
+  type: z.literal('update'),
+  header: z.optional(runHeaderSchema),
+  lifecycle: z.optional(lifecycleViewSchema),
+  activity: z.optional(activityViewSchema),
+  freshness: z.optional(freshnessSchema),
+  transcript: z.optional(transcriptInfoSchema),
+  /** Added or changed messages (matched by `key`). */
+  messages: z.optional(z.array(wireMessageSchema).check(z.maxLength(MAX_MESSAGES_PER_POST))),
+  /** Keys evicted from the transcript cache. */
+  removedKeys: z.optional(z.array(str(MAX_ID_CHARS)).check(z.maxLength(MAX_MESSAGES_PER_POST))),
+});
+export type UpdateMessage = z.infer<typeof updateMessageSchema>;
+
+export const followUpResultMessageSchema = z.union([
+  z.object({ type: z.literal('followUpResult'), requestId: count, ok: z.literal(true) }),
+  z.object({ type: z.literal('followUpResult'), requestId: count, ok: z.literal(false), error: str(MAX_STRING_CHARS) }),
+]);
+export type FollowUpResultMessage = z.infer<typeof followUpResultMessageSchema>;
+
+export const draftMessageSchema = z.object({ type: z.literal('draft'), text: str(MAX_PROMPT_CHARS) });
+export type DraftMessage = z.infer<typeof draftMessageSchema>;
+
+export type ExtensionToWebviewMessage = InitMessage | UpdateMessage | FollowUpResultMessage | DraftMessage;
+
+// ------------------------------------------------------------------ webview → extension
+
+const branchList = z.array(str(MAX_BRANCH_CHARS)).check(z.maxLength(MAX_BRANCHES));
+
+const webviewToExtensionSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('ready') }),
+  z.strictObject({
+    type: z.literal('sendFollowUp'),
+    requestId: count,
+    prompt: str(MAX_PROMPT_CHARS).check(z.refine((s) => s.trim().length > 0)),
+    permission: z.optional(z.enum(PERMISSION_VALUES)),
+    permittedBranches: z.optional(branchList),
+  }),
+  z.strictObject({ type: z.literal('draftChanged'), text: str(MAX_PROMPT_CHARS) }),
+  z.strictObject({ type: z.literal('copy'), text: str(MAX_COPY_CHARS) }),
+  z.strictObject({ type: z.literal('openLink'), url: str(MAX_URL_CHARS) }),
+  z.strictObject({ type: z.literal('export'), format: z.enum(['markdown', 'json']) }),
+  z.strictObject({ type: z.literal('clone') }),
+  z.strictObject({ type: z.literal('openInEditor'), messageKey: str(MAX_ID_CHARS) }),
+  z.strictObject({ type: z.literal('refresh') }),
+  z.strictObject({ type: z.literal('markSeen') }),
+]);
+export type WebviewToExtensionMessage = z.infer<typeof webviewToExtensionSchema>;
+
+// ------------------------------------------------------------------ validation
+
+export type ParseResult<T> = { ok: true; message: T } | { ok: false; reason: string };
+
+function describe(value: unknown): string {
+  if (value === null || typeof value !== 'object') {
+    return typeof value;
+  }
+  const type = (value as { type?: unknown }).type;
+  return typeof type === 'string' ? `type "${type.slice(0, 40)}"` : 'object without a type';
+}
+
+function issueSummary(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): string {
+  const first = error.issues[0];
+  if (!first) {
+    return 'invalid';
+  }
+  const where = first.path.map((p) => String(p)).join('.');
+  return where ? `${where}: ${first.message}` : first.message;
+}
+
+/** Validates a message from the webview. Unknown types, extra fields and out-of-range values fail. */
+export function parseWebviewMessage(value: unknown): ParseResult<WebviewToExtensionMessage> {
+  const r = webviewToExtensionSchema.safeParse(value);
+  return r.success ? { ok: true, message: r.data } : { ok: false, reason: `${describe(value)}: ${issueSummary(r.error)}` };
+}
+
+const extensionToWebviewSchemas = {
+  init: initMessageSchema,
+  update: updateMessageSchema,
+  followUpResult: followUpResultMessageSchema,
+  draft: draftMessageSchema,
+} as const;
+
+/** Validates a message from the extension. */
+export function parseExtensionMessage(value: unknown): ParseResult<ExtensionToWebviewMessage> {
+  if (value === null || typeof value !== 'object') {
+    return { ok: false, reason: describe(value) };
+  }
+  const type = (value as { type?: unknown }).type;
+  if (typeof type !== 'string' || !Object.prototype.hasOwnProperty.call(extensionToWebviewSchemas, type)) {
+    return { ok: false, reason: `unknown ${describe(value)}` };
+  }
+  const schema = extensionToWebviewSchemas[type as keyof typeof extensionToWebviewSchemas];
+  const r = schema.safeParse(value);
+  return r.success
+    ? { ok: true, message: r.data }
+    : { ok: false, reason: `${describe(value)}: ${issueSummary(r.error)}` };
+}
+
+/** What the webview keeps in `vscode.setState`; the serializer only trusts `agentId`. */
+const panelStateSchema = z.object({ agentId: z.string().check(z.minLength(1), z.maxLength(MAX_ID_CHARS)) });
+
+export function parsePanelState(value: unknown): { agentId: string } | undefined {
+  const r = panelStateSchema.safeParse(value);
+  return r.success ? { agentId: r.data.agentId } : undefined;
+}
+
+// ------------------------------------------------------------------ links
+
+const ALLOWED_PROTOCOLS = new Set(['http:', 'https:', 'mailto:']);
+
+/** True only for absolute http/https URLs with a host, and mailto: URLs. */
+export function isSafeLinkUrl(url: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  if (url.length > 8_192 || url !== url.trim() || /[\s\u0000-\u001f\u007f-\u009f]/.test(url)) {
+    return false;
+  }
+  if (!/^(?:https?:\/\/|mailto:)/i.test(url)) {
+    return false;
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  if (!ALLOWED_PROTOCOLS.has(parsed.protocol)) {
+    return false;
+  }
+  if (parsed.protocol === 'mailto:') {
+    return parsed.pathname.length > 0;
+  }
+  return parsed.hostname.length > 0;
+}
+
+/** True for http/https URLs only (attachment chips link only those). */
+export function isWebUrl(url: string): boolean {
+  return isSafeLinkUrl(url) && /^https?:/i.test(url);
+}
+
+// ------------------------------------------------------------------ wire helpers
+
+/** Cuts `s` to at most `max` UTF-16 units without splitting a surrogate pair. */
+export function cutText(s: string, max: number): string {
+  if (s.length <= max) {
+    return s;
+  }
+  let end = max;
+  const c = s.charCodeAt(end - 1);
+  if (c >= 0xd800 && c <= 0xdbff) {
+    end -= 1;
+  }
+  return s.slice(0, end);
+}
+
+/**
+ * A transcript message as posted to the webview: long fields are cut (the full text stays on
+ * the extension side for "open in editor", copy and export), wrong-typed fields dropped.
+ */
+export function toWireMessage(
+  key: string,
+  arrival: number,
+  m: AgentMessage,
+  maxChars: number = MAX_WIRE_CONTENT_CHARS,
+): WireMessage {
+  const w: WireMessage = { key: cutText(key, MAX_ID_CHARS), arrival };
+  if (typeof m.id === 'string') {
+    w.id = cutText(m.id, MAX_ID_CHARS);
+  }
+  if (typeof m.sequence === 'number' && Number.isFinite(m.sequence)) {
+    w.sequence = m.sequence;
+  }
+  if (typeof m.role === 'string') {
+    w.role = cutText(m.role, MAX_SHORT_CHARS);
+  }
+  if (typeof m.content === 'string') {
+    w.content = cutText(m.content, Math.min(maxChars, MAX_WIRE_CONTENT_CHARS));
+    if (w.content.length < m.content.length) {
+      w.contentLength = m.content.length;
+    }
+  }
+  if (typeof m.toolName === 'string') {
+    w.toolName = cutText(m.toolName, MAX_SHORT_CHARS);
+  }
+  if (typeof m.toolParameters === 'string') {
+    w.toolParameters = cutText(m.toolParameters, Math.min(maxChars, MAX_WIRE_CONTENT_CHARS));
+    if (w.toolParameters.length < m.toolParameters.length) {
+      w.toolParametersLength = m.toolParameters.length;
+    }
+  }
+  if (Array.isArray(m.attachments)) {
+    const all = m.attachments.filter((a): a is string => typeof a === 'string');
+    w.attachments = all.slice(0, MAX_WIRE_ATTACHMENTS).map((a) => cutText(a, MAX_ATTACHMENT_CHARS));
+    if (all.length > w.attachments.length) {
+      w.attachmentCount = all.length;
+    }
+  }
+  if (typeof m.createdAt === 'number' && Number.isFinite(m.createdAt) && Math.abs(m.createdAt) <= 8.64e15) {
+    w.createdAt = m.createdAt;
+  }
+  return w;
+}
+
+/** The fields that decide where a message goes in the transcript. */
+export interface OrderFields {
+  sequence?: number;
+  createdAt?: number;
+  arrival: number;
+}
+
+/**
+ * Transcript order, shared by the extension's cache and the webview's timeline: by `sequence`,
+ * then `createdAt`, then first arrival. A missing value sorts after every present one, which
+ * keeps the order total (a plain "compare when both have it" would not be transitive).
+ */
+export function compareOrder(a: OrderFields, b: OrderFields): number {
+  const sa = a.sequence ?? Number.POSITIVE_INFINITY;
+  const sb = b.sequence ?? Number.POSITIVE_INFINITY;
+  if (sa !== sb) {
+    return sa < sb ? -1 : 1;
+  }
+  const ca = a.createdAt ?? Number.POSITIVE_INFINITY;
+  const cb = b.createdAt ?? Number.POSITIVE_INFINITY;
+  if (ca !== cb) {
+    return ca < cb ? -1 : 1;
+  }
+  return a.arrival - b.arrival;
+}

@@ -1,0 +1,519 @@
+/**
+ * The per-run transcript cache: merges each freshly polled `history` into what was seen
+ * before, so the panel can post only what changed and keep messages the service stopped
+ * returning. Pure: no `vscode`, no DOM, no node APIs.
+ *
+ * Identity of a message: its `id`; without one its `sequence`; without either a hash of its
+ * fields (plus an occurrence counter, so two identical id-less messages stay two). A message
+ * first seen without an id and later with one (same sequence) keeps its first key, so the
+ * webview element it maps to is replaced, not duplicated.
+ *
+ * Order: `compareOrder` (sequence, then createdAt, then first arrival).
+ *
+ * Bounded: at most `maxMessages` messages and `maxTotalChars` characters per run; the oldest
+ * are evicted first and counted. Anything at or before the newest evicted position is not
+ * taken in again, so a service that keeps returning a long history does not cause churn.
+ */
+import type { AgentMessage } from '../api/types';
+import { compareOrder, type OrderFields } from './protocol';
+
+export interface TranscriptEntry extends OrderFields {
+  /** Stable key (`id:…`, `seq:…` or `hash:…`), used by the webview to find the element. */
+  readonly key: string;
+  readonly arrival: number;
+  readonly message: AgentMessage;
+  readonly sequence?: number;
+  readonly createdAt?: number;
+}
+
+export interface TranscriptSnapshot {
+  /** Messages in transcript order. */
+  readonly entries: readonly TranscriptEntry[];
+  readonly earlierMessagesUnavailable: boolean;
+  readonly missingMessageCount: number;
+  readonly droppedMessageCount: number;
+}
+
+export interface MergeResult {
+  /** Messages not seen before, in transcript order. */
+  readonly added: TranscriptEntry[];
+  /** Known messages whose fields changed (e.g. streamed content), in transcript order. */
+  readonly changed: TranscriptEntry[];
+  /** Keys evicted by the size bounds during this merge. */
+  readonly evicted: string[];
+  /** Whether `earlierMessagesUnavailable` / `missingMessageCount` changed with this merge. */
+  readonly gapsChanged: boolean;
+  readonly earlierMessagesUnavailable: boolean;
+  readonly missingMessageCount: number;
+  readonly droppedMessageCount: number;
+}
+
+/** What changed after a given revision, for a view that has shown everything up to it. */
+export interface TranscriptChanges {
+  /** Added or changed since the revision, in transcript order. */
+  readonly entries: TranscriptEntry[];
+  /** Keys evicted since the revision. */
+  readonly evicted: string[];
+  /** The revision the view is at after applying these. */
+  readonly revision: number;
+  /**
+   * False when the eviction log no longer reaches back to the revision: the view must
+   * start over from a snapshot.
+   */
+  readonly complete: boolean;
+}
+
+export interface TranscriptOptions {
+  /** Default 10,000. */
+  maxMessages?: number;
+  /** Default 32 million characters (content + tool parameters + attachments). */
+  maxTotalChars?: number;
+}
+
+export const DEFAULT_MAX_MESSAGES = 10_000;
+export const DEFAULT_MAX_TOTAL_CHARS = 32_000_000;
+
+/** FNV-1a over UTF-16 code units, as 8 hex digits. Enough to tell id-less messages apart. */
+export function hashString(s: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
+
+/** A copy holding only well-typed known fields: what is cached, compared and exported. */
+export function normalizeMessage(m: unknown): AgentMessage | undefined {
+  if (m === null || typeof m !== 'object' || Array.isArray(m)) {
+    return undefined;
+  }
+  const r = m as Record<string, unknown>;
+  const out: AgentMessage = {};
+  if (typeof r.id === 'string' && r.id.length > 0) {
+    out.id = r.id;
+  }
+  if (typeof r.sequence === 'number' && Number.isFinite(r.sequence)) {
+    out.sequence = r.sequence;
+  }
+  if (typeof r.role === 'string') {
+    out.role = r.role;
+  }
+  if (typeof r.content === 'string') {
+    out.content = r.content;
+  }
+  if (typeof r.toolName === 'string') {
+    out.toolName = r.toolName;
+  }
+  if (typeof r.toolParameters === 'string') {
+    out.toolParameters = r.toolParameters;
+  }
+  if (Array.isArray(r.attachments)) {
+    out.attachments = r.attachments.filter((a): a is string => typeof a === 'string');
+  }
+  if (typeof r.createdAt === 'number' && Number.isFinite(r.createdAt)) {
+    out.createdAt = r.createdAt;
+  }
+  // Nothing usable at all: not a message.
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** Field-wise equality of two normalized messages (no stored fingerprint: no second copy of big content). */
+export function sameMessage(a: AgentMessage, b: AgentMessage): boolean {
+  if (
+    a.id !== b.id ||
+    a.sequence !== b.sequence ||
+    a.role !== b.role ||
+    a.toolName !== b.toolName ||
+    a.createdAt !== b.createdAt ||
+    a.content !== b.content ||
+    a.toolParameters !== b.toolParameters
+  ) {
+    return false;
+  }
+  const x = a.attachments;
+  const y = b.attachments;
+  if (x === undefined || y === undefined) {
+    return x === y;
+  }
+  return x.length === y.length && x.every((v, i) => v === y[i]);
+}
+
+function contentHash(m: AgentMessage): string {
+  return hashString(
+    JSON.stringify([m.role ?? null, m.content ?? null, m.toolName ?? null, m.toolParameters ?? null, m.attachments ?? null, m.createdAt ?? null]),
+  );
+}
+
+function sizeOf(m: AgentMessage): number {
+  let n = (m.content?.length ?? 0) + (m.toolParameters?.length ?? 0) + 64;
+  for (const a of m.attachments ?? []) {
+    n += a.length;
+  }
+  return n;
+}
+
+interface MutableEntry {
+  key: string;
+  arrival: number;
+  /** Transcript revision at which this entry was added or last changed. */
+  rev: number;
+  message: AgentMessage;
+  sequence?: number;
+  createdAt?: number;
+  size: number;
+}
+
+const MAX_EVICTION_LOG = 20_000;
+
+/** The first sequence number the service is assumed to use (0 or 1 are both accepted). */
+const FIRST_SEQUENCES = 1;
+
+export class Transcript {
+  private readonly maxMessages: number;
+  private readonly maxTotalChars: number;
+  /** Sorted by compareOrder. */
+  private list: MutableEntry[] = [];
+  private readonly byKey = new Map<string, MutableEntry>();
+  private readonly byId = new Map<string, MutableEntry>();
+  private readonly bySeq = new Map<number, MutableEntry>();
+  private nextArrival = 0;
+  private totalChars = 0;
+  private dropped = 0;
+  /** Position of the newest evicted entry; nothing at or before it is taken in again. */
+  private evictedUpTo: OrderFields | undefined;
+  private earlierUnavailable = false;
+  private missing = 0;
+  private rev = 0;
+  /** Lowest integer sequence ever taken in (evicted ones included). */
+  private minSequenceSeen: number | undefined;
+  /** Recent evictions with their revisions (bounded), for changesSince(). */
+  private evictionLog: { rev: number; key: string }[] = [];
+  /** changesSince() is complete only for revisions at or after this one. */
+  private evictionLogFloor = 0;
+
+  constructor(options: TranscriptOptions = {}) {
+    this.maxMessages = Math.max(1, options.maxMessages ?? DEFAULT_MAX_MESSAGES);
+    this.maxTotalChars = Math.max(1, options.maxTotalChars ?? DEFAULT_MAX_TOTAL_CHARS);
+  }
+
+  get size(): number {
+    return this.list.length;
+  }
+
+  /**
+   * Grows with every added, changed or evicted message. Several views (or a persisting cache
+   * and a panel) can share one transcript: each remembers the revision it has shown and asks
+   * `changesSince`, so it does not matter who merged.
+   */
+  get revision(): number {
+    return this.rev;
+  }
+
+  changesSince(revision: number): TranscriptChanges {
+    const entries = revision >= this.rev ? [] : this.list.filter((e) => e.rev > revision).map(freeze);
+    const evicted = this.evictionLog.filter((x) => x.rev > revision).map((x) => x.key);
+    return { entries, evicted, revision: this.rev, complete: revision >= this.evictionLogFloor };
+  }
+
+  get(key: string): TranscriptEntry | undefined {
+    return this.byKey.get(key);
+  }
+
+  /** The last message in transcript order. */
+  last(): TranscriptEntry | undefined {
+    const e = this.list[this.list.length - 1];
+    return e ? freeze(e) : undefined;
+  }
+
+  /** The gap/eviction figures without copying the entries. */
+  snapshotInfo(): Omit<TranscriptSnapshot, 'entries'> {
+    return {
+      earlierMessagesUnavailable: this.earlierUnavailable,
+      missingMessageCount: this.missing,
+      droppedMessageCount: this.dropped,
+    };
+  }
+
+  snapshot(): TranscriptSnapshot {
+    return {
+      entries: this.list.map(freeze),
+      earlierMessagesUnavailable: this.earlierUnavailable,
+      missingMessageCount: this.missing,
+      droppedMessageCount: this.dropped,
+    };
+  }
+
+  /**
+   * Merges one polled `history` (any order, possibly only the recent part, possibly with
+   * malformed items, which are skipped). Never removes a message because the service stopped
+   * returning it.
+   */
+  merge(history: readonly unknown[] | undefined): MergeResult {
+    const added: MutableEntry[] = [];
+    const addedSet = new Set<MutableEntry>();
+    const changed = new Set<MutableEntry>();
+    const occurrences = new Map<string, number>();
+    let needsSort = false;
+
+    for (const raw of history ?? []) {
+      const m = normalizeMessage(raw);
+      if (!m) {
+        continue;
+      }
+      const existing = this.find(m, occurrences);
+      if (existing === undefined) {
+        const entry: MutableEntry = {
+          key: '',
+          arrival: this.nextArrival,
+          rev: 0,
+          message: m,
+          sequence: m.sequence,
+          createdAt: m.createdAt,
+          size: sizeOf(m),
+        };
+        if (this.isEvictedPosition(entry)) {
+          continue;
+        }
+        entry.key = this.newKey(m, occurrences);
+        if (this.byKey.has(entry.key)) {
+          // Only possible for pathological ids such as one message's id equal to another's
+          // generated key text; keep both rather than overwrite.
+          entry.key = `${entry.key}~${entry.arrival}`;
+        }
+        this.nextArrival++;
+        entry.rev = ++this.rev;
+        if (entry.sequence !== undefined && Number.isInteger(entry.sequence)) {
+          this.minSequenceSeen = Math.min(this.minSequenceSeen ?? entry.sequence, entry.sequence);
+        }
+        this.index(entry);
+        this.totalChars += entry.size;
+        added.push(entry);
+        addedSet.add(entry);
+        const last = this.list[this.list.length - 1];
+        if (last && compareOrder(last, entry) > 0) {
+          needsSort = true;
+        }
+        this.list.push(entry);
+      } else if (!sameMessage(existing.message, m)) {
+        const oldOrder: OrderFields = { sequence: existing.sequence, createdAt: existing.createdAt, arrival: existing.arrival };
+        this.totalChars += sizeOf(m) - existing.size;
+        this.unindex(existing);
+        existing.message = m;
+        existing.sequence = m.sequence;
+        existing.createdAt = m.createdAt;
+        existing.size = sizeOf(m);
+        existing.rev = ++this.rev;
+        if (m.sequence !== undefined && Number.isInteger(m.sequence)) {
+          this.minSequenceSeen = Math.min(this.minSequenceSeen ?? m.sequence, m.sequence);
+        }
+        this.index(existing);
+        if (compareOrder(oldOrder, existing) !== 0) {
+          needsSort = true;
+        }
+        if (!addedSet.has(existing)) {
+          changed.add(existing);
+        }
+      }
+    }
+
+    if (needsSort) {
+      this.list.sort(compareOrder);
+    }
+
+    const evicted = this.evict();
+    const evictedSet = new Set(evicted);
+    const before = [this.earlierUnavailable, this.missing];
+    this.computeGaps();
+
+    const byOrder = (a: MutableEntry, b: MutableEntry) => compareOrder(a, b);
+    return {
+      added: added.filter((e) => !evictedSet.has(e.key)).sort(byOrder).map(freeze),
+      changed: [...changed].filter((e) => !evictedSet.has(e.key)).sort(byOrder).map(freeze),
+      evicted,
+      gapsChanged: before[0] !== this.earlierUnavailable || before[1] !== this.missing,
+      earlierMessagesUnavailable: this.earlierUnavailable,
+      missingMessageCount: this.missing,
+      droppedMessageCount: this.dropped,
+    };
+  }
+
+  /**
+   * Whether a message not in the cache sits at or before the newest evicted one (so it was
+   * evicted, or is older than what is kept). Arrival is ignored: a re-polled message gets a
+   * new arrival number. Without sequence and createdAt there is nothing to compare.
+   */
+  private isEvictedPosition(e: OrderFields): boolean {
+    const w = this.evictedUpTo;
+    if (!w || (w.sequence === undefined && w.createdAt === undefined)) {
+      return false;
+    }
+    return compareOrder({ sequence: e.sequence, createdAt: e.createdAt, arrival: 0 }, { sequence: w.sequence, createdAt: w.createdAt, arrival: 0 }) <= 0;
+  }
+
+  private find(m: AgentMessage, occurrences: Map<string, number>): MutableEntry | undefined {
+    if (m.id !== undefined) {
+      const byId = this.byId.get(m.id);
+      if (byId) {
+        return byId;
+      }
+    }
+    if (m.sequence !== undefined) {
+      const bySeq = this.bySeq.get(m.sequence);
+      // Same sequence but two different ids: two messages, not one.
+      if (bySeq && (bySeq.message.id === undefined || m.id === undefined || bySeq.message.id === m.id)) {
+        return bySeq;
+      }
+      return undefined;
+    }
+    if (m.id !== undefined) {
+      return undefined;
+    }
+    const h = contentHash(m);
+    const n = occurrences.get(h) ?? 0;
+    occurrences.set(h, n + 1);
+    return this.byKey.get(n === 0 ? `hash:${h}` : `hash:${h}:${n}`);
+  }
+
+  private newKey(m: AgentMessage, occurrences: Map<string, number>): string {
+    if (m.id !== undefined) {
+      return `id:${m.id}`;
+    }
+    if (m.sequence !== undefined) {
+      return `seq:${m.sequence}`;
+    }
+    // find() already counted this occurrence.
+    const h = contentHash(m);
+    const n = (occurrences.get(h) ?? 1) - 1;
+    return n === 0 ? `hash:${h}` : `hash:${h}:${n}`;
+  }
+
+  private index(e: MutableEntry): void {
+    this.byKey.set(e.key, e);
+    if (e.message.id !== undefined) {
+      this.byId.set(e.message.id, e);
+    }
+    if (e.sequence !== undefined && !this.bySeq.has(e.sequence)) {
+      this.bySeq.set(e.sequence, e);
+    }
+  }
+
+  private unindex(e: MutableEntry): void {
+    if (e.message.id !== undefined && this.byId.get(e.message.id) === e) {
+      this.byId.delete(e.message.id);
+    }
+    if (e.sequence !== undefined && this.bySeq.get(e.sequence) === e) {
+      this.bySeq.delete(e.sequence);
+    }
+  }
+
+  private evict(): string[] {
+    let n = 0;
+    let chars = this.totalChars;
+    while (this.list.length - n > this.maxMessages || (chars > this.maxTotalChars && this.list.length - n > 1)) {
+      chars -= this.list[n].size;
+      n++;
+    }
+    if (n === 0) {
+      return [];
+    }
+    const gone = this.list.slice(0, n);
+    this.list = this.list.slice(n);
+    for (const e of gone) {
+      this.unindex(e);
+      this.byKey.delete(e.key);
+      this.evictionLog.push({ rev: ++this.rev, key: e.key });
+    }
+    if (this.evictionLog.length > MAX_EVICTION_LOG) {
+      const cut = this.evictionLog.length - MAX_EVICTION_LOG;
+      this.evictionLogFloor = this.evictionLog[cut - 1].rev;
+      this.evictionLog = this.evictionLog.slice(cut);
+    }
+    this.totalChars = chars;
+    this.dropped += n;
+    const last = gone[gone.length - 1];
+    this.evictedUpTo = { sequence: last.sequence, createdAt: last.createdAt, arrival: last.arrival };
+    return gone.map((e) => e.key);
+  }
+
+  /**
+   * Gaps in the known `sequence` numbers mean the service returned only part of the history
+   * (e.g. the recent part) and some messages were never seen here. The count is an estimate:
+   * the service does not document that sequences are contiguous.
+   */
+  private computeGaps(): void {
+    let missing = 0;
+    let prev: number | undefined;
+    if (this.minSequenceSeen !== undefined && this.minSequenceSeen > FIRST_SEQUENCES) {
+      missing += this.minSequenceSeen - FIRST_SEQUENCES;
+    }
+    for (const e of this.list) {
+      const s = e.sequence;
+      if (s === undefined || !Number.isInteger(s)) {
+        continue;
+      }
+      // Between evicted messages and the first kept one nothing is counted: those were seen.
+      if (prev !== undefined && s > prev + 1) {
+        missing += s - prev - 1;
+      }
+      prev = s;
+    }
+    this.missing = missing;
+    this.earlierUnavailable = missing > 0;
+  }
+}
+
+function freeze(e: MutableEntry): TranscriptEntry {
+  const out: { key: string; arrival: number; message: AgentMessage; sequence?: number; createdAt?: number } = {
+    key: e.key,
+    arrival: e.arrival,
+    message: e.message,
+  };
+  if (e.sequence !== undefined) {
+    out.sequence = e.sequence;
+  }
+  if (e.createdAt !== undefined) {
+    out.createdAt = e.createdAt;
+  }
+  return out;
+}
+
+/**
+ * Transcripts of several runs, least recently used evicted past `maxRuns`. The run panel
+ * owns one; the extension glue may pass its own in to share it (e.g. for exports from the
+ * tree).
+ */
+export class TranscriptStore {
+  private readonly runs = new Map<string, Transcript>();
+
+  constructor(
+    private readonly maxRuns = 50,
+    private readonly options: TranscriptOptions = {},
+  ) {}
+
+  get(agentId: string): Transcript {
+    let t = this.runs.get(agentId);
+    if (t) {
+      this.runs.delete(agentId);
+    } else {
+      t = new Transcript(this.options);
+    }
+    this.runs.set(agentId, t);
+    while (this.runs.size > this.maxRuns) {
+      const oldest = this.runs.keys().next().value;
+      if (oldest === undefined) {
+        break;
+      }
+      this.runs.delete(oldest);
+    }
+    return t;
+  }
+
+  has(agentId: string): boolean {
+    return this.runs.has(agentId);
+  }
+
+  delete(agentId: string): void {
+    this.runs.delete(agentId);
+  }
+}

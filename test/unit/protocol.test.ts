@@ -1,0 +1,176 @@
+import * as assert from 'node:assert/strict';
+import {
+  MAX_WIRE_CONTENT_CHARS,
+  PROTOCOL_VERSION,
+  STRING_KEYS,
+  compareOrder,
+  cutText,
+  format,
+  parseExtensionMessage,
+  parsePanelState,
+  parseWebviewMessage,
+  toWireMessage,
+  type InitMessage,
+  type WebviewStrings,
+} from '../../src/webview/protocol';
+
+const strings = Object.fromEntries(STRING_KEYS.map((k) => [k, k])) as WebviewStrings;
+
+function init(over: Partial<InitMessage> = {}): InitMessage {
+  return {
+    type: 'init',
+    protocol: PROTOCOL_VERSION,
+    agentId: 'a1',
+    locale: 'en',
+    isMac: false,
+    strings,
+    header: { agentId: 'a1', status: 'running' },
+    lifecycle: { conversation: { segments: [] }, sandbox: { segments: [] } },
+    activity: { stallAfterMs: 600_000 },
+    freshness: { state: 'live' },
+    transcript: { earlierMessagesUnavailable: false, missingMessageCount: 0, droppedMessageCount: 0 },
+    messages: [{ key: 'id:1', arrival: 0, sequence: 1, role: 'user', content: 'hi' }],
+    draft: '',
+    maxContentChars: MAX_WIRE_CONTENT_CHARS,
+    ...over,
+  };
+}
+
+describe('protocol: webview → extension', () => {
+  it('accepts every well-formed message', () => {
+    const good: unknown[] = [
+      { type: 'ready' },
+      { type: 'sendFollowUp', requestId: 1, prompt: 'go on' },
+      { type: 'sendFollowUp', requestId: 2, prompt: 'edit', permission: 'allow_edits', permittedBranches: ['main'] },
+      { type: 'draftChanged', text: '' },
+      { type: 'copy', text: 'abc' },
+      { type: 'openLink', url: 'https://ok.example' },
+      { type: 'export', format: 'markdown' },
+      { type: 'export', format: 'json' },
+      { type: 'clone' },
+      { type: 'openInEditor', messageKey: 'id:1' },
+      { type: 'refresh' },
+      { type: 'markSeen' },
+    ];
+    for (const m of good) {
+      const r = parseWebviewMessage(m);
+      assert.ok(r.ok, JSON.stringify(m));
+      assert.deepEqual(r.message, m);
+    }
+  });
+
+  it('rejects unknown, malformed and oversized messages with a reason', () => {
+    const bad: unknown[] = [
+      undefined,
+      null,
+      'ready',
+      42,
+      [],
+      {},
+      { type: 'nope' },
+      { type: 'READY' },
+      { type: 'ready', extra: true },
+      { type: 'sendFollowUp', requestId: 1 },
+      { type: 'sendFollowUp', requestId: 1, prompt: '   ' },
+      { type: 'sendFollowUp', requestId: -1, prompt: 'x' },
+      { type: 'sendFollowUp', requestId: 1.5, prompt: 'x' },
+      { type: 'sendFollowUp', requestId: 1, prompt: 'x', permission: 'admin' },
+      { type: 'sendFollowUp', requestId: 1, prompt: 'x', permittedBranches: 'main' },
+      { type: 'sendFollowUp', requestId: 1, prompt: 'x', permittedBranches: new Array(101).fill('b') },
+      { type: 'sendFollowUp', requestId: 1, prompt: 'x'.repeat(1_000_001) },
+      { type: 'copy', text: 5 },
+      { type: 'openLink', url: 'x'.repeat(9_000) },
+      { type: 'export', format: 'html' },
+      { type: 'openInEditor' },
+      { type: 'draftChanged', text: null },
+    ];
+    for (const m of bad) {
+      const r = parseWebviewMessage(m);
+      assert.ok(!r.ok, `accepted ${JSON.stringify(m)?.slice(0, 80)}`);
+      assert.ok(r.reason.length > 0);
+    }
+  });
+});
+
+describe('protocol: extension → webview', () => {
+  it('accepts init, update, followUpResult and draft', () => {
+    assert.ok(parseExtensionMessage(init()).ok);
+    assert.ok(parseExtensionMessage({ type: 'update' }).ok);
+    assert.ok(parseExtensionMessage({ type: 'update', header: { agentId: 'a1', status: 'completed' }, removedKeys: ['id:1'] }).ok);
+    assert.ok(parseExtensionMessage({ type: 'followUpResult', requestId: 3, ok: true }).ok);
+    assert.ok(parseExtensionMessage({ type: 'followUpResult', requestId: 3, ok: false, error: 'no' }).ok);
+    assert.ok(parseExtensionMessage({ type: 'draft', text: 'hello' }).ok);
+  });
+
+  it('rejects malformed ones', () => {
+    const bad: unknown[] = [
+      null,
+      { type: 'init' },
+      init({ protocol: 2 as 1 }),
+      init({ strings: { ...strings, send: 5 as unknown as string } }),
+      init({ messages: [{ key: 'k', arrival: -1 }] }),
+      init({ messages: [{ key: 'k', arrival: 0, content: 'x'.repeat(MAX_WIRE_CONTENT_CHARS + 1) }] }),
+      init({ messages: [{ key: 'k', arrival: 0, createdAt: Number.NaN }] }),
+      init({ freshness: { state: 'weird' as 'live' } }),
+      { type: 'update', messages: 'x' },
+      { type: 'followUpResult', requestId: 1, ok: false },
+      { type: 'draft' },
+      { type: 'toString' },
+      { type: 'constructor' },
+    ];
+    for (const m of bad) {
+      assert.ok(!parseExtensionMessage(m).ok, JSON.stringify(m)?.slice(0, 120));
+    }
+    const missing = { ...strings } as Partial<WebviewStrings>;
+    delete missing.send;
+    assert.ok(!parseExtensionMessage(init({ strings: missing as WebviewStrings })).ok, 'every string is required');
+  });
+
+  it('reads only a valid agentId back from panel state', () => {
+    assert.deepEqual(parsePanelState({ agentId: 'a1', draft: 'x' }), { agentId: 'a1' });
+    assert.equal(parsePanelState({ agentId: '' }), undefined);
+    assert.equal(parsePanelState({ agentId: 7 }), undefined);
+    assert.equal(parsePanelState(undefined), undefined);
+  });
+});
+
+describe('protocol: helpers', () => {
+  it('cuts long fields for the wire and remembers the full length', () => {
+    const w = toWireMessage('id:1', 4, {
+      id: '1',
+      sequence: 1,
+      role: 'assistant',
+      content: '😀'.repeat(MAX_WIRE_CONTENT_CHARS),
+      toolParameters: 'p'.repeat(MAX_WIRE_CONTENT_CHARS + 5),
+      attachments: new Array(150).fill('a'),
+      createdAt: Infinity,
+    });
+    assert.equal(w.contentLength, MAX_WIRE_CONTENT_CHARS * 2);
+    assert.ok(w.content!.length <= MAX_WIRE_CONTENT_CHARS);
+    assert.ok(!/[\ud800-\udbff]$/.test(w.content!), 'no split surrogate pair');
+    assert.equal(w.toolParametersLength, MAX_WIRE_CONTENT_CHARS + 5);
+    assert.equal(w.attachments!.length, 100);
+    assert.equal(w.attachmentCount, 150);
+    assert.equal(w.createdAt, undefined);
+    assert.ok(parseExtensionMessage(init({ messages: [w] })).ok, 'a wire message always validates');
+    const small = toWireMessage('id:2', 0, { content: 'short' });
+    assert.equal(small.contentLength, undefined);
+  });
+
+  it('orders by sequence, createdAt, arrival with missing values last', () => {
+    const list = [
+      { arrival: 0 },
+      { arrival: 1, createdAt: 5 },
+      { arrival: 2, sequence: 2 },
+      { arrival: 3, sequence: 1, createdAt: 9 },
+      { arrival: 4, sequence: 1, createdAt: 3 },
+    ];
+    assert.deepEqual(list.sort(compareOrder).map((x) => x.arrival), [4, 3, 2, 1, 0]);
+  });
+
+  it('formats placeholders and cuts text safely', () => {
+    assert.equal(format('{0} of {1} {2}', 1, 'two'), '1 of two {2}');
+    assert.equal(cutText('ab😀', 3), 'ab');
+    assert.equal(cutText('abc', 5), 'abc');
+  });
+});

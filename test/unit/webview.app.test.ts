@@ -1,0 +1,698 @@
+/**
+ * The webview app (src/webview-app) on a linkedom document. The app is bundled with esbuild
+ * here (it is compiled against the DOM lib, not part of this node build) and driven through
+ * the same validated messages the extension posts. DOMPurify needs a real browser, so these
+ * tests use the allow-list sanitizer the app applies after DOMPurify.
+ */
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as esbuild from 'esbuild';
+import {
+  MAX_WIRE_CONTENT_CHARS,
+  PROTOCOL_VERSION,
+  STRING_KEYS,
+  parseExtensionMessage,
+  parseWebviewMessage,
+  type ExtensionToWebviewMessage,
+  type InitMessage,
+  type UpdateMessage,
+  type WebviewStrings,
+  type WebviewToExtensionMessage,
+  type WireMessage,
+} from '../../src/webview/protocol';
+
+// ------------------------------------------------------------------ minimal DOM typing
+
+interface DomEvent {
+  defaultPrevented: boolean;
+}
+interface DomEl {
+  localName: string;
+  id: string;
+  className: string;
+  textContent: string | null;
+  value: string;
+  disabled: boolean;
+  children: ArrayLike<DomEl>;
+  parentNode: DomEl | null;
+  attributes: ArrayLike<{ name: string; value: string }>;
+  getAttribute(name: string): string | null;
+  hasAttribute(name: string): boolean;
+  setAttribute(name: string, value: string): void;
+  querySelector(sel: string): DomEl | null;
+  querySelectorAll(sel: string): ArrayLike<DomEl>;
+  dispatchEvent(e: DomEvent): boolean;
+  appendChild(n: DomEl): DomEl;
+}
+interface DomDocument {
+  body: DomEl;
+  getElementById(id: string): DomEl | null;
+  createElement(tag: string): DomEl;
+}
+interface DomWindow {
+  document: DomDocument;
+  Event: new (type: string, init?: { bubbles?: boolean; cancelable?: boolean }) => DomEvent;
+}
+
+interface AppInstance {
+  handle(m: ExtensionToWebviewMessage): void;
+  onScroll(): void;
+  flushDraft(): void;
+  dispose(): void;
+}
+interface Bundle {
+  App: new (env: unknown) => AppInstance;
+  parseBranches(text: string): string[];
+  createAllowListSanitizer(doc: DomDocument): (html: string) => DomEl;
+  enforceAllowList(root: DomEl): number;
+  INITIAL_CHUNK: number;
+}
+
+let bundle: Bundle;
+let parseHTML: (html: string) => unknown;
+let tmp: string;
+
+async function loadBundle(this: Mocha.Context): Promise<void> {
+  if (bundle) {
+    return;
+  }
+  this.timeout(30_000);
+  const result = await esbuild.build({
+    stdin: {
+      contents: [
+        "export { App, parseBranches } from './src/webview-app/app';",
+        "export { createAllowListSanitizer, enforceAllowList } from './src/webview-app/sanitize';",
+        "export { INITIAL_CHUNK } from './src/webview-app/timeline';",
+      ].join('\n'),
+      resolveDir: process.cwd(),
+      loader: 'ts',
+    },
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    write: false,
+    logLevel: 'silent',
+  });
+  tmp = mkdtempSync(join(tmpdir(), 'agent-runs-webview-'));
+  const file = join(tmp, 'app.cjs');
+  writeFileSync(file, result.outputFiles[0].text);
+  bundle = createRequire(__filename)(file) as Bundle;
+  const linkedom = await import('linkedom');
+  parseHTML = linkedom.parseHTML;
+}
+
+function removeBundle(): void {
+  if (tmp) {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+// ------------------------------------------------------------------ harness
+
+const T0 = Date.UTC(2025, 0, 1, 9, 0, 0);
+const strings = Object.fromEntries(STRING_KEYS.map((k) => [k, `«${k}» {0}`])) as WebviewStrings;
+
+class FakeTimers {
+  now = T0;
+  private next = 1;
+  private readonly tasks = new Map<number, { at: number; fn: () => void }>();
+  set = (fn: () => void, ms: number): number => {
+    const id = this.next++;
+    this.tasks.set(id, { at: this.now + ms, fn });
+    return id;
+  };
+  clear = (id: unknown): void => {
+    this.tasks.delete(id as number);
+  };
+  /** Runs everything due now, including tasks those schedule for now. */
+  runDue(): number {
+    let ran = 0;
+    for (;;) {
+      const due = [...this.tasks.entries()].filter(([, t]) => t.at <= this.now).sort((a, b) => a[1].at - b[1].at || a[0] - b[0]);
+      if (due.length === 0) {
+        return ran;
+      }
+      for (const [id, t] of due) {
+        this.tasks.delete(id);
+        t.fn();
+        ran++;
+      }
+    }
+  }
+  advance(ms: number): void {
+    this.now += ms;
+    this.runDue();
+  }
+}
+
+interface Harness {
+  win: DomWindow;
+  doc: DomDocument;
+  app: AppInstance;
+  posted: WebviewToExtensionMessage[];
+  logs: string[];
+  timers: FakeTimers;
+  viewport: { atBottom: boolean; toBottom: number; intoView: number; isAtBottom(): boolean; scrollToBottom(): void; scrollIntoView(): void };
+  state: () => unknown;
+  send(m: unknown): void;
+  q(sel: string): DomEl;
+  articles(): DomEl[];
+  keys(): string[];
+  click(el: DomEl): DomEvent;
+  key(el: DomEl, key: string, mods?: { ctrlKey?: boolean; metaKey?: boolean }): DomEvent;
+  type(text: string): void;
+}
+
+/** Advances 10 ms per call, so background slices end after a few steps as in a browser. */
+let clockMs = 0;
+function slicedClock(): number {
+  clockMs += 10;
+  return clockMs;
+}
+
+function harness(initialState?: unknown): Harness {
+  const win = parseHTML('<!doctype html><html><head></head><body><div id="app"></div></body></html>') as DomWindow;
+  const doc = win.document;
+  const posted: WebviewToExtensionMessage[] = [];
+  const logs: string[] = [];
+  const timers = new FakeTimers();
+  let state: unknown = initialState;
+  const viewport = {
+    atBottom: true,
+    toBottom: 0,
+    intoView: 0,
+    isAtBottom() {
+      return this.atBottom;
+    },
+    scrollToBottom() {
+      this.toBottom++;
+      this.atBottom = true;
+    },
+    scrollIntoView() {
+      this.intoView++;
+    },
+  };
+  const app = new bundle.App({
+    document: doc,
+    root: doc.getElementById('app'),
+    post: (m: unknown) => {
+      // Everything the app posts must pass the extension's validation.
+      const r = parseWebviewMessage(m);
+      assert.ok(r.ok, `the app posted an invalid message: ${JSON.stringify(m)}`);
+      posted.push(r.message);
+    },
+    getState: () => state,
+    setState: (s: unknown) => {
+      state = s;
+    },
+    sanitize: bundle.createAllowListSanitizer(doc),
+    viewport,
+    now: () => timers.now,
+    clock: () => slicedClock(),
+    setTimeout: timers.set,
+    clearTimeout: timers.clear,
+    afterPaint: (fn: () => void) => timers.set(fn, 0),
+    isVisible: () => true,
+    log: (m: string) => logs.push(m),
+  });
+  const h: Harness = {
+    win,
+    doc,
+    app,
+    posted,
+    logs,
+    timers,
+    viewport,
+    state: () => state,
+    send(m) {
+      const r = parseExtensionMessage(m);
+      assert.ok(r.ok, `test message invalid: ${r.ok ? '' : r.reason}`);
+      app.handle(r.message);
+    },
+    q(sel) {
+      const el = doc.body.querySelector(sel);
+      assert.ok(el, `no ${sel}`);
+      return el;
+    },
+    articles() {
+      return Array.from(doc.body.querySelectorAll('.log > article'));
+    },
+    keys() {
+      return h.articles().map((a) => a.getAttribute('data-key') ?? '');
+    },
+    click(el) {
+      const e = new win.Event('click', { bubbles: true, cancelable: true });
+      el.dispatchEvent(e);
+      return e;
+    },
+    key(el, key, mods = {}) {
+      const e = new win.Event('keydown', { bubbles: true, cancelable: true });
+      Object.assign(e, { key, ctrlKey: false, metaKey: false, ...mods });
+      el.dispatchEvent(e);
+      return e;
+    },
+    type(text) {
+      const ta = h.q('textarea');
+      ta.value = text;
+      ta.dispatchEvent(new win.Event('input', { bubbles: true }));
+    },
+  };
+  return h;
+}
+
+function wire(i: number, over: Partial<WireMessage> = {}): WireMessage {
+  return {
+    key: `id:${i}`,
+    arrival: i,
+    id: String(i),
+    sequence: i,
+    role: i % 2 === 0 ? 'user' : 'assistant',
+    content: `message **${i}**`,
+    createdAt: T0 - 60_000 + i,
+    ...over,
+  };
+}
+
+function initMessage(messages: WireMessage[], over: Partial<InitMessage> = {}): InitMessage {
+  return {
+    type: 'init',
+    protocol: PROTOCOL_VERSION,
+    agentId: 'agent-1',
+    locale: 'en',
+    isMac: false,
+    strings,
+    header: { agentId: 'agent-1', status: 'running', appId: 'my-app', projectName: 'Shop', model: 'm-1', permission: 'read_only', createdAt: T0 - 3_600_000 },
+    lifecycle: {
+      conversation: { current: 'thinking', currentSince: T0 - 30_000, segments: [{ state: 'waiting', totalMs: 5_000 }, { state: 'thinking', totalMs: 0 }] },
+      sandbox: { segments: [] },
+      queuedTurnCount: 2,
+      lastLifecycleEventAt: T0 - 30_000,
+    },
+    activity: { lastActivityAt: T0 - 30_000, stallAfterMs: 10 * 60_000 },
+    freshness: { state: 'live' },
+    transcript: { earlierMessagesUnavailable: false, missingMessageCount: 0, droppedMessageCount: 0 },
+    messages,
+    draft: '',
+    maxContentChars: MAX_WIRE_CONTENT_CHARS,
+    ...over,
+  };
+}
+
+function range(from: number, to: number): WireMessage[] {
+  const out: WireMessage[] = [];
+  for (let i = from; i < to; i++) {
+    out.push(wire(i));
+  }
+  return out;
+}
+
+function update(u: Omit<UpdateMessage, 'type'>): UpdateMessage {
+  return { type: 'update', ...u };
+}
+
+// ------------------------------------------------------------------ tests
+
+describe('webview app', () => {
+  before(loadBundle);
+  after(removeBundle);
+  it('renders header, lifecycle, transcript and composer on init', () => {
+    const h = harness();
+    assert.equal(h.doc.body.querySelectorAll('article').length, 0, 'nothing before init');
+    h.send(initMessage(range(1, 4)));
+    assert.equal(h.q('.status-badge').textContent, '«statusRunning» {0}');
+    assert.match(h.q('.status-badge').className, /status-running/);
+    assert.equal(h.q('.run-title').textContent, 'my-app · Shop');
+    assert.equal(h.q('.fact-model dd').textContent, 'm-1');
+    assert.equal(h.q('.fact-permission dd').textContent, '«permissionReadOnly» {0}');
+    assert.ok(h.q('.fact-completed').hasAttribute('hidden'), 'absent fields are hidden');
+    assert.ok(h.q('.fact-created time').getAttribute('title'), 'exact time on hover');
+    assert.equal(h.q('.agent-id').textContent, 'agent-1');
+    assert.deepEqual(h.keys(), ['id:1', 'id:2', 'id:3']);
+    assert.equal(h.q('.log').getAttribute('role'), 'log');
+    assert.equal(h.q('.lifecycle-meta').textContent?.includes('«queuedTurns» 2'), true);
+    assert.equal(Array.from(h.doc.body.querySelectorAll('.lane-state')).length, 2);
+    assert.ok(h.q('.lane-state.current').textContent?.includes('thinking'));
+    assert.ok(h.q('.banner-error').hasAttribute('hidden'));
+    assert.ok(h.q('.new-pill').hasAttribute('hidden'));
+    assert.ok(h.q('.log-empty').hasAttribute('hidden'));
+    assert.equal(h.viewport.toBottom >= 1, true, 'starts at the end');
+    assert.deepEqual(h.posted, [{ type: 'markSeen' }]);
+    assert.deepEqual(h.state(), { agentId: 'agent-1', draft: '' });
+  });
+
+  it('renders a long history: the newest at once, the rest in background chunks', function () {
+    // linkedom is far slower than a browser; the 5,000-message timing is the Chromium test's.
+    this.timeout(60_000);
+    const h = harness();
+    const messages = range(1, 2_001);
+    let started = process.hrtime.bigint();
+    h.send(initMessage(messages));
+    const firstMs = Number(process.hrtime.bigint() - started) / 1e6;
+    assert.equal(h.articles().length, bundle.INITIAL_CHUNK);
+    assert.equal(h.keys()[bundle.INITIAL_CHUNK - 1], 'id:2000');
+    assert.equal(h.q('.log').getAttribute('aria-busy'), 'true', 'no announcements while the history renders');
+    started = process.hrtime.bigint();
+    h.timers.runDue();
+    const restMs = Number(process.hrtime.bigint() - started) / 1e6;
+    assert.deepEqual(h.keys(), messages.map((m) => m.key));
+    assert.equal(h.q('.log').getAttribute('aria-busy'), null);
+    assert.equal(h.q('.log').getAttribute('aria-live'), 'polite');
+    started = process.hrtime.bigint();
+    h.send(update({ messages: [wire(2_001)] }));
+    const appendMs = Number(process.hrtime.bigint() - started) / 1e6;
+    console.log(
+      `      linkedom: first ${bundle.INITIAL_CHUNK} of 2,000 in ${firstMs.toFixed(1)} ms, the rest in ${restMs.toFixed(0)} ms, one append ${appendMs.toFixed(2)} ms`,
+    );
+    assert.equal(h.articles().length, 2_001);
+  });
+
+  it('applies updates to the affected messages only', () => {
+    const h = harness();
+    h.send(initMessage(range(1, 6).map((m) => (m.sequence === 2 ? { ...m, toolName: 'shell', toolParameters: '{"a":1}' } : m))));
+    const before = h.articles();
+    const details = before[1].querySelector('details')!;
+    details.setAttribute('open', '');
+
+    // Appended: every existing element is the same object.
+    h.send(update({ messages: [wire(6), wire(7)] }));
+    const after = h.articles();
+    assert.equal(after.length, 7);
+    before.forEach((el, i) => assert.equal(after[i], el, `element ${i} kept`));
+    assert.ok(after[1].querySelector('details')!.hasAttribute('open'), 'expanded tool call still open');
+
+    // Changed: replaced in place, its expanded tool call stays expanded, neighbours untouched.
+    h.send(update({ messages: [{ ...wire(2), content: 'edited', toolName: 'shell', toolParameters: '{"a":2}' }] }));
+    const changed = h.articles();
+    assert.notEqual(changed[1], before[1]);
+    assert.equal(changed[0], before[0]);
+    assert.equal(changed[2], before[2]);
+    assert.ok(changed[1].textContent?.includes('edited'));
+    assert.ok(changed[1].querySelector('details')!.hasAttribute('open'));
+
+    // An earlier message that turned up late goes where its sequence says.
+    h.send(update({ messages: [wire(0)] }));
+    assert.deepEqual(h.keys(), ['id:0', 'id:1', 'id:2', 'id:3', 'id:4', 'id:5', 'id:6', 'id:7']);
+    // A message whose sequence changed moves.
+    h.send(update({ messages: [{ ...wire(1), sequence: 100 }] }));
+    assert.deepEqual(h.keys(), ['id:0', 'id:2', 'id:3', 'id:4', 'id:5', 'id:6', 'id:7', 'id:1']);
+    // Evicted ones go.
+    h.send(update({ removedKeys: ['id:0', 'id:3', 'id:unknown'] }));
+    assert.deepEqual(h.keys(), ['id:2', 'id:4', 'id:5', 'id:6', 'id:7', 'id:1']);
+  });
+
+  it('follows the end only when the user is there, else counts new messages in a pill', () => {
+    const h = harness();
+    h.send(initMessage(range(1, 4)));
+    const scrolls = h.viewport.toBottom;
+    h.send(update({ messages: [wire(4)] }));
+    assert.equal(h.viewport.toBottom, scrolls + 1, 'at the end: follows');
+    assert.ok(h.q('.new-pill').hasAttribute('hidden'));
+
+    h.viewport.atBottom = false;
+    h.send(update({ messages: [wire(5), wire(6)] }));
+    h.send(update({ messages: [wire(7)] }));
+    assert.equal(h.viewport.toBottom, scrolls + 1, 'scrolled up: stays');
+    const pill = h.q('.new-pill');
+    assert.ok(!pill.hasAttribute('hidden'));
+    assert.equal(pill.textContent, '«newMessages» 3');
+    // A changed message does not count as new.
+    h.send(update({ messages: [{ ...wire(3), content: 'grew' }] }));
+    assert.equal(pill.textContent, '«newMessages» 3');
+
+    h.click(pill);
+    assert.ok(pill.hasAttribute('hidden'));
+    assert.equal(h.viewport.toBottom, scrolls + 2);
+
+    // Scrolling to the end by hand hides it too.
+    h.viewport.atBottom = false;
+    h.send(update({ messages: [wire(8)] }));
+    assert.ok(!pill.hasAttribute('hidden'));
+    h.viewport.atBottom = true;
+    h.app.onScroll();
+    assert.ok(pill.hasAttribute('hidden'));
+  });
+
+  it('sends a follow-up with Ctrl+Enter, keeps the text on error and clears it on success', () => {
+    const h = harness();
+    h.send(initMessage(range(1, 3)));
+    h.posted.length = 0;
+    const ta = h.q('textarea');
+    const select = h.q('select');
+    // linkedom has no select.value; a browser does.
+    Object.defineProperty(select, 'value', { value: 'allow_edits', writable: true, configurable: true });
+    h.q('input.composer-branches').value = 'main, release/1.0  main';
+
+    h.type('  ');
+    h.key(ta, 'Enter', { ctrlKey: true });
+    assert.equal(h.posted.filter((m) => m.type === 'sendFollowUp').length, 0, 'blank prompts are not sent');
+
+    h.type('Please also update the docs');
+    assert.deepEqual(h.state(), { agentId: 'agent-1', draft: 'Please also update the docs' }, 'kept in webview state at once');
+    const esc = h.key(ta, 'Escape');
+    assert.equal(ta.value, 'Please also update the docs', 'Escape keeps the text');
+    assert.equal(esc.defaultPrevented, false);
+    const enter = h.key(ta, 'Enter');
+    assert.equal(enter.defaultPrevented, false, 'plain Enter is a new line');
+
+    const ev = h.key(ta, 'Enter', { ctrlKey: true });
+    assert.ok(ev.defaultPrevented);
+    const sent = h.posted.filter((m) => m.type === 'sendFollowUp');
+    assert.deepEqual(sent, [
+      { type: 'sendFollowUp', requestId: 1, prompt: 'Please also update the docs', permission: 'allow_edits', permittedBranches: ['main', 'release/1.0'] },
+    ]);
+    const button = h.q('button[type="submit"]');
+    assert.ok(button.disabled, 'no double send');
+    h.key(ta, 'Enter', { metaKey: true });
+    assert.equal(h.posted.filter((m) => m.type === 'sendFollowUp').length, 1);
+
+    h.send({ type: 'followUpResult', requestId: 1, ok: false, error: 'Rate limited \u202E, try later' });
+    assert.equal(ta.value, 'Please also update the docs', 'the text survives a failure');
+    assert.ok(!button.disabled);
+    assert.equal(h.q('.composer-status').textContent, '«sendFailed» Rate limited ⟦U+202E⟧, try later');
+
+    // A stale result (wrong request id) is ignored.
+    h.key(ta, 'Enter', { ctrlKey: true });
+    h.send({ type: 'followUpResult', requestId: 99, ok: true });
+    assert.equal(ta.value, 'Please also update the docs');
+    h.send({ type: 'followUpResult', requestId: 2, ok: true });
+    assert.equal(ta.value, '');
+    assert.deepEqual(h.posted[h.posted.length - 1], { type: 'draftChanged', text: '' });
+    assert.equal(h.q('input.composer-branches').value, '');
+  });
+
+  it('reports the draft debounced, restores it, and never clobbers what is being typed', () => {
+    const h = harness();
+    h.send(initMessage([], { draft: 'from the host' }));
+    assert.equal(h.q('textarea').value, 'from the host');
+    h.posted.length = 0;
+    h.type('a');
+    h.type('ab');
+    h.type('abc');
+    assert.equal(h.posted.length, 0);
+    h.timers.advance(400);
+    assert.deepEqual(h.posted, [{ type: 'draftChanged', text: 'abc' }]);
+    h.send({ type: 'draft', text: 'restored' });
+    assert.equal(h.q('textarea').value, 'restored');
+
+    // After a reload the local copy fills in when the host has none (and is reported)...
+    const reloaded = harness({ agentId: 'agent-1', draft: 'typed, not yet reported' });
+    reloaded.send(initMessage([], { draft: '' }));
+    assert.equal(reloaded.q('textarea').value, 'typed, not yet reported');
+    assert.deepEqual(reloaded.posted[0], { type: 'draftChanged', text: 'typed, not yet reported' });
+    // ...but the host's copy wins when it has one.
+    const both = harness({ agentId: 'agent-1', draft: 'older local copy' });
+    both.send(initMessage([], { draft: 'host copy' }));
+    assert.equal(both.q('textarea').value, 'host copy');
+    assert.ok(!both.posted.some((m) => m.type === 'draftChanged'));
+  });
+
+  it('turns link clicks and message actions into messages and never navigates', () => {
+    const h = harness();
+    const long = wire(2, { content: 'cut here', contentLength: 50_000 });
+    h.send(
+      initMessage([
+        wire(1, { content: 'see [docs](https://ok.example/docs) and <javascript:alert(1)>', toolName: 't', toolParameters: '{"x":1}' }),
+        long,
+      ]),
+    );
+    h.posted.length = 0;
+    const link = h.q('.md-link');
+    assert.equal(link.getAttribute('href'), null, 'no href: nothing to navigate to');
+    const ev = h.click(link);
+    assert.ok(ev.defaultPrevented);
+    h.key(link, 'Enter');
+    const first = h.articles()[0];
+    h.click(first.querySelector('[data-action="copy-message"]')!);
+    h.click(first.querySelector('[data-action="copy-params"]')!);
+    h.click(first.querySelector('[data-action="open-in-editor"]')!);
+    const second = h.articles()[1];
+    h.click(second.querySelector('[data-action="copy-message"]')!);
+    h.click(h.q('[data-ui="copy-agent-id"]'));
+    h.click(h.q('[data-ui="export-markdown"]'));
+    h.click(h.q('[data-ui="export-json"]'));
+    h.click(h.q('[data-ui="clone"]'));
+    h.click(h.q('.toolbar [data-ui="refresh"]'));
+    assert.deepEqual(h.posted, [
+      { type: 'openLink', url: 'https://ok.example/docs' },
+      { type: 'openLink', url: 'https://ok.example/docs' },
+      { type: 'copy', text: 'see [docs](https://ok.example/docs) and <javascript:alert(1)>' },
+      { type: 'copy', text: '{"x":1}' },
+      { type: 'openInEditor', messageKey: 'id:1' },
+      { type: 'openInEditor', messageKey: 'id:2' },
+      { type: 'copy', text: 'agent-1' },
+      { type: 'export', format: 'markdown' },
+      { type: 'export', format: 'json' },
+      { type: 'clone' },
+      { type: 'refresh' },
+    ]);
+    assert.ok(second.textContent?.includes('«showFullMessage» 50,000'));
+  });
+
+  it('updates the header in place and shows error, stale and transcript notices', () => {
+    const h = harness();
+    h.send(initMessage(range(1, 3)));
+    const badge = h.q('.status-badge');
+    h.send(update({ header: { agentId: 'agent-1', status: 'error', appId: 'my-app', lastError: 'Sandbox crashed\n<script>x</script>', completedAt: T0 } }));
+    assert.equal(h.q('.status-badge'), badge, 'same element');
+    assert.match(badge.className, /status-error/);
+    assert.ok(!h.q('.banner-error').hasAttribute('hidden'));
+    assert.equal(h.q('.banner-error .banner-text').textContent, 'Sandbox crashed\n<script>x</script>');
+    assert.equal(h.doc.body.querySelectorAll('script').length, 0);
+    assert.ok(!h.q('.fact-completed').hasAttribute('hidden'));
+    assert.ok(h.q('.visually-hidden[role="status"]').textContent?.includes('«statusError»'), 'announced');
+
+    h.send(update({ freshness: { state: 'stale', asOf: T0 - 60_000, detail: 'HTTP 503' } }));
+    assert.ok(!h.q('.banner-stale').hasAttribute('hidden'));
+    assert.ok(h.q('.banner-stale').textContent?.includes('HTTP 503'));
+    h.send(update({ freshness: { state: 'live' } }));
+    assert.ok(h.q('.banner-stale').hasAttribute('hidden'));
+
+    h.send(update({ transcript: { earlierMessagesUnavailable: true, missingMessageCount: 12, droppedMessageCount: 3 } }));
+    assert.ok(h.q('.notice-earlier').textContent?.includes('«missingMessages» 12'));
+    assert.ok(h.q('.notice-dropped').textContent?.includes('«droppedMessages» 3'));
+    assert.equal(h.articles().length, 2, 'messages untouched');
+  });
+
+  it('warns about a stall while running and ticks the lanes', () => {
+    const h = harness();
+    h.send(initMessage([]));
+    assert.ok(h.q('.stall-warning').hasAttribute('hidden'));
+    assert.ok(!h.q('.log-empty').hasAttribute('hidden'), 'empty transcript says so');
+    h.timers.advance(10 * 60_000);
+    assert.ok(!h.q('.stall-warning').hasAttribute('hidden'));
+    assert.ok(h.q('.stall-warning').textContent?.includes('«stalled» 10m 30s'));
+    h.send(update({ header: { agentId: 'agent-1', status: 'completed' } }));
+    assert.ok(h.q('.stall-warning').hasAttribute('hidden'));
+    h.app.dispose();
+  });
+
+  it('draws a divider above the first unseen message', () => {
+    const h = harness();
+    h.send(initMessage(range(1, 200), { firstUnseenKey: 'id:150' }));
+    const divider = h.q('.divider-new');
+    const next = h.doc.body.querySelector('.divider-new + article');
+    assert.equal(next?.getAttribute('data-key'), 'id:150');
+    assert.ok(divider);
+    assert.equal(h.viewport.intoView, 1);
+    h.timers.runDue();
+    assert.equal(h.keys().length, 199);
+    assert.equal(h.doc.body.querySelectorAll('.divider-new').length, 1);
+  });
+
+  it('ignores updates before init', () => {
+    const h = harness();
+    h.app.handle({ type: 'update', messages: [wire(1)] });
+    assert.equal(h.articles().length, 0);
+    assert.ok(h.logs.some((l) => l.includes('before init')));
+  });
+
+  it('parses branch lists', () => {
+    assert.deepEqual(bundle.parseBranches(' main,  release/1.0\nfeat-x ,main,, '), ['main', 'release/1.0', 'feat-x']);
+    assert.deepEqual(bundle.parseBranches(''), []);
+  });
+});
+
+describe('webview sanitizer allow-list', () => {
+  before(loadBundle);
+  after(removeBundle);
+  it('removes everything outside the allow-list', () => {
+    const win = parseHTML('<!doctype html><html><body></body></html>') as DomWindow;
+    const sanitize = bundle.createAllowListSanitizer(win.document);
+    const frag = sanitize(
+      [
+        '<article data-key="k" onclick="x()" style="color:red">',
+        '<script>alert(1)</script><style>*{}</style><img src=x onerror=alert(1)>',
+        '<svg onload=alert(1)><a href="javascript:alert(1)">s</a></svg><math><mi>m</mi></math>',
+        '<iframe src="https://evil.example"></iframe><object data="x"></object><form action="https://evil.example"><input></form>',
+        '<a class="md-link" data-href="javascript:alert(1)" href="https://ok.example">bad</a>',
+        '<a class="md-link" data-href="https://ok.example/ok" tabindex="0" role="link">good</a>',
+        '<button type="submit" data-action="rm -rf">b</button><div dir="rtl" tabindex="5" role="button" data-ts="12x">t</div>',
+        '<details open><summary>s</summary>kept text</details>',
+        '</article>',
+      ].join(''),
+    );
+    const host = win.document.createElement('div');
+    host.appendChild(frag);
+    for (const el of Array.from(host.querySelectorAll('*'))) {
+      assert.ok(!['script', 'style', 'img', 'svg', 'math', 'iframe', 'object', 'form', 'input'].includes(el.localName), el.localName);
+      for (const a of Array.from(el.attributes)) {
+        assert.ok(!a.name.startsWith('on') && a.name !== 'style' && a.name !== 'href', `${el.localName}[${a.name}]`);
+      }
+    }
+    const links = Array.from(host.querySelectorAll('[data-href]')).map((e) => e.getAttribute('data-href'));
+    assert.deepEqual(links, ['https://ok.example/ok']);
+    assert.equal(host.querySelector('button')!.getAttribute('type'), null);
+    assert.equal(host.querySelector('button')!.getAttribute('data-action'), null);
+    const div = host.querySelector('div[dir]')!;
+    assert.equal(div.getAttribute('tabindex'), null);
+    assert.equal(div.getAttribute('role'), null);
+    assert.equal(div.getAttribute('data-ts'), null);
+    assert.ok(host.querySelector('details')!.hasAttribute('open'));
+    assert.ok(host.textContent?.includes('kept text'));
+    assert.equal(bundle.enforceAllowList(host), 0, 'idempotent');
+  });
+});
+
+describe('webview app: a second init', () => {
+  before(loadBundle);
+  after(removeBundle);
+
+  it('rebuilds the content without doubling event handlers', () => {
+    const h = harness();
+    h.send(initMessage(range(1, 300)));
+    h.send(initMessage(range(1, 4), { header: { agentId: 'agent-1', status: 'completed' } }));
+    h.timers.runDue();
+    assert.deepEqual(h.keys(), ['id:1', 'id:2', 'id:3'], 'the first history did not come back');
+    assert.match(h.q('.status-badge').className, /status-completed/);
+    h.posted.length = 0;
+    h.click(h.q('[data-ui="clone"]'));
+    assert.deepEqual(h.posted, [{ type: 'clone' }]);
+  });
+});
+
+describe('webview app: updates while the history is still rendering', () => {
+  before(loadBundle);
+  after(removeBundle);
+
+  it('keeps order when messages change, arrive or go in the part not rendered yet', function () {
+    this.timeout(60_000);
+    const h = harness();
+    h.send(initMessage(range(10, 1_010)));
+    assert.ok(h.articles().length < 1_000, 'background rendering still to do');
+    h.send(
+      update({
+        messages: [{ ...wire(20), content: 'changed before it was drawn' }, wire(5), wire(1_500), { ...wire(15), sequence: 2_000 }],
+        removedKeys: ['id:30'],
+      }),
+    );
+    h.timers.runDue();
+    const expected = [5, ...Array.from({ length: 1_000 }, (_, i) => i + 10).filter((n) => n !== 30 && n !== 15), 1_500, 15].map((n) => `id:${n}`);
+    assert.deepEqual(h.keys(), expected);
+    const changed = h.articles().find((a) => a.getAttribute('data-key') === 'id:20');
+    assert.ok(changed?.textContent?.includes('changed before it was drawn'));
+  });
+});

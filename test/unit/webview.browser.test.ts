@@ -1,0 +1,265 @@
+/**
+ * The webview bundle in a real Chromium, under the exact HTML and CSP the panel serves:
+ * DOMPurify (which needs a real browser) on hostile content, CSP compliance, the ready/init
+ * handshake, link clicks, and the 5,000-message render (timings printed, not asserted).
+ * Skipped, with a note, where no Chromium is installed (set CHROMIUM_PATH to point at one).
+ */
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as esbuild from 'esbuild';
+import type { Browser, Page } from 'playwright-core';
+import { webviewHtml } from '../../src/webview/html';
+import { MAX_WIRE_CONTENT_CHARS, PROTOCOL_VERSION, STRING_KEYS, toWireMessage, type InitMessage, type WebviewStrings, type WireMessage } from '../../src/webview/protocol';
+
+// The functions given to page.evaluate run in the page; this node build has no DOM lib, so
+// these module-local declarations type the little they use.
+interface PageElement {
+  tagName: string;
+  namespaceURI: string | null;
+  attributes: ArrayLike<{ name: string; value: string }>;
+  classList: { contains(c: string): boolean };
+  textContent: string | null;
+  getAttribute(name: string): string | null;
+  querySelectorAll(sel: string): ArrayLike<PageElement>;
+}
+declare const document: {
+  getElementById(id: string): PageElement | null;
+  querySelectorAll(sel: string): ArrayLike<PageElement>;
+  addEventListener(type: 'securitypolicyviolation', fn: (e: { violatedDirective: string; blockedURI: string }) => void): void;
+  scrollingElement: { scrollHeight: number; scrollTop: number; clientHeight: number } | null;
+};
+declare const window: { postMessage(m: unknown, origin: string): void; dispatchEvent(e: unknown): boolean };
+declare const MessageEvent: new (type: string, init: { data: unknown }) => unknown;
+declare function requestAnimationFrame(fn: () => void): number;
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const NONCE = 'dGVzdC1ub25jZS0xMjM0NTY3OA==';
+const strings = Object.fromEntries(STRING_KEYS.map((k) => [k, `«${k}» {0}`])) as WebviewStrings;
+
+const HOSTILE = [
+  '<script>window.__pwned = "script"</script>',
+  '<img src="x" onerror="window.__pwned = \'img\'">',
+  '<svg onload="window.__pwned = \'svg\'"><circle r="1"/></svg>',
+  '<iframe srcdoc="<script>parent.__pwned=1</script>"></iframe>',
+  '<style>body { display: none }</style><div style="position:fixed;inset:0">cover</div>',
+  '[js](javascript:window.__pwned=1) [data](data:text/html,<script>x</script>) [cmd](command:workbench.action.reloadWindow) [vs](vscode:extension/x)',
+  '[ref][r]\n\n[r]: javascript:window.__pwned=1',
+  '<javascript:window.__pwned=1> <https://ok.example/auto>',
+  '![pixel](https://evil.example/pixel.png)',
+  'a\u202Eevil\u202C b \u0007\u001b[31mred\u001b[0m',
+  '<details open ontoggle="window.__pwned=1">x</details>',
+];
+
+interface PageResult {
+  pwned: unknown;
+  violations: string[];
+  posted: { type: string }[];
+  bad: string[];
+  hrefs: string[];
+  text: string;
+  articles: number;
+}
+
+describe('webview in Chromium (real DOM, DOMPurify, CSP)', function () {
+  this.timeout(180_000);
+  let browser: Browser | undefined;
+  let server: http.Server | undefined;
+  let base = '';
+
+  before(async function () {
+    // No silent skip: `npm test` installs Chromium first (npm run test:setup).
+    assert.ok(existsSync(CHROMIUM), `No Chromium at ${CHROMIUM}: run \`npm run test:setup\` or set CHROMIUM_PATH.`);
+    const built = await esbuild.build({
+      entryPoints: ['src/webview-app/main.ts'],
+      bundle: true,
+      format: 'iife',
+      platform: 'browser',
+      target: 'es2022',
+      write: false,
+      logLevel: 'silent',
+    });
+    const script = built.outputFiles[0].text;
+    const css = readFileSync('media/panel.css', 'utf8');
+    server = http.createServer((req, res) => {
+      const origin = `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
+      if (req.url === '/') {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(
+          webviewHtml({
+            cspSource: origin,
+            nonce: NONCE,
+            scriptUri: `${origin}/main.js`,
+            styleUri: `${origin}/panel.css`,
+            lang: 'en',
+            title: 'Run',
+            loadingText: 'Loading…',
+          }),
+        );
+      } else if (req.url === '/main.js') {
+        res.writeHead(200, { 'content-type': 'text/javascript' });
+        res.end(script);
+      } else if (req.url === '/panel.css') {
+        res.writeHead(200, { 'content-type': 'text/css' });
+        res.end(css);
+      } else {
+        res.writeHead(404);
+        res.end();
+      }
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  });
+
+  async function open(): Promise<Page> {
+    const page = await browser!.newPage({ viewport: { width: 900, height: 700 } });
+    // Stands in for VS Code's webview host: the API object and a CSP violation recorder.
+    await page.addInitScript(() => {
+      const w = window as unknown as Record<string, unknown>;
+      const posted: unknown[] = [];
+      const violations: string[] = [];
+      w.__posted = posted;
+      w.__violations = violations;
+      w.acquireVsCodeApi = () => ({ postMessage: (m: unknown) => posted.push(m), getState: () => undefined, setState: () => undefined });
+      document.addEventListener('securitypolicyviolation', (e) => violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+    });
+    await page.goto(base);
+    await page.waitForFunction(() => ((window as unknown as { __posted: { type: string }[] }).__posted).length > 0);
+    return page;
+  }
+
+  function initWith(messages: WireMessage[]): InitMessage {
+    return {
+      type: 'init',
+      protocol: PROTOCOL_VERSION,
+      agentId: 'agent-1',
+      locale: 'en',
+      isMac: false,
+      strings,
+      header: { agentId: 'agent-1', status: 'running', appId: 'app<script>x</script>', lastError: '<img src=x onerror="window.__pwned=1">' },
+      lifecycle: { conversation: { current: 'working', currentSince: Date.now() - 5_000, segments: [{ state: 'working', totalMs: 0 }] }, sandbox: { segments: [] } },
+      activity: { stallAfterMs: 600_000 },
+      freshness: { state: 'live' },
+      transcript: { earlierMessagesUnavailable: false, missingMessageCount: 0, droppedMessageCount: 0 },
+      messages,
+      draft: '',
+      maxContentChars: MAX_WIRE_CONTENT_CHARS,
+    };
+  }
+
+  async function inspect(page: Page): Promise<PageResult> {
+    return page.evaluate(() => {
+      const w = window as unknown as { __pwned?: unknown; __violations: string[]; __posted: { type: string }[] };
+      const app = document.getElementById('app')!;
+      const bad: string[] = [];
+      for (const el of Array.from(app.querySelectorAll('*'))) {
+        if (['SCRIPT', 'STYLE', 'IMG', 'IFRAME', 'OBJECT', 'EMBED', 'LINK', 'META'].includes(el.tagName) || el.namespaceURI !== 'http://www.w3.org/1999/xhtml') {
+          bad.push(el.tagName);
+        }
+        for (const a of Array.from(el.attributes)) {
+          // Lane segments get their width through CSSOM (allowed by the CSP); no style attribute
+          // comes from content.
+          const own = a.name === 'style' && el.classList.contains('seg');
+          if (a.name.startsWith('on') || a.name === 'href' || a.name === 'src' || (a.name === 'style' && !own)) {
+            bad.push(`${el.tagName}[${a.name}]`);
+          }
+        }
+      }
+      return {
+        pwned: w.__pwned,
+        violations: w.__violations,
+        posted: w.__posted,
+        bad,
+        hrefs: Array.from(app.querySelectorAll('[data-href]')).map((e) => e.getAttribute('data-href') ?? ''),
+        text: app.textContent ?? '',
+        articles: app.querySelectorAll('.log > article').length,
+      };
+    });
+  }
+
+  it('renders hostile content inertly under the panel CSP, after ready', async () => {
+    const page = await open();
+    const messages = HOSTILE.map((content, i) =>
+      toWireMessage(`id:${i}`, i, { id: String(i), sequence: i, role: i === 0 ? 'ro<b>le</b>\u202E' : 'assistant', content, toolName: '<svg onload=alert(1)>', toolParameters: '{"x":"</code><script>window.__pwned=2</script>"}', attachments: ['javascript:alert(1)', 'https://ok.example/file'] }),
+    );
+    await page.evaluate((m) => window.postMessage(m, '*'), initWith(messages) as unknown);
+    await page.waitForFunction((n) => document.querySelectorAll('.log > article').length === n, messages.length);
+    // Give anything that could fire (onerror, onload, ontoggle) a chance to.
+    await page.waitForTimeout(300);
+    const r = await inspect(page);
+    assert.equal(r.posted[0]?.type, 'ready', 'ready is the first message');
+    assert.equal(r.pwned, undefined, 'no injected code ran');
+    assert.deepEqual(r.bad, []);
+    assert.deepEqual(r.violations, [], 'nothing the CSP had to block');
+    assert.ok(r.hrefs.length > 0 && r.hrefs.every((h) => /^(https?:\/\/|mailto:)/.test(h)), r.hrefs.join(' '));
+    for (const snippet of ['<script>window.__pwned = "script"</script>', 'app<script>x</script>', '⟦U+202E⟧', 'ro<b>le</b>', 'red']) {
+      assert.ok(r.text.includes(snippet), `text kept: ${snippet}`);
+    }
+    // Links post openLink and never navigate.
+    await page.click('.md-link');
+    const after = await inspect(page);
+    assert.equal(page.url(), base);
+    assert.ok(after.posted.some((m) => m.type === 'openLink'));
+    await page.close();
+  });
+
+  it('renders 5,000 messages in chunks and appends one (timings printed)', async () => {
+    const page = await open();
+    const now = Date.now();
+    const messages: WireMessage[] = [];
+    for (let i = 0; i < 5_000; i++) {
+      messages.push(
+        toWireMessage(`id:${i}`, i, {
+          id: String(i),
+          sequence: i,
+          role: i % 3 === 0 ? 'user' : 'assistant',
+          createdAt: now - (5_000 - i) * 1_000,
+          content: `Message ${i} with **bold**, \`code\` and a [link](https://ok.example/${i}).\n\n- one\n- two`,
+          ...(i % 10 === 0 ? { toolName: 'shell', toolParameters: `{"cmd":"npm test","n":${i}}` } : {}),
+        }),
+      );
+    }
+    const t = await page.evaluate(async (init) => {
+      const t0 = performance.now();
+      window.dispatchEvent(new MessageEvent('message', { data: init }));
+      const sync = performance.now() - t0;
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      const firstPaint = performance.now() - t0;
+      while (document.querySelectorAll('.log > article').length < 5_000) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      const all = performance.now() - t0;
+      const msg = { key: 'id:new', arrival: 5_000, sequence: 5_000, role: 'assistant', content: 'new **message**', createdAt: Date.now() };
+      const t1 = performance.now();
+      window.dispatchEvent(new MessageEvent('message', { data: { type: 'update', messages: [msg] } }));
+      const append = performance.now() - t1;
+      const se = document.scrollingElement!;
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))));
+      return { sync, firstPaint, all, append, fromBottom: se.scrollHeight - (se.scrollTop + se.clientHeight) };
+    }, initWith(messages) as unknown);
+    console.log(
+      `      Chromium: init handled in ${t.sync.toFixed(0)} ms, first paint ${t.firstPaint.toFixed(0)} ms, all 5,000 in ${t.all.toFixed(0)} ms, one append ${t.append.toFixed(1)} ms`,
+    );
+    const r = await inspect(page);
+    assert.equal(r.articles, 5_001);
+    assert.ok(t.fromBottom <= 48, `followed the end (${t.fromBottom}px from the bottom)`);
+    assert.deepEqual(r.violations, []);
+    // Ctrl+Enter sends.
+    await page.fill('textarea', 'follow up');
+    await page.press('textarea', 'Control+Enter');
+    const sent = (await inspect(page)).posted.filter((m) => m.type === 'sendFollowUp');
+    assert.equal(sent.length, 1);
+    await page.close();
+  });
+});
