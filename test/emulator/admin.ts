@@ -1,0 +1,311 @@
+/**
+ * The admin API under `/__admin` on the API listener: JSON, no auth, never logged in
+ * `requests`, never faulted, and unreachable under `/api/public/v1`. It lets tests in
+ * another process (the VS Code extension host, a browser test) drive and inspect the
+ * emulator the way `Emulator`'s methods do in-process.
+ */
+import { randomInt } from 'node:crypto';
+import type { Scheduler } from './clock';
+import type { AgentRecord, ApiToken, Message, TokenScope } from './domain';
+import { parseFaultRule, type FaultStore } from './faults';
+import { jsonReply, parseJsonBody, type ReadBody, type Reply } from './http';
+import { TOKEN_PREFIX } from './seed';
+import { newId, type AgentService } from './service';
+import type { AdminHandler, RequestLog } from './server';
+import type { EmulatorState } from './state';
+import type { WebhookDispatcher } from './webhooks';
+
+export interface AdminContext {
+  state: EmulatorState;
+  service: AgentService;
+  faults: FaultStore;
+  log: RequestLog;
+  webhooks: WebhookDispatcher;
+  scheduler: Scheduler;
+  reset(): void;
+}
+
+/** Thrown inside admin routes; becomes `{error}` with the status. */
+class AdminError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+type Json = Record<string, unknown>;
+
+function isRecord(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function objectBody(body: ReadBody, optional = false): Json {
+  if (optional && body.text.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = parseJsonBody(body.text);
+  } catch (error) {
+    throw new AdminError(400, error instanceof Error ? error.message : 'Invalid JSON.');
+  }
+  if (!isRecord(parsed)) throw new AdminError(400, 'The body must be a JSON object.');
+  return parsed;
+}
+
+function optionalString(body: Json, key: string): string | undefined {
+  const value = body[key];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw new AdminError(400, `"${key}" must be a string.`);
+  return value;
+}
+
+function optionalNumber(body: Json, key: string): number | undefined {
+  const value = body[key];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new AdminError(400, `"${key}" must be a number.`);
+  return value;
+}
+
+function optionalStrings(body: Json, key: string): string[] | undefined {
+  const value = body[key];
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new AdminError(400, `"${key}" must be an array of strings.`);
+  return value as string[];
+}
+
+const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+export function newTokenValue(): string {
+  let secret = '';
+  for (let i = 0; i < 40; i++) secret += BASE62[randomInt(BASE62.length)];
+  return `${TOKEN_PREFIX}_${secret}`;
+}
+
+function tokenSummary(token: ApiToken): Json {
+  return {
+    id: token.id,
+    name: token.name,
+    preview: `${token.value.slice(0, TOKEN_PREFIX.length + 5)}…`,
+    workspaceId: token.workspaceId,
+    projects: token.projects,
+    createdAt: token.createdAt,
+    revokedAt: token.revokedAt ?? null,
+    lastUsedAt: token.lastUsedAt ?? null,
+  };
+}
+
+const LIFECYCLE_STRING_KEYS = ['conversationState', 'sandboxState'] as const;
+const LIFECYCLE_NUMBER_KEYS = ['queuedTurnCount', 'lastLifecycleEventAt'] as const;
+
+/** Forces fields of a run. Setting `status` halts its progression; `null` removes an optional field; unknown keys are sent as given. */
+function patchAgent(ctx: AdminContext, record: AgentRecord, patch: Json): void {
+  for (const [key, value] of Object.entries(patch)) {
+    switch (key) {
+      case 'status':
+      case 'kind':
+      case 'model':
+      case 'reasoningEffort':
+      case 'permission':
+        if (typeof value !== 'string') throw new AdminError(400, `"${key}" must be a string.`);
+        record[key] = value;
+        break;
+      case 'lastError':
+      case 'projectName':
+        if (value === null) delete record[key];
+        else if (typeof value === 'string') record[key] = value;
+        else throw new AdminError(400, `"${key}" must be a string or null.`);
+        break;
+      case 'completedAt':
+        if (value === null) delete record.completedAt;
+        else if (typeof value === 'number') record.completedAt = value;
+        else throw new AdminError(400, '"completedAt" must be a number or null.');
+        break;
+      case 'updatedAt':
+      case 'createdAt':
+        if (typeof value !== 'number') throw new AdminError(400, `"${key}" must be a number.`);
+        record[key] = value;
+        break;
+      case 'permittedBranches':
+        record.permittedBranches = optionalStrings(patch, key) ?? [];
+        break;
+      case 'lifecycle': {
+        if (!isRecord(value)) throw new AdminError(400, '"lifecycle" must be an object.');
+        for (const k of LIFECYCLE_STRING_KEYS) {
+          const v = optionalString(value, k);
+          if (v !== undefined) record.lifecycle[k] = v;
+        }
+        for (const k of LIFECYCLE_NUMBER_KEYS) {
+          const v = optionalNumber(value, k);
+          if (v !== undefined) record.lifecycle[k] = v;
+        }
+        break;
+      }
+      default:
+        record.extraFields[key] = value;
+    }
+  }
+  if (patch.status !== undefined) ctx.service.halt(record);
+}
+
+function messageFromBody(body: Json): Omit<Message, 'id' | 'sequence' | 'createdAt'> & Partial<Pick<Message, 'sequence' | 'createdAt'>> {
+  const draft: Omit<Message, 'id' | 'sequence' | 'createdAt'> & Partial<Pick<Message, 'sequence' | 'createdAt'>> = {
+    role: optionalString(body, 'role') ?? 'assistant',
+    content: optionalString(body, 'content') ?? '',
+  };
+  const toolName = optionalString(body, 'toolName');
+  if (toolName !== undefined) draft.toolName = toolName;
+  const toolParameters = body.toolParameters;
+  if (toolParameters !== undefined) {
+    // Objects are accepted for convenience and stored as their JSON text, like the service does.
+    draft.toolParameters = typeof toolParameters === 'string' ? toolParameters : JSON.stringify(toolParameters);
+  }
+  const attachments = optionalStrings(body, 'attachments');
+  if (attachments !== undefined) draft.attachments = attachments;
+  const sequence = optionalNumber(body, 'sequence');
+  if (sequence !== undefined) draft.sequence = sequence;
+  const createdAt = optionalNumber(body, 'createdAt');
+  if (createdAt !== undefined) draft.createdAt = createdAt;
+  return draft;
+}
+
+export function createAdminHandler(ctx: AdminContext): AdminHandler {
+  const findAgent = (id: string): AgentRecord => {
+    const record = ctx.state.agents.get(id);
+    if (record === undefined) throw new AdminError(404, `No agent "${id}".`);
+    return record;
+  };
+
+  const route = async (method: string, path: string, query: URLSearchParams, body: ReadBody): Promise<Reply> => {
+    const parts = path.split('/').filter((p) => p !== '').map((p) => decodeURIComponent(p));
+    // `/agents/agt_1/messages` → `/agents/:id/messages`
+    const hasId = ['agents', 'tokens', 'workspaces'].includes(parts[0]) && parts.length > 1;
+    const key = `${method} /${(hasId ? [parts[0], ':id', ...parts.slice(2)] : parts).join('/')}`;
+
+    switch (key) {
+      case 'GET /health':
+        return jsonReply(200, { ok: true, clock: ctx.scheduler.mode, now: ctx.scheduler.now() });
+
+      case 'GET /requests': {
+        const since = Number(query.get('since') ?? '0');
+        const from = Number.isInteger(since) && since >= 0 ? since : 0;
+        return jsonReply(200, { requests: ctx.log.all.slice(from), next: ctx.log.all.length });
+      }
+      case 'DELETE /requests':
+        ctx.log.clear();
+        return jsonReply(200, { ok: true });
+
+      case 'GET /faults':
+        return jsonReply(200, { faults: ctx.faults.list() });
+      case 'POST /faults': {
+        let rule;
+        try {
+          rule = parseFaultRule(objectBody(body));
+        } catch (error) {
+          throw new AdminError(400, error instanceof Error ? error.message : 'Invalid fault rule.');
+        }
+        return jsonReply(201, ctx.faults.add(rule));
+      }
+      case 'DELETE /faults':
+        ctx.faults.clear();
+        return jsonReply(200, { ok: true });
+
+      case 'POST /reset':
+        ctx.reset();
+        return jsonReply(200, { ok: true });
+
+      case 'GET /clock':
+        return jsonReply(200, { mode: ctx.scheduler.mode, now: ctx.scheduler.now() });
+      case 'POST /clock/advance': {
+        const ms = optionalNumber(objectBody(body), 'ms');
+        if (ms === undefined || ms < 0) throw new AdminError(400, '"ms" must be a non-negative number.');
+        await ctx.scheduler.advance(ms);
+        return jsonReply(200, { mode: ctx.scheduler.mode, now: ctx.scheduler.now() });
+      }
+
+      case 'GET /agents':
+        return jsonReply(200, { agents: [...ctx.state.agents.values()].map((a) => ctx.service.adminView(a)) });
+      case 'GET /agents/:id':
+        return jsonReply(200, ctx.service.adminView(findAgent(parts[1])));
+      case 'PATCH /agents/:id': {
+        const record = findAgent(parts[1]);
+        patchAgent(ctx, record, objectBody(body));
+        return jsonReply(200, ctx.service.adminView(record));
+      }
+      case 'POST /agents/:id/messages': {
+        const record = findAgent(parts[1]);
+        return jsonReply(201, ctx.service.appendMessage(record, messageFromBody(objectBody(body))));
+      }
+
+      case 'GET /test-groups':
+        return jsonReply(200, { testGroups: ctx.state.testGroupList() });
+      case 'GET /webhooks':
+        return jsonReply(200, { deliveries: ctx.webhooks.deliveries });
+
+      case 'GET /tokens':
+        return jsonReply(200, { tokens: [...ctx.state.tokens.values()].map(tokenSummary) });
+      case 'POST /tokens': {
+        const input = objectBody(body);
+        const workspaceId = optionalString(input, 'workspaceId');
+        if (workspaceId === undefined || !ctx.state.workspaces.has(workspaceId)) throw new AdminError(400, '"workspaceId" must name a workspace.');
+        const projects: TokenScope = input.projects === undefined || input.projects === 'all' ? 'all' : optionalStrings(input, 'projects') ?? 'all';
+        const token: ApiToken = {
+          id: newId('tok'),
+          name: optionalString(input, 'name') ?? 'Created by admin API',
+          value: newTokenValue(),
+          workspaceId,
+          projects,
+          createdAt: ctx.scheduler.now(),
+        };
+        ctx.state.tokens.set(token.value, token);
+        return jsonReply(201, { token: token.value, id: token.id });
+      }
+      case 'POST /tokens/:id/revoke': {
+        const token = ctx.state.findToken(parts[1]);
+        if (token === undefined) throw new AdminError(404, 'No such token.');
+        token.revokedAt ??= ctx.scheduler.now();
+        return jsonReply(200, { ok: true, id: token.id });
+      }
+
+      case 'GET /workspaces':
+        return jsonReply(200, { workspaces: [...ctx.state.workspaces.values()] });
+      case 'PATCH /workspaces/:id': {
+        const workspace = ctx.state.workspaces.get(parts[1]);
+        if (workspace === undefined) throw new AdminError(404, `No workspace "${parts[1]}".`);
+        const input = objectBody(body);
+        const credits = optionalNumber(input, 'paidCredits');
+        if (credits !== undefined) workspace.paidCredits = credits;
+        const apiAccess = input.apiAccess;
+        if (apiAccess !== undefined) {
+          if (typeof apiAccess !== 'boolean') throw new AdminError(400, '"apiAccess" must be a boolean.');
+          workspace.plan.apiAccess = apiAccess;
+        }
+        return jsonReply(200, workspace);
+      }
+
+      case 'GET /settings':
+        return jsonReply(200, ctx.state.settings);
+      case 'PATCH /settings': {
+        const input = objectBody(body);
+        if ('historyLimit' in input) {
+          const limit = input.historyLimit;
+          if (limit !== null && (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 0)) {
+            throw new AdminError(400, '"historyLimit" must be a non-negative integer or null.');
+          }
+          ctx.state.settings.historyLimit = limit;
+        }
+        return jsonReply(200, ctx.state.settings);
+      }
+
+      default:
+        throw new AdminError(404, `No admin route ${method} ${path}.`);
+    }
+  };
+
+  return async (method, path, query, body) => {
+    try {
+      return await route(method, path, query, body);
+    } catch (error) {
+      if (error instanceof AdminError) return jsonReply(error.status, { error: error.message });
+      if (error instanceof URIError) return jsonReply(400, { error: 'The path is not correctly percent-encoded.' });
+      throw error;
+    }
+  };
+}

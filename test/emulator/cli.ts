@@ -1,0 +1,59 @@
+/**
+ * `npm run emulator [-- --port 8787 --step-ms 1000 --quiet]`: runs the emulator in real time
+ * at demo speed until Ctrl+C. The port comes from `--port`, else `PORT`, else an ephemeral one.
+ */
+import { startEmulator } from './index';
+import { DIRECTIVES } from './runs';
+
+interface CliOptions {
+  port: number;
+  stepMs: number;
+  quiet: boolean;
+}
+
+function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): CliOptions {
+  const value = (name: string): string | undefined => {
+    const i = argv.findIndex((a) => a === name || a.startsWith(`${name}=`));
+    if (i < 0) return undefined;
+    const arg = argv[i];
+    return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[i + 1];
+  };
+  const integer = (text: string | undefined, name: string, fallback: number): number => {
+    if (text === undefined || text === '') return fallback;
+    const n = Number(text);
+    if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${text}"`);
+    return n;
+  };
+  return {
+    port: integer(value('--port') ?? env.PORT, '--port/PORT', 0),
+    stepMs: integer(value('--step-ms'), '--step-ms', 1000) || 1000,
+    quiet: argv.includes('--quiet'),
+  };
+}
+
+async function main(): Promise<void> {
+  const options = parseArgs(process.argv.slice(2), process.env);
+  const emulator = await startEmulator({ port: options.port, stepMs: options.stepMs, clock: 'real', quiet: options.quiet });
+  const directives = DIRECTIVES.map((d) => `[[${d}]]`).join(' ');
+  console.log([
+    'Agent Runs service emulator is running.',
+    `  Base URL:  ${emulator.baseUrl}`,
+    `  Token:     ${emulator.tokens.default}`,
+    `  Admin:     ${emulator.adminUrl}`,
+    `Hint: set "agentRuns.baseUrl" to the Base URL, give the extension the token, start a run on app_todo with model hosted/auto; add ${directives} to a prompt for other paths. Ctrl+C stops.`,
+  ].join('\n'));
+
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    void emulator.close().then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(`Emulator failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

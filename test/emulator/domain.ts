@@ -1,0 +1,247 @@
+/**
+ * The emulator's domain model: what the service stores. Pure types, no runtime code.
+ *
+ * These are the *service's* shapes, written independently of the extension's own view in
+ * `src/api/types.ts`, so that a disagreement between the two shows up in tests instead of
+ * being hidden by a shared type.
+ */
+
+// ---------------------------------------------------------------- workspaces and tokens
+
+export interface ProviderCredential {
+  /** Provider key as it appears in model ids, e.g. `openai` for `openai/gpt-5`. */
+  provider: string;
+  /** Expired or disconnected credentials stay listed with `active: false`. */
+  active: boolean;
+}
+
+export interface Member {
+  email: string;
+  role: 'admin' | 'member';
+  credentials: ProviderCredential[];
+}
+
+export interface Project {
+  appId: string;
+  projectId: string;
+  projectName: string;
+  /** Only verified projects can be targeted through the REST API. */
+  verified: boolean;
+}
+
+export interface Plan {
+  id: string;
+  name: string;
+  apiAccess: boolean;
+}
+
+export interface Workspace {
+  id: string;
+  name: string;
+  plan: Plan;
+  /** Balance used by service-hosted models; each turn costs the model's `creditsPerTurn`. */
+  paidCredits: number;
+  members: Member[];
+  projects: Project[];
+}
+
+/** Which projects a token may target: every project of its workspace, or a list of app IDs. */
+export type TokenScope = 'all' | string[];
+
+export interface ApiToken {
+  id: string;
+  name: string;
+  /** The secret as the caller sends it: `agr_<secret>`. */
+  value: string;
+  workspaceId: string;
+  projects: TokenScope;
+  createdAt: number;
+  revokedAt?: number;
+  lastUsedAt?: number;
+}
+
+// ---------------------------------------------------------------- agent runs
+
+export type KnownRunStatus = 'queued' | 'running' | 'completed' | 'error';
+
+export interface Message {
+  id: string;
+  sequence: number;
+  role: string;
+  content: string;
+  toolName?: string;
+  /** A JSON document, as a string. */
+  toolParameters?: string;
+  attachments?: string[];
+  createdAt: number;
+}
+
+export interface Lifecycle {
+  conversationState: string;
+  sandboxState: string;
+  queuedTurnCount: number;
+  lastLifecycleEventAt: number;
+}
+
+/** A prompt waiting for its turn, or being worked on. */
+export interface Turn {
+  number: number;
+  prompt: string;
+  acceptedAt: number;
+  creditsCharged: number;
+}
+
+export interface AgentRecord {
+  agentId: string;
+  kind: string;
+  workspaceId: string;
+  appId: string;
+  projectId: string;
+  projectName?: string;
+  model: string;
+  reasoningEffort: string;
+  permission: string;
+  permittedBranches: string[];
+  /** Kept internally (whose credentials run the model); never in the public view. */
+  userEmail?: string;
+  /** The token that created the run. */
+  createdByTokenId: string;
+  /** The most recently supplied `completionWebhookUrl` (start or follow-up). */
+  completionWebhookUrl?: string;
+  status: string;
+  createdAt: number;
+  updatedAt: number;
+  completedAt?: number;
+  lastError?: string;
+  history: Message[];
+  lifecycle: Lifecycle;
+  /** Turns accepted but not started, oldest first. */
+  pendingTurns: Turn[];
+  /** Number of turns accepted so far (the initial prompt is turn 1). */
+  turnCount: number;
+  creditsCharged: number;
+  /** Fields added with `PATCH /__admin/agents/:id` that the model does not know; `null` values are sent as `null`. */
+  extraFields: Record<string, unknown>;
+  /** Set when an admin forced the status: the run no longer progresses on its own. */
+  halted: boolean;
+}
+
+// ---------------------------------------------------------------- test groups
+
+export interface TestGroupRecord {
+  groupId: string;
+  workspaceId: string;
+  appId: string;
+  projectId: string;
+  name: string;
+  description: string | null;
+  /** In the order the caller gave them. */
+  testIds: string[];
+  createdAt: number;
+  createdByTokenId: string;
+}
+
+// ---------------------------------------------------------------- settings and seed
+
+export interface Settings {
+  /** When a number, `GET /agents/{id}` returns only the most recent N messages of `history`. */
+  historyLimit: number | null;
+}
+
+export interface TokenSeed {
+  id: string;
+  name: string;
+  value: string;
+  workspaceId: string;
+  projects: TokenScope;
+  revoked?: boolean;
+}
+
+export interface Seed {
+  workspaces: Workspace[];
+  tokens: TokenSeed[];
+  settings: Settings;
+}
+
+/** Ready-made token values of the default seed. */
+export interface DemoTokens {
+  /** Workspace with API access and paid credits; all projects. */
+  default: string;
+  /** Same workspace, scoped to some projects only. */
+  scoped: string;
+  /** Workspace whose plan lacks API access. */
+  noApiAccess: string;
+  /** Workspace with API access but no paid credits. */
+  noCredits: string;
+  /** Already revoked. */
+  revoked: string;
+}
+
+// ---------------------------------------------------------------- observability
+
+export interface LoggedRequest {
+  /** Emulator clock time when the request arrived (Unix ms). */
+  at: number;
+  /** Origin of the listener that received it (API or foreign). */
+  origin: string;
+  method: string;
+  /** Full path including the query string. */
+  path: string;
+  /** Lower-cased header names; values as received (repeated headers joined with `, `). */
+  headers: Record<string, string>;
+  body: string;
+  /** Status sent; absent while pending or when the connection was destroyed. */
+  status?: number;
+  /** Id of the fault rule applied to this request, if any. */
+  fault?: string;
+}
+
+export interface WebhookAttempt {
+  attempt: number;
+  /** Emulator clock time of the attempt. */
+  at: number;
+  status?: number;
+  error?: string;
+  /** Real time the attempt took. */
+  durationMs: number;
+}
+
+export type WebhookDeliveryState = 'pending' | 'delivered' | 'failed' | 'refused';
+
+export interface WebhookDelivery {
+  id: string;
+  agentId: string;
+  event: string;
+  url: string;
+  createdAt: number;
+  /** The exact JSON body posted. */
+  body: string;
+  state: WebhookDeliveryState;
+  attempts: WebhookAttempt[];
+  nextAttemptAt?: number;
+  /** Why a delivery was refused without an attempt (non-loopback host, bad scheme). */
+  refusedReason?: string;
+}
+
+// ---------------------------------------------------------------- faults
+
+export interface FaultRule {
+  method?: string;
+  /** Regular expression source matched against the path relative to the base URL (no query). */
+  path?: string;
+  /** How many matching requests it applies to; default 1; 0 = unlimited. */
+  times?: number;
+  status?: number;
+  body?: string;
+  headers?: Record<string, string>;
+  delayMs?: number;
+  bodyDelayMs?: number;
+  reset?: boolean;
+  html?: boolean;
+  truncate?: boolean;
+  redirectTo?: 'foreign' | (string & {});
+  redirectStatus?: number;
+  extraFields?: Record<string, unknown>;
+  dropFields?: string[];
+  passThrough?: boolean;
+}

@@ -1,0 +1,85 @@
+/**
+ * Error codes of the emulated service and the one exception type handlers throw.
+ *
+ * The documented codes keep the documented status. The others are the emulator's choices
+ * for cases the reference leaves "not shown" (see README.md in this folder).
+ */
+
+export const ERROR_CODES = {
+  // documented
+  api_access_required: 402,
+  insufficient_paid_credits: 402,
+  user_email_required: 400,
+  user_not_workspace_member: 403,
+  missing_provider_credentials: 403,
+  // the emulator's choices for undocumented cases
+  invalid_request: 400,
+  project_not_verified: 403,
+  app_outside_token_scope: 403,
+  app_not_found: 404,
+  agent_not_found: 404,
+  not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  internal_error: 500,
+  // only sent through fault injection (see faults.ts)
+  rate_limited: 429,
+  service_unavailable: 503,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** `reason` values sent with the plan checks (402). */
+export const PLAN_REASONS = {
+  noApiAccess: 'plan_without_api_access',
+  lowCredits: 'paid_credit_balance_below_turn_cost',
+} as const;
+
+export interface ErrorBody {
+  error: string;
+  code?: string;
+  reason?: string;
+  /** For `invalid_request`: the request field at fault. */
+  field?: string;
+}
+
+/** Thrown by handlers; the server turns it into `{error, code?, reason?, field?}` with `status`. */
+export class ServiceError extends Error {
+  readonly status: number;
+  readonly code?: ErrorCode;
+  readonly reason?: string;
+  readonly field?: string;
+  readonly headers: Record<string, string>;
+
+  constructor(status: number, message: string, extra: { code?: ErrorCode; reason?: string; field?: string; headers?: Record<string, string> } = {}) {
+    super(message);
+    this.name = 'ServiceError';
+    this.status = status;
+    this.code = extra.code;
+    this.reason = extra.reason;
+    this.field = extra.field;
+    this.headers = extra.headers ?? {};
+  }
+
+  /** An error whose status follows from its code. */
+  static of(code: ErrorCode, message: string, extra: { reason?: string; field?: string; headers?: Record<string, string> } = {}): ServiceError {
+    return new ServiceError(ERROR_CODES[code], message, { ...extra, code });
+  }
+
+  static unauthorized(message: string): ServiceError {
+    return new ServiceError(401, message, { headers: { 'www-authenticate': 'Bearer realm="agent-runs", error="invalid_token"' } });
+  }
+
+  static invalid(field: string | undefined, message: string): ServiceError {
+    return ServiceError.of('invalid_request', message, field === undefined ? {} : { field });
+  }
+
+  body(): ErrorBody {
+    const body: ErrorBody = { error: this.message };
+    if (this.code !== undefined) body.code = this.code;
+    if (this.reason !== undefined) body.reason = this.reason;
+    if (this.field !== undefined) body.field = this.field;
+    return body;
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * A faithful local implementation of the service's published reference, for every test tier,
+ * the benchmark and the demo. Start it with `startEmulator()`; see README.md in this folder.
+ */
+import { createAdminHandler } from './admin';
+import { Scheduler } from './clock';
+import type { DemoTokens, FaultRule, LoggedRequest, Seed, WebhookDelivery } from './domain';
+import { FaultStore } from './faults';
+import { buildOpenApi } from './openapi';
+import { DEMO_TOKENS, defaultSeed } from './seed';
+import { ApiServer, closeServer, Delays, ForeignServer, RequestLog } from './server';
+import { AgentService, newId } from './service';
+import { ADMIN_PATH, BASE_PATH } from './spec';
+import { EmulatorState } from './state';
+import { WebhookDispatcher } from './webhooks';
+
+export type * from './domain';
+export { EmulatorState } from './state';
+export { DEMO_TOKENS, SEED, TOKEN_PREFIX, defaultSeed } from './seed';
+export { MODELS, MODEL_IDS, findModel, type ModelInfo, type ModelKind } from './models';
+export { BASE_PATH, ADMIN_PATH } from './spec';
+export { MANUAL_EPOCH } from './clock';
+export { DIRECTIVES } from './runs';
+export { WEBHOOK_RETRY_STEPS } from './webhooks';
+
+export interface EmulatorOptions {
+  /** Default 0 (ephemeral); the host is always 127.0.0.1. */
+  port?: number;
+  /** Default `real`. `manual`: time only moves on `advance(ms)`. */
+  clock?: 'real' | 'manual';
+  /** Emulator time between two steps of a run (and the unit of webhook backoff); default 1000. */
+  stepMs?: number;
+  /** Overrides parts of the default data (each given key replaces the default's). */
+  seed?: Partial<Seed>;
+  /** Default true. When false, prints one line per API request (never headers or bodies). */
+  quiet?: boolean;
+}
+
+export interface Emulator {
+  /** `http://127.0.0.1:PORT/api/public/v1` */
+  readonly baseUrl: string;
+  /** `http://127.0.0.1:PORT` */
+  readonly origin: string;
+  /** `http://127.0.0.1:PORT/__admin` */
+  readonly adminUrl: string;
+  /** A second listener, target of cross-origin redirects; logs requests and answers 200 `{"ok":true}`. */
+  readonly foreignOrigin: string;
+  readonly tokens: DemoTokens;
+  /** Every request to the API listener (admin routes excluded) and to the foreign one, in order. */
+  readonly requests: ReadonlyArray<LoggedRequest>;
+  readonly foreignRequests: ReadonlyArray<LoggedRequest>;
+  readonly webhookDeliveries: ReadonlyArray<WebhookDelivery>;
+  readonly state: EmulatorState;
+  inject(rule: FaultRule): void;
+  clearFaults(): void;
+  /** Moves the clock and runs every step and webhook attempt that falls due (awaited). */
+  advance(ms: number): Promise<void>;
+  /** Back to the seed; clears logs, faults, deliveries and scheduled work; a manual clock restarts at its epoch. */
+  reset(): void;
+  /** Closes both listeners, all timers and pending webhook deliveries. */
+  close(): Promise<void>;
+}
+
+function resolveSeed(overrides: Partial<Seed> | undefined): Seed {
+  const base = defaultSeed();
+  return {
+    workspaces: overrides?.workspaces ?? base.workspaces,
+    tokens: overrides?.tokens ?? base.tokens,
+    settings: { ...base.settings, ...overrides?.settings },
+  };
+}
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const stepMs = options.stepMs ?? 1000;
+  if (!Number.isFinite(stepMs) || stepMs <= 0) throw new RangeError('stepMs must be a positive number');
+  const quiet = options.quiet ?? true;
+  const seed = resolveSeed(options.seed);
+
+  const scheduler = new Scheduler(options.clock ?? 'real', (error) => console.error('[emulator] scheduled task failed', error));
+  const state = new EmulatorState();
+  state.load(seed, scheduler.now());
+  const webhooks = new WebhookDispatcher(scheduler, stepMs, () => newId('whd'));
+  const service = new AgentService(state, scheduler, webhooks, stepMs);
+  const faults = new FaultStore();
+  const log = new RequestLog();
+  const delays = new Delays();
+
+  const reset = (): void => {
+    scheduler.reset();
+    service.reset();
+    webhooks.reset();
+    faults.reset();
+    log.clear();
+    state.load(seed, scheduler.now());
+  };
+
+  const foreign = new ForeignServer(log, () => scheduler.now());
+  let baseUrl = '';
+  const api = new ApiServer({
+    service,
+    faults,
+    scheduler,
+    log,
+    delays,
+    quiet,
+    openapi: () => buildOpenApi(baseUrl),
+    foreignOrigin: () => foreign.origin,
+    admin: createAdminHandler({ state, service, faults, log, webhooks, scheduler, reset }),
+  });
+
+  await foreign.listen(0);
+  try {
+    await api.listen(options.port ?? 0);
+  } catch (error) {
+    await closeServer(foreign.server);
+    throw error;
+  }
+  baseUrl = `${api.origin}${BASE_PATH}`;
+
+  let closing: Promise<void> | undefined;
+  return {
+    baseUrl,
+    origin: api.origin,
+    adminUrl: `${api.origin}${ADMIN_PATH}`,
+    foreignOrigin: foreign.origin,
+    tokens: { ...DEMO_TOKENS },
+    requests: log.all,
+    foreignRequests: log.foreign,
+    webhookDeliveries: webhooks.deliveries,
+    state,
+    inject: (rule) => {
+      faults.add(rule);
+    },
+    clearFaults: () => faults.clear(),
+    advance: (ms) => scheduler.advance(ms),
+    reset,
+    close: () => {
+      closing ??= (async () => {
+        delays.cancelAll();
+        webhooks.abortAll();
+        await scheduler.close();
+        await Promise.all([closeServer(api.server), closeServer(foreign.server)]);
+      })();
+      return closing;
+    },
+  };
+}

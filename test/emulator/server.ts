@@ -1,0 +1,356 @@
+/**
+ * The two HTTP listeners.
+ *
+ * API listener: the public API under `/api/public/v1` (logged, faultable) and the admin API
+ * under `/__admin` (not logged, never faulted). Checks run in a real service's order:
+ * route (404/405) → token (401) → plan (402) → body size (413) → content type (415) →
+ * JSON (400) → body fields (400) → app or agent (403/404) → model and user rules (400/403)
+ * → credits (402).
+ *
+ * Foreign listener: stands for another origin; logs whatever reaches it and answers
+ * `200 {"ok":true}`, so tests can prove a redirected token never arrived there.
+ */
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Scheduler } from './clock';
+import type { FaultRule, LoggedRequest } from './domain';
+import { ServiceError } from './errors';
+import { alterJson, htmlErrorPage, injectedErrorBody, replacesResponse, type FaultStore } from './faults';
+import {
+  errorReply, flattenHeaders, isJsonContentType, jsonReply, JSON_TYPE, parseJsonBody, readBody, type ReadBody, type Reply,
+} from './http';
+import type { AgentService, Caller } from './service';
+import { ADMIN_PATH, BASE_PATH, LIMITS } from './spec';
+
+// ---------------------------------------------------------------- request log
+
+export class RequestLog {
+  readonly all: LoggedRequest[] = [];
+  readonly foreign: LoggedRequest[] = [];
+
+  add(entry: LoggedRequest, foreign: boolean): void {
+    this.all.push(entry);
+    if (foreign) this.foreign.push(entry);
+  }
+
+  clear(): void {
+    this.all.length = 0;
+    this.foreign.length = 0;
+  }
+}
+
+// ---------------------------------------------------------------- cancellable delays
+
+/**
+ * Real-time sleeps that `cancelAll` ends at once (on close), so no timer outlives the emulator.
+ * `sleep` resolves true when the time passed, false when cancelled.
+ */
+export class Delays {
+  private readonly pending = new Map<NodeJS.Timeout, (completed: boolean) => void>();
+
+  sleep(ms: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(timer);
+        resolve(true);
+      }, ms);
+      this.pending.set(timer, resolve);
+    });
+  }
+
+  cancelAll(): void {
+    for (const [timer, resolve] of this.pending) {
+      clearTimeout(timer);
+      resolve(false);
+    }
+    this.pending.clear();
+  }
+}
+
+// ---------------------------------------------------------------- routes
+
+interface AuthedInput {
+  caller: Caller;
+  params: readonly string[];
+  body: unknown;
+}
+
+type Handler =
+  | { auth: 'bearer'; run: (input: AuthedInput) => Reply }
+  | { auth: 'none'; run: () => Reply };
+
+interface Route {
+  pattern: RegExp;
+  methods: Readonly<Record<string, Handler>>;
+}
+
+export type AdminHandler = (method: string, path: string, query: URLSearchParams, body: ReadBody) => Promise<Reply>;
+
+export interface ApiServerOptions {
+  service: AgentService;
+  faults: FaultStore;
+  scheduler: Scheduler;
+  log: RequestLog;
+  delays: Delays;
+  openapi: () => unknown;
+  admin: AdminHandler;
+  foreignOrigin: () => string;
+  quiet: boolean;
+}
+
+function buildRoutes(options: ApiServerOptions): Route[] {
+  const { service } = options;
+  return [
+    {
+      pattern: /^\/agents$/,
+      methods: { POST: { auth: 'bearer', run: ({ caller, body }) => jsonReply(201, service.startAgent(caller, body)) } },
+    },
+    {
+      pattern: /^\/agents\/([^/]+)$/,
+      methods: { GET: { auth: 'bearer', run: ({ caller, params }) => jsonReply(200, service.getAgent(caller, params[0])) } },
+    },
+    {
+      pattern: /^\/agents\/([^/]+)\/messages$/,
+      methods: { POST: { auth: 'bearer', run: ({ caller, params, body }) => jsonReply(202, service.followUp(caller, params[0], body)) } },
+    },
+    {
+      pattern: /^\/test-groups$/,
+      methods: { POST: { auth: 'bearer', run: ({ caller, body }) => jsonReply(201, service.createTestGroup(caller, body)) } },
+    },
+    {
+      // Served without a token: the schema holds nothing secret and clients read it before sign-in.
+      pattern: /^\/openapi\.json$/,
+      methods: { GET: { auth: 'none', run: () => jsonReply(200, options.openapi()) } },
+    },
+  ];
+}
+
+/** Path relative to the base URL, or undefined when outside it. */
+function relativePath(pathname: string): string | undefined {
+  if (pathname === BASE_PATH) return '';
+  return pathname.startsWith(`${BASE_PATH}/`) ? pathname.slice(BASE_PATH.length) : undefined;
+}
+
+function decodeParams(match: RegExpExecArray): string[] | undefined {
+  try {
+    return match.slice(1).map((p) => decodeURIComponent(p));
+  } catch {
+    return undefined;
+  }
+}
+
+// ---------------------------------------------------------------- API listener
+
+export class ApiServer {
+  readonly server: http.Server;
+  private readonly routes: Route[];
+  private originValue = '';
+
+  constructor(private readonly options: ApiServerOptions) {
+    this.routes = buildRoutes(options);
+    this.server = http.createServer((req, res) => {
+      this.onRequest(req, res).catch((error: unknown) => {
+        if (req.destroyed || res.destroyed) return; // the client went away; nothing to answer
+        console.error('[emulator] request failed', error);
+        if (!res.headersSent && !res.destroyed) res.writeHead(500, { 'content-type': JSON_TYPE }).end(JSON.stringify({ error: 'Internal server error.' }));
+      });
+    });
+  }
+
+  get origin(): string {
+    return this.originValue;
+  }
+
+  async listen(port: number): Promise<void> {
+    this.originValue = await listen(this.server, port);
+  }
+
+  private async onRequest(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', this.origin);
+    const method = (req.method ?? 'GET').toUpperCase();
+    const body = await readBody(req, LIMITS.bodyMaxBytes);
+
+    if (url.pathname === ADMIN_PATH || url.pathname.startsWith(`${ADMIN_PATH}/`)) {
+      const reply = await this.options.admin(method, url.pathname.slice(ADMIN_PATH.length) || '/', url.searchParams, body);
+      await this.write(res, reply);
+      return;
+    }
+
+    const entry: LoggedRequest = {
+      at: this.options.scheduler.now(),
+      origin: this.origin,
+      method,
+      path: req.url ?? '/',
+      headers: flattenHeaders(req.headers),
+      body: body.text,
+    };
+    this.options.log.add(entry, false);
+    const relative = relativePath(url.pathname);
+    const fault = relative === undefined ? undefined : this.options.faults.take(method, relative);
+    if (fault !== undefined) entry.fault = fault.id;
+
+    const handle = (): Reply => this.handleApi(method, relative, req.headers, body);
+    if (fault === undefined) {
+      await this.write(res, handle(), entry);
+    } else {
+      await this.respondWithFault(req, res, entry, fault.rule, handle);
+    }
+    if (!this.options.quiet) console.log(`[emulator] ${method} ${url.pathname} → ${entry.status ?? 'connection reset'}`);
+  }
+
+  private handleApi(method: string, relative: string | undefined, headers: http.IncomingHttpHeaders, body: ReadBody): Reply {
+    try {
+      if (relative === undefined) {
+        throw ServiceError.of('not_found', `No route for ${method} outside ${BASE_PATH}.`);
+      }
+      for (const route of this.routes) {
+        const match = route.pattern.exec(relative);
+        if (match === null) continue;
+        const params = decodeParams(match);
+        if (params === undefined) throw ServiceError.of('not_found', 'The path is not correctly percent-encoded.');
+        const handler = route.methods[method];
+        if (handler === undefined) {
+          const allow = Object.keys(route.methods).join(', ');
+          throw ServiceError.of('method_not_allowed', `${method} is not allowed on ${relative}; use ${allow}.`, { headers: { allow } });
+        }
+        if (handler.auth === 'none') return handler.run();
+        const caller = this.options.service.authenticate(headers.authorization);
+        return handler.run({ caller, params, body: method === 'POST' ? this.jsonBody(headers, body) : undefined });
+      }
+      throw ServiceError.of('not_found', `No route for ${method} ${relative === '' ? '/' : relative}.`);
+    } catch (error) {
+      if (error instanceof ServiceError) return errorReply(error);
+      console.error('[emulator] handler failed', error);
+      return jsonReply(500, { error: 'Internal server error.', code: 'internal_error' });
+    }
+  }
+
+  private jsonBody(headers: http.IncomingHttpHeaders, body: ReadBody): unknown {
+    if (body.tooLarge) throw ServiceError.of('payload_too_large', `The request body is larger than ${LIMITS.bodyMaxBytes} bytes.`);
+    if (!isJsonContentType(headers['content-type'])) {
+      throw ServiceError.of('unsupported_media_type', `Content-Type must be application/json, got ${headers['content-type'] ?? 'none'}.`);
+    }
+    return parseJsonBody(body.text);
+  }
+
+  /** Applies a fault rule around the real handler; see faults.ts for the rules. */
+  private async respondWithFault(req: http.IncomingMessage, res: http.ServerResponse, entry: LoggedRequest, rule: FaultRule, handle: () => Reply): Promise<void> {
+    const runsHandler = rule.passThrough === true || !replacesResponse(rule);
+    const delayBeforeHandler = rule.delayMs !== undefined && rule.passThrough !== true;
+    let reply: Reply | undefined;
+
+    // A delay cut short by close() drops the connection; one whose client left ends quietly.
+    const hold = async (ms: number): Promise<boolean> => {
+      const completed = await this.options.delays.sleep(ms);
+      if (!completed) req.socket.destroy();
+      return completed && !req.socket.destroyed;
+    };
+    if (delayBeforeHandler && !(await hold(rule.delayMs ?? 0))) return; // never "reached" the server
+    if (runsHandler) reply = handle();
+    if (!delayBeforeHandler && rule.delayMs !== undefined && !(await hold(rule.delayMs))) return;
+    if (rule.reset === true) {
+      req.socket.destroy();
+      return;
+    }
+
+    if (rule.redirectTo !== undefined) {
+      const location = rule.redirectTo === 'foreign' ? `${this.options.foreignOrigin()}${req.url ?? '/'}` : rule.redirectTo;
+      reply = { status: rule.redirectStatus ?? 302, headers: { location }, body: '' };
+    } else if (rule.html === true) {
+      const status = rule.status ?? 502;
+      reply = { status, headers: { 'content-type': 'text/html; charset=utf-8' }, body: htmlErrorPage(status) };
+    } else if (rule.status !== undefined || rule.body !== undefined) {
+      const status = rule.status ?? reply?.status ?? 200;
+      if (rule.body !== undefined) reply = { status, headers: { 'content-type': JSON_TYPE }, body: rule.body };
+      else if (reply !== undefined && status < 400) reply = { ...reply, status };
+      else reply = jsonReply(status, injectedErrorBody(status));
+    }
+    reply ??= handle();
+
+    if ((rule.extraFields !== undefined || rule.dropFields !== undefined) && reply.json !== undefined) {
+      reply = jsonReply(reply.status, alterJson(reply.json, rule), reply.headers);
+    }
+    if (rule.headers !== undefined) {
+      const headers = { ...reply.headers };
+      for (const [name, value] of Object.entries(rule.headers)) headers[name.toLowerCase()] = value;
+      reply = { ...reply, headers };
+    }
+    if (rule.truncate === true) {
+      reply = { status: reply.status, headers: reply.headers, body: reply.body.slice(0, Math.floor(reply.body.length / 2)) };
+    }
+    await this.write(res, reply, entry, rule.bodyDelayMs);
+  }
+
+  private async write(res: http.ServerResponse, reply: Reply, entry?: LoggedRequest, bodyDelayMs?: number): Promise<void> {
+    if (res.destroyed) return;
+    const headers: http.OutgoingHttpHeaders = { 'cache-control': 'no-store', ...reply.headers, 'content-length': Buffer.byteLength(reply.body) };
+    if (entry !== undefined) entry.status = reply.status;
+    res.writeHead(reply.status, headers);
+    if (bodyDelayMs !== undefined && bodyDelayMs > 0) {
+      res.flushHeaders();
+      if (!(await this.options.delays.sleep(bodyDelayMs))) {
+        res.destroy();
+        return;
+      }
+      if (res.destroyed) return;
+    }
+    res.end(reply.body);
+  }
+}
+
+// ---------------------------------------------------------------- foreign listener
+
+export class ForeignServer {
+  readonly server: http.Server;
+  private originValue = '';
+
+  constructor(private readonly log: RequestLog, private readonly now: () => number) {
+    this.server = http.createServer((req, res) => {
+      void readBody(req, LIMITS.bodyMaxBytes).then((body) => {
+        this.log.add({
+          at: this.now(),
+          origin: this.origin,
+          method: (req.method ?? 'GET').toUpperCase(),
+          path: req.url ?? '/',
+          headers: flattenHeaders(req.headers),
+          body: body.text,
+          status: 200,
+        }, true);
+        const text = JSON.stringify({ ok: true });
+        res.writeHead(200, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(text) }).end(text);
+      }, () => res.destroy());
+    });
+  }
+
+  get origin(): string {
+    return this.originValue;
+  }
+
+  async listen(port: number): Promise<void> {
+    this.originValue = await listen(this.server, port);
+  }
+}
+
+// ---------------------------------------------------------------- helpers
+
+function listen(server: http.Server, port: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      const address = server.address() as AddressInfo;
+      resolve(`http://127.0.0.1:${address.port}`);
+    });
+  });
+}
+
+export function closeServer(server: http.Server): Promise<void> {
+  return new Promise((resolve) => {
+    if (!server.listening) {
+      resolve();
+      return;
+    }
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}

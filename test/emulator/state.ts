@@ -1,0 +1,56 @@
+/**
+ * The stored data of the emulated service. One instance lives as long as the emulator;
+ * `load` replaces its contents in place, so references held by tests stay valid after reset.
+ */
+import type { AgentRecord, ApiToken, Member, Project, Seed, Settings, TestGroupRecord, Workspace } from './domain';
+
+function clone<T>(value: T): T {
+  return structuredClone(value);
+}
+
+export class EmulatorState {
+  readonly workspaces = new Map<string, Workspace>();
+  /** By token value. */
+  readonly tokens = new Map<string, ApiToken>();
+  readonly agents = new Map<string, AgentRecord>();
+  readonly testGroups = new Map<string, TestGroupRecord>();
+  readonly settings: Settings = { historyLimit: null };
+
+  load(seed: Seed, now: number): void {
+    this.workspaces.clear();
+    this.tokens.clear();
+    this.agents.clear();
+    this.testGroups.clear();
+    for (const ws of seed.workspaces) this.workspaces.set(ws.id, clone(ws));
+    for (const t of seed.tokens) {
+      const token: ApiToken = { id: t.id, name: t.name, value: t.value, workspaceId: t.workspaceId, projects: clone(t.projects), createdAt: now };
+      if (t.revoked) token.revokedAt = now;
+      this.tokens.set(t.value, token);
+    }
+    this.settings.historyLimit = seed.settings.historyLimit;
+  }
+
+  /** A token by its secret value or by its id. */
+  findToken(valueOrId: string): ApiToken | undefined {
+    return this.tokens.get(valueOrId) ?? [...this.tokens.values()].find((t) => t.id === valueOrId);
+  }
+
+  findProject(workspace: Workspace, appId: string): Project | undefined {
+    return workspace.projects.find((p) => p.appId === appId);
+  }
+
+  findMember(workspace: Workspace, email: string): Member | undefined {
+    const wanted = email.toLowerCase();
+    return workspace.members.find((m) => m.email.toLowerCase() === wanted);
+  }
+
+  /** Test groups in creation order. */
+  testGroupList(): TestGroupRecord[] {
+    return [...this.testGroups.values()];
+  }
+}
+
+/** Whether a token's scope includes an app (scopes list app IDs or project IDs). */
+export function tokenCovers(token: ApiToken, project: Project): boolean {
+  return token.projects === 'all' || token.projects.includes(project.appId) || token.projects.includes(project.projectId);
+}

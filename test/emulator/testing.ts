@@ -1,0 +1,118 @@
+/**
+ * Helpers for tests that talk to the emulator over HTTP (Node's fetch): a raw `call`, a typed
+ * `ApiCaller`, an admin caller and `waitFor`. Deliberately independent of the extension's
+ * own client, so the emulator's tests check the emulator and nothing else.
+ */
+import type { Emulator } from './index';
+
+export interface CallOptions {
+  /** Bearer token; `null` sends no Authorization header. */
+  token?: string | null;
+  /** Serialised as JSON with `content-type: application/json`. */
+  body?: unknown;
+  /** Sent as is (use with `contentType`). */
+  rawBody?: string;
+  /** `null` sends no content type. */
+  contentType?: string | null;
+  headers?: Record<string, string>;
+  redirect?: 'follow' | 'manual' | 'error';
+  signal?: AbortSignal;
+}
+
+export interface CallResult {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The parsed body, or undefined when it is not JSON. */
+  json: unknown;
+}
+
+export type Json = Record<string, unknown>;
+
+export async function call(url: string, method: string, options: CallOptions = {}): Promise<CallResult> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token !== undefined && options.token !== null) headers.authorization = `Bearer ${options.token}`;
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) body = JSON.stringify(options.body);
+  const contentType = options.contentType === undefined ? (body === undefined ? null : 'application/json') : options.contentType;
+  if (contentType !== null) headers['content-type'] = contentType;
+  const response = await fetch(url, { method, headers, body, redirect: options.redirect ?? 'manual', signal: options.signal });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text) as unknown;
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+/** The body as an object (fails the test when it is not one). */
+export function obj(result: CallResult): Json {
+  if (typeof result.json !== 'object' || result.json === null || Array.isArray(result.json)) {
+    throw new Error(`Expected a JSON object (HTTP ${result.status}), got: ${result.text.slice(0, 200)}`);
+  }
+  return result.json as Json;
+}
+
+/** Calls the public API with one token. */
+export class ApiCaller {
+  constructor(private readonly emulator: Emulator, readonly token: string | null) {}
+
+  request(method: string, path: string, options: Omit<CallOptions, 'token'> = {}): Promise<CallResult> {
+    return call(`${this.emulator.baseUrl}${path}`, method, { ...options, token: this.token });
+  }
+
+  start(body: unknown): Promise<CallResult> {
+    return this.request('POST', '/agents', { body });
+  }
+
+  get(agentId: string): Promise<CallResult> {
+    return this.request('GET', `/agents/${encodeURIComponent(agentId)}`);
+  }
+
+  followUp(agentId: string, body: unknown): Promise<CallResult> {
+    return this.request('POST', `/agents/${encodeURIComponent(agentId)}/messages`, { body });
+  }
+
+  createGroup(body: unknown): Promise<CallResult> {
+    return this.request('POST', '/test-groups', { body });
+  }
+
+  /** Starts a run that must be accepted, and returns its id. */
+  async startOk(body: Json): Promise<string> {
+    const result = await this.start(body);
+    if (result.status !== 201) throw new Error(`start failed: HTTP ${result.status} ${result.text}`);
+    return String(obj(result).agentId);
+  }
+
+  async agent(agentId: string): Promise<Json> {
+    const result = await this.get(agentId);
+    if (result.status !== 200) throw new Error(`get failed: HTTP ${result.status} ${result.text}`);
+    return obj(result);
+  }
+}
+
+/** Calls the admin API. */
+export function admin(emulator: Emulator, method: string, path: string, body?: unknown): Promise<CallResult> {
+  return call(`${emulator.adminUrl}${path}`, method, body === undefined ? {} : { body });
+}
+
+/** Polls `condition` until it holds (or throws after `timeoutMs`): waits for a state, never for a fixed time. */
+export async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 5_000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** Advances a manual clock one step at a time until the run's status is terminal. */
+export async function runToEnd(emulator: Emulator, caller: ApiCaller, agentId: string, stepMs = 1000, maxSteps = 500): Promise<Json> {
+  for (let i = 0; i < maxSteps; i++) {
+    const agent = await caller.agent(agentId);
+    if (agent.status === 'completed' || agent.status === 'error') return agent;
+    await emulator.advance(stepMs);
+  }
+  throw new Error(`run ${agentId} did not finish within ${maxSteps} steps`);
+}
