@@ -13,6 +13,22 @@ const lazyEntries = {
 };
 const lazyExternals = Object.keys(lazyEntries).map((name) => `./${name}.js`);
 
+/**
+ * Keeps `require('./api.js')` (and the other lazy entries) external for our own sources only.
+ * A plain `external: ['./api.js']` also matches relative imports inside node_modules: zod's
+ * core imports its own `./api.js`, which then became a runtime require of dist/api.js (the
+ * whole HTTP stack loaded at activation) and defeated tree shaking (~400 KB more).
+ * @type {import('esbuild').Plugin}
+ */
+const lazyExternalsPlugin = {
+  name: 'lazy-externals',
+  setup(build) {
+    const names = new Set(lazyExternals);
+    build.onResolve({ filter: /^\.\/[\w-]+\.js$/ }, (args) =>
+      names.has(args.path) && !/[\\/]node_modules[\\/]/.test(args.importer) ? { path: args.path, external: true } : undefined);
+  },
+};
+
 /** @type {import('esbuild').BuildOptions} */
 const common = {
   bundle: true,
@@ -36,7 +52,8 @@ async function main() {
       format: 'cjs',
       platform: 'node',
       target: 'node20',
-      external: ['vscode', ...lazyExternals],
+      external: ['vscode'],
+      plugins: [lazyExternalsPlugin],
       metafile: true,
     }),
     esbuild.context({
