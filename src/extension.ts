@@ -1,9 +1,195 @@
-import type * as vscode from 'vscode';
+/**
+ * activate(): build the object graph, register everything, return. No network, no awaiting:
+ * the first request happens when a command needs one or a timer for an unfinished run fires
+ * (after the SecretStorage lookup that tells whether there is a token at all).
+ */
+import * as vscode from 'vscode';
+import { Connection } from './auth/connection';
+import { seedTokenFromEnv } from './auth/seedToken';
+import { TokenStore } from './auth/tokenStore';
+import { UnauthorizedGate } from './auth/unauthorized';
+import { registerClearFinished } from './commands/clearFinished';
+import { registerClearToken } from './commands/clearToken';
+import { registerCopyAgentId } from './commands/copyAgentId';
+import { registerCopyLink } from './commands/copyLink';
+import { registerOpenRun } from './commands/openRun';
+import { registerRefresh } from './commands/refresh';
+import { registerRefreshRun } from './commands/refreshRun';
+import { registerRemoveRun } from './commands/removeRun';
+import { registerSendFollowUp } from './commands/sendFollowUp';
+import { registerSetBaseUrl } from './commands/setBaseUrl';
+import { registerSetToken } from './commands/setToken';
+import { registerShowLogs } from './commands/showLogs';
+import { registerStartRun } from './commands/startRun';
+import { registerTrackRun } from './commands/trackRun';
+import { registerUriHandler } from './commands/uriHandler';
+import { Emitter } from './core/events';
+import type { RunLedger } from './core/ledger';
+import type { Poller } from './core/poller';
+import { showApiError } from './glue/errors';
+import type { GlueDeps } from './glue/glueDeps';
+import { Ledgers } from './glue/ledgers';
+import { RunSync } from './glue/polling';
+import { TranscriptCache } from './glue/transcripts';
+import { Drafts } from './util/drafts';
+import { loadApi } from './util/lazyApi';
+import { RunAlerts } from './views/alerts';
+import { RunDecorations } from './views/runDecorations';
+import { RunsTreeProvider, RunsView } from './views/runsTree';
+import { RunsStatusBar } from './views/statusBar';
+import { PanelHost } from './webview/host';
+import { RunPanelManager } from './webview/panel';
+import { registerTestGroups } from './testGroups/index';
 
-export function activate(_context: vscode.ExtensionContext): void {
-  // Wired up by the extension glue (issue 4).
+/** What activate() returns: enough for the integration tests to watch, never the token. */
+export interface AgentRunsTestApi {
+  ledger(): RunLedger;
+  readonly poller: Poller;
+  /** "Set API Token" prompts shown after a 401. */
+  readonly unauthorizedPrompts: number;
+  /** Run-finished notifications shown. */
+  readonly notificationsShown: number;
+  /** Resolves when the ledger and transcripts are written. */
+  flush(): Promise<void>;
+  /** Milliseconds activate() took. */
+  readonly activationMs: number;
+  /** Base URL and whether a token is stored (never the token). */
+  connection(): { baseUrl: string | undefined; signedIn: boolean; tokenRejected: boolean; online: boolean };
+  /** Runs the AGENT_RUNS_SEED_TOKEN_FILE import again (tests: "a new token was set"). */
+  seedToken(): Promise<boolean>;
 }
 
-export function deactivate(): void {
-  // Nothing to release yet.
+let shutdown: (() => Promise<void>) | undefined;
+
+export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
+  const started = performance.now();
+  const log = vscode.window.createOutputChannel('Agent Runs', { log: true });
+  context.subscriptions.push(log);
+  Emitter.onListenerError = (err) => log.error(`A listener failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+
+  const auth = new TokenStore(context.secrets);
+  const conn = new Connection({ context, auth, log, loadApi });
+  const ledgers = new Ledgers(context.globalState, log, conn.current.baseUrl);
+  const transcripts = new TranscriptCache(context.globalStorageUri, log, conn.current.baseUrl);
+  const gate = new UnauthorizedGate(conn, auth, log);
+  const drafts = new Drafts(context.workspaceState);
+  context.subscriptions.push(auth, conn, ledgers, transcripts, gate);
+  // A new base URL means another service: its own runs, transcripts and token.
+  context.subscriptions.push(conn.onDidChange((state) => {
+    ledgers.switchTo(state.baseUrl);
+    transcripts.switchBaseUrl(state.baseUrl);
+  }));
+
+  // The panel manager registers the webview serializer, so it is built here, in activate.
+  const host = new PanelHost(log);
+  const panels = new RunPanelManager(context.extensionUri, host, { transcripts: () => transcripts.transcripts });
+  context.subscriptions.push(host, panels);
+  const alerts = new RunAlerts(log, (id) => host.isViewing(id));
+  const sync = new RunSync({
+    ledgers, connection: conn, gate, transcripts, alerts, log,
+    isViewing: (id) => host.isViewing(id),
+    remember: (id, agent) => host.remember(id, agent),
+    unchanged: (id) => host.polled(id),
+  });
+  context.subscriptions.push(sync);
+
+  const view = new RunsView(new RunsTreeProvider(ledgers, conn), ledgers);
+  const statusBar = new RunsStatusBar(ledgers);
+  context.subscriptions.push(view, statusBar, new RunDecorations(ledgers));
+
+  context.subscriptions.push(gate.onDidChange(() => {
+    statusBar.setRejected(gate.rejected);
+    view.setNotice('rejected', gate.rejected ? vscode.l10n.t('The service rejected the API token. Runs are not updated until you set a new one.') : undefined);
+  }));
+  let offlineNotified = false;
+  let reachable = true;
+  context.subscriptions.push(sync.onDidChangeConnectivity((online) => {
+    reachable = online;
+    statusBar.setOffline(!online);
+    view.setNotice('offline', online ? undefined : vscode.l10n.t('The service cannot be reached. Showing the last known state; retrying in the background.'));
+    // One notification per session of trouble, not per poll or per transition.
+    if (!online && !offlineNotified) {
+      offlineNotified = true;
+      const showLogs = vscode.l10n.t('Show Logs');
+      void vscode.window.showWarningMessage(vscode.l10n.t('Agent Runs cannot reach the service. Runs show their last known state and are read again when it answers.'), showLogs)
+        .then((pick) => (pick === showLogs ? log.show(true) : undefined));
+    }
+    if (online) {
+      offlineNotified = false;
+    }
+  }));
+
+  const deps: GlueDeps = {
+    context,
+    log,
+    auth,
+    poller: sync.poller,
+    ledger: () => ledgers.current,
+    onDidChangeLedger: ledgers.onDidChangeLedger,
+    onDidChangeRuns: ledgers.onDidChangeRuns,
+    connection: () => conn.current,
+    onDidChangeConnection: conn.onDidChange,
+    getClient: (options) => conn.getClient(options),
+    api: () => conn.api(),
+    showApiError: (error, extraButtons) => showApiError(conn, gate, log, error, extraButtons),
+    reportUnauthorized: (error) => gate.report(error),
+    openRun: (agentId) => {
+      panels.open(agentId);
+      return Promise.resolve();
+    },
+    conn,
+    ledgers,
+    gate,
+    sync,
+    view,
+    drafts,
+    transcripts,
+  };
+
+  registerSetToken(context, deps);
+  registerClearToken(context, deps);
+  registerSetBaseUrl(context, deps);
+  registerTrackRun(context, deps);
+  registerOpenRun(context, deps);
+  registerSendFollowUp(context, deps);
+  registerRefresh(context, deps);
+  registerRefreshRun(context, deps);
+  registerCopyAgentId(context, deps);
+  registerCopyLink(context, deps);
+  registerRemoveRun(context, deps);
+  registerClearFinished(context, deps);
+  registerShowLogs(context, deps);
+  registerUriHandler(context, deps);
+  host.attach(deps);
+  registerStartRun(context, deps);
+  registerTestGroups(context, deps);
+
+  // After registration, off the activation path.
+  void seedTokenFromEnv(process.env, conn, auth, log).catch((e: unknown) => log.warn(`Seeding the token failed: ${e instanceof Error ? e.message : String(e)}`));
+
+  shutdown = async () => {
+    await Promise.all([ledgers.flush(), transcripts.flush()]);
+  };
+
+  const activationMs = performance.now() - started;
+  log.debug(`Agent Runs activated in ${activationMs.toFixed(1)} ms (${ledgers.current.active().length} unfinished run(s) to follow).`);
+  return {
+    ledger: () => ledgers.current,
+    poller: sync.poller,
+    get unauthorizedPrompts() {
+      return gate.promptCount;
+    },
+    get notificationsShown() {
+      return alerts.shownCount;
+    },
+    flush: () => Promise.all([ledgers.flush(), transcripts.flush()]).then(() => undefined),
+    activationMs,
+    connection: () => ({ baseUrl: conn.current.baseUrl, signedIn: conn.current.signedIn, tokenRejected: gate.rejected, online: reachable }),
+    seedToken: () => seedTokenFromEnv(process.env, conn, auth, log),
+  };
+}
+
+export async function deactivate(): Promise<void> {
+  await shutdown?.();
+  shutdown = undefined;
 }

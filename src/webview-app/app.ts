@@ -26,6 +26,7 @@ import {
   formatNumber,
   formatRelativeTime,
   isValidTimestamp,
+  keyFromDom,
   neutralizeText,
   type RenderOptions,
 } from '../webview/render';
@@ -427,7 +428,7 @@ export class App {
       const article = closestFrom(action, 'article[data-key]');
       const key = article?.getAttribute('data-key');
       if (key) {
-        this.onMessageAction(action.getAttribute('data-action') ?? '', key);
+        this.onMessageAction(action.getAttribute('data-action') ?? '', keyFromDom(key));
       }
       return;
     }

@@ -6,7 +6,7 @@
  * scroll position, text selection and expanded tool calls elsewhere survive.
  */
 import { compareOrder, type WireMessage } from '../webview/protocol';
-import { formatRelativeTime, renderMessage, type RenderOptions } from '../webview/render';
+import { domKey, formatRelativeTime, keyFromDom, renderMessage, type RenderOptions } from '../webview/render';
 import { h } from './dom';
 import type { Sanitizer } from './sanitize';
 
@@ -163,8 +163,9 @@ export class Timeline {
     const html = slice.map((i) => renderMessage(i.msg, opts)).join('');
     const frag = this.deps.sanitize(html);
     for (const el of Array.from(frag.children) as HTMLElement[]) {
-      const key = el.getAttribute('data-key');
-      const item = key !== null ? this.byKey.get(key) : undefined;
+      const attr = el.getAttribute('data-key');
+      const key = attr !== null ? keyFromDom(attr) : undefined;
+      const item = key !== undefined ? this.byKey.get(key) : undefined;
       if (!item || item.el) {
         el.remove();
         continue;
@@ -293,7 +294,7 @@ export class Timeline {
     const old = item.el!;
     const frag = this.deps.sanitize(renderMessage(item.msg, this.deps.renderOptions()));
     const el = frag.firstElementChild as HTMLElement | null;
-    if (!el || el.getAttribute('data-key') !== item.msg.key) {
+    if (!el || el.getAttribute('data-key') !== domKey(item.msg.key)) {
       this.deps.log(`message ${item.msg.key.slice(0, 80)} did not survive sanitizing`);
       return;
     }

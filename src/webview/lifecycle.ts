@@ -77,7 +77,8 @@ export class LifecycleTracker {
       this.step('sandbox', validState(lc?.sandboxState), changeAt);
     }
 
-    if (typeof lc?.queuedTurnCount === 'number' && Number.isInteger(lc.queuedTurnCount) && lc.queuedTurnCount >= 0) {
+    // Safe integers only: the webview's schema refuses anything else, and with it the whole message.
+    if (typeof lc?.queuedTurnCount === 'number' && Number.isSafeInteger(lc.queuedTurnCount) && lc.queuedTurnCount >= 0) {
       this.queuedTurnCount = lc.queuedTurnCount;
     } else if (lc && !('queuedTurnCount' in lc)) {
       this.queuedTurnCount = undefined;

@@ -363,8 +363,9 @@ const ALLOWED_PROTOCOLS = new Set(['http:', 'https:', 'mailto:']);
 
 /** True only for absolute http/https URLs with a host, and mailto: URLs. */
 export function isSafeLinkUrl(url: string): boolean {
+  // Bidi and zero-width characters too: the confirmation that shows the URL must show what opens.
   // eslint-disable-next-line no-control-regex
-  if (url.length > 8_192 || url !== url.trim() || /[\s\u0000-\u001f\u007f-\u009f]/.test(url)) {
+  if (url.length > 8_192 || url !== url.trim() || /[\s\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/.test(url)) {
     return false;
   }
   if (!/^(?:https?:\/\/|mailto:)/i.test(url)) {

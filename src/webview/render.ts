@@ -313,6 +313,21 @@ function renderAttachments(list: string[], total: number, strings: WebviewString
 }
 
 /**
+ * A transcript key as an attribute value. Keys come from the service's message IDs: a NUL or
+ * a control character is changed by the HTML parser, and markup in it can make the sanitiser
+ * drop the attribute; either way the message would vanish from the panel. Everything outside
+ * a plain set (the escape character `%` too) is written as `%xxxx`, so every key survives
+ * unchanged and the mapping is one to one; `keyFromDom` reverses it.
+ */
+export function domKey(key: string): string {
+  return key.replace(/[^A-Za-z0-9_.:-]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+export function keyFromDom(value: string): string {
+  return value.replace(/%([0-9a-f]{4})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+/**
  * The HTML of one history item: an `<article>` with role label, time, content as Markdown, a
  * collapsed tool-call block and attachment chips. All service text is escaped or rendered
  * through the restricted Markdown renderer.
@@ -323,7 +338,7 @@ export function renderMessage(msg: RenderableMessage, opts: RenderOptions): stri
   const rc = roleClass(msg.role);
   const parts: string[] = [];
 
-  const keyAttr = msg.key !== undefined ? ` data-key="${escapeHtml(msg.key)}"` : '';
+  const keyAttr = msg.key !== undefined ? ` data-key="${escapeHtml(domKey(msg.key))}"` : '';
   parts.push(`<article class="msg role-${rc}"${keyAttr}>`);
 
   // Head: role, time, sequence, actions.

@@ -168,6 +168,8 @@ const MAX_EVICTION_LOG = 20_000;
 
 /** The first sequence number the service is assumed to use (0 or 1 are both accepted). */
 const FIRST_SEQUENCES = 1;
+/** Gaps are an estimate; beyond this it says nothing more and must stay a safe integer. */
+const MAX_MISSING_ESTIMATE = 1_000_000_000;
 
 export class Transcript {
   private readonly maxMessages: number;
@@ -444,12 +446,14 @@ export class Transcript {
   private computeGaps(): void {
     let missing = 0;
     let prev: number | undefined;
-    if (this.minSequenceSeen !== undefined && this.minSequenceSeen > FIRST_SEQUENCES) {
+    // Only safe integers count: a sequence of 1e300 (or -1e300) from a confused service would
+    // make an estimate the webview's schema refuses, and the panel would never show.
+    if (this.minSequenceSeen !== undefined && Number.isSafeInteger(this.minSequenceSeen) && this.minSequenceSeen > FIRST_SEQUENCES) {
       missing += this.minSequenceSeen - FIRST_SEQUENCES;
     }
     for (const e of this.list) {
       const s = e.sequence;
-      if (s === undefined || !Number.isInteger(s)) {
+      if (s === undefined || !Number.isSafeInteger(s)) {
         continue;
       }
       // Between evicted messages and the first kept one nothing is counted: those were seen.
@@ -458,7 +462,7 @@ export class Transcript {
       }
       prev = s;
     }
-    this.missing = missing;
+    this.missing = Math.min(missing, MAX_MISSING_ESTIMATE);
     this.earlierUnavailable = missing > 0;
   }
 }

@@ -3,6 +3,7 @@ import { STRING_KEYS, type WebviewStrings } from '../../src/webview/protocol';
 import {
   formatDuration,
   formatRelativeTime,
+  keyFromDom,
   isSafeLinkUrl,
   neutralizeText,
   prettyToolParameters,
@@ -241,7 +242,8 @@ describe('render: messages', () => {
   it('escapes keys, and shows an empty message marker', () => {
     const html = renderMessage({ key: 'id:"><script>alert(1)</script>', role: 'user' }, opts);
     const p = assertSafe(html);
-    assert.equal(p.body.querySelectorAll('article')[0].getAttribute('data-key'), 'id:"><script>alert(1)</script>');
+    // Stored escaped (any key must survive the HTML parser and the sanitiser), read back whole.
+    assert.equal(keyFromDom(p.body.querySelectorAll('article')[0].getAttribute('data-key') ?? ''), 'id:"><script>alert(1)</script>');
     assert.ok(p.body.textContent?.includes('«emptyMessage»'));
   });
 

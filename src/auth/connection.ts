@@ -1,0 +1,288 @@
+/**
+ * Where the extension stands with the service: the configured base URL (normalised), whether
+ * a token is stored for it, and the API client built from both. Owns the context keys that
+ * drive the welcome views.
+ *
+ * The client is built on first use, never during activation: loading it pulls in the HTTP
+ * stack (dist/api.js). It is dropped and rebuilt when the base URL, the token or the
+ * editor's proxy settings change.
+ */
+import * as vscode from 'vscode';
+import type { AgentRunsApi, RequestLogEntry } from '../api/contract';
+import { isInsecureRemote, normalizeBaseUrl } from '../api/baseUrl';
+import type { ApiModule, ConnectionState } from '../deps';
+import { Disposable } from '../util/disposable';
+import type { TokenStore } from './tokenStore';
+
+export const CONTEXT_CONFIGURED = 'agentRuns.configured';
+export const CONTEXT_BASE_URL_INVALID = 'agentRuns.baseUrlInvalid';
+export const CONTEXT_SIGNED_IN = 'agentRuns.signedIn';
+/** Set once the first SecretStorage read finished, so welcome views do not flash. */
+export const CONTEXT_READY = 'agentRuns.ready';
+
+const INSECURE_ACCEPTED_KEY = 'agentRuns.insecureBaseUrlsAccepted';
+
+export interface ConnectionOptions {
+  context: vscode.ExtensionContext;
+  auth: TokenStore;
+  log: vscode.LogOutputChannel;
+  loadApi: () => ApiModule;
+}
+
+export function readBaseUrlSetting(): { baseUrl?: string; problem?: string } {
+  const raw = vscode.workspace.getConfiguration('agentRuns').get<string>('baseUrl', '');
+  if (raw.trim() === '') {
+    return {};
+  }
+  try {
+    return { baseUrl: normalizeBaseUrl(raw) };
+  } catch (e) {
+    return { problem: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+export class Connection extends Disposable {
+  private state: ConnectionState = { baseUrl: undefined, signedIn: false };
+  private readonly changeEmitter = this._register(new vscode.EventEmitter<ConnectionState>());
+  readonly onDidChange: vscode.Event<ConnectionState> = this.changeEmitter.event;
+
+  private client: AgentRunsApi | undefined;
+  private clientPromise: Promise<AgentRunsApi | undefined> | undefined;
+  /** Bumped on every change that invalidates the client; a build that started before is discarded. */
+  private generation = 0;
+  private readonly insecureDeclined = new Set<string>();
+  private insecurePrompt: Promise<boolean> | undefined;
+  private readyPromise: Promise<void>;
+
+  constructor(private readonly options: ConnectionOptions) {
+    super();
+    const { baseUrl, problem } = readBaseUrlSetting();
+    this.state = { baseUrl, baseUrlProblem: problem, signedIn: false };
+    this.setContextKeys();
+    this._register(vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('agentRuns.baseUrl')) {
+        this.onBaseUrlSetting();
+      } else if (e.affectsConfiguration('http.proxy') || e.affectsConfiguration('http.proxyStrictSSL')) {
+        this.options.log.info('Proxy settings changed; the next request uses them.');
+        this.invalidateClient();
+      }
+    }));
+    this._register(options.auth.onDidChange((e) => {
+      if (e.baseUrl === this.state.baseUrl) {
+        this.invalidateClient();
+        void this.refreshSignedIn();
+      }
+    }));
+    this.readyPromise = this.refreshSignedIn().then(() => {
+      void vscode.commands.executeCommand('setContext', CONTEXT_READY, true);
+    });
+  }
+
+  /** Resolves once the first token lookup is done. */
+  get ready(): Promise<void> {
+    return this.readyPromise;
+  }
+
+  get current(): ConnectionState {
+    return this.state;
+  }
+
+  /** The API module, loaded on first call (zod, undici: not on the activation path). */
+  api(): ApiModule {
+    return this.options.loadApi();
+  }
+
+  async getClient(options: { quiet?: boolean } = {}): Promise<AgentRunsApi | undefined> {
+    if (this.client) {
+      return this.client;
+    }
+    if (!this.clientPromise) {
+      const generation = this.generation;
+      const promise: Promise<AgentRunsApi | undefined> = this.buildClient(options.quiet === true).then(
+        (client) => {
+          if (this.clientPromise === promise) {
+            this.clientPromise = undefined;
+          }
+          if (generation !== this.generation) {
+            // Settings or token changed while building: this client is already stale.
+            void client?.dispose();
+            return this.getClient(options);
+          }
+          this.client = client;
+          return client;
+        },
+        (err: unknown) => {
+          if (this.clientPromise === promise) {
+            this.clientPromise = undefined;
+          }
+          throw err;
+        },
+      );
+      this.clientPromise = promise;
+    }
+    const client = await this.clientPromise;
+    if (!client && !options.quiet) {
+      await this.explainMissing();
+    }
+    return client;
+  }
+
+  /**
+   * Asks (modal, once per base URL, remembered) before a token goes over plain http to a
+   * remote host. Resolves true when sending is fine.
+   */
+  async confirmInsecure(baseUrl: string, quiet: boolean): Promise<boolean> {
+    if (!isInsecureRemote(baseUrl)) {
+      return true;
+    }
+    const accepted = this.options.context.globalState.get<string[]>(INSECURE_ACCEPTED_KEY, []);
+    if (accepted.includes(baseUrl)) {
+      return true;
+    }
+    if (quiet && this.insecureDeclined.has(baseUrl)) {
+      return false;
+    }
+    this.insecurePrompt ??= (async () => {
+      const send = vscode.l10n.t('Send Over HTTP');
+      const pick = await vscode.window.showWarningMessage(
+        vscode.l10n.t('The base URL {0} uses plain http to another machine.', baseUrl),
+        {
+          modal: true,
+          detail: vscode.l10n.t('Your API token would travel unencrypted and could be read on the way. Use an https:// base URL unless this network is trusted. Send the token anyway?'),
+        },
+        send,
+      );
+      if (pick === send) {
+        await this.options.context.globalState.update(INSECURE_ACCEPTED_KEY, [...accepted.filter((u) => u !== baseUrl), baseUrl]);
+        this.insecureDeclined.delete(baseUrl);
+        this.options.log.info(`Sending the token over plain http to ${baseUrl} was allowed by the user.`);
+        return true;
+      }
+      this.insecureDeclined.add(baseUrl);
+      return false;
+    })().finally(() => {
+      this.insecurePrompt = undefined;
+    });
+    return this.insecurePrompt;
+  }
+
+  /** Re-reads whether a token is stored; fires a change when it differs. */
+  async refreshSignedIn(): Promise<void> {
+    const baseUrl = this.state.baseUrl;
+    let signedIn = false;
+    if (baseUrl) {
+      try {
+        signedIn = await this.options.auth.has(baseUrl);
+      } catch (e) {
+        this.options.log.error(`Could not read the token from secret storage: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+    if (baseUrl !== this.state.baseUrl) {
+      return; // The base URL changed meanwhile; that change re-reads.
+    }
+    if (signedIn !== this.state.signedIn) {
+      this.state = { ...this.state, signedIn };
+      this.setContextKeys();
+      this.changeEmitter.fire(this.state);
+    }
+  }
+
+  invalidateClient(): void {
+    this.generation++;
+    const old = this.client;
+    this.client = undefined;
+    this.clientPromise = undefined;
+    if (old) {
+      old.dispose().catch((e: unknown) => this.options.log.warn(`Closing the old connection failed: ${e instanceof Error ? e.message : String(e)}`));
+    }
+  }
+
+  override dispose(): void {
+    this.invalidateClient();
+    super.dispose();
+  }
+
+  private onBaseUrlSetting(): void {
+    const { baseUrl, problem } = readBaseUrlSetting();
+    if (baseUrl === this.state.baseUrl && problem === this.state.baseUrlProblem) {
+      return;
+    }
+    this.options.log.info(baseUrl ? `Base URL is now ${baseUrl}.` : problem ? `Base URL setting is unusable: ${problem}` : 'Base URL is not set.');
+    this.invalidateClient();
+    this.state = { baseUrl, baseUrlProblem: problem, signedIn: false };
+    this.setContextKeys();
+    this.changeEmitter.fire(this.state);
+    void this.refreshSignedIn();
+  }
+
+  private setContextKeys(): void {
+    void vscode.commands.executeCommand('setContext', CONTEXT_CONFIGURED, this.state.baseUrl !== undefined);
+    void vscode.commands.executeCommand('setContext', CONTEXT_BASE_URL_INVALID, this.state.baseUrlProblem !== undefined);
+    void vscode.commands.executeCommand('setContext', CONTEXT_SIGNED_IN, this.state.signedIn);
+  }
+
+  private async buildClient(quiet: boolean): Promise<AgentRunsApi | undefined> {
+    const baseUrl = this.state.baseUrl;
+    if (!baseUrl) {
+      return undefined;
+    }
+    const token = await this.options.auth.get(baseUrl);
+    if (!token) {
+      return undefined;
+    }
+    if (!(await this.confirmInsecure(baseUrl, quiet))) {
+      return undefined;
+    }
+    const http = vscode.workspace.getConfiguration('http');
+    const proxyUrl = http.get<string>('proxy', '');
+    const strictSSL = http.get<boolean>('proxyStrictSSL', true);
+    const api = this.api();
+    const log = this.options.log;
+    const declared = (this.options.context.extension.packageJSON as { version?: unknown }).version;
+    const version = typeof declared === 'string' ? declared : '0';
+    log.debug(`Creating the API client for ${baseUrl}${proxyUrl ? ' through the configured http.proxy' : ''}.`);
+    try {
+      return api.createClient({
+        baseUrl,
+        token,
+        proxy: { url: proxyUrl, strictSSL },
+        userAgent: `agent-runs-vscode/${version} (${vscode.env.appName} ${vscode.version})`,
+        log: (entry: RequestLogEntry) => {
+          const outcome = entry.status !== undefined ? String(entry.status) : (entry.errorKind ?? 'failed');
+          log.debug(`${entry.method} ${entry.path} → ${outcome} (${Math.round(entry.durationMs)} ms)`);
+        },
+      });
+    } catch (e) {
+      // E.g. an unusable http.proxy value: say so once, where the user can act on it.
+      const text = api.isApiError(e) ? api.describeApiError(e) : e instanceof Error ? e.message : String(e);
+      log.error(`Could not set up the connection to ${baseUrl}: ${text}`);
+      if (!quiet) {
+        void vscode.window.showErrorMessage(vscode.l10n.t('Agent Runs could not set up the connection: {0}', text));
+      }
+      return undefined;
+    }
+  }
+
+  private async explainMissing(): Promise<void> {
+    const { baseUrl, baseUrlProblem } = this.state;
+    if (!baseUrl) {
+      const setUrl = vscode.l10n.t('Set Base URL');
+      const pick = await vscode.window.showWarningMessage(
+        baseUrlProblem ?? vscode.l10n.t('Set the service base URL first (the agentRuns.baseUrl setting).'),
+        setUrl,
+      );
+      if (pick === setUrl) {
+        await vscode.commands.executeCommand('agentRuns.setBaseUrl');
+      }
+      return;
+    }
+    if (!this.state.signedIn) {
+      const setToken = vscode.l10n.t('Set API Token');
+      const pick = await vscode.window.showWarningMessage(vscode.l10n.t('No API token is set for {0}.', baseUrl), setToken);
+      if (pick === setToken) {
+        await vscode.commands.executeCommand('agentRuns.setToken');
+      }
+    }
+    // Otherwise the user declined sending the token over http: nothing more to say.
+  }
+}

@@ -1,0 +1,51 @@
+import * as vscode from 'vscode';
+import type { RunRecord } from '../core/ledger';
+import type { GlueDeps } from '../glue/glueDeps';
+import { agentIdOf } from '../views/nodes';
+import { presentRun } from '../views/runPresentation';
+
+interface RunPick extends vscode.QuickPickItem {
+  agentId: string;
+}
+
+/** Lets the user pick a run from the list (palette use of run commands). */
+export async function pickRun(deps: GlueDeps, title: string, filter: (r: RunRecord) => boolean = () => true): Promise<string | undefined> {
+  const now = Date.now();
+  const items: RunPick[] = deps.ledgers.current.all().filter(filter).map((r) => {
+    const p = presentRun(r, now, vscode.l10n);
+    return {
+      agentId: r.agentId,
+      label: p.label,
+      description: p.description,
+      detail: r.appId ? `${r.appId} · ${r.agentId}` : r.agentId,
+      iconPath: new vscode.ThemeIcon(p.icon.id.replace('~spin', ''), p.icon.color ? new vscode.ThemeColor(p.icon.color) : undefined),
+    };
+  });
+  if (items.length === 0) {
+    const track = vscode.l10n.t('Track Run by ID');
+    const pick = await vscode.window.showInformationMessage(vscode.l10n.t('There are no runs in the list yet.'), track);
+    if (pick === track) {
+      await vscode.commands.executeCommand('agentRuns.trackRun');
+    }
+    return undefined;
+  }
+  const pick = await vscode.window.showQuickPick(items, { title, placeHolder: vscode.l10n.t('Pick a run'), matchOnDescription: true, matchOnDetail: true });
+  return pick?.agentId;
+}
+
+/** The run a command is about: from its argument, else picked by the user. */
+export async function resolveRun(deps: GlueDeps, arg: unknown, title: string, filter?: (r: RunRecord) => boolean): Promise<string | undefined> {
+  return agentIdOf(arg) ?? pickRun(deps, title, filter);
+}
+
+/** Every run a tree command applies to: the clicked one, or the whole multi-selection. */
+export function selectedRunIds(arg: unknown, selection: unknown): string[] {
+  if (Array.isArray(selection) && selection.length > 0) {
+    const ids = selection.map(agentIdOf).filter((id): id is string => id !== undefined);
+    if (ids.length > 0) {
+      return [...new Set(ids)];
+    }
+  }
+  const id = agentIdOf(arg);
+  return id ? [id] : [];
+}

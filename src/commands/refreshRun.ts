@@ -1,0 +1,30 @@
+import * as vscode from 'vscode';
+import type { GlueDeps } from '../glue/glueDeps';
+import { selectedRunIds } from './pickRun';
+
+/** Reads the selected runs now (finished ones too: a follow-up may have restarted them elsewhere). */
+export function registerRefreshRun(context: vscode.ExtensionContext, deps: GlueDeps): void {
+  context.subscriptions.push(vscode.commands.registerCommand('agentRuns.refreshRun', async (arg?: unknown, selection?: unknown) => {
+    await refreshRuns(deps, selectedRunIds(arg, selection));
+  }));
+}
+
+export async function refreshRuns(deps: GlueDeps, agentIds: readonly string[]): Promise<void> {
+  if (agentIds.length === 0) {
+    return;
+  }
+  if (!(await ensureCanRead(deps))) {
+    return;
+  }
+  await vscode.window.withProgress({ location: { viewId: 'agentRuns.runs' } }, () =>
+    Promise.all(agentIds.map((id) => deps.sync.poller.pollNow(id))));
+}
+
+/** Explains why nothing can be read right now (no base URL, no token, token rejected). */
+export async function ensureCanRead(deps: GlueDeps): Promise<boolean> {
+  if (deps.gate.rejected) {
+    deps.gate.report(undefined, { interactive: true });
+    return false;
+  }
+  return (await deps.getClient()) !== undefined;
+}

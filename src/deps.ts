@@ -1,0 +1,72 @@
+/**
+ * The object graph shared by every command, view and flow. Built once in `activate()`;
+ * modules receive it as `registerX(context, deps)` and never reach for globals.
+ *
+ * Nothing here does network work on its own: `getClient()` is the only door to the
+ * service, and it loads the HTTP stack (dist/api.js) on first use.
+ */
+import type * as vscode from 'vscode';
+import type { AgentRunsApi } from './api/contract';
+import type * as ApiIndex from './api/index';
+import type { LedgerChange, RunLedger } from './core/ledger';
+import type { Poller } from './core/poller';
+import type { TokenStore } from './auth/tokenStore';
+
+/** The lazily loaded API module (zod, undici, the client): `require('./api.js')`. */
+export type ApiModule = typeof ApiIndex;
+
+/** Where the connection stands; drives the context keys and welcome views. */
+export interface ConnectionState {
+  /** Normalised base URL, or undefined when unset or invalid. */
+  baseUrl: string | undefined;
+  /** Why the configured base URL is unusable (user-facing), when it is set but invalid. */
+  baseUrlProblem?: string;
+  /** A token is stored for `baseUrl`. */
+  signedIn: boolean;
+}
+
+export interface Deps {
+  readonly context: vscode.ExtensionContext;
+  /** The "Agent Runs" output channel. Never log the token; prompt text only at trace level. */
+  readonly log: vscode.LogOutputChannel;
+  /** SecretStorage wrapper: tokens keyed by normalised base URL. */
+  readonly auth: TokenStore;
+  /** The one poller. Track a run after starting it, `burst()` after any POST about it. */
+  readonly poller: Poller;
+
+  /** The run ledger of the configured base URL (replaced when the base URL changes). */
+  ledger(): RunLedger;
+  /** Fires after `ledger()` starts returning a different ledger (base URL changed). */
+  readonly onDidChangeLedger: vscode.Event<RunLedger>;
+
+  /** Current base URL / sign-in state (cheap, synchronous). */
+  connection(): ConnectionState;
+  readonly onDidChangeConnection: vscode.Event<ConnectionState>;
+
+  /**
+   * The client for the configured base URL and stored token, created on first use and
+   * recreated when the base URL, token or proxy settings change. Resolves `undefined`
+   * after telling the user what is missing (no base URL, no token, insecure URL declined);
+   * with `quiet`, tells nobody (background work).
+   */
+  getClient(options?: { quiet?: boolean }): Promise<AgentRunsApi | undefined>;
+
+  /** The API module (schemas, `describeApiError`, `normalizeBaseUrl`...), loaded on first call. */
+  api(): ApiModule;
+
+  /**
+   * Shows an error from the service as a notification a person can act on. A 401 goes to
+   * `reportUnauthorized` (one "Set API Token" prompt, polling paused) instead.
+   * Extra buttons are offered after the built-in ones; resolves to the one picked.
+   */
+  showApiError(error: unknown, extraButtons?: readonly string[]): Promise<string | undefined>;
+
+  /** A 401 from anywhere: pauses polling and offers "Set API Token" once (not per run). */
+  reportUnauthorized(error?: unknown): void;
+
+  /** Every change of the current ledger's runs, across ledger switches. */
+  readonly onDidChangeRuns: vscode.Event<LedgerChange>;
+
+  /** Opens the run's panel (tracking nothing new; the run must be in the ledger). */
+  openRun(agentId: string): Promise<void>;
+}

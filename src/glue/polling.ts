@@ -1,0 +1,182 @@
+/**
+ * Wires the one Poller to the rest: reads go through the current client, results land in
+ * the ledger and the transcript cache, finished runs raise an alert, failures mark runs stale,
+ * a 401 goes to the UnauthorizedGate. Also decides what is tracked: every unfinished run of
+ * the current ledger, from activation on (polling resumes after a reload), and pauses
+ * everything while there is no base URL, no token or a rejected token.
+ */
+import * as vscode from 'vscode';
+import { ApiError, isApiError } from '../api/errors';
+import { isTerminalStatus, type Agent } from '../api/types';
+import { Poller, type PollerSettings } from '../core/poller';
+import type { LedgerChange } from '../core/ledger';
+import type { Connection } from '../auth/connection';
+import type { UnauthorizedGate } from '../auth/unauthorized';
+import type { RunAlerts } from '../views/alerts';
+import { Disposable } from '../util/disposable';
+import type { Ledgers } from './ledgers';
+import type { TranscriptCache } from './transcripts';
+
+export interface RunSyncOptions {
+  ledgers: Ledgers;
+  connection: Connection;
+  gate: UnauthorizedGate;
+  transcripts: TranscriptCache;
+  alerts: RunAlerts;
+  log: vscode.LogOutputChannel;
+  /** Whether the user is looking at the run right now (its panel is visible). */
+  isViewing(agentId: string): boolean;
+  /** Each successful read, before the ledger hears of it (the panel keeps the full Agent). */
+  remember?(agentId: string, agent: Agent): void;
+  /** A read that changed nothing the ledger tracks (the transcript may still have moved). */
+  unchanged?(agentId: string): void;
+}
+
+/** `agentRuns.polling.*` (seconds) as poller settings (ms). Bounds are the poller's. */
+export function readPollingSettings(): Partial<PollerSettings> {
+  const c = vscode.workspace.getConfiguration('agentRuns.polling');
+  const ms = (key: string): number | undefined => {
+    const v = c.get<number>(key);
+    return typeof v === 'number' && Number.isFinite(v) ? v * 1000 : undefined;
+  };
+  return { panelMs: ms('panelSeconds'), backgroundMs: ms('backgroundSeconds'), unfocusedMs: ms('unfocusedSeconds') };
+}
+
+export class RunSync extends Disposable {
+  readonly poller: Poller;
+  private readonly wasActive = new Map<string, boolean>();
+  private readonly connectivityEmitter = this._register(new vscode.EventEmitter<boolean>());
+  /** True = reachable again, false = offline. Once per transition. */
+  readonly onDidChangeConnectivity: vscode.Event<boolean> = this.connectivityEmitter.event;
+  private shouldRun = false;
+
+  constructor(private readonly o: RunSyncOptions) {
+    super();
+    this.poller = this._register(new Poller({
+      fetchRun: (agentId, signal) => this.fetchRun(agentId, signal),
+      onResult: (agentId, agent) => this.applyAgent(agentId, agent),
+      onError: (agentId, error, retryIn) => this.onError(agentId, error, retryIn),
+      onUnauthorized: (error) => o.gate.report(error),
+      onConnectivityChange: (online, error) => {
+        o.log.warn(online ? 'The service is reachable again.' : `The service looks unreachable: ${this.describe(error)}`);
+        this.connectivityEmitter.fire(online);
+      },
+      settings: readPollingSettings(),
+      log: (message) => o.log.info(`[poller] ${message}`),
+    }));
+    // Nothing is read before the first token lookup finished: see syncPauseState.
+    this.poller.pause();
+    this.poller.setFocused(vscode.window.state.focused);
+    this._register(vscode.window.onDidChangeWindowState((s) => this.poller.setFocused(s.focused)));
+    this._register(vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('agentRuns.polling')) {
+        this.poller.updateSettings(readPollingSettings());
+      }
+    }));
+    this._register(o.ledgers.onDidChangeRuns((c) => this.onRunsChanged(c)));
+    this._register(o.connection.onDidChange(() => this.syncPauseState()));
+    this._register(o.gate.onDidChange(() => this.syncPauseState()));
+    // Resume following unfinished runs from the last session: timers only, no request yet.
+    this.onRunsChanged({ agentIds: [], structural: true });
+    void o.connection.ready.then(() => this.syncPauseState());
+  }
+
+  /**
+   * Folds one read into the ledger and the transcript cache; raises the completion alert.
+   * Returns whether the run is finished (the poller stops reading it).
+   */
+  applyAgent(agentId: string, agent: Agent): boolean {
+    const ledger = this.o.ledgers.current;
+    if (!ledger.has(agentId)) {
+      // Removed from the list while the read was under way: do not bring it back.
+      return true;
+    }
+    const viewing = this.o.isViewing(agentId) && vscode.window.state.focused;
+    this.o.remember?.(agentId, agent);
+    this.o.transcripts.merge(agentId, agent.history);
+    const result = ledger.applyAgent({ ...agent, agentId }, { viewing });
+    if (!result.changed) {
+      this.o.unchanged?.(agentId);
+    }
+    const record = ledger.get(agentId);
+    if (result.becameTerminal && record) {
+      this.o.alerts.runFinished(record);
+    }
+    return record ? isTerminalStatus(record.status) : true;
+  }
+
+  /** The user-facing text of an error (the API module's describeApiError when it is one). */
+  describe(error: unknown): string {
+    if (isApiError(error)) {
+      try {
+        return this.o.connection.api().describeApiError(error);
+      } catch {
+        return error.message;
+      }
+    }
+    return error instanceof Error ? error.message : String(error);
+  }
+
+  private async fetchRun(agentId: string, signal: AbortSignal): Promise<Agent> {
+    const client = await this.o.connection.getClient({ quiet: true });
+    if (!client) {
+      throw new ApiError({ kind: 'invalid_input', message: vscode.l10n.t('Not connected: set the base URL and the API token.'), mayHaveReachedServer: false });
+    }
+    return client.getAgent(agentId, { signal });
+  }
+
+  private onError(agentId: string, error: unknown, retryIn: number | undefined): void {
+    if (isApiError(error) && error.kind === 'aborted') {
+      return;
+    }
+    const ledger = this.o.ledgers.current;
+    if (!ledger.has(agentId)) {
+      return;
+    }
+    let text = this.describe(error);
+    if (isApiError(error) && error.kind === 'not_found' && retryIn === undefined) {
+      text = vscode.l10n.t('The service no longer knows this run; it is not followed any more. {0}', text);
+    }
+    ledger.recordPollError(agentId, text);
+  }
+
+  private onRunsChanged(change: LedgerChange): void {
+    const ledger = this.o.ledgers.current;
+    const ids = change.agentIds.length > 0
+      ? change.agentIds
+      : [...new Set([...this.wasActive.keys(), ...ledger.all().map((r) => r.agentId)])];
+    for (const id of ids) {
+      const record = ledger.get(id);
+      if (!record) {
+        this.poller.untrack(id);
+        this.wasActive.delete(id);
+        continue;
+      }
+      const active = !isTerminalStatus(record.status);
+      const before = this.wasActive.get(id);
+      // Only transitions: a run the poller gave up on (404) is not picked up again by
+      // an unrelated change, only by a refresh or a follow-up.
+      if (active && before !== true) {
+        this.poller.track(id);
+      } else if (!active && before === true) {
+        this.poller.untrack(id);
+      }
+      this.wasActive.set(id, active);
+    }
+  }
+
+  private syncPauseState(): void {
+    const s = this.o.connection.current;
+    const run = s.baseUrl !== undefined && s.signedIn && !this.o.gate.rejected;
+    if (run === this.shouldRun) {
+      return;
+    }
+    this.shouldRun = run;
+    if (run) {
+      this.o.log.debug(`Polling ${this.poller.trackedCount} unfinished run(s).`);
+      this.poller.resume();
+    } else {
+      this.poller.pause();
+    }
+  }
+}

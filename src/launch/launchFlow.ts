@@ -1,0 +1,567 @@
+/**
+ * The launch form as a multi-step quick input: [preset] → app ID → prompt → model → review,
+ * with the options (effort, permission, branches, webhook, email) reachable from the review.
+ * Values live in one `LaunchForm`, so Back, Edit and Clone never lose anything. Rendering
+ * only: sending is `submit.ts`, the decisions are in the pure modules.
+ */
+import * as vscode from 'vscode';
+import { REASONING_EFFORTS, type Permission, type ReasoningEffort } from '../api/types';
+import {
+  DEFAULT_PERMISSION, DEFAULT_REASONING_EFFORT,
+  checkAppId, checkBranches, checkEmail, checkModel, checkPrompt, checkWebhookUrl, cloneForm, firstProblem,
+  formatBranches, fullPrompt, isMultiLine, parseBranches, promptPreview,
+  type LaunchForm,
+} from './form';
+import { isAuthoritative, type ModelCatalog } from './models';
+import { mainSteps, Navigator, type MainStep, type StepId } from './navigation';
+import { applyPreset, checkPreset, type LaunchPreset, type PresetCheck } from './presets';
+import { showInput, showPick, type PickUpdate, type StepButton, type StepResult } from './quickInput';
+
+const l10n = vscode.l10n;
+
+export interface FlowContext {
+  /** The list known right now (cache or fallback), if any. */
+  initialCatalog: ModelCatalog | undefined;
+  /** Resolves with the list to use (live when reachable). */
+  catalog: Promise<ModelCatalog>;
+  /** Reads the list from the service again ("Reload" button). */
+  reloadCatalog(): Promise<ModelCatalog>;
+  presets: readonly LaunchPreset[];
+  defaultAppId: string;
+  recentAppIds: readonly string[];
+  defaultModel: string;
+  lastModel: string | undefined;
+  /** Models the service said need `userEmail`. */
+  emailModels: ReadonlySet<string>;
+  /** `agentRuns.userEmail` or git's `user.email`, for display in the review. */
+  defaultEmail: Promise<string | undefined>;
+  /** Shown in every step's title, e.g. "restored unsent prompt". */
+  titleNote?: string;
+  /**
+   * When set (a restored draft), every step offers "Discard" which starts over with this
+   * form: otherwise a draft could only be got rid of by sending it.
+   */
+  freshForm?: () => LaunchForm;
+}
+
+export type FlowResult =
+  | { kind: 'submit'; form: LaunchForm }
+  /** The person wants to write the prompt in an editor; the form waits. */
+  | { kind: 'compose'; form: LaunchForm }
+  | { kind: 'cancel'; form: LaunchForm };
+
+type StepOutcome =
+  | { kind: 'discard' }
+  | { kind: 'next' }
+  | { kind: 'back' }
+  | { kind: 'cancel' }
+  | { kind: 'open'; step: StepId }
+  | { kind: 'compose' }
+  | { kind: 'submit' }
+  | { kind: 'stay' };
+
+interface ModelItem extends vscode.QuickPickItem { model: string }
+interface PresetItem extends vscode.QuickPickItem { check?: PresetCheck }
+interface ValueItem<T> extends vscode.QuickPickItem { value: T }
+interface ReviewItem extends vscode.QuickPickItem { target?: StepId | 'start' }
+
+const COMPOSE_BUTTON_ID = 'compose';
+const RELOAD_BUTTON_ID = 'reload';
+const DISCARD_BUTTON_ID = 'discard';
+
+function discardButton(): StepButton {
+  return { id: DISCARD_BUTTON_ID, iconPath: new vscode.ThemeIcon('discard'), tooltip: l10n.t('Discard the restored prompt and start over') };
+}
+
+function composeButton(): StepButton {
+  return { id: COMPOSE_BUTTON_ID, iconPath: new vscode.ThemeIcon('go-to-file'), tooltip: l10n.t('Compose in Editor (multi-line prompt)') };
+}
+
+function reloadButton(): StepButton {
+  return { id: RELOAD_BUTTON_ID, iconPath: new vscode.ThemeIcon('refresh'), tooltip: l10n.t('Reload the model list from the service') };
+}
+
+function separator<T extends vscode.QuickPickItem>(label: string): T {
+  return { label, kind: vscode.QuickPickItemKind.Separator } as T;
+}
+
+class LaunchFlow {
+  private form: LaunchForm;
+  private readonly skip = new Set<MainStep>();
+  private nav: Navigator;
+  private titleNote: string | undefined;
+  private catalog: ModelCatalog | undefined;
+  private modelNotice: string | undefined;
+  private email: string | undefined;
+  private catalogPromise: Promise<ModelCatalog>;
+
+  constructor(initial: LaunchForm, private readonly ctx: FlowContext, start?: StepId) {
+    this.form = cloneForm(initial);
+    this.catalog = ctx.initialCatalog;
+    this.catalogPromise = ctx.catalog;
+    this.titleNote = ctx.titleNote;
+    this.nav = this.navigator(start);
+    void ctx.catalog.then((c) => {
+      this.catalog = c;
+    }, () => undefined);
+    void ctx.defaultEmail.then((e) => {
+      this.email = e;
+    }, () => undefined);
+  }
+
+  private navigator(start?: StepId): Navigator {
+    return new Navigator(() => mainSteps({ hasPresets: this.ctx.presets.length > 0, skip: this.skip }), start);
+  }
+
+  async run(): Promise<FlowResult> {
+    for (;;) {
+      const outcome = await this.render(this.nav.current);
+      switch (outcome.kind) {
+        case 'discard':
+          if (this.ctx.freshForm) this.form = this.ctx.freshForm();
+          this.titleNote = undefined;
+          this.skip.clear();
+          this.modelNotice = undefined;
+          this.nav = this.navigator();
+          break;
+        case 'cancel':
+          return { kind: 'cancel', form: this.form };
+        case 'compose':
+          return { kind: 'compose', form: this.form };
+        case 'submit':
+          return { kind: 'submit', form: this.form };
+        case 'back':
+          if (this.nav.back() === undefined) return { kind: 'cancel', form: this.form };
+          break;
+        case 'next':
+          if (this.nav.next() === undefined) return { kind: 'submit', form: this.form };
+          break;
+        case 'open':
+          this.nav.open(outcome.step);
+          break;
+        case 'stay':
+          break;
+      }
+    }
+  }
+
+  private title(label: string): string {
+    const base = this.form.presetName ? l10n.t('Start Agent Run ({0})', this.form.presetName) : l10n.t('Start Agent Run');
+    const note = this.titleNote ? ` — ${this.titleNote}` : '';
+    return `${base}: ${label}${note}`;
+  }
+
+  /** Title, step counter, Back, and the flow-wide buttons after the step's own ones. */
+  private common(label: string, own: StepButton[] = []): { title: string; step: number; totalSteps: number; canGoBack: boolean; buttons: StepButton[] } {
+    const { step, total } = this.nav.position();
+    const buttons = this.titleNote !== undefined && this.ctx.freshForm ? [...own, discardButton()] : own;
+    return { title: this.title(label), step, totalSteps: total, canGoBack: this.nav.canGoBack, buttons };
+  }
+
+  private render(step: StepId): Promise<StepOutcome> {
+    switch (step) {
+      case 'preset': return this.presetStep();
+      case 'appId': return this.appIdStep();
+      case 'prompt': return this.promptStep();
+      case 'model': return this.modelStep();
+      case 'review': return this.reviewStep();
+      case 'reasoningEffort': return this.effortStep();
+      case 'permission': return this.permissionStep();
+      case 'permittedBranches': return this.branchesStep();
+      case 'completionWebhookUrl': return this.webhookStep();
+      case 'userEmail': return this.emailStep();
+    }
+  }
+
+  private plain<T>(r: StepResult<T>): StepOutcome | undefined {
+    if (r.kind === 'back') return { kind: 'back' };
+    if (r.kind === 'cancel') return { kind: 'cancel' };
+    if (r.kind === 'button' && r.id === DISCARD_BUTTON_ID) return { kind: 'discard' };
+    return undefined;
+  }
+
+  // ------------------------------------------------------------ preset
+
+  private presetItems(catalog: ModelCatalog | undefined): PresetItem[] {
+    const items: PresetItem[] = this.ctx.presets.map((preset) => {
+      const check = catalog ? checkPreset(preset, catalog, l10n) : { preset, status: 'unverified' as const };
+      const parts = [preset.appId, preset.model, preset.reasoningEffort, preset.permission].filter((p): p is string => p !== undefined);
+      const icon = check.status === 'modelUnavailable' ? '$(warning)' : '$(bookmark)';
+      const item: PresetItem = { label: `${icon} ${l10n.t('Preset: {0}', preset.name)}`, description: parts.join(' · '), check };
+      if (check.note && catalog) item.detail = check.note;
+      return item;
+    });
+    items.push({ label: `$(edit) ${l10n.t('Custom…')}`, description: l10n.t('Enter every value yourself') });
+    return items;
+  }
+
+  private async presetStep(): Promise<StepOutcome> {
+    const items = this.presetItems(this.catalog);
+    const active = items.find((i) => i.check?.preset.name === this.form.presetName) ?? (this.form.presetName === undefined && this.nav.canGoBack ? items[items.length - 1] : undefined);
+    const update = this.catalog && this.catalog.source === 'live'
+      ? undefined
+      : this.catalogPromise.then((c): PickUpdate<PresetItem> => {
+        const fresh = this.presetItems(c);
+        return { items: fresh, active: fresh.find((i) => i.label === active?.label) };
+      });
+    const r = await showPick<PresetItem>({
+      ...this.common(l10n.t('Preset')),
+      placeholder: l10n.t('Choose a launch preset from the workspace settings, or Custom…'),
+      items, active, matchOnDescription: true, update,
+    });
+    const plain = this.plain(r);
+    if (plain) return plain;
+    if (r.kind !== 'accept') return { kind: 'stay' };
+    this.skip.clear();
+    this.modelNotice = undefined;
+    const check = r.value.check;
+    if (!check) {
+      delete this.form.presetName;
+      return { kind: 'next' };
+    }
+    // Check against the freshest list before applying: a preset is never used with a model the service dropped.
+    const catalog = await this.catalogPromise.catch(() => this.catalog);
+    const fresh = catalog ? checkPreset(check.preset, catalog, l10n) : check;
+    const applied = applyPreset(this.form, fresh);
+    this.form = applied.form;
+    for (const s of applied.skip) this.skip.add(s);
+    if (fresh.status === 'modelUnavailable') this.modelNotice = l10n.t('{0} is no longer offered; choose another model.', fresh.preset.model ?? '');
+    else if (fresh.status === 'unverified') this.modelNotice = fresh.note;
+    return { kind: 'next' };
+  }
+
+  // ------------------------------------------------------------ app ID
+
+  private async appIdStep(): Promise<StepOutcome> {
+    const seen = new Set<string>();
+    const items: Array<ValueItem<string>> = [];
+    const add = (value: string, description: string): void => {
+      const v = value.trim();
+      if (v === '' || seen.has(v)) return;
+      seen.add(v);
+      items.push({ label: v, description, value: v });
+    };
+    add(this.form.appId, l10n.t('current'));
+    add(this.ctx.defaultAppId, l10n.t('from settings (agentRuns.appId)'));
+    for (const recent of this.ctx.recentAppIds) add(recent, l10n.t('recent'));
+    const r = await showPick<ValueItem<string>>({
+      ...this.common(l10n.t('App ID')),
+      placeholder: items.length > 0
+        ? l10n.t('Pick an App ID, or type another one')
+        : l10n.t('Type the App ID of a verified project, then press Enter'),
+      items,
+      active: items[0],
+      matchOnDescription: false,
+      typedItem: (value) => (checkAppId(value, l10n) === undefined ? { label: value, description: l10n.t('Use this App ID'), value, alwaysShow: true } : undefined),
+    });
+    const plain = this.plain(r);
+    if (plain) return plain;
+    if (r.kind !== 'accept') return { kind: 'stay' };
+    this.form.appId = r.value.value;
+    return { kind: 'next' };
+  }
+
+  // ------------------------------------------------------------ prompt
+
+  private async promptStep(): Promise<StepOutcome> {
+    if (isMultiLine(this.form.prompt)) return this.multiLinePromptStep();
+    return this.oneLinePromptStep(this.form.prompt);
+  }
+
+  /** @param replacing the box replaces a multi-line prompt: leaving it empty keeps that prompt. */
+  private async oneLinePromptStep(value: string, replacing = false): Promise<StepOutcome> {
+    const attachment = this.form.attachment;
+    const r = await showInput({
+      ...this.common(l10n.t('Prompt'), [composeButton()]),
+      value,
+      prompt: attachment
+        ? l10n.t('What should the agent do? The code from {0} is added below your text. For a multi-line prompt, use the editor button.', attachment.label)
+        : l10n.t('What should the agent do? For a multi-line prompt, use the editor button (top right).'),
+      placeholder: l10n.t('e.g. Fix the failing login test and explain the cause'),
+      validate: (v) => checkPrompt(v, l10n),
+    });
+    // Whatever was typed is kept, also when leaving with Back, Escape or the editor button:
+    // it goes back into the form, the draft, or the editor.
+    if (r.kind !== 'accept' && r.typed !== undefined && (r.typed.trim() !== '' || !replacing)) this.form.prompt = r.typed;
+    const plain = this.plain(r);
+    if (plain) return plain;
+    if (r.kind === 'button') {
+      if (r.id === COMPOSE_BUTTON_ID) return { kind: 'compose' };
+      return { kind: 'stay' };
+    }
+    if (r.kind !== 'accept') return { kind: 'stay' };
+    this.form.prompt = r.value;
+    return { kind: 'next' };
+  }
+
+  private async multiLinePromptStep(): Promise<StepOutcome> {
+    const text = fullPrompt(this.form);
+    const { firstLine, lines } = promptPreview(this.form.prompt);
+    type Choice = 'use' | 'compose' | 'replace';
+    const items: Array<ValueItem<Choice>> = [
+      {
+        label: `$(check) ${l10n.t('Use this prompt')}`,
+        description: l10n.t('{0} lines, {1} characters', lines, text.length),
+        detail: firstLine,
+        value: 'use',
+      },
+      { label: `$(go-to-file) ${l10n.t('Edit in Editor…')}`, value: 'compose' },
+      { label: `$(edit) ${l10n.t('Replace with a one-line prompt…')}`, value: 'replace' },
+    ];
+    const r = await showPick<ValueItem<Choice>>({
+      ...this.common(l10n.t('Prompt')),
+      placeholder: l10n.t('The prompt has several lines; use it, or edit it in an editor'),
+      items,
+      active: items[0],
+    });
+    const plain = this.plain(r);
+    if (plain) return plain;
+    if (r.kind !== 'accept') return { kind: 'stay' };
+    switch (r.value.value) {
+      case 'use':
+        return { kind: 'next' };
+      case 'compose':
+        return { kind: 'compose' };
+      case 'replace': {
+        const typed = await this.oneLinePromptStep('', true);
+        // Back from the one-line box returns to this choice, the multi-line prompt intact.
+        return typed.kind === 'back' ? { kind: 'stay' } : typed;
+      }
+    }
+  }
+
+  // ------------------------------------------------------------ model
+
+  private modelItems(catalog: ModelCatalog | undefined): ModelItem[] {
+    const models = catalog?.models ?? [];
+    const current = this.form.model.trim();
+    const ordered = current !== '' && !models.includes(current) && !(catalog && isAuthoritative(catalog)) ? [current, ...models] : models;
+    return ordered.map((model) => {
+      const notes: string[] = [];
+      if (model === this.ctx.lastModel) notes.push(l10n.t('last used'));
+      if (model === this.ctx.defaultModel) notes.push(l10n.t('default (agentRuns.defaultModel)'));
+      if (this.ctx.emailModels.has(model)) notes.push(l10n.t('needs a user email'));
+      return { label: model, description: notes.join(' · '), model };
+    });
+  }
+
+  private modelPlaceholder(catalog: ModelCatalog | undefined): string {
+    const notice = this.modelNotice ? `${this.modelNotice} ` : '';
+    if (!catalog) return notice + l10n.t('Reading the model list from the service…');
+    const problem = catalog.problem ?? l10n.t('unknown error');
+    switch (catalog.source) {
+      case 'live':
+        return notice + l10n.t('Choose a model ({0} offered by the service)', catalog.models.length);
+      case 'cache':
+        return notice + l10n.t('Choose a model. The service\'s list could not be read ({0}); showing the list from {1}.', problem, new Date(catalog.fetchedAt ?? 0).toLocaleString());
+      case 'fallback':
+        return notice + l10n.t('Choose a model or type one. The service\'s list could not be read ({0}); showing agentRuns.models.fallback.', problem);
+      case 'none':
+        return notice + l10n.t('Type a model ID. The service\'s list could not be read ({0}); agentRuns.models.fallback is empty.', problem);
+    }
+  }
+
+  private activeModel(items: readonly ModelItem[]): ModelItem | undefined {
+    const wanted = [this.form.model, this.ctx.lastModel, this.ctx.defaultModel];
+    for (const w of wanted) {
+      const found = w ? items.find((i) => i.model === w) : undefined;
+      if (found) return found;
+    }
+    return items[0];
+  }
+
+  private async modelStep(): Promise<StepOutcome> {
+    const items = this.modelItems(this.catalog);
+    const loading = this.catalog === undefined || this.catalog.source !== 'live';
+    const update = loading
+      ? this.catalogPromise.then((c): PickUpdate<ModelItem> => {
+        const fresh = this.modelItems(c);
+        return { items: fresh, active: this.activeModel(fresh), placeholder: this.modelPlaceholder(c) };
+      })
+      : undefined;
+    const r = await showPick<ModelItem>({
+      ...this.common(l10n.t('Model'), [reloadButton()]),
+      placeholder: this.modelPlaceholder(loading ? undefined : this.catalog),
+      items,
+      active: this.activeModel(items),
+      matchOnDescription: true,
+      update,
+      typedItem: (value) => {
+        const c = this.catalog;
+        if (c && isAuthoritative(c)) return undefined;
+        return checkModel(value, l10n) === undefined ? { label: value, description: l10n.t('Use this model ID'), model: value, alwaysShow: true } : undefined;
+      },
+    });
+    const plain = this.plain(r);
+    if (plain) return plain;
+    if (r.kind === 'button') {
+      if (r.id === RELOAD_BUTTON_ID) {
+        this.catalog = undefined;
+        const reload = this.ctx.reloadCatalog().then((c) => {
+          this.catalog = c;
+          return c;
+        });
+        this.catalogPromise = reload;
+      }
+      return { kind: 'stay' };
+    }
+    if (r.kind !== 'accept') return { kind: 'stay' };
+    this.form.model = r.value.model;
+    this.modelNotice = undefined;
+    return { kind: 'next' };
+  }
+
+  // ------------------------------------------------------------ review
+
+  private emailDescription(): string {
+    if (this.form.userEmail.trim() !== '') return this.form.userEmail.trim();
+    if (this.ctx.emailModels.has(this.form.model)) {
+      return this.email
+        ? l10n.t('{0} (the model needs one; from settings or git)', this.email)
+        : l10n.t('none yet: the model needs one, you will be asked');
+    }
+    return l10n.t('not sent (asked for if the model needs one)');
+  }
+
+  private async reviewStep(): Promise<StepOutcome> {
+    const f = this.form;
+    const problem = firstProblem(f, l10n);
+    const { firstLine, lines } = promptPreview(f.prompt);
+    const promptDetail = [
+      lines > 1 ? l10n.t('{0} lines', lines) : undefined,
+      f.attachment ? l10n.t('+ {0}', f.attachment.label) : undefined,
+    ].filter((s): s is string => s !== undefined).join(' ');
+    const none = l10n.t('none');
+    const isDefault = (yes: boolean): string => (yes ? ` ${l10n.t('(default)')}` : '');
+    const start: ReviewItem = problem
+      ? { label: `$(error) ${l10n.t('Fix before starting')}`, description: problem.message, target: problem.step }
+      : {
+        label: `$(rocket) ${l10n.t('Start Agent Run')}`,
+        description: f.permission === 'allow_edits' ? l10n.t('edits allowed: you will be asked to confirm') : '',
+        target: 'start',
+      };
+    const items: ReviewItem[] = [
+      start,
+      separator<ReviewItem>(l10n.t('Run')),
+      { label: l10n.t('App ID'), description: f.appId || none, target: 'appId' },
+      { label: l10n.t('Prompt'), description: firstLine || none, detail: promptDetail || undefined, target: 'prompt' },
+      { label: l10n.t('Model'), description: f.model || none, target: 'model' },
+      separator<ReviewItem>(l10n.t('Options')),
+      { label: l10n.t('Reasoning effort'), description: f.reasoningEffort + isDefault(f.reasoningEffort === DEFAULT_REASONING_EFFORT), target: 'reasoningEffort' },
+      {
+        label: l10n.t('Permission'),
+        description: f.permission === 'allow_edits' ? `$(warning) ${f.permission}` : f.permission + isDefault(f.permission === DEFAULT_PERMISSION),
+        target: 'permission',
+      },
+      { label: l10n.t('Permitted branches'), description: f.permittedBranches.length > 0 ? formatBranches(f.permittedBranches) : none, target: 'permittedBranches' },
+      { label: l10n.t('Completion webhook URL'), description: f.completionWebhookUrl || none, target: 'completionWebhookUrl' },
+      { label: l10n.t('User email'), description: this.emailDescription(), target: 'userEmail' },
+    ];
+    const r = await showPick<ReviewItem>({
+      ...this.common(l10n.t('Review')),
+      placeholder: problem ? problem.message : l10n.t('Press Enter to start the run, or pick a field to change it'),
+      items,
+      active: items[0],
+    });
+    const plain = this.plain(r);
+    if (plain) return plain;
+    if (r.kind !== 'accept') return { kind: 'stay' };
+    const target = r.value.target;
+    if (target === undefined) return { kind: 'stay' };
+    if (target === 'start') return { kind: 'submit' };
+    return { kind: 'open', step: target };
+  }
+
+  // ------------------------------------------------------------ options
+
+  private async effortStep(): Promise<StepOutcome> {
+    const items: Array<ValueItem<ReasoningEffort>> = REASONING_EFFORTS.map((e) => ({
+      label: e,
+      description: e === DEFAULT_REASONING_EFFORT ? l10n.t('default') : '',
+      value: e,
+    }));
+    const r = await showPick<ValueItem<ReasoningEffort>>({
+      ...this.common(l10n.t('Reasoning effort')),
+      placeholder: l10n.t('How much reasoning the model should spend'),
+      items,
+      active: items.find((i) => i.value === this.form.reasoningEffort),
+    });
+    const plain = this.plain(r);
+    if (plain) return plain;
+    if (r.kind !== 'accept') return { kind: 'stay' };
+    this.form.reasoningEffort = r.value.value;
+    return { kind: 'next' };
+  }
+
+  private async permissionStep(): Promise<StepOutcome> {
+    const items: Array<ValueItem<Permission>> = [
+      { label: 'read_only', description: l10n.t('default'), detail: l10n.t('The agent can read the app but not change it.'), value: 'read_only' },
+      {
+        label: 'allow_edits',
+        detail: l10n.t('The agent may change the app on the permitted branches. You confirm before the run starts.'),
+        value: 'allow_edits',
+      },
+    ];
+    const r = await showPick<ValueItem<Permission>>({
+      ...this.common(l10n.t('Permission')),
+      placeholder: l10n.t('What the agent may do'),
+      items,
+      active: items.find((i) => i.value === this.form.permission),
+    });
+    const plain = this.plain(r);
+    if (plain) return plain;
+    if (r.kind !== 'accept') return { kind: 'stay' };
+    this.form.permission = r.value.value;
+    return { kind: 'next' };
+  }
+
+  private async branchesStep(): Promise<StepOutcome> {
+    const r = await showInput({
+      ...this.common(l10n.t('Permitted branches')),
+      value: formatBranches(this.form.permittedBranches),
+      prompt: l10n.t('Branches the run may access when branch restrictions apply, separated by commas. Leave empty for none.'),
+      placeholder: l10n.t('e.g. main, feature/login'),
+      validate: (v) => checkBranches(v, l10n),
+    });
+    const plain = this.plain(r);
+    if (plain) return plain;
+    if (r.kind !== 'accept') return { kind: 'stay' };
+    this.form.permittedBranches = parseBranches(r.value);
+    return { kind: 'next' };
+  }
+
+  private async webhookStep(): Promise<StepOutcome> {
+    const r = await showInput({
+      ...this.common(l10n.t('Completion webhook URL')),
+      value: this.form.completionWebhookUrl,
+      prompt: l10n.t('The service sends one POST to this URL when the run ends. Leave empty for none.'),
+      placeholder: 'https://hooks.example.com/agent-done',
+      validate: (v) => checkWebhookUrl(v, l10n),
+    });
+    const plain = this.plain(r);
+    if (plain) return plain;
+    if (r.kind !== 'accept') return { kind: 'stay' };
+    this.form.completionWebhookUrl = r.value.trim();
+    return { kind: 'next' };
+  }
+
+  private async emailStep(): Promise<StepOutcome> {
+    const r = await showInput({
+      ...this.common(l10n.t('User email')),
+      value: this.form.userEmail,
+      prompt: l10n.t('Email of the workspace member whose provider credentials a connected-provider model uses. Leave empty to send one only when the model needs it (agentRuns.userEmail or git\'s user.email).'),
+      placeholder: this.email ?? 'you@example.com',
+      validate: (v) => checkEmail(v, l10n),
+    });
+    const plain = this.plain(r);
+    if (plain) return plain;
+    if (r.kind !== 'accept') return { kind: 'stay' };
+    this.form.userEmail = r.value.trim();
+    return { kind: 'next' };
+  }
+}
+
+/** Runs the launch form from `start` (default: the first step) with `initial` pre-filled. */
+export function runLaunchFlow(initial: LaunchForm, ctx: FlowContext, start?: StepId): Promise<FlowResult> {
+  return new LaunchFlow(initial, ctx, start).run();
+}

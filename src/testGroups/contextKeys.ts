@@ -1,0 +1,75 @@
+/**
+ * Context keys that decide where the test-group menu entries appear.
+ *
+ * A `when` clause cannot take a regex from a setting, and a key listing every test file would
+ * be as big as the workspace. So package.json matches `resourcePath` against a regex generated
+ * from the *default* globs (`globsToWhenClauseRegex`, kept in sync by a unit test): set by the
+ * workbench itself, it is right the moment an editor or Explorer row shows. For other patterns:
+ * - `agentRuns.testFiles.customPatterns`: the patterns differ from the defaults. The regex is
+ *   then ignored; the Explorer entry shows on every file (the command reports files without IDs).
+ * - `agentRuns.isTestFile`: the active editor's file matches the configured patterns
+ *   (workspace-relative, exact glob semantics); it drives `editor/context` with custom patterns.
+ *   Set from the extension host, it lags a fresh editor by a moment.
+ */
+import * as vscode from 'vscode';
+import { compileTestIdPattern, TestIdPatternError } from '../core/testIds';
+import { describePatternSetting } from './scan';
+import { SETTING_ID_PATTERN, SETTING_PATTERNS, hasCustomPatterns, openSetting, testFileMatcher, testIdPattern } from './settings';
+
+export const IS_TEST_FILE_KEY = 'agentRuns.isTestFile';
+export const CUSTOM_PATTERNS_KEY = 'agentRuns.testFiles.customPatterns';
+
+export function isTestFileUri(uri: vscode.Uri | undefined, matcher = testFileMatcher()): boolean {
+  if (!uri || uri.scheme === 'output' || uri.scheme === 'vscode-settings') return false;
+  // Outside the workspace asRelativePath returns the whole path, which `**/…` globs still match.
+  return matcher.matches(vscode.workspace.asRelativePath(uri, false));
+}
+
+export class TestFileContextKeys implements vscode.Disposable {
+  private readonly disposables: vscode.Disposable[] = [];
+  private matcher = testFileMatcher();
+  private last: boolean | undefined;
+
+  constructor() {
+    this.disposables.push(
+      vscode.window.onDidChangeActiveTextEditor(() => this.updateActive()),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.updateActive(true)),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(SETTING_PATTERNS)) {
+          this.matcher = testFileMatcher();
+          void vscode.commands.executeCommand('setContext', CUSTOM_PATTERNS_KEY, hasCustomPatterns());
+          this.updateActive(true);
+        }
+        if (e.affectsConfiguration(SETTING_ID_PATTERN)) checkPatternSetting();
+      }),
+    );
+    void vscode.commands.executeCommand('setContext', CUSTOM_PATTERNS_KEY, hasCustomPatterns());
+    this.updateActive(true);
+  }
+
+  private updateActive(force = false): void {
+    const value = isTestFileUri(vscode.window.activeTextEditor?.document.uri, this.matcher);
+    if (!force && value === this.last) return;
+    this.last = value;
+    void vscode.commands.executeCommand('setContext', IS_TEST_FILE_KEY, value);
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}
+
+/** Tells the person at once when they save an unusable pattern, with the regex error. */
+export function checkPatternSetting(): void {
+  const pattern = testIdPattern();
+  if (pattern.trim() === '') return;
+  try {
+    compileTestIdPattern(pattern);
+  } catch (e) {
+    if (!(e instanceof TestIdPatternError)) throw e;
+    const open = vscode.l10n.t('Open Settings');
+    void vscode.window.showWarningMessage(describePatternSetting(pattern, e.problem), open).then((c) => {
+      if (c === open) void openSetting(SETTING_ID_PATTERN);
+    });
+  }
+}

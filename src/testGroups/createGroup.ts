@@ -1,0 +1,274 @@
+/**
+ * "Create Test Group from File(s)": files → test IDs → a few inputs → `POST /test-groups`.
+ * The POST is never retried on its own; a failure offers Retry (same request) and Edit
+ * (the inputs reopened, every value kept). Inputs of an unfinished attempt are kept for the
+ * next run of the command on the same files.
+ */
+import * as vscode from 'vscode';
+import type { CreateTestGroupRequest, TestGroupCreated } from '../api/types';
+import { defaultGroupName } from '../core/testIds';
+import type { Deps } from '../deps';
+import { BACK, checkAppId, inputText, pickAppId, pickTestIds, type StepFrame } from './inputs';
+import {
+  PatternSettingError, noIdsMessage, resolveTargets, scanTargets, type ScanOutcome, type TargetSet,
+} from './scan';
+import { SETTING_ID_PATTERN, defaultAppId, openSetting } from './settings';
+import type { TestGroupStore } from './store';
+
+export const CREATE_COMMAND = 'agentRuns.testGroups.create';
+
+const RECENT_APPS_KEY = 'agentRuns.testGroups.recentAppIds';
+const MAX_RECENT_APPS = 8;
+
+interface Draft {
+  ids?: string[];
+  name?: string;
+  description?: string;
+  appId?: string;
+}
+
+/** What the command resolves to (tests and other commands use it). */
+export interface CreateResult {
+  groupId: string;
+  name: string;
+  appId: string;
+  testIds: string[];
+}
+
+export class CreateTestGroupFlow {
+  /** Inputs of the last unfinished attempt, by the set of files it was about. */
+  private readonly drafts = new Map<string, Draft>();
+
+  constructor(private readonly deps: Deps, private readonly store: TestGroupStore) {}
+
+  async run(args: readonly unknown[]): Promise<CreateResult | undefined> {
+    const set = await resolveTargets(args);
+    if (set.targets.length === 0) {
+      void vscode.window.showInformationMessage(set.skippedFolders.length > 0
+        ? vscode.l10n.t('Select test files, not folders, to create a test group.')
+        : vscode.l10n.t('Open a test file, or select test files in the Explorer, to create a test group.'));
+      return undefined;
+    }
+    const outcome = await this.scan(set);
+    if (!outcome) return undefined;
+    const labels = outcome.files.map((f) => f.label);
+    const key = set.targets.map((t) => `${t.uri.toString()}#${t.selections?.map((s) => `${s.start}-${s.end}`).join(',') ?? ''}`).join('|');
+    const draft: Draft = { ...this.drafts.get(key) };
+    this.drafts.set(key, draft);
+
+    for (;;) {
+      const request = await this.collect(outcome, labels, draft);
+      if (!request) return undefined;
+      const result = await this.send(request, outcome);
+      if (result === 'edit') continue;
+      if (result) this.drafts.delete(key);
+      return result;
+    }
+  }
+
+  /** Scans the files; shows the message and returns undefined when there is nothing to pick. */
+  private async scan(set: TargetSet): Promise<ScanOutcome | undefined> {
+    let outcome: ScanOutcome;
+    try {
+      outcome = await scanTargets(set.targets, this.deps.log);
+    } catch (e) {
+      if (e instanceof PatternSettingError) {
+        const open = vscode.l10n.t('Open Settings');
+        void vscode.window.showErrorMessage(e.message, open).then((c) => {
+          if (c === open) void openSetting(SETTING_ID_PATTERN);
+        });
+        return undefined;
+      }
+      throw e;
+    }
+    if (outcome.cancelled) return undefined;
+    if (set.skippedFolders.length > 0 || set.leftOut > 0) {
+      const parts: string[] = [];
+      if (set.skippedFolders.length > 0) parts.push(vscode.l10n.t('{0} folder(s) skipped.', set.skippedFolders.length));
+      if (set.leftOut > 0) parts.push(vscode.l10n.t('{0} more file(s) left out: at most 100 files at a time.', set.leftOut));
+      void vscode.window.showInformationMessage(parts.join(' '));
+    }
+    if (outcome.merged.ids.length === 0) {
+      const open = vscode.l10n.t('Open Settings');
+      void vscode.window.showWarningMessage(noIdsMessage(outcome.files), open).then((c) => {
+        if (c === open) void openSetting('agentRuns.testIds');
+      });
+      return undefined;
+    }
+    return outcome;
+  }
+
+  /** The steps; resolves to the request, or undefined when cancelled (the draft keeps what was typed). */
+  private async collect(outcome: ScanOutcome, labels: string[], draft: Draft): Promise<CreateTestGroupRequest | undefined> {
+    const title = outcome.files.length === 1
+      ? vscode.l10n.t('Create Test Group from {0}', labels[0] ?? '')
+      : vscode.l10n.t('Create Test Group from {0} Files', outcome.files.length);
+    const frame = (step: number): StepFrame => ({ step, total: 4, title });
+    let step = 1;
+    while (step >= 1 && step <= 4) {
+      if (step === 1) {
+        const ids = await pickTestIds(outcome, frame(1), draft.ids);
+        if (ids === undefined || ids === BACK) return undefined;
+        draft.ids = ids;
+        step = 2;
+      } else if (step === 2) {
+        const name = await inputText({
+          frame: frame(2),
+          value: draft.name ?? defaultGroupName(labels),
+          prompt: vscode.l10n.t('Name of the test group ({0} tests)', draft.ids?.length ?? 0),
+          validate: (v) => (v.trim() === '' ? vscode.l10n.t('Give the test group a name.') : undefined),
+        });
+        if (name === undefined) return undefined;
+        if (name === BACK) {
+          step = 1;
+          continue;
+        }
+        draft.name = name.trim();
+        step = 3;
+      } else if (step === 3) {
+        const description = await inputText({
+          frame: frame(3),
+          value: draft.description ?? '',
+          prompt: vscode.l10n.t('Description (optional): press Enter to leave it empty'),
+          placeholder: vscode.l10n.t('No description'),
+        });
+        if (description === undefined) return undefined;
+        if (description === BACK) {
+          step = 2;
+          continue;
+        }
+        draft.description = description;
+        step = 4;
+      } else {
+        const appId = await pickAppId(frame(4), draft.appId ?? defaultAppId(), this.knownApps());
+        if (appId === undefined) return undefined;
+        if (appId === BACK) {
+          step = 3;
+          continue;
+        }
+        draft.appId = appId;
+        step = 5;
+      }
+    }
+    const description = (draft.description ?? '').trim();
+    return {
+      appId: draft.appId ?? '',
+      name: draft.name ?? '',
+      description: description === '' ? null : description,
+      testIds: [...(draft.ids ?? [])],
+    };
+  }
+
+  /** App IDs to offer: the setting, then recent ones (ours, then the runs'). */
+  private knownApps(): { appId: string; detail: string }[] {
+    const out: { appId: string; detail: string }[] = [];
+    const add = (appId: string, detail: string): void => {
+      if (appId !== '' && checkAppId(appId) === undefined && !out.some((o) => o.appId === appId)) out.push({ appId, detail });
+    };
+    add(defaultAppId(), vscode.l10n.t('default (agentRuns.appId)'));
+    const recent = this.deps.context.globalState.get<unknown>(RECENT_APPS_KEY);
+    if (Array.isArray(recent)) for (const r of recent) if (typeof r === 'string') add(r, vscode.l10n.t('recent'));
+    for (const g of this.store.list()) add(g.appId, vscode.l10n.t('recent'));
+    try {
+      for (const r of this.deps.ledger().all()) if (r.appId) add(r.appId, vscode.l10n.t('used by a run'));
+    } catch {
+      // No ledger yet (no base URL): nothing to add.
+    }
+    return out.slice(0, 20);
+  }
+
+  private async rememberApp(appId: string): Promise<void> {
+    const recent = this.deps.context.globalState.get<unknown>(RECENT_APPS_KEY);
+    const list = Array.isArray(recent) ? recent.filter((r): r is string => typeof r === 'string' && r !== appId) : [];
+    await this.deps.context.globalState.update(RECENT_APPS_KEY, [appId, ...list].slice(0, MAX_RECENT_APPS));
+  }
+
+  /** One POST (and more only when the person presses Retry). */
+  private async send(request: CreateTestGroupRequest, outcome: ScanOutcome): Promise<CreateResult | 'edit' | undefined> {
+    for (;;) {
+      const client = await this.deps.getClient();
+      if (!client) {
+        // getClient has told the person what is missing (base URL, token); the draft keeps
+        // every input, so running the command again after fixing it starts where they were.
+        vscode.window.setStatusBarMessage(vscode.l10n.t('Test group “{0}” not created; your inputs are kept for the next try.', request.name), 8000);
+        return undefined;
+      }
+      const baseUrl = client.baseUrl;
+      let created: TestGroupCreated;
+      try {
+        created = await vscode.window.withProgress(
+          { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Creating test group “{0}” with {1} tests…', request.name, request.testIds?.length ?? 0) },
+          () => client.createTestGroup(request),
+        );
+      } catch (e) {
+        const choice = await this.reportFailure(e, request);
+        if (choice === 'retry') continue;
+        return choice;
+      }
+      this.deps.log.info(`Created test group ${created.groupId} (${request.testIds?.length ?? 0} test IDs) for app ${request.appId}.`);
+      await this.store.add({
+        groupId: created.groupId,
+        name: request.name,
+        appId: request.appId,
+        description: request.description ?? null,
+        testCount: request.testIds?.length ?? 0,
+        testIds: request.testIds ?? [],
+        files: outcome.files.map((f) => f.label),
+        createdAt: Date.now(),
+      }, baseUrl);
+      await this.rememberApp(request.appId);
+      void this.announce(created.groupId, request);
+      return { groupId: created.groupId, name: request.name, appId: request.appId, testIds: request.testIds ?? [] };
+    }
+  }
+
+  /**
+   * Says why the group was not created, with what helps: Retry (the same request, once more)
+   * and Edit (the inputs, reopened). A 401 goes to the one "Set API Token" prompt instead;
+   * the draft keeps the inputs for the next run of the command.
+   */
+  private async reportFailure(e: unknown, request: CreateTestGroupRequest): Promise<'retry' | 'edit' | undefined> {
+    const api = this.deps.api();
+    const detail = api.isApiError(e) ? api.describeApiError(e) : e instanceof Error ? e.message : vscode.l10n.t('Unknown error.');
+    this.deps.log.warn(`Creating test group failed: ${detail}`);
+    if (api.isApiError(e) && e.kind === 'aborted') return undefined;
+    if (api.isApiError(e) && e.kind === 'unauthorized') {
+      this.deps.reportUnauthorized(e);
+      vscode.window.setStatusBarMessage(vscode.l10n.t('Test group “{0}” not created; your inputs are kept for the next try.', request.name), 8000);
+      return undefined;
+    }
+    const retry = vscode.l10n.t('Retry');
+    const edit = vscode.l10n.t('Edit');
+    const showLogs = vscode.l10n.t('Show Logs');
+    // A request refused before sending cannot succeed unchanged: no Retry. When the service
+    // refused the content (4xx), Edit comes first; after a transport or server failure, Retry.
+    const transient = !api.isApiError(e) || ['network', 'timeout', 'server', 'rate_limited', 'invalid_response'].includes(e.kind);
+    const buttons = api.isApiError(e) && e.kind === 'invalid_input' ? [edit] : transient ? [retry, edit] : [edit, retry];
+    if (api.isApiError(e) && ['network', 'timeout', 'server', 'invalid_response'].includes(e.kind)) buttons.push(showLogs);
+    const choice = await vscode.window.showErrorMessage(
+      vscode.l10n.t('Test group “{0}” was not created. {1}', request.name, detail),
+      ...buttons,
+    );
+    if (choice === retry) return 'retry';
+    if (choice === edit) return 'edit';
+    if (choice === showLogs) this.deps.log.show(true);
+    return undefined;
+  }
+
+  private async announce(groupId: string, request: CreateTestGroupRequest): Promise<void> {
+    const copy = vscode.l10n.t('Copy ID');
+    const show = vscode.l10n.t('Show Test Groups');
+    const choice = await vscode.window.showInformationMessage(
+      vscode.l10n.t('Test group “{0}” created with {1} tests. Group ID: {2}', request.name, request.testIds?.length ?? 0, groupId),
+      copy,
+      show,
+    );
+    if (choice === copy) await copyGroupId(groupId);
+    else if (choice === show) await vscode.commands.executeCommand('agentRuns.testGroups.focus');
+  }
+}
+
+export async function copyGroupId(groupId: string): Promise<void> {
+  await vscode.env.clipboard.writeText(groupId);
+  vscode.window.setStatusBarMessage(vscode.l10n.t('Copied test group ID {0}', groupId), 3000);
+}

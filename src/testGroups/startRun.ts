@@ -1,0 +1,88 @@
+/**
+ * "Start Agent Run for These Tests": the launch flow, with the prompt pre-filled with the
+ * file path(s) (and selected lines) and their test IDs, or with a created group's IDs.
+ * The app ID comes from `agentRuns.appId` (or the group's app).
+ */
+import * as vscode from 'vscode';
+import { buildTestsPrompt, type PromptFile } from '../core/testIds';
+import { startRunPrefilled } from '../commands/startRun';
+import type { Deps } from '../deps';
+import { PatternSettingError, noIdsMessage, resolveTargets, scanTargets } from './scan';
+import { SETTING_ID_PATTERN, defaultAppId, openSetting } from './settings';
+import type { TestGroupRecord } from './store';
+
+export const START_RUN_COMMAND = 'agentRuns.testGroups.startRun';
+
+/** What the launch flow is opened with. */
+export interface RunPrefill {
+  prompt: string;
+  appId?: string;
+}
+
+function promptText(files: readonly PromptFile[]): string {
+  return buildTestsPrompt(files, {
+    one: (file, ids) => vscode.l10n.t('Work on these tests in {0}: {1}', file, ids),
+    many: (count, names) => vscode.l10n.t('Work on these tests in {0} files ({1}):', count, names),
+    noIds: vscode.l10n.t('no test IDs found'),
+    linesLabel: (from, to) => (from === to ? vscode.l10n.t('line {0}', from) : vscode.l10n.t('lines {0}–{1}', from, to)),
+  });
+}
+
+/**
+ * Opens the launch flow pre-filled (`startRunPrefilled`: the form opens at the first field
+ * still missing), without waiting for the person to finish it: the command resolves to the
+ * prefill.
+ */
+export function openLaunchFlow(deps: Deps, prefill: RunPrefill): void {
+  startRunPrefilled(deps, prefill).catch((e: unknown) => {
+    deps.log.error(`Opening the start-run flow failed: ${e instanceof Error ? (e.stack ?? e.message) : 'unknown error'}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Could not open the start-run flow: {0}', e instanceof Error ? e.message : ''));
+  });
+}
+
+export async function startRunForFiles(deps: Deps, args: readonly unknown[]): Promise<RunPrefill | undefined> {
+  const set = await resolveTargets(args);
+  if (set.targets.length === 0) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('Open a test file, or select test files in the Explorer, to start a run about them.'));
+    return undefined;
+  }
+  let outcome;
+  try {
+    outcome = await scanTargets(set.targets, deps.log);
+  } catch (e) {
+    if (e instanceof PatternSettingError) {
+      const open = vscode.l10n.t('Open Settings');
+      void vscode.window.showErrorMessage(e.message, open).then((c) => {
+        if (c === open) void openSetting(SETTING_ID_PATTERN);
+      });
+      return undefined;
+    }
+    throw e;
+  }
+  if (outcome.cancelled) return undefined;
+  if (outcome.merged.ids.length === 0) {
+    const anyway = vscode.l10n.t('Start Anyway');
+    const choice = await vscode.window.showWarningMessage(noIdsMessage(outcome.files), anyway);
+    if (choice !== anyway) return undefined;
+  }
+  const files: PromptFile[] = outcome.files.map((f) => {
+    // Each file with its own IDs, duplicates within it removed.
+    const entry: PromptFile = { file: f.label, ids: f.result?.ids ?? [] };
+    if (f.result?.limitedToSelection && f.target.lines) entry.lines = f.target.lines;
+    return entry;
+  });
+  const prefill: RunPrefill = { prompt: promptText(files) };
+  const appId = defaultAppId();
+  if (appId !== '') prefill.appId = appId;
+  openLaunchFlow(deps, prefill);
+  return prefill;
+}
+
+export function startRunForGroup(deps: Deps, group: TestGroupRecord): RunPrefill {
+  const ids = group.testIds.length > 0 ? group.testIds.join(', ') : vscode.l10n.t('test IDs not stored');
+  const more = group.testCount > group.testIds.length && group.testIds.length > 0 ? vscode.l10n.t(' and {0} more', group.testCount - group.testIds.length) : '';
+  const prompt = vscode.l10n.t('Work on the tests of test group “{0}” (ID {1}): {2}{3}', group.name, group.groupId, ids, more);
+  const prefill: RunPrefill = { prompt, appId: group.appId };
+  openLaunchFlow(deps, prefill);
+  return prefill;
+}

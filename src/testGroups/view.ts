@@ -1,0 +1,71 @@
+/** The "Test Groups" view: the groups this editor created against the current base URL. */
+import * as vscode from 'vscode';
+import type { TestGroupRecord, TestGroupStore } from './store';
+
+export const VIEW_ID = 'agentRuns.testGroups';
+export const GROUP_CONTEXT_VALUE = 'testGroup';
+
+/** A tree node is the record itself; commands receive it as their first argument. */
+export type TestGroupNode = TestGroupRecord;
+
+function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}
+
+export function testCountLabel(n: number): string {
+  return n === 1 ? vscode.l10n.t('1 test') : vscode.l10n.t('{0} tests', n);
+}
+
+export class TestGroupsTree implements vscode.TreeDataProvider<TestGroupNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<TestGroupNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly subscription: { dispose(): void };
+
+  constructor(private readonly store: TestGroupStore) {
+    this.subscription = store.onDidChange(() => this.changed.fire(undefined));
+  }
+
+  getChildren(element?: TestGroupNode): TestGroupNode[] {
+    return element ? [] : this.store.list();
+  }
+
+  getTreeItem(g: TestGroupNode): vscode.TreeItem {
+    const item = new vscode.TreeItem(g.name, vscode.TreeItemCollapsibleState.None);
+    item.id = g.groupId;
+    item.description = [g.appId, testCountLabel(g.testCount), g.groupId].filter((p) => p !== '').join(' · ');
+    item.iconPath = new vscode.ThemeIcon('beaker');
+    item.contextValue = GROUP_CONTEXT_VALUE;
+    item.accessibilityInformation = {
+      label: vscode.l10n.t('Test group {0}, app {1}, {2}, ID {3}', g.name, g.appId, testCountLabel(g.testCount), g.groupId),
+    };
+    const md = new vscode.MarkdownString(undefined, true);
+    md.appendMarkdown(`**${escapeMarkdown(g.name)}**\n\n`);
+    md.appendMarkdown(`${vscode.l10n.t('Group ID')}: \`${g.groupId.replace(/`/g, '')}\`  \n`);
+    md.appendMarkdown(`${vscode.l10n.t('App')}: ${escapeMarkdown(g.appId)}  \n`);
+    md.appendMarkdown(`${vscode.l10n.t('Tests')}: ${g.testCount}  \n`);
+    if (g.description) md.appendMarkdown(`${vscode.l10n.t('Description')}: ${escapeMarkdown(g.description)}  \n`);
+    if (g.files.length > 0) md.appendMarkdown(`${vscode.l10n.t('From')}: ${g.files.map(escapeMarkdown).join(', ')}  \n`);
+    if (g.createdAt > 0) md.appendMarkdown(`${vscode.l10n.t('Created')}: ${new Date(g.createdAt).toLocaleString()}  \n`);
+    if (g.testIds.length > 0) {
+      const shown = g.testIds.slice(0, 20).map((id) => `\`${id.replace(/`/g, '')}\``).join(', ');
+      md.appendMarkdown(`\n${shown}${g.testIds.length > 20 ? ` ${vscode.l10n.t('and {0} more', g.testCount - 20)}` : ''}`);
+    }
+    item.tooltip = md;
+    return item;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}
+
+/** The group a view command is about: the clicked node, else the selected one. */
+export function groupFromArgs(store: TestGroupStore, view: vscode.TreeView<TestGroupNode> | undefined, arg: unknown): TestGroupRecord | undefined {
+  if (typeof arg === 'object' && arg !== null && typeof (arg as { groupId?: unknown }).groupId === 'string') {
+    return store.get((arg as { groupId: string }).groupId);
+  }
+  if (typeof arg === 'string') return store.get(arg);
+  const selected = view?.selection[0];
+  return selected ? store.get(selected.groupId) : undefined;
+}

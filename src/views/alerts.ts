@@ -1,0 +1,62 @@
+/**
+ * "Your run finished": the most requested thing in every neighbouring extension. One
+ * notification per run reaching `completed` or `error`, filtered by `agentRuns.notifications`,
+ * skipped while the user is looking at that run's panel.
+ */
+import * as vscode from 'vscode';
+import type { RunRecord } from '../core/ledger';
+import { runLabel } from './runPresentation';
+
+export type NotificationMode = 'all' | 'failuresOnly' | 'off';
+
+export function notificationMode(): NotificationMode {
+  const v = vscode.workspace.getConfiguration('agentRuns').get<string>('notifications', 'all');
+  return v === 'failuresOnly' || v === 'off' ? v : 'all';
+}
+
+export class RunAlerts {
+  /** Notifications shown so far (exposed to tests). */
+  shownCount = 0;
+
+  constructor(
+    private readonly log: vscode.LogOutputChannel,
+    private readonly isWatching: (agentId: string) => boolean,
+  ) {}
+
+  runFinished(run: RunRecord): void {
+    const failed = run.status === 'error';
+    const mode = notificationMode();
+    if (mode === 'off' || (mode === 'failuresOnly' && !failed)) {
+      return;
+    }
+    if (vscode.window.state.focused && this.isWatching(run.agentId)) {
+      return;
+    }
+    this.shownCount++;
+    const label = runLabel(run, vscode.l10n, 60);
+    this.log.info(`Run ${run.agentId} ${failed ? 'failed' : 'completed'}; notifying.`);
+    const open = vscode.l10n.t('Open');
+    const followUp = vscode.l10n.t('Send Follow-up');
+    const shown = failed
+      ? vscode.window.showWarningMessage(
+        run.lastError
+          ? vscode.l10n.t('Agent run failed: {0}. {1}', label, oneLine(run.lastError, 200))
+          : vscode.l10n.t('Agent run failed: {0}', label),
+        open, followUp)
+      : vscode.window.showInformationMessage(vscode.l10n.t('Agent run completed: {0}', label), open, followUp);
+    void Promise.resolve(shown).then((pick) => {
+      if (pick === open) {
+        return vscode.commands.executeCommand('agentRuns.openRun', run.agentId);
+      }
+      if (pick === followUp) {
+        return vscode.commands.executeCommand('agentRuns.sendFollowUp', run.agentId);
+      }
+      return undefined;
+    });
+  }
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}

@@ -1,0 +1,175 @@
+/**
+ * How a run looks in the tree, as plain data: label, description, icon, context value and
+ * tooltip lines. No `vscode` import, so it is unit-tested in plain mocha; `runsTree.ts`
+ * turns it into a TreeItem.
+ */
+import { isTerminalStatus } from '../api/types';
+import { runTime, type RunRecord } from '../core/ledger';
+import type { L10n } from '../util/l10n';
+import { formatAge, formatDuration, formatTimestamp } from '../util/time';
+
+export const LABEL_MAX = 60;
+
+export interface IconSpec {
+  /** Codicon id, with `~spin` where it spins. */
+  id: string;
+  /** A theme color id, when the icon is tinted. */
+  color?: string;
+}
+
+export interface RunPresentation {
+  label: string;
+  description: string;
+  icon: IconSpec;
+  contextValue: string;
+  /** Tooltip rows as [label, value]; values are plain text (escaped by the caller). */
+  details: Array<[string, string]>;
+  /** Problems worth a line of their own under the details. */
+  warnings: string[];
+}
+
+/** The first non-empty line of the prompt, shortened; falls back to the agent ID. */
+export function runLabel(r: RunRecord, l10n: L10n, max = LABEL_MAX): string {
+  const line = (r.prompt ?? '').split(/\r?\n/).map((s) => s.trim()).find((s) => s.length > 0);
+  if (!line) {
+    return l10n.t('Run {0}', r.agentId);
+  }
+  const flat = line.replace(/\s+/g, ' ');
+  return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
+}
+
+export function statusText(status: string, l10n: L10n): string {
+  switch (status) {
+    case 'queued':
+      return l10n.t('queued');
+    case 'running':
+      return l10n.t('running');
+    case 'completed':
+      return l10n.t('completed');
+    case 'error':
+      return l10n.t('failed');
+    default:
+      // An unknown status is shown as the service sent it.
+      return status;
+  }
+}
+
+export function statusIcon(status: string): IconSpec {
+  switch (status) {
+    case 'queued':
+      return { id: 'clock', color: 'charts.yellow' };
+    case 'running':
+      return { id: 'loading~spin' };
+    case 'completed':
+      return { id: 'pass', color: 'testing.iconPassed' };
+    case 'error':
+      return { id: 'error', color: 'testing.iconFailed' };
+    default:
+      return { id: 'question' };
+  }
+}
+
+/**
+ * Capability tokens matched by the menus' regex `when` clauses, e.g.
+ * `run;active;followup;` or `run;terminal;followup;unread;`.
+ */
+export function runContextValue(r: RunRecord): string {
+  let v = 'run;';
+  v += isTerminalStatus(r.status) ? 'terminal;' : 'active;';
+  // The service takes follow-ups for any REST-created run, finished or not.
+  v += 'followup;';
+  if (r.unread) {
+    v += 'unread;';
+  }
+  if (r.pollError !== undefined) {
+    v += 'stale;';
+  }
+  return v;
+}
+
+export function presentRun(r: RunRecord, now: number, l10n: L10n): RunPresentation {
+  const parts = [statusText(r.status, l10n)];
+  if (r.model) {
+    parts.push(r.model);
+  }
+  parts.push(formatAge(runTime(r), now, l10n));
+  // Unread shows as a badge at the row's edge (runDecorations.ts), not here: descriptions
+  // are the first thing a narrow side bar cuts off.
+  let description = parts.join(' · ');
+  if (r.pollError !== undefined) {
+    description += ` · ${l10n.t('stale')}`;
+  }
+
+  const details: Array<[string, string]> = [];
+  const add = (label: string, value: string | number | undefined): void => {
+    if (value !== undefined && value !== '') {
+      details.push([label, String(value)]);
+    }
+  };
+  add(l10n.t('Status'), statusText(r.status, l10n));
+  add(l10n.t('App'), r.projectName ? `${r.projectName} (${r.appId ?? '?'})` : r.appId);
+  add(l10n.t('Model'), r.model);
+  add(l10n.t('Reasoning effort'), r.reasoningEffort);
+  add(l10n.t('Permission'), r.permission === 'allow_edits' ? l10n.t('allow edits') : r.permission === 'read_only' ? l10n.t('read only') : r.permission);
+  add(l10n.t('Branches'), r.permittedBranches && r.permittedBranches.length > 0 ? r.permittedBranches.join(', ') : undefined);
+  add(l10n.t('Conversation'), r.conversationState);
+  add(l10n.t('Sandbox'), r.sandboxState);
+  add(l10n.t('Queued turns'), r.queuedTurnCount);
+  add(l10n.t('Created'), r.createdAt !== undefined ? formatTimestamp(r.createdAt) : undefined);
+  add(l10n.t('Updated'), r.updatedAt !== undefined ? formatTimestamp(r.updatedAt) : undefined);
+  if (r.completedAt !== undefined) {
+    const took = r.createdAt !== undefined ? ` (${formatDuration(r.completedAt - r.createdAt, l10n)})` : '';
+    add(l10n.t('Finished'), formatTimestamp(r.completedAt) + took);
+  }
+  add(l10n.t('Last checked'), r.lastCheckedAt !== undefined ? formatTimestamp(r.lastCheckedAt) : undefined);
+  add(l10n.t('Agent ID'), r.agentId);
+
+  const warnings: string[] = [];
+  if (r.lastError) {
+    warnings.push(l10n.t('Last error: {0}', r.lastError));
+  }
+  if (r.pollError !== undefined) {
+    warnings.push(
+      r.lastCheckedAt !== undefined
+        ? l10n.t('Could not refresh (shown as of {0}): {1}', formatTimestamp(r.lastCheckedAt), r.pollError)
+        : l10n.t('Could not refresh: {0}', r.pollError),
+    );
+  }
+
+  return {
+    label: runLabel(r, l10n),
+    description,
+    icon: statusIcon(r.status),
+    contextValue: runContextValue(r),
+    details,
+    warnings,
+  };
+}
+
+export interface AppGroup {
+  /** `appId`, or '' for runs whose app is not known yet. */
+  key: string;
+  label: string;
+  description?: string;
+  runs: RunRecord[];
+}
+
+/** Groups runs by app, newest run first inside a group, groups ordered by their newest run. */
+export function groupByApp(runs: readonly RunRecord[], l10n: L10n): AppGroup[] {
+  const groups = new Map<string, AppGroup>();
+  const sorted = [...runs].sort((a, b) => runTime(b) - runTime(a));
+  for (const r of sorted) {
+    const key = r.appId ?? '';
+    let g = groups.get(key);
+    if (!g) {
+      g = { key, label: key === '' ? l10n.t('Unknown app') : key, runs: [] };
+      groups.set(key, g);
+    }
+    if (r.projectName && g.description === undefined && key !== '') {
+      g.label = r.projectName;
+      g.description = key;
+    }
+    g.runs.push(r);
+  }
+  return [...groups.values()];
+}

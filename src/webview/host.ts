@@ -1,0 +1,229 @@
+/**
+ * The extension side the run panel depends on (`RunPanelHost`): the latest polled Agent per
+ * run, its freshness, drafts, follow-ups, links. Backed by the ledger, the poller and the
+ * persisting transcript cache; it never hands the token or the client to the panel.
+ */
+import * as vscode from 'vscode';
+import { isApiError } from '../api/errors';
+import type { Agent } from '../api/types';
+import type { RunRecord } from '../core/ledger';
+import type { GlueDeps } from '../glue/glueDeps';
+import { describeError } from '../glue/errors';
+import { Disposable } from '../util/disposable';
+import type { FollowUpInput, RunPanelHost, RunView } from './panel';
+
+const MAX_REMEMBERED = 50;
+
+/** A ledger record as an Agent, for runs not read in this session (after a reload). */
+export function recordToAgent(r: RunRecord): Agent {
+  const agent: Agent = {
+    agentId: r.agentId,
+    status: r.status,
+    appId: r.appId,
+    projectId: r.projectId,
+    projectName: r.projectName,
+    model: r.model,
+    reasoningEffort: r.reasoningEffort,
+    permission: r.permission,
+    permittedBranches: r.permittedBranches,
+    createdAt: r.createdAt ?? r.addedAt,
+    updatedAt: r.updatedAt,
+    completedAt: r.completedAt,
+    lastError: r.lastError,
+  };
+  if (r.conversationState !== undefined || r.sandboxState !== undefined || r.queuedTurnCount !== undefined) {
+    agent.lifecycle = { conversationState: r.conversationState, sandboxState: r.sandboxState, queuedTurnCount: r.queuedTurnCount };
+  }
+  return agent;
+}
+
+export class PanelHost extends Disposable implements RunPanelHost {
+  private readonly latest = new Map<string, Agent>();
+  private readonly changeEmitter = this._register(new vscode.EventEmitter<string>());
+  private readonly visible = new Set<string>();
+  private offline = false;
+  private deps: GlueDeps | undefined;
+  readonly log: { debug(msg: string): void; warn(msg: string): void };
+
+  constructor(log: vscode.LogOutputChannel) {
+    super();
+    this.log = { debug: (m) => log.debug(`[panel] ${m}`), warn: (m) => log.warn(`[panel] ${m}`) };
+  }
+
+  /** The host is created before the deps it serves (the panel manager must exist in activate). */
+  attach(deps: GlueDeps): void {
+    this.deps = deps;
+    this._register(deps.ledgers.onDidChangeRuns((c) => {
+      for (const id of c.agentIds) {
+        this.changeEmitter.fire(id);
+      }
+    }));
+    this._register(deps.ledgers.onDidChangeLedger(() => this.latest.clear()));
+    this._register(deps.sync.onDidChangeConnectivity((online) => {
+      this.offline = !online;
+      for (const id of this.visible) {
+        this.changeEmitter.fire(id);
+      }
+    }));
+  }
+
+  private get d(): GlueDeps {
+    if (!this.deps) {
+      throw new Error('PanelHost used before attach()');
+    }
+    return this.deps;
+  }
+
+  /** Keeps the newest read of a run (history included) for the panel; call before the ledger hears of it. */
+  remember(agentId: string, agent: Agent): void {
+    this.latest.delete(agentId);
+    this.latest.set(agentId, agent);
+    while (this.latest.size > MAX_REMEMBERED) {
+      const oldest = this.latest.keys().next().value;
+      if (oldest === undefined) {
+        break;
+      }
+      this.latest.delete(oldest);
+    }
+  }
+
+  /** A read that changed nothing in the ledger may still carry new transcript content. */
+  polled(agentId: string): void {
+    this.changeEmitter.fire(agentId);
+  }
+
+  isViewing(agentId: string): boolean {
+    return this.visible.has(agentId);
+  }
+
+  forget(agentIds: readonly string[]): void {
+    for (const id of agentIds) {
+      this.latest.delete(id);
+    }
+  }
+
+  // ------------------------------------------------------------ RunPanelHost
+
+  getRun(agentId: string): RunView | undefined {
+    const record = this.d.ledgers.current.get(agentId);
+    if (!record) {
+      return undefined;
+    }
+    const agent = this.latest.get(agentId) ?? recordToAgent(record);
+    // The transcript saved before a reload joins the shared store in the background; one
+    // more change event once it is there (and only then: observe() calls getRun again).
+    if (!this.d.transcripts.isLoaded(agentId)) {
+      void this.d.transcripts.load(agentId).then(() => this.changeEmitter.fire(agentId));
+    }
+    const view: RunView = { agent };
+    if (this.offline) {
+      view.freshness = { state: 'offline', asOf: record.lastCheckedAt, detail: vscode.l10n.t('The service cannot be reached.') };
+    } else if (record.pollError !== undefined) {
+      view.freshness = { state: 'stale', asOf: record.lastCheckedAt, detail: record.pollError };
+    } else if (this.d.gate.rejected) {
+      view.freshness = { state: 'stale', asOf: record.lastCheckedAt, detail: vscode.l10n.t('The API token was rejected; set a new one to see updates.') };
+    }
+    if (record.seenAt !== undefined) {
+      view.lastSeenAt = record.seenAt;
+    }
+    return view;
+  }
+
+  onDidChangeRun(listener: (agentId: string) => void): vscode.Disposable {
+    return this.changeEmitter.event(listener);
+  }
+
+  async sendFollowUp(agentId: string, request: FollowUpInput): Promise<void> {
+    const d = this.d;
+    const client = await d.getClient();
+    if (!client) {
+      throw new Error(vscode.l10n.t('Not connected: set the base URL and the API token, then send again.'));
+    }
+    try {
+      const ack = await client.sendFollowUp(agentId, {
+        prompt: request.prompt,
+        ...(request.permission ? { permission: request.permission } : {}),
+        ...(request.permittedBranches ? { permittedBranches: request.permittedBranches } : {}),
+      });
+      d.log.info(`Follow-up sent to ${agentId} from its panel; the run is ${ack.status}.`);
+      d.log.trace(`Follow-up text for ${agentId}: ${request.prompt}`);
+      d.drafts.set(agentId, undefined);
+      const record = d.ledgers.current.get(agentId);
+      if (record) {
+        d.ledgers.current.upsert({
+          agentId,
+          source: record.source,
+          status: ack.status,
+          ...(request.permission ? { permission: request.permission } : {}),
+          ...(request.permittedBranches ? { permittedBranches: request.permittedBranches } : {}),
+        });
+      }
+      d.sync.poller.track(agentId);
+      d.sync.poller.burst(agentId);
+    } catch (e) {
+      if (isApiError(e) && e.kind === 'unauthorized') {
+        d.gate.report(e, { interactive: true });
+      }
+      throw new Error(describeError(d.conn, e));
+    }
+  }
+
+  getDraft(agentId: string): string {
+    return this.d.drafts.get(agentId) ?? '';
+  }
+
+  setDraft(agentId: string, text: string): void {
+    this.d.drafts.set(agentId, text);
+  }
+
+  async cloneRun(agentId: string): Promise<void> {
+    await vscode.commands.executeCommand('agentRuns.cloneRun', agentId);
+  }
+
+  async openExternalLink(url: string): Promise<void> {
+    let target: vscode.Uri;
+    try {
+      target = vscode.Uri.parse(url, true);
+    } catch {
+      return;
+    }
+    if (target.scheme !== 'http' && target.scheme !== 'https' && target.scheme !== 'mailto') {
+      return;
+    }
+    // Links come from agent output: say where they go before leaving the editor.
+    const open = vscode.l10n.t('Open Link');
+    const pick = await vscode.window.showInformationMessage(
+      vscode.l10n.t('Open this link from the run in your browser?'),
+      { modal: true, detail: url },
+      open,
+    );
+    if (pick === open) {
+      await vscode.env.openExternal(target);
+    }
+  }
+
+  async refresh(agentId: string): Promise<void> {
+    const d = this.d;
+    if (d.gate.rejected) {
+      d.gate.report(undefined, { interactive: true });
+      return;
+    }
+    await d.sync.poller.pollNow(agentId);
+  }
+
+  setPanelOpen(agentId: string, open: boolean): void {
+    if (open) {
+      this.visible.add(agentId);
+    } else {
+      this.visible.delete(agentId);
+    }
+    this.d.sync.poller.setPanelOpen(agentId, open);
+    if (open) {
+      this.d.ledgers.current.markSeen(agentId);
+    }
+  }
+
+  markSeen(agentId: string): void {
+    this.d.ledgers.current.markSeen(agentId);
+  }
+}
