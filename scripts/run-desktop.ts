@@ -1,0 +1,122 @@
+// Runs the same extension-host suite (test/integration) in VS Code desktop through
+// @vscode/test-electron, for a developer machine that can run VS Code (it downloads VS Code
+// from Microsoft unless VSCODE_EXECUTABLE names one; on Linux it needs a display, e.g.
+// `xvfb-run -a npm run test:desktop`). This machine has neither: use test:integration.
+//
+//   npm run test:desktop [-- --grep <pattern>]
+//
+// Same protocol as scripts/run-integration.ts: the emulator, a fresh profile whose settings
+// point at it, the packaged .vsix installed with VS Code's own CLI and loaded from its
+// unpacked folder (extensionDevelopmentPath), AGENT_RUNS_TEST_CONTEXT and
+// AGENT_RUNS_SEED_TOKEN_FILE in the extension host's environment, mocha's report streamed
+// from a file.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import {
+  downloadAndUnzipVSCode,
+  resolveCliArgsFromVSCodeExecutablePath,
+  runTests,
+} from '@vscode/test-electron';
+import { createProfile, installVsix } from '../test/support/codeServer';
+import { emulatorInfo, startEmulator } from '../test/support/emulator';
+import { extensionId, paths, readManifest } from '../test/support/paths';
+import { installCleanupHandlers, makeTempDir, runCleanups } from '../test/support/processes';
+import { readResult, streamFile, summaryLine } from '../test/support/reportStream';
+import {
+  SEED_TOKEN_FILE_ENV,
+  TEST_CONTEXT_ENV,
+  writeTestContext,
+  type IntegrationTestContext,
+} from '../test/support/testContext';
+
+/** The VS Code version code-server 4.100.3 embeds, so both tiers test the same editor. */
+const VSCODE_VERSION = process.env.VSCODE_VERSION ?? '1.100.3';
+
+function log(message: string): void {
+  process.stderr.write(`[desktop] ${message}\n`);
+}
+
+async function main(): Promise<number> {
+  installCleanupHandlers();
+  const argv = process.argv.slice(2);
+  const grepIndex = argv.indexOf('--grep');
+  const grep = grepIndex >= 0 ? argv[grepIndex + 1] : process.env.AGENT_RUNS_TEST_GREP;
+  const testsEntry = path.join(paths.compiledTestRoot, 'integration', 'index.js');
+  if (!fs.existsSync(testsEntry)) {
+    throw new Error(`${testsEntry} is missing: run npm run compile-tests`);
+  }
+
+  const vscodeExecutablePath = process.env.VSCODE_EXECUTABLE ?? (await downloadAndUnzipVSCode(VSCODE_VERSION));
+  // reuseMachineInstall: only the CLI path; the profile folders are ours.
+  const [cli, ...cliArgs] = resolveCliArgsFromVSCodeExecutablePath(vscodeExecutablePath, { reuseMachineInstall: true });
+  if (!cli) {
+    throw new Error(`No VS Code CLI next to ${vscodeExecutablePath}`);
+  }
+
+  const root = makeTempDir('agent-runs-desktop');
+  const emulator = await startEmulator({ stepMs: 30 });
+  const profile = createProfile(path.join(root, 'profile'), {
+    settings: { 'agentRuns.baseUrl': emulator.baseUrl },
+  });
+  const extension = await installVsix(profile, paths.vsix, extensionId(readManifest()), {
+    command: cli,
+    args: cliArgs,
+    label: 'code --install-extension',
+  });
+
+  const seedTokenFile = path.join(root, 'seed-token');
+  fs.writeFileSync(seedTokenFile, emulator.tokens.default, { mode: 0o600 });
+  const env: Record<string, string> = { [SEED_TOKEN_FILE_ENV]: seedTokenFile };
+  const context: IntegrationTestContext = {
+    emulator: emulatorInfo(emulator),
+    extensionId: extension.id,
+    installedExtensionPath: extension.path,
+    workspaceFolder: profile.workspaceDir,
+    reportFile: path.join(root, 'report.txt'),
+    resultFile: path.join(root, 'result.json'),
+    ...(grep ? { grep } : {}),
+    color: process.stdout.isTTY === true,
+    testTimeoutMs: 20_000,
+  };
+  const contextFile = path.join(root, 'context.json');
+  writeTestContext(contextFile, context);
+  env[TEST_CONTEXT_ENV] = contextFile;
+
+  const report = streamFile(context.reportFile);
+  try {
+    await runTests({
+      vscodeExecutablePath,
+      extensionDevelopmentPath: extension.path,
+      extensionTestsPath: testsEntry,
+      launchArgs: [
+        profile.workspaceDir,
+        `--user-data-dir=${profile.userDataDir}`,
+        `--extensions-dir=${profile.extensionsDir}`,
+        '--disable-telemetry',
+      ],
+      extensionTestsEnv: env,
+    });
+  } catch (error) {
+    log(`VS Code exited with an error: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    report.stop();
+    await emulator.close();
+  }
+  const result = readResult(context.resultFile);
+  if (!result) {
+    log('FAILED: the suite did not report a result');
+    return 1;
+  }
+  process.stdout.write(`\n${summaryLine('desktop', result)}\n`);
+  return result.failures > 0 || result.error ? 1 : 0;
+}
+
+void main()
+  .catch((error: unknown) => {
+    log(`ERROR: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return 1;
+  })
+  .then(async (code) => {
+    await runCleanups();
+    process.exit(code);
+  });

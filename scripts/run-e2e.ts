@@ -1,0 +1,92 @@
+// Runs the UI tests (test/e2e/**/*.e2e.test.ts) with mocha in this process; each test file
+// starts its own workbench through test/e2e/harness.ts and shares one Chromium.
+//
+//   npm run test:e2e [-- --grep <pattern>] [-- <file filter>...]
+//
+// A file filter keeps the compiled test files whose path contains it (e.g. `workbench`).
+// Everything started is stopped at the end, on a failure, on Ctrl+C and after the overall
+// time limit (AGENT_RUNS_E2E_TIMEOUT_MS, default 15 minutes).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import Mocha from 'mocha';
+import { assertCodeServerInstalled } from '../test/support/codeServer';
+import { findFiles, paths } from '../test/support/paths';
+import { installCleanupHandlers, runCleanups } from '../test/support/processes';
+import { summaryLine } from '../test/support/reportStream';
+import { snapshotVsix } from '../test/support/session';
+
+const RUN_TIMEOUT_MS = Number(process.env.AGENT_RUNS_E2E_TIMEOUT_MS ?? 15 * 60_000);
+
+function parseArgs(argv: readonly string[]): { grep?: string; filters: string[] } {
+  const filters: string[] = [];
+  let grep = process.env.AGENT_RUNS_TEST_GREP;
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--grep') {
+      grep = argv[++i];
+    } else {
+      filters.push(argv[i]);
+    }
+  }
+  return grep ? { grep, filters } : { filters };
+}
+
+function log(message: string): void {
+  process.stderr.write(`[e2e] ${message}\n`);
+}
+
+async function main(): Promise<number> {
+  installCleanupHandlers();
+  const args = parseArgs(process.argv.slice(2));
+  assertCodeServerInstalled();
+  snapshotVsix(); // every test file installs this same build
+  const files = findFiles(path.join(paths.compiledTestRoot, 'e2e'), '.e2e.test.js').filter(
+    (file) => args.filters.length === 0 || args.filters.some((filter) => file.includes(filter)),
+  );
+  if (files.length === 0) {
+    throw new Error(`No e2e test files${args.filters.length > 0 ? ` matching ${args.filters.join(', ')}` : ''}: run npm run compile-tests`);
+  }
+  // Failure screenshots from an earlier run would be mistaken for this run's.
+  if (fs.existsSync(paths.screenshots)) {
+    for (const name of fs.readdirSync(paths.screenshots).filter((n) => n.startsWith('FAILED-'))) {
+      fs.rmSync(path.join(paths.screenshots, name), { force: true });
+    }
+  }
+
+  const mocha = new Mocha({
+    ui: 'bdd',
+    reporter: 'spec',
+    color: process.stdout.isTTY === true,
+    timeout: 60_000,
+    ...(args.grep ? { grep: args.grep } : {}),
+  });
+  files.forEach((file) => mocha.addFile(file));
+  await mocha.loadFilesAsync();
+
+  const started = Date.now();
+  const watchdog = setTimeout(() => {
+    log(`FAILED: the UI tests did not finish within ${RUN_TIMEOUT_MS / 1000} s (AGENT_RUNS_E2E_TIMEOUT_MS)`);
+    void runCleanups().finally(() => process.exit(1));
+  }, RUN_TIMEOUT_MS);
+  const stats = await new Promise<{ passes: number; failures: number; pending: number }>((resolve) => {
+    const runner = mocha.run(() =>
+      resolve({ passes: runner.stats?.passes ?? 0, failures: runner.stats?.failures ?? 0, pending: runner.stats?.pending ?? 0 }),
+    );
+  });
+  clearTimeout(watchdog);
+  process.stdout.write(`\n${summaryLine('e2e', stats)}\n`);
+  if (fs.existsSync(paths.screenshots)) {
+    log(`screenshots in ${path.relative(process.cwd(), paths.screenshots)}/`);
+  }
+  log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return stats.failures > 0 ? 1 : 0;
+}
+
+void main()
+  .catch((error: unknown) => {
+    log(`ERROR: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return 1;
+  })
+  .then(async (code) => {
+    await runCleanups();
+    process.exit(code);
+  });

@@ -1,0 +1,410 @@
+// UI tests: a person's clicks in the real VS Code workbench (code-server) in Chromium, with
+// the packaged extension installed and pointed at the service emulator.
+//
+// One Workbench per test file (or describe block), never per test: starting one costs
+// about 5 s. Typical use:
+//
+//   describe('Runs view', () => {
+//     const workbench = useWorkbench({ name: 'runs-view' });
+//     it('shows a run', async () => {
+//       const wb = workbench();
+//       await wb.openActivityBarView('Agent Runs');
+//       await wb.waitForTreeRow('Fix the login bug');
+//       await wb.screenshot('runs-view');
+//     });
+//   });
+//
+// Helpers wait for conditions (never fixed sleeps) and fail with a message that says what
+// they waited for. A failed test leaves a screenshot in test-results/screenshots/. The page
+// has focus emulation on (a person at the keyboard), also after a reload. More in
+// test/support/README.md.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Frame, Locator, Page } from 'playwright-core';
+import { openWorkbench, type WorkbenchPage } from '../support/browser';
+import { logFiles } from '../support/codeServer';
+import type { Emulator } from '../support/emulator';
+import { paths } from '../support/paths';
+import { waitUntil } from '../support/processes';
+import { startSession, type Session, type SessionOptions } from '../support/session';
+
+export interface WorkbenchOptions {
+  /** Names the temp folder and the screenshots of failed tests. */
+  readonly name: string;
+  /** Start signed in (the emulator's `default` token, or the named one); default true. */
+  readonly signedIn?: boolean | string;
+  /** Emulator step length in ms; default 30. */
+  readonly stepMs?: number;
+  readonly settings?: SessionOptions['settings'];
+  readonly workspaceFiles?: SessionOptions['workspaceFiles'];
+  readonly env?: SessionOptions['env'];
+}
+
+/** Default time a helper waits for the UI, in ms. */
+export const UI_TIMEOUT_MS = 15_000;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A file-name-safe version of a test title. */
+function fileSafe(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 120) || 'screenshot';
+}
+
+export class Workbench {
+  private constructor(
+    readonly name: string,
+    readonly session: Session,
+    private readonly opened: WorkbenchPage,
+  ) {}
+
+  /** Emulator + profile + packaged .vsix + code-server + Chromium at the workbench. */
+  static async start(options: WorkbenchOptions): Promise<Workbench> {
+    const session = await startSession({
+      label: `e2e-${fileSafe(options.name)}`,
+      stepMs: options.stepMs ?? 30,
+      signedIn: options.signedIn ?? true,
+      ...(options.settings ? { settings: options.settings } : {}),
+      ...(options.workspaceFiles ? { workspaceFiles: options.workspaceFiles } : {}),
+      ...(options.env ? { env: options.env } : {}),
+    });
+    try {
+      const opened = await openWorkbench(session.workbenchUrl());
+      return new Workbench(options.name, session, opened);
+    } catch (error) {
+      await session.close();
+      throw error;
+    }
+  }
+
+  get page(): Page {
+    return this.opened.page;
+  }
+
+  /**
+   * The emulator this workbench's extension talks to: script scenarios with its admin API
+   * (`inject`, `reset`, `requests`, ...).
+   */
+  get emulator(): Emulator {
+    return this.session.emulator;
+  }
+
+  /** What the page logged to its console (for debugging a failure). */
+  get consoleLines(): readonly string[] {
+    return this.opened.consoleLines;
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.opened.context.close();
+    } finally {
+      await this.session.close();
+    }
+  }
+
+  // --- Command palette and quick input -------------------------------------------------
+
+  private get quickInput(): Locator {
+    return this.page.locator('.quick-input-widget');
+  }
+
+  private get quickInputBox(): Locator {
+    return this.quickInput.locator('.quick-input-box input');
+  }
+
+  /**
+   * Runs a command the way a person does: F1, type the title, pick the entry. `title` is
+   * what the palette shows, with or without its category: 'Agent Runs: Refresh' or
+   * 'Refresh' (the latter matches any category; be specific when titles repeat).
+   */
+  async runCommand(title: string, timeoutMs = UI_TIMEOUT_MS): Promise<void> {
+    const row = await this.findCommandPaletteEntry(title, timeoutMs);
+    await row.click();
+    // The command may open its own quick input: wait for the palette, not the widget, to go.
+    await waitUntil(async () => !(await this.paletteIsOpen()), timeoutMs, `the command palette to close after choosing "${title}"`);
+  }
+
+  /**
+   * Opens the palette, types `title` and returns its entry, leaving the palette open
+   * (Escape closes it). Fails when no entry reads `title` (optionally after a category).
+   */
+  async findCommandPaletteEntry(title: string, timeoutMs = UI_TIMEOUT_MS): Promise<Locator> {
+    await this.openCommandPalette(timeoutMs);
+    await this.quickInputBox.fill(`>${title}`);
+    const label = new RegExp(`^(?:[^:]+: )?${escapeRegExp(title)}$`);
+    const row = this.quickInput
+      .locator('.monaco-list-row')
+      .filter({ has: this.page.locator('.label-name', { hasText: label }) })
+      .first();
+    await row.waitFor({ state: 'visible', timeout: timeoutMs }).catch(async (error: unknown) => {
+      const shown = await this.quickInput.locator('.monaco-list-row .label-name').allInnerTexts().catch(() => []);
+      throw new Error(`The command palette has no entry "${title}" (it shows: ${shown.join(' | ') || 'nothing'}): ${String(error)}`);
+    });
+    return row;
+  }
+
+  /** Opens the command palette (F1) and waits until it takes input. */
+  async openCommandPalette(timeoutMs = UI_TIMEOUT_MS): Promise<void> {
+    if (!(await this.paletteIsOpen())) {
+      await this.page.keyboard.press('F1');
+    }
+    await waitUntil(() => this.paletteIsOpen(), timeoutMs, 'the command palette to open');
+  }
+
+  /** Closes whatever quick input is open (palette, input box, quick pick). */
+  async closeQuickInput(timeoutMs = UI_TIMEOUT_MS): Promise<void> {
+    if (await this.quickInput.isVisible()) {
+      await this.page.keyboard.press('Escape');
+      await this.quickInput.waitFor({ state: 'hidden', timeout: timeoutMs });
+    }
+  }
+
+  private async paletteIsOpen(): Promise<boolean> {
+    if (!(await this.quickInput.isVisible())) {
+      return false;
+    }
+    const value = await this.quickInputBox.inputValue().catch(() => '');
+    return value.startsWith('>');
+  }
+
+  /**
+   * Types into the open quick input (an input box such as "Set API Token", or a quick
+   * pick's filter) and presses Enter unless `submit` is false. `prompt` waits until the
+   * input shows that placeholder or message first, so text goes to the right box.
+   */
+  async typeInInput(text: string, options: { submit?: boolean; prompt?: string | RegExp; timeoutMs?: number } = {}): Promise<void> {
+    const timeoutMs = options.timeoutMs ?? UI_TIMEOUT_MS;
+    await this.quickInputBox.waitFor({ state: 'visible', timeout: timeoutMs });
+    if (options.prompt !== undefined) {
+      const prompt = options.prompt;
+      await waitUntil(async () => {
+        const placeholder = (await this.quickInputBox.getAttribute('placeholder')) ?? '';
+        const message = (await this.quickInput.locator('.quick-input-message').innerText().catch(() => '')) ?? '';
+        const title = (await this.quickInput.locator('.quick-input-title').innerText().catch(() => '')) ?? '';
+        const all = `${placeholder}\n${message}\n${title}`;
+        return typeof prompt === 'string' ? all.includes(prompt) : prompt.test(all);
+      }, timeoutMs, `a quick input showing ${String(prompt)}`);
+    }
+    await this.quickInputBox.fill(text);
+    if (options.submit !== false) {
+      await this.quickInputBox.press('Enter');
+    }
+  }
+
+  /** Picks the quick pick entry whose label is (or, for a RegExp, matches) `item`. */
+  async quickPickSelect(item: string | RegExp, timeoutMs = UI_TIMEOUT_MS): Promise<void> {
+    const label = typeof item === 'string' ? new RegExp(`^${escapeRegExp(item)}$`) : item;
+    const row = this.quickInput
+      .locator('.monaco-list-row')
+      .filter({ has: this.page.locator('.label-name', { hasText: label }) })
+      .first();
+    await row.waitFor({ state: 'visible', timeout: timeoutMs }).catch((error: unknown) => {
+      throw new Error(`The quick pick has no entry ${String(item)}: ${String(error)}`);
+    });
+    await row.click();
+  }
+
+  // --- Views -----------------------------------------------------------------------------
+
+  /**
+   * Shows the activity-bar view container whose label starts with `label` (e.g.
+   * 'Agent Runs', 'Explorer'). Never clicks an already selected icon: that toggles the side
+   * bar, and right after a start or reload the side bar may still be on its way back. A
+   * selected container whose side bar stays hidden is shown with the idempotent palette
+   * command "View: Show <label>" instead.
+   */
+  async openActivityBarView(label: string, timeoutMs = UI_TIMEOUT_MS): Promise<void> {
+    const item = this.page.locator(`.part.activitybar .action-item:has(.action-label[aria-label^="${label.replace(/"/g, '\\"')}"])`).first();
+    await item.waitFor({ state: 'visible', timeout: timeoutMs }).catch((error: unknown) => {
+      throw new Error(`No activity bar item "${label}": ${String(error)}`);
+    });
+    const selected = async () => ((await item.getAttribute('class')) ?? '').split(/\s+/).includes('checked');
+    const sideBarVisible = () => this.page.locator('.part.sidebar').isVisible();
+    const shown = async () => (await selected()) && (await sideBarVisible());
+    if (await shown()) {
+      return;
+    }
+    if (!(await selected())) {
+      // The item, not its icon: a badge (count, progress) covers the icon and would take the click.
+      await item.click();
+    } else {
+      const restored = await waitUntil(shown, 2_000, 'the side bar to come back').then(() => true, () => false);
+      if (!restored) {
+        await this.runCommand(`View: Show ${label}`, timeoutMs);
+      }
+    }
+    await waitUntil(shown, timeoutMs, `the "${label}" view container to show`);
+  }
+
+  /** A row of any visible tree or list whose text contains (or matches) `text`. */
+  treeRow(text: string | RegExp): Locator {
+    return this.page.locator('.monaco-list-row', { hasText: text }).first();
+  }
+
+  async waitForTreeRow(text: string | RegExp, timeoutMs = UI_TIMEOUT_MS): Promise<Locator> {
+    const row = this.treeRow(text);
+    await row.waitFor({ state: 'visible', timeout: timeoutMs }).catch((error: unknown) => {
+      throw new Error(`No visible tree row with ${String(text)}: ${String(error)}`);
+    });
+    return row;
+  }
+
+  /** Label and description of a tree row, read separately (innerText runs them together). */
+  async treeRowParts(row: Locator): Promise<{ label: string; description: string }> {
+    const label = await row.locator('.label-name').first().innerText().catch(() => '');
+    const description = await row.locator('.label-description').first().innerText().catch(() => '');
+    return { label: label.trim(), description: description.trim() };
+  }
+
+  /**
+   * Right-clicks the tree row with `rowText` and chooses `itemText` in its context menu.
+   * Menu items ignore clicks for ~100 ms after the menu is drawn; when a click was ignored
+   * (the menu is still open), hover the item and press Enter instead.
+   */
+  async contextMenu(rowText: string | RegExp, itemText: string, timeoutMs = UI_TIMEOUT_MS): Promise<void> {
+    const row = await this.waitForTreeRow(rowText, timeoutMs);
+    await row.click({ button: 'right' });
+    const menu = this.page.locator('.context-view .monaco-menu');
+    await menu.waitFor({ state: 'visible', timeout: timeoutMs });
+    const item = menu.locator(`.action-item:has(.action-label[aria-label="${itemText.replace(/"/g, '\\"')}"])`).first();
+    await item.waitFor({ state: 'visible', timeout: timeoutMs }).catch(async (error: unknown) => {
+      const items = await menu.locator('.action-label').allInnerTexts();
+      await this.page.keyboard.press('Escape');
+      throw new Error(`The context menu of ${String(rowText)} has no "${itemText}" (it has: ${items.filter(Boolean).join(', ')}): ${String(error)}`);
+    });
+    await item.click();
+    const closed = await menu.waitFor({ state: 'hidden', timeout: 1_000 }).then(() => true, () => false);
+    if (!closed) {
+      await item.hover();
+      await this.page.keyboard.press('Enter');
+      await menu.waitFor({ state: 'hidden', timeout: timeoutMs });
+    }
+  }
+
+  /** A visible notification toast containing `text`. */
+  async waitForNotification(text: string | RegExp, timeoutMs = UI_TIMEOUT_MS): Promise<Locator> {
+    const toast = this.page.locator('.notifications-toasts .notification-toast', { hasText: text }).first();
+    await toast.waitFor({ state: 'visible', timeout: timeoutMs }).catch((error: unknown) => {
+      throw new Error(`No notification with ${String(text)}: ${String(error)}`);
+    });
+    return toast;
+  }
+
+  // --- Webviews ----------------------------------------------------------------------------
+
+  /**
+   * The first frame (webview content lives two iframes deep) for which `predicate` holds,
+   * e.g. `(f) => f.locator('#transcript').count().then((n) => n > 0)`.
+   */
+  async webviewFrame(predicate: (frame: Frame) => Promise<boolean>, timeoutMs = UI_TIMEOUT_MS): Promise<Frame> {
+    let found: Frame | undefined;
+    await waitUntil(async () => {
+      for (const frame of this.page.frames()) {
+        if (frame === this.page.mainFrame() || frame.isDetached()) {
+          continue;
+        }
+        if (await predicate(frame).catch(() => false)) {
+          found = frame;
+          return true;
+        }
+      }
+      return false;
+    }, timeoutMs, 'a webview frame matching the predicate', 100);
+    return found!;
+  }
+
+  /** The webview frame that contains `selector`. */
+  webviewFrameWith(selector: string, timeoutMs = UI_TIMEOUT_MS): Promise<Frame> {
+    return this.webviewFrame(async (frame) => (await frame.locator(selector).count()) > 0, timeoutMs);
+  }
+
+  // --- Evidence ------------------------------------------------------------------------------
+
+  /** Saves a PNG of the whole workbench to test-results/screenshots/<name>.png; returns its path. */
+  async screenshot(name: string): Promise<string> {
+    fs.mkdirSync(paths.screenshots, { recursive: true });
+    const file = path.join(paths.screenshots, `${fileSafe(name)}.png`);
+    await this.page.screenshot({ path: file });
+    return file;
+  }
+
+  /**
+   * The text of an output channel, read from the log file the extension host writes for
+   * it under the server's logs folder ('' while it does not exist yet).
+   */
+  readOutputLog(channelName: string): string {
+    const plain = new RegExp(`^(?:\\d+-)?${escapeRegExp(channelName)}\\.log$`);
+    const files = logFiles(this.session.profile).filter((file) => plain.test(path.basename(file)));
+    return files.map((file) => fs.readFileSync(file, 'utf8')).join('');
+  }
+
+  /** Waits until the output channel's log contains (or matches) `expected`; returns the log. */
+  async waitForOutputLog(channelName: string, expected: string | RegExp, timeoutMs = UI_TIMEOUT_MS): Promise<string> {
+    let text = '';
+    await waitUntil(() => {
+      text = this.readOutputLog(channelName);
+      return typeof expected === 'string' ? text.includes(expected) : expected.test(text);
+    }, timeoutMs, `output channel "${channelName}" to show ${String(expected)}`, 100);
+    return text;
+  }
+
+  /**
+   * Waits until the extension host has activated the extension under test (it must have
+   * an activation event that fires, e.g. onStartupFinished) and fails if activate() threw.
+   * The host logs when activation starts; a throwing activate() is logged ~70 ms later and
+   * success is never logged, so the log is watched for a failure a moment longer.
+   */
+  async waitForExtensionActivation(timeoutMs = 30_000): Promise<void> {
+    const id = escapeRegExp(this.session.extension.id);
+    const started = new RegExp(`_doActivateExtension ${id}\\b`, 'i');
+    const failed = new RegExp(`Activating extension ${id} failed[^\\n]*(?:\\n(?!\\d{4}-)[^\\n]*)*`, 'i');
+    await waitUntil(() => started.test(this.extensionHostLog()), timeoutMs, `the extension host to activate ${this.session.extension.id}`, 100);
+    const failure = await waitUntil(() => failed.test(this.extensionHostLog()), 1_000, 'an activation failure').then(
+      () => failed.exec(this.extensionHostLog())?.[0],
+      () => undefined,
+    );
+    if (failure) {
+      throw new Error(`activate() failed:\n${failure}`);
+    }
+  }
+
+  /** The extension host's own log (activation errors land here). */
+  extensionHostLog(): string {
+    return logFiles(this.session.profile)
+      .filter((file) => /exthost\.log$/i.test(file))
+      .map((file) => fs.readFileSync(file, 'utf8'))
+      .join('');
+  }
+}
+
+/**
+ * Mocha hooks for one workbench shared by the tests of a describe block: started in
+ * `before`, a screenshot after each failed test, closed in `after`. Returns a getter.
+ */
+export function useWorkbench(options: WorkbenchOptions): () => Workbench {
+  let workbench: Workbench | undefined;
+  before(async function () {
+    this.timeout(180_000);
+    workbench = await Workbench.start(options);
+  });
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed' && workbench) {
+      const file = await workbench.screenshot(`FAILED-${options.name}-${this.currentTest.title}`).catch(() => undefined);
+      if (file) {
+        process.stderr.write(`      screenshot: ${path.relative(process.cwd(), file)}\n`);
+      }
+    }
+  });
+  after(async function () {
+    this.timeout(60_000);
+    await workbench?.close();
+    workbench = undefined;
+  });
+  return () => {
+    if (!workbench) {
+      throw new Error(`The workbench "${options.name}" is not running (did its before hook fail?)`);
+    }
+    return workbench;
+  };
+}

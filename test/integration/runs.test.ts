@@ -1,0 +1,246 @@
+// The extension glue in the extension host: the packaged extension against the service
+// emulator. Runs are started through the emulator's real API, followed by the extension's own
+// poller, and watched through the small test API activate() returns (never the token).
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import type { AgentRunsTestApi } from '../../src/extension';
+import type { LedgerChange } from '../../src/core/ledger';
+import { SEED_TOKEN_FILE_ENV, readTestContext, type IntegrationTestContext } from '../support/testContext';
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor<T>(what: string, probe: () => T | undefined | false, timeoutMs = 20_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = probe();
+    if (value !== undefined && value !== false) {
+      return value;
+    }
+    if (Date.now() - started > timeoutMs) {
+      throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    }
+    await sleep(100);
+  }
+}
+
+interface LoggedRequest {
+  method: string;
+  path: string;
+  status?: number;
+  headers: Record<string, string>;
+}
+
+class EmulatorAdmin {
+  constructor(private readonly context: IntegrationTestContext) {}
+
+  private get emu(): NonNullable<IntegrationTestContext['emulator']> {
+    assert.ok(this.context.emulator, 'no emulator in the test context');
+    return this.context.emulator;
+  }
+
+  async startRun(prompt: string, token = this.emu.tokens.default): Promise<string> {
+    const res = await fetch(`${this.emu.baseUrl}/agents`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ appId: 'app_todo', prompt, model: 'hosted/fast' }),
+    });
+    assert.equal(res.status < 300, true, `POST /agents answered ${res.status}`);
+    const body = (await res.json()) as { agentId: string; status: string };
+    assert.equal(body.status, 'queued');
+    return body.agentId;
+  }
+
+  async fault(rule: Record<string, unknown>): Promise<void> {
+    const res = await fetch(`${this.context.emulator?.adminUrl}/faults`, { method: 'POST', body: JSON.stringify(rule), headers: { 'content-type': 'application/json' } });
+    assert.equal(res.status, 201, await res.text());
+  }
+
+  async clearFaults(): Promise<void> {
+    await fetch(`${this.context.emulator?.adminUrl}/faults`, { method: 'DELETE' });
+  }
+
+  async requestCount(): Promise<number> {
+    const res = await fetch(`${this.context.emulator?.adminUrl}/requests?since=0`);
+    return ((await res.json()) as { next: number }).next;
+  }
+
+  async requestsSince(n: number): Promise<LoggedRequest[]> {
+    const res = await fetch(`${this.context.emulator?.adminUrl}/requests?since=${n}`);
+    return ((await res.json()) as { requests: LoggedRequest[] }).requests;
+  }
+}
+
+/** Stores `token` the way the launcher does (seed file), and waits until the extension took it. */
+async function seed(api: AgentRunsTestApi, token: string): Promise<void> {
+  const file = process.env[SEED_TOKEN_FILE_ENV];
+  assert.ok(file, `${SEED_TOKEN_FILE_ENV} is not set in the extension host`);
+  fs.writeFileSync(file, token, { mode: 0o600 });
+  assert.equal(await api.seedToken(), true);
+  assert.equal(fs.existsSync(file), false, 'the seed file was not deleted');
+}
+
+describe('Runs: ledger, polling, alerts, 401', function () {
+  this.timeout(60_000);
+  const context = readTestContext();
+  let api: AgentRunsTestApi;
+  let admin: EmulatorAdmin;
+
+  before(async function () {
+    if (!context?.emulator) {
+      this.skip();
+    }
+    admin = new EmulatorAdmin(context);
+    const ext = vscode.extensions.getExtension<AgentRunsTestApi>(context.extensionId);
+    assert.ok(ext);
+    api = await ext.activate();
+    await vscode.workspace.getConfiguration('agentRuns').update('notifications', 'all', vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration('agentRuns.polling').update('panelSeconds', 1, vscode.ConfigurationTarget.Global);
+  });
+
+  afterEach(async () => {
+    await admin?.clearFaults();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('starts signed in from the seed file, for the emulator base URL, without network at activation', async () => {
+    await waitFor('the token lookup', () => api.connection().signedIn);
+    assert.equal(api.connection().baseUrl, context?.emulator?.baseUrl);
+    assert.ok(api.activationMs < 500, `activate() took ${api.activationMs} ms`);
+  });
+
+  it('tracks a run by ID and follows it queued → running → completed, then notifies once', async () => {
+    const agentId = await admin.startRun('Fix the login bug [[slow]]');
+    // The emulator is fast (30 ms steps): hold the first reads at queued, then running.
+    await admin.fault({ method: 'GET', path: `^/agents/${agentId}$`, extraFields: { status: 'queued' }, times: 1 });
+    await admin.fault({ method: 'GET', path: `^/agents/${agentId}$`, extraFields: { status: 'running' }, times: 1 });
+    const seen: string[] = [];
+    const sub = api.ledger().onDidChange((c: LedgerChange) => {
+      const r = c.agentIds.includes(agentId) ? api.ledger().get(agentId) : undefined;
+      if (r && seen[seen.length - 1] !== r.status) {
+        seen.push(r.status);
+      }
+    });
+    const shownBefore = api.notificationsShown;
+    try {
+      assert.equal(await vscode.commands.executeCommand('agentRuns.trackRun', agentId), true);
+      assert.equal(api.ledger().get(agentId)?.source, 'tracked');
+      // Not looking at the panel: the completion must be announced.
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      api.poller.burst(agentId);
+      await waitFor('the run to complete', () => api.ledger().get(agentId)?.status === 'completed');
+    } finally {
+      sub.dispose();
+    }
+    // queued → running → completed (a busy emulator may hold a run queued a little longer,
+    // so only the order is checked, not that each state was seen exactly once).
+    assert.equal(seen[0], 'queued', `seen: ${seen.join(' → ')}`);
+    assert.ok(seen.indexOf('running') > 0, `seen: ${seen.join(' → ')}`);
+    assert.equal(seen[seen.length - 1], 'completed', `seen: ${seen.join(' → ')}`);
+    assert.equal(seen.indexOf('completed'), seen.length - 1, `seen: ${seen.join(' → ')}`);
+    assert.equal(api.poller.isTracked(agentId), false, 'a finished run is still polled');
+    await waitFor('the completion notification', () => api.notificationsShown === shownBefore + 1);
+    const record = api.ledger().get(agentId);
+    assert.equal(record?.prompt, 'Fix the login bug [[slow]]');
+    assert.equal(record?.appId, 'app_todo');
+    assert.equal(record?.model, 'hosted/fast');
+  });
+
+  it('sends the token only as a bearer header to the configured origin and never polls finished runs', async () => {
+    const before = await admin.requestCount();
+    const agentId = await admin.startRun('Add a README');
+    assert.equal(await vscode.commands.executeCommand('agentRuns.trackRun', agentId), true);
+    api.poller.burst(agentId);
+    await waitFor('the run to finish', () => api.ledger().get(agentId)?.status === 'completed');
+    await sleep(2_500);
+    const reads = (await admin.requestsSince(before)).filter((r) => r.method === 'GET' && r.path.includes(agentId));
+    assert.ok(reads.length >= 1);
+    for (const r of reads) {
+      assert.match(r.headers.authorization ?? '', /^Bearer agr_/);
+      assert.match(r.headers['user-agent'] ?? '', /agent-runs-vscode\//);
+    }
+    const last = reads.length;
+    await sleep(2_500);
+    const later = (await admin.requestsSince(before)).filter((r) => r.method === 'GET' && r.path.includes(agentId));
+    assert.equal(later.length, last, 'a completed run was read again');
+  });
+
+  it('a 401 while polling prompts once, pauses polling, and a new token resumes it', async () => {
+    const a = await admin.startRun('First long task [[slow]]');
+    const b = await admin.startRun('Second long task [[slow]]');
+    // Keep both runs unfinished as far as the extension can tell.
+    await admin.fault({ method: 'GET', path: `^/agents/(${a}|${b})$`, extraFields: { status: 'running' }, times: 0 });
+    assert.equal(await vscode.commands.executeCommand('agentRuns.trackRun', a), true);
+    assert.equal(await vscode.commands.executeCommand('agentRuns.trackRun', b), true);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const promptsBefore = api.unauthorizedPrompts;
+
+    // The token stops working (as if revoked): every read is a 401.
+    await seed(api, context!.emulator.tokens.revoked);
+    api.poller.burst(a);
+    api.poller.burst(b);
+    await waitFor('polling to pause', () => api.poller.paused && api.connection().tokenRejected);
+    await sleep(3_000);
+    assert.equal(api.unauthorizedPrompts, promptsBefore + 1, 'one prompt, not one per run');
+    const quietFrom = await admin.requestCount();
+    await sleep(2_500);
+    assert.deepEqual((await admin.requestsSince(quietFrom)).filter((r) => r.method === 'GET'), [], 'polling went on after the 401');
+    assert.ok(api.poller.isTracked(a) && api.poller.isTracked(b), 'the runs were dropped instead of paused');
+
+    // A new token: polling resumes without another prompt.
+    await seed(api, context!.emulator.tokens.default);
+    await waitFor('polling to resume', () => !api.poller.paused && !api.connection().tokenRejected);
+    const resumedFrom = await admin.requestCount();
+    await sleep(2_000);
+    const reads = (await admin.requestsSince(resumedFrom)).filter((r) => r.method === 'GET');
+    assert.ok(reads.some((r) => r.status === 200), 'no successful read after the new token');
+    assert.equal(api.unauthorizedPrompts, promptsBefore + 1);
+    await admin.clearFaults();
+    await vscode.commands.executeCommand('agentRuns.removeRun', a);
+    await vscode.commands.executeCommand('agentRuns.removeRun', b);
+    assert.equal(api.poller.isTracked(a), false);
+    assert.equal(api.ledger().has(b), false);
+  });
+
+  it('marks runs stale while the service fails, goes offline once, and recovers', async () => {
+    const agentId = await admin.startRun('Tidy the imports [[slow]]');
+    // The service fails from the very first poll on (the emulator may still be busy with
+    // earlier runs, so the run's own state is whatever the first read saw).
+    await admin.fault({ method: 'GET', path: `^/agents/${agentId}$`, extraFields: { status: 'running' }, times: 1 });
+    await admin.fault({ method: 'GET', path: '^/agents/', status: 503, body: '{"error":"maintenance"}', times: 0 });
+    assert.equal(await vscode.commands.executeCommand('agentRuns.trackRun', agentId), true);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    assert.equal(api.ledger().get(agentId)?.status, 'running');
+    api.poller.burst(agentId);
+    await waitFor('the run to be marked stale', () => api.ledger().get(agentId)?.pollError);
+    await waitFor('the offline state', () => !api.connection().online, 30_000);
+    assert.equal(api.ledger().get(agentId)?.status, 'running', 'the last known state was not kept');
+    await admin.clearFaults();
+    await vscode.commands.executeCommand('agentRuns.refreshRun', agentId);
+    await waitFor('the service to be reachable again', () => api.connection().online, 30_000);
+    await waitFor('the stale mark to clear', () => api.ledger().get(agentId)?.pollError === undefined);
+    await vscode.commands.executeCommand('agentRuns.removeRun', agentId);
+  });
+
+  it('clears finished runs and keeps active ones', async () => {
+    const done = await admin.startRun('Quick one');
+    assert.equal(await vscode.commands.executeCommand('agentRuns.trackRun', done), true);
+    api.poller.burst(done);
+    await waitFor('the run to finish', () => api.ledger().get(done)?.status === 'completed');
+    const cleared = await vscode.commands.executeCommand<number>('agentRuns.clearFinished');
+    assert.ok(cleared >= 1);
+    assert.equal(api.ledger().has(done), false);
+    assert.ok(api.ledger().all().every((r) => r.status !== 'completed' && r.status !== 'error'));
+  });
+
+  it('refuses a run ID the service does not know, and adds nothing', async () => {
+    const count = api.ledger().all().length;
+    // The error notification is shown; the command resolves false without waiting for it.
+    const result = await Promise.race([
+      vscode.commands.executeCommand<boolean>('agentRuns.trackRun', 'agt_does_not_exist'),
+      sleep(3_000).then(() => 'timeout'),
+    ]);
+    assert.notEqual(result, true);
+    assert.equal(api.ledger().all().length, count);
+  });
+});

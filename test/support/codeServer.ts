@@ -1,0 +1,227 @@
+// code-server (the real VS Code workbench served to a browser, with the real Node extension
+// host), installed by scripts/setup-test-env.sh: fresh profiles, installing the packaged
+// .vsix, starting and stopping the server on 127.0.0.1 with an ephemeral port.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { paths } from './paths';
+import { ManagedProcess, runToCompletion } from './processes';
+
+/** Settings every harness profile starts with: quiet, no tours, nothing phoning home. */
+export const QUIET_SETTINGS: Readonly<Record<string, unknown>> = {
+  'telemetry.telemetryLevel': 'off',
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'workbench.welcomePage.walkthroughs.openOnInstall': false,
+  'workbench.enableExperiments': false,
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'extensions.ignoreRecommendations': true,
+  'update.mode': 'none',
+  'security.workspace.trust.enabled': false,
+  'window.restoreWindows': 'none',
+  'chat.commandCenter.enabled': false,
+  'git.openRepositoryInParentFolders': 'never',
+};
+
+export interface Profile {
+  /** A fresh temporary folder holding everything below. */
+  readonly root: string;
+  readonly userDataDir: string;
+  readonly extensionsDir: string;
+  readonly workspaceDir: string;
+  readonly configFile: string;
+  /** code-server's own stdout/stderr. */
+  readonly serverLog: string;
+}
+
+export interface ProfileOptions {
+  readonly settings?: Readonly<Record<string, unknown>>;
+  /** Files to create in the opened workspace folder, by relative path. */
+  readonly workspaceFiles?: Readonly<Record<string, string>>;
+}
+
+export function assertCodeServerInstalled(): void {
+  if (!fs.existsSync(paths.codeServerEntry)) {
+    throw new Error(`code-server is not installed (${paths.codeServerEntry} is missing): run npm run test:setup`);
+  }
+}
+
+/** Lays out a fresh profile inside `root`: user data with settings, extensions, workspace. */
+export function createProfile(root: string, options: ProfileOptions = {}): Profile {
+  const profile: Profile = {
+    root,
+    userDataDir: path.join(root, 'user-data'),
+    extensionsDir: path.join(root, 'extensions'),
+    workspaceDir: path.join(root, 'workspace'),
+    configFile: path.join(root, 'code-server.yaml'),
+    serverLog: path.join(root, 'code-server.log'),
+  };
+  fs.mkdirSync(path.join(profile.userDataDir, 'User'), { recursive: true });
+  fs.mkdirSync(profile.extensionsDir, { recursive: true });
+  fs.mkdirSync(profile.workspaceDir, { recursive: true });
+  // An empty config file: otherwise code-server writes one under ~/.config.
+  fs.writeFileSync(profile.configFile, '');
+  const settings = { ...QUIET_SETTINGS, ...options.settings };
+  fs.writeFileSync(path.join(profile.userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+  for (const [relative, content] of Object.entries(options.workspaceFiles ?? {})) {
+    const file = path.join(profile.workspaceDir, relative);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, content);
+  }
+  return profile;
+}
+
+export interface InstalledExtension {
+  readonly id: string;
+  readonly version: string;
+  /** The unpacked .vsix inside the profile's extensions folder. */
+  readonly path: string;
+}
+
+interface ExtensionsJsonEntry {
+  readonly identifier: { readonly id: string };
+  readonly version: string;
+  readonly location: { readonly path?: string; readonly fsPath?: string };
+}
+
+/** A VS Code command line that takes --install-extension (code-server, or desktop `code`). */
+export interface ExtensionCli {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly label: string;
+}
+
+export const CODE_SERVER_CLI: ExtensionCli = {
+  command: process.execPath,
+  args: [paths.codeServerEntry],
+  label: 'code-server --install-extension',
+};
+
+/**
+ * Installs the packaged extension into the profile (`--install-extension <vsix>`, by
+ * code-server unless another CLI is given); returns where it was unpacked.
+ */
+export async function installVsix(profile: Profile, vsix: string, id: string, cli: ExtensionCli = CODE_SERVER_CLI): Promise<InstalledExtension> {
+  if (!fs.existsSync(vsix)) {
+    throw new Error(`${vsix} is missing: run npm run package`);
+  }
+  const configArgs = cli === CODE_SERVER_CLI ? ['--config', profile.configFile] : [];
+  await runToCompletion(
+    cli.command,
+    [...cli.args, ...configArgs, `--user-data-dir=${profile.userDataDir}`, `--extensions-dir=${profile.extensionsDir}`,
+      '--install-extension', vsix, '--force'],
+    { label: cli.label, timeoutMs: 120_000, logFile: profile.serverLog },
+  );
+  const entries = JSON.parse(fs.readFileSync(path.join(profile.extensionsDir, 'extensions.json'), 'utf8')) as ExtensionsJsonEntry[];
+  const entry = entries.find((e) => e.identifier.id.toLowerCase() === id.toLowerCase());
+  const location = entry?.location.fsPath ?? entry?.location.path;
+  if (!entry || !location || !fs.existsSync(path.join(location, 'package.json'))) {
+    throw new Error(`${id} is not in ${profile.extensionsDir}/extensions.json after installing ${vsix}`);
+  }
+  return { id, version: entry.version, path: location };
+}
+
+export interface CodeServer {
+  /** `http://127.0.0.1:<port>/` */
+  readonly url: string;
+  /** `127.0.0.1:<port>`: the authority of `vscode-remote://` URIs for this server. */
+  readonly authority: string;
+  readonly process: ManagedProcess;
+  readonly profile: Profile;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Added to this process's environment; the extension host inherits it. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Copy code-server's output to stderr (AGENT_RUNS_VERBOSE=1 does it too). */
+  readonly echo?: boolean;
+  /** A fixed port on 127.0.0.1; ephemeral (0) by default. */
+  readonly port?: number;
+}
+
+export async function startCodeServer(profile: Profile, options: StartOptions = {}): Promise<CodeServer> {
+  assertCodeServerInstalled();
+  const proc = new ManagedProcess(
+    process.execPath,
+    [paths.codeServerEntry, '--config', profile.configFile, '--auth', 'none', '--bind-addr', `127.0.0.1:${options.port ?? 0}`,
+      '--user-data-dir', profile.userDataDir, '--extensions-dir', profile.extensionsDir,
+      '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
+      '--disable-getting-started-override', '--ignore-last-opened', profile.workspaceDir],
+    {
+      label: 'code-server',
+      env: { ...process.env, ...options.env },
+      logFile: profile.serverLog,
+      echo: options.echo ?? process.env.AGENT_RUNS_VERBOSE === '1',
+    },
+  );
+  try {
+    const match = await proc.waitForOutput(/HTTP server listening on (http:\/\/127\.0\.0\.1:(\d+)\/)/, 60_000);
+    return {
+      url: match[1],
+      authority: `127.0.0.1:${match[2]}`,
+      process: proc,
+      profile,
+      stop: () => proc.stop(),
+    };
+  } catch (error) {
+    await proc.stop();
+    throw error;
+  }
+}
+
+/** A `vscode-remote://` URI naming a file on the server's machine (this machine). */
+export function remoteUri(server: CodeServer, absolutePath: string): string {
+  return `vscode-remote://${server.authority}${pathToFileURL(absolutePath).pathname}`;
+}
+
+export interface WorkbenchUrlOptions {
+  /** The folder to open; the profile's workspace by default. */
+  readonly folder?: string;
+  /**
+   * Extension development/test locations, passed the way code-server's web workbench
+   * accepts them (its CLI rejects --extensionDevelopmentPath/--extensionTestsPath).
+   */
+  readonly extensionDevelopmentPath?: string;
+  readonly extensionTestsPath?: string;
+}
+
+export function workbenchUrl(server: CodeServer, options: WorkbenchUrlOptions = {}): string {
+  const url = new URL(server.url);
+  url.searchParams.set('folder', options.folder ?? server.profile.workspaceDir);
+  const payload: [string, string][] = [];
+  if (options.extensionDevelopmentPath) {
+    payload.push(['extensionDevelopmentPath', remoteUri(server, options.extensionDevelopmentPath)]);
+  }
+  if (options.extensionTestsPath) {
+    payload.push(['extensionTestsPath', remoteUri(server, options.extensionTestsPath)]);
+  }
+  if (payload.length > 0) {
+    url.searchParams.set('payload', JSON.stringify(payload));
+  }
+  return url.toString();
+}
+
+/** The newest session's logs folder under the profile (`<user-data>/logs/<timestamp>`). */
+export function logsDir(profile: Profile): string | undefined {
+  const root = path.join(profile.userDataDir, 'logs');
+  if (!fs.existsSync(root)) {
+    return undefined;
+  }
+  const sessions = fs.readdirSync(root).sort();
+  return sessions.length > 0 ? path.join(root, sessions[sessions.length - 1]) : undefined;
+}
+
+/** Every log file under the profile's logs folder, newest session last. */
+export function logFiles(profile: Profile): string[] {
+  const root = path.join(profile.userDataDir, 'logs');
+  if (!fs.existsSync(root)) {
+    return [];
+  }
+  return fs
+    .readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.log'))
+    .map((name) => path.join(root, name))
+    .sort();
+}

@@ -1,0 +1,132 @@
+// One ready-to-open VS Code: the service emulator, a fresh profile pointed at it, the
+// packaged .vsix installed, and code-server running with the seed-token protocol. Used by
+// the integration launcher, the UI test harness and the demo.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import {
+  createProfile,
+  installVsix,
+  startCodeServer,
+  workbenchUrl,
+  type CodeServer,
+  type InstalledExtension,
+  type Profile,
+  type WorkbenchUrlOptions,
+} from './codeServer';
+import { emulatorToken, startEmulator, type Emulator } from './emulator';
+import { extensionId, paths, readManifest } from './paths';
+import { makeTempDir, registerCleanup } from './processes';
+import { SEED_TOKEN_FILE_ENV } from './testContext';
+
+export interface SessionOptions {
+  /** Names the temp folder, e.g. `it`, `e2e-tree`, `demo`. */
+  readonly label: string;
+  /** Emulator step length: ~30 ms for tests, 1000 ms for the demo. */
+  readonly stepMs: number;
+  /**
+   * Seed this emulator token (by name, `default` if true) through AGENT_RUNS_SEED_TOKEN_FILE,
+   * so the extension starts signed in. false: start signed out.
+   */
+  readonly signedIn: boolean | string;
+  /** Extra user settings (after the quiet defaults and `agentRuns.baseUrl`). */
+  readonly settings?: Readonly<Record<string, unknown>>;
+  readonly workspaceFiles?: Readonly<Record<string, string>>;
+  /** Extra environment for code-server and so the extension host. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** The .vsix to install; by default a copy of dist/agent-runs.vsix (see snapshotVsix). */
+  readonly vsix?: string;
+  /** code-server's port on 127.0.0.1; ephemeral by default. */
+  readonly port?: number;
+  /** The emulator prints one line per API request. */
+  readonly logRequests?: boolean;
+}
+
+export interface Session {
+  readonly emulator: Emulator;
+  readonly profile: Profile;
+  readonly extension: InstalledExtension;
+  readonly server: CodeServer;
+  /** The token file handed to the extension, if signed in (the extension deletes it). */
+  readonly seedTokenFile: string | undefined;
+  workbenchUrl(options?: WorkbenchUrlOptions): string;
+  close(): Promise<void>;
+}
+
+let vsixSnapshot: string | undefined;
+
+/**
+ * The .vsix this process tests (dist/agent-runs.vsix or AGENT_RUNS_VSIX), copied once on
+ * first use: a rebuild of dist/ during a long run can then neither remove it nor give later
+ * test files another build.
+ */
+export function snapshotVsix(): string {
+  if (!vsixSnapshot) {
+    if (!fs.existsSync(paths.vsix)) {
+      throw new Error(`${paths.vsix} is missing: run npm run package`);
+    }
+    const copy = path.join(makeTempDir('agent-runs-vsix'), path.basename(paths.vsix));
+    fs.copyFileSync(paths.vsix, copy);
+    vsixSnapshot = copy;
+  }
+  return vsixSnapshot;
+}
+
+/**
+ * Starts the emulator, lays out a fresh profile pointed at it, installs the .vsix and
+ * starts code-server. close() (or the process cleanup, on a signal) stops it all.
+ */
+export async function startSession(options: SessionOptions): Promise<Session> {
+  const root = makeTempDir(`agent-runs-${options.label}`);
+  const emulator = await startEmulator({ stepMs: options.stepMs, logRequests: options.logRequests === true });
+  let server: CodeServer | undefined;
+  try {
+    const profile = createProfile(root, {
+      settings: { 'agentRuns.baseUrl': emulator.baseUrl, ...options.settings },
+      workspaceFiles: options.workspaceFiles,
+    });
+    const manifest = readManifest();
+    const extension = await installVsix(profile, options.vsix ?? snapshotVsix(), extensionId(manifest));
+
+    const env: Record<string, string> = { ...options.env };
+    let seedTokenFile: string | undefined;
+    if (options.signedIn !== false) {
+      const name = options.signedIn === true ? 'default' : options.signedIn;
+      const token = emulatorToken(emulator, name);
+      if (token === undefined) {
+        throw new Error(`The emulator has no token named ${name}`);
+      }
+      // Never in settings: a file only this user can read, named in the environment.
+      seedTokenFile = path.join(root, 'seed-token');
+      fs.writeFileSync(seedTokenFile, token, { mode: 0o600 });
+      env[SEED_TOKEN_FILE_ENV] = seedTokenFile;
+    }
+    server = await startCodeServer(profile, { env, ...(options.port ? { port: options.port } : {}) });
+    const started = server;
+    let closing: Promise<void> | undefined;
+    const close = (): Promise<void> => {
+      closing ??= (async () => {
+        unregister();
+        await started.stop();
+        await emulator.close();
+        if (process.env.AGENT_RUNS_KEEP_TEMP !== '1') {
+          fs.rmSync(root, { recursive: true, force: true, maxRetries: 3 });
+        }
+      })();
+      return closing;
+    };
+    const unregister = registerCleanup(`close session ${options.label}`, close);
+    return {
+      emulator,
+      profile,
+      extension,
+      server: started,
+      seedTokenFile,
+      workbenchUrl: (urlOptions) => workbenchUrl(started, urlOptions),
+      close,
+    };
+  } catch (error) {
+    await server?.stop();
+    await emulator.close();
+    throw error;
+  }
+}
