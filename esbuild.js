@@ -1,15 +1,28 @@
 // @ts-check
 // Two kinds of bundle: the extension host (cjs/node) and the webview app (iife/browser).
 // The extension host side is split: dist/extension.js is what activation loads; heavy
-// modules (HTTP stack, full schemas) live in their own files and are required on first use.
+// modules (HTTP stack, full schemas, the launch flow, the run panel, test-ID scanning) live in
+// their own files and are required on first use.
 const esbuild = require('esbuild');
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
-/** Entry points loaded lazily by dist/extension.js; each is external to the others. */
+/**
+ * Entry points loaded lazily by dist/extension.js (each through its typed loader in src/util);
+ * each is external to the others. Bundles share no module instances: a module bundled into two
+ * of them exists twice, so what they share must be stateless; live objects are passed in.
+ * `scripts/check-bundles.js` checks this against dist/meta.json.
+ */
 const lazyEntries = {
+  // The HTTP stack and the response schemas: the first request (src/util/lazyApi.ts).
   api: 'src/api/index.ts',
+  // The start-run flow: the first start-run command (src/util/lazyLaunch.ts).
+  launch: 'src/launch/entry.ts',
+  // The run panel and the transcript cache: a panel opened or restored, or a read merged (src/util/lazyPanel.ts).
+  panel: 'src/webview/entry.ts',
+  // Test-ID scanning, creating test groups, runs about tests (src/util/lazyTestGroups.ts).
+  testGroups: 'src/testGroups/entry.ts',
 };
 const lazyExternals = Object.keys(lazyEntries).map((name) => `./${name}.js`);
 

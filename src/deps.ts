@@ -8,9 +8,10 @@
 import type * as vscode from 'vscode';
 import type { AgentRunsApi } from './api/contract';
 import type * as ApiIndex from './api/index';
-import type { LedgerChange, RunLedger } from './core/ledger';
+import type { LedgerChange, RunLedger, RunRecord } from './core/ledger';
 import type { Poller } from './core/poller';
 import type { TokenStore } from './auth/tokenStore';
+import type { LaunchPrefill } from './launch/form';
 
 /** The lazily loaded API module (zod, undici, the client): `require('./api.js')`. */
 export type ApiModule = typeof ApiIndex;
@@ -69,4 +70,10 @@ export interface Deps {
 
   /** Opens the run's panel (tracking nothing new; the run must be in the ledger). */
   openRun(agentId: string): Promise<void>;
+
+  /**
+   * Opens the launch form pre-filled (a run to clone, or any subset of its fields), at its
+   * review step or the first field still missing. The launch flow loads on first use.
+   */
+  startRunPrefilled(prefill: RunRecord | LaunchPrefill): Promise<void>;
 }

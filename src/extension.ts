@@ -20,7 +20,7 @@ import { registerSendFollowUp } from './commands/sendFollowUp';
 import { registerSetBaseUrl } from './commands/setBaseUrl';
 import { registerSetToken } from './commands/setToken';
 import { registerShowLogs } from './commands/showLogs';
-import { registerStartRun } from './commands/startRun';
+import { registerStartRun, startRunPrefilled } from './commands/startRun';
 import { registerTrackRun } from './commands/trackRun';
 import { registerUriHandler } from './commands/uriHandler';
 import { Emitter } from './core/events';
@@ -30,7 +30,7 @@ import { showApiError } from './glue/errors';
 import type { GlueDeps } from './glue/glueDeps';
 import { Ledgers } from './glue/ledgers';
 import { RunSync } from './glue/polling';
-import { TranscriptCache } from './glue/transcripts';
+import { LazyTranscriptCache } from './glue/lazyTranscripts';
 import { Drafts } from './util/drafts';
 import { loadApi } from './util/lazyApi';
 import { RunAlerts } from './views/alerts';
@@ -38,7 +38,7 @@ import { RunDecorations } from './views/runDecorations';
 import { RunsTreeProvider, RunsView } from './views/runsTree';
 import { RunsStatusBar } from './views/statusBar';
 import { PanelHost } from './webview/host';
-import { RunPanelManager } from './webview/panel';
+import { LazyRunPanels } from './webview/lazyPanels';
 import { registerTestGroups } from './testGroups/index';
 
 /** What activate() returns: enough for the integration tests to watch, never the token. */
@@ -70,7 +70,8 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
   const auth = new TokenStore(context.secrets);
   const conn = new Connection({ context, auth, log, loadApi });
   const ledgers = new Ledgers(context.globalState, log, conn.current.baseUrl);
-  const transcripts = new TranscriptCache(context.globalStorageUri, log, conn.current.baseUrl);
+  // The cache itself loads with the panel code (dist/panel.js), on its first use.
+  const transcripts = new LazyTranscriptCache(context.globalStorageUri, log, conn.current.baseUrl);
   const gate = new UnauthorizedGate(conn, auth, log);
   const drafts = new Drafts(context.workspaceState);
   context.subscriptions.push(auth, conn, ledgers, transcripts, gate);
@@ -80,9 +81,10 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
     transcripts.switchBaseUrl(state.baseUrl);
   }));
 
-  // The panel manager registers the webview serializer, so it is built here, in activate.
+  // The webview serializer must exist when activate returns (panels come back after a reload);
+  // the panel manager behind it loads on first use (dist/panel.js).
   const host = new PanelHost(log);
-  const panels = new RunPanelManager(context.extensionUri, host, { transcripts: () => transcripts.transcripts });
+  const panels = new LazyRunPanels(context.extensionUri, host, { transcripts: () => transcripts.transcripts });
   context.subscriptions.push(host, panels);
   const alerts = new RunAlerts(log, (id) => host.isViewing(id));
   const sync = new RunSync({
@@ -137,6 +139,7 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
       panels.open(agentId);
       return Promise.resolve();
     },
+    startRunPrefilled: (prefill) => startRunPrefilled(deps, prefill),
     conn,
     ledgers,
     gate,

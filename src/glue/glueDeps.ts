@@ -9,7 +9,7 @@ import type { Drafts } from '../util/drafts';
 import type { RunsView } from '../views/runsTree';
 import type { Ledgers } from './ledgers';
 import type { RunSync } from './polling';
-import type { TranscriptCache } from './transcripts';
+import type { Transcripts } from './lazyTranscripts';
 
 export interface GlueDeps extends Deps {
   readonly conn: Connection;
@@ -18,5 +18,5 @@ export interface GlueDeps extends Deps {
   readonly sync: RunSync;
   readonly view: RunsView;
   readonly drafts: Drafts;
-  readonly transcripts: TranscriptCache;
+  readonly transcripts: Transcripts;
 }

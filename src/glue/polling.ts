@@ -15,13 +15,13 @@ import type { UnauthorizedGate } from '../auth/unauthorized';
 import type { RunAlerts } from '../views/alerts';
 import { Disposable } from '../util/disposable';
 import type { Ledgers } from './ledgers';
-import type { TranscriptCache } from './transcripts';
+import type { Transcripts } from './lazyTranscripts';
 
 export interface RunSyncOptions {
   ledgers: Ledgers;
   connection: Connection;
   gate: UnauthorizedGate;
-  transcripts: TranscriptCache;
+  transcripts: Transcripts;
   alerts: RunAlerts;
   log: vscode.LogOutputChannel;
   /** Whether the user is looking at the run right now (its panel is visible). */

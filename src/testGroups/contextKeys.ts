@@ -12,9 +12,8 @@
  *   Set from the extension host, it lags a fresh editor by a moment.
  */
 import * as vscode from 'vscode';
-import { compileTestIdPattern, TestIdPatternError } from '../core/testIds';
-import { describePatternSetting } from './scan';
-import { SETTING_ID_PATTERN, SETTING_PATTERNS, hasCustomPatterns, openSetting, testFileMatcher, testIdPattern } from './settings';
+import { loadTestGroups } from '../util/lazyTestGroups';
+import { SETTING_ID_PATTERN, SETTING_PATTERNS, hasCustomPatterns, testFileMatcher } from './settings';
 
 export const IS_TEST_FILE_KEY = 'agentRuns.isTestFile';
 export const CUSTOM_PATTERNS_KEY = 'agentRuns.testFiles.customPatterns';
@@ -40,7 +39,8 @@ export class TestFileContextKeys implements vscode.Disposable {
           void vscode.commands.executeCommand('setContext', CUSTOM_PATTERNS_KEY, hasCustomPatterns());
           this.updateActive(true);
         }
-        if (e.affectsConfiguration(SETTING_ID_PATTERN)) checkPatternSetting();
+        // Compiling the pattern is the scanning code's business: it loads on this first change.
+        if (e.affectsConfiguration(SETTING_ID_PATTERN)) loadTestGroups().checkPatternSetting();
       }),
     );
     void vscode.commands.executeCommand('setContext', CUSTOM_PATTERNS_KEY, hasCustomPatterns());
@@ -56,20 +56,5 @@ export class TestFileContextKeys implements vscode.Disposable {
 
   dispose(): void {
     for (const d of this.disposables.splice(0)) d.dispose();
-  }
-}
-
-/** Tells the person at once when they save an unusable pattern, with the regex error. */
-export function checkPatternSetting(): void {
-  const pattern = testIdPattern();
-  if (pattern.trim() === '') return;
-  try {
-    compileTestIdPattern(pattern);
-  } catch (e) {
-    if (!(e instanceof TestIdPatternError)) throw e;
-    const open = vscode.l10n.t('Open Settings');
-    void vscode.window.showWarningMessage(describePatternSetting(pattern, e.problem), open).then((c) => {
-      if (c === open) void openSetting(SETTING_ID_PATTERN);
-    });
   }
 }

@@ -8,14 +8,13 @@ import * as vscode from 'vscode';
 import type { CreateTestGroupRequest, TestGroupCreated } from '../api/types';
 import { defaultGroupName } from '../core/testIds';
 import type { Deps } from '../deps';
+import { copyGroupId } from './copyId';
 import { BACK, checkAppId, inputText, pickAppId, pickTestIds, type StepFrame } from './inputs';
 import {
   PatternSettingError, noIdsMessage, resolveTargets, scanTargets, type ScanOutcome, type TargetSet,
 } from './scan';
 import { SETTING_ID_PATTERN, defaultAppId, openSetting } from './settings';
 import type { TestGroupStore } from './store';
-
-export const CREATE_COMMAND = 'agentRuns.testGroups.create';
 
 const RECENT_APPS_KEY = 'agentRuns.testGroups.recentAppIds';
 const MAX_RECENT_APPS = 8;
@@ -266,9 +265,4 @@ export class CreateTestGroupFlow {
     if (choice === copy) await copyGroupId(groupId);
     else if (choice === show) await vscode.commands.executeCommand('agentRuns.testGroups.focus');
   }
-}
-
-export async function copyGroupId(groupId: string): Promise<void> {
-  await vscode.env.clipboard.writeText(groupId);
-  vscode.window.setStatusBarMessage(vscode.l10n.t('Copied test group ID {0}', groupId), 3000);
 }

@@ -1,19 +1,27 @@
 /**
  * Test files → test groups: the commands, the context keys for their menus, and the
  * "Test Groups" view. `registerTestGroups(context, deps)` is called from `activate()`.
+ *
+ * The view, the store and the context keys are built here, at activation. Scanning files for
+ * test IDs, creating groups and starting runs about tests are another bundle
+ * (`src/testGroups/entry.ts`), loaded when one of those commands first runs.
  */
 import * as vscode from 'vscode';
 import type { Deps } from '../deps';
+import { loadTestGroups } from '../util/lazyTestGroups';
 import { TestFileContextKeys } from './contextKeys';
-import { CREATE_COMMAND, CreateTestGroupFlow, copyGroupId, type CreateResult } from './createGroup';
-import { START_RUN_COMMAND, startRunForFiles, startRunForGroup, type RunPrefill } from './startRun';
+import { copyGroupId } from './copyId';
+import type { CreateResult, CreateTestGroupFlow } from './createGroup';
+import type { RunPrefill } from './startRun';
 import { TestGroupStore } from './store';
 import { TestGroupsTree, VIEW_ID, groupFromArgs, type TestGroupNode } from './view';
 
+export const CREATE_COMMAND = 'agentRuns.testGroups.create';
+export const START_RUN_COMMAND = 'agentRuns.testGroups.startRun';
 export const COPY_ID_COMMAND = 'agentRuns.testGroups.copyId';
 export const REMOVE_COMMAND = 'agentRuns.testGroups.remove';
 
-export { CREATE_COMMAND, START_RUN_COMMAND, VIEW_ID };
+export { VIEW_ID };
 export type { CreateResult, RunPrefill };
 
 export interface TestGroups {
@@ -24,7 +32,8 @@ export function registerTestGroups(context: vscode.ExtensionContext, deps: Deps)
   const store = new TestGroupStore(context.globalState, deps.connection().baseUrl);
   const tree = new TestGroupsTree(store);
   const view = vscode.window.createTreeView<TestGroupNode>(VIEW_ID, { treeDataProvider: tree, showCollapseAll: false });
-  const flow = new CreateTestGroupFlow(deps, store);
+  // Created on first use; kept, since it remembers the inputs of an unfinished attempt.
+  let flow: CreateTestGroupFlow | undefined;
 
   context.subscriptions.push(
     store,
@@ -32,10 +41,14 @@ export function registerTestGroups(context: vscode.ExtensionContext, deps: Deps)
     view,
     new TestFileContextKeys(),
     deps.onDidChangeConnection((c) => store.setBaseUrl(c.baseUrl)),
-    vscode.commands.registerCommand(CREATE_COMMAND, (...args: unknown[]) => flow.run(args)),
+    vscode.commands.registerCommand(CREATE_COMMAND, (...args: unknown[]) => {
+      flow ??= loadTestGroups().createTestGroupFlow(deps, store);
+      return flow.run(args);
+    }),
     vscode.commands.registerCommand(START_RUN_COMMAND, async (...args: unknown[]) => {
       const group = args.length === 1 ? groupFromArgs(store, undefined, args[0]) : undefined;
-      return group ? startRunForGroup(deps, group) : startRunForFiles(deps, args);
+      const scanning = loadTestGroups();
+      return group ? scanning.startRunForGroup(deps, group) : scanning.startRunForFiles(deps, args);
     }),
     vscode.commands.registerCommand(COPY_ID_COMMAND, async (arg: unknown) => {
       const group = groupFromArgs(store, view, arg);

@@ -5,10 +5,28 @@
 import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
 import {
-  TestIdPatternError, extractTestIds, mergeFileTestIds, type ExtractResult, type MergedTestIds, type OffsetRange,
-  type PatternProblem,
+  DEFAULT_SCAN_LIMITS, TestIdPatternError, compileTestIdPattern, extractTestIds, mergeFileTestIds, type ExtractResult, type MergedTestIds,
+  type OffsetRange, type PatternProblem, type ScanLimits,
 } from '../core/testIds';
-import { scanLimits, testIdPattern } from './settings';
+import { SETTING_ID_PATTERN, openSetting, section, testIdPattern } from './settings';
+
+// `agentRuns.testIds.maxFileSizeKB` and `agentRuns.testIds.scanTimeoutMs`, bounded (read per scan).
+function boundedNumber(key: string, fallback: number, min: number, max: number): number {
+  const value = section().get<unknown>(key);
+  if (typeof value !== 'number' || !Number.isFinite(value)) return fallback;
+  return Math.min(max, Math.max(min, value));
+}
+
+export function scanLimits(): ScanLimits & { maxBytes: number } {
+  const kb = boundedNumber('testIds.maxFileSizeKB', DEFAULT_SCAN_LIMITS.maxChars / 1024, 16, 100 * 1024);
+  const maxBytes = Math.round(kb * 1024);
+  return {
+    maxChars: maxBytes,
+    maxBytes,
+    timeBudgetMs: boundedNumber('testIds.scanTimeoutMs', DEFAULT_SCAN_LIMITS.timeBudgetMs, 100, 60_000),
+    maxOccurrences: DEFAULT_SCAN_LIMITS.maxOccurrences,
+  };
+}
 
 /** At most this many files per command. */
 export const MAX_FILES = 100;
@@ -313,4 +331,19 @@ export function noIdsMessage(scans: readonly FileScan[]): string {
   }
   const list = names.length <= 5 ? names.join(', ') : `${names.slice(0, 5).join(', ')}, …`;
   return `${vscode.l10n.t('No test IDs found in the {0} selected files ({1}).', names.length, list)} ${how}${truncated}${unreadableNote}`;
+}
+
+/** Tells the person at once when they save an unusable pattern, with the regex error. */
+export function checkPatternSetting(): void {
+  const pattern = testIdPattern();
+  if (pattern.trim() === '') return;
+  try {
+    compileTestIdPattern(pattern);
+  } catch (e) {
+    if (!(e instanceof TestIdPatternError)) throw e;
+    const open = vscode.l10n.t('Open Settings');
+    void vscode.window.showWarningMessage(describePatternSetting(pattern, e.problem), open).then((c) => {
+      if (c === open) void openSetting(SETTING_ID_PATTERN);
+    });
+  }
 }

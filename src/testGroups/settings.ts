@@ -1,7 +1,5 @@
 import * as vscode from 'vscode';
-import {
-  DEFAULT_SCAN_LIMITS, DEFAULT_TEST_FILE_PATTERNS, compileTestFileGlobs, type ScanLimits, type TestFileMatcher,
-} from '../core/testIds';
+import { DEFAULT_TEST_FILE_PATTERNS, compileTestFileGlobs, type TestFileMatcher } from '../core/testFileGlobs';
 
 export const SETTING_PATTERNS = 'agentRuns.testFiles.patterns';
 export const SETTING_ID_PATTERN = 'agentRuns.testIds.pattern';
@@ -9,7 +7,7 @@ export const SETTING_MAX_SIZE_KB = 'agentRuns.testIds.maxFileSizeKB';
 export const SETTING_TIMEOUT_MS = 'agentRuns.testIds.scanTimeoutMs';
 export const SETTING_APP_ID = 'agentRuns.appId';
 
-function section(): vscode.WorkspaceConfiguration {
+export function section(): vscode.WorkspaceConfiguration {
   return vscode.workspace.getConfiguration('agentRuns');
 }
 
@@ -34,23 +32,6 @@ export function hasCustomPatterns(): boolean {
 export function testIdPattern(): string {
   const value = section().get<unknown>('testIds.pattern');
   return typeof value === 'string' ? value : '';
-}
-
-function boundedNumber(key: string, fallback: number, min: number, max: number): number {
-  const value = section().get<unknown>(key);
-  if (typeof value !== 'number' || !Number.isFinite(value)) return fallback;
-  return Math.min(max, Math.max(min, value));
-}
-
-export function scanLimits(): ScanLimits & { maxBytes: number } {
-  const kb = boundedNumber('testIds.maxFileSizeKB', DEFAULT_SCAN_LIMITS.maxChars / 1024, 16, 100 * 1024);
-  const maxBytes = Math.round(kb * 1024);
-  return {
-    maxChars: maxBytes,
-    maxBytes,
-    timeBudgetMs: boundedNumber('testIds.scanTimeoutMs', DEFAULT_SCAN_LIMITS.timeBudgetMs, 100, 60_000),
-    maxOccurrences: DEFAULT_SCAN_LIMITS.maxOccurrences,
-  };
 }
 
 export function defaultAppId(): string {

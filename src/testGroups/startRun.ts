@@ -5,13 +5,10 @@
  */
 import * as vscode from 'vscode';
 import { buildTestsPrompt, type PromptFile } from '../core/testIds';
-import { startRunPrefilled } from '../commands/startRun';
 import type { Deps } from '../deps';
 import { PatternSettingError, noIdsMessage, resolveTargets, scanTargets } from './scan';
 import { SETTING_ID_PATTERN, defaultAppId, openSetting } from './settings';
 import type { TestGroupRecord } from './store';
-
-export const START_RUN_COMMAND = 'agentRuns.testGroups.startRun';
 
 /** What the launch flow is opened with. */
 export interface RunPrefill {
@@ -29,12 +26,12 @@ function promptText(files: readonly PromptFile[]): string {
 }
 
 /**
- * Opens the launch flow pre-filled (`startRunPrefilled`: the form opens at the first field
+ * Opens the launch flow pre-filled (`deps.startRunPrefilled`: the form opens at the first field
  * still missing), without waiting for the person to finish it: the command resolves to the
  * prefill.
  */
 export function openLaunchFlow(deps: Deps, prefill: RunPrefill): void {
-  startRunPrefilled(deps, prefill).catch((e: unknown) => {
+  deps.startRunPrefilled(prefill).catch((e: unknown) => {
     deps.log.error(`Opening the start-run flow failed: ${e instanceof Error ? (e.stack ?? e.message) : 'unknown error'}`);
     void vscode.window.showErrorMessage(vscode.l10n.t('Could not open the start-run flow: {0}', e instanceof Error ? e.message : ''));
   });

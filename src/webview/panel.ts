@@ -12,9 +12,12 @@
  * panels.open(agentId);                  // opens, or focuses the existing panel
  * panels.exportRun(agentId, 'markdown'); // also usable from a tree command
  * ```
- * The manager must be constructed during `activate` (it registers the
- * `WebviewPanelSerializer`), and package.json needs `"onWebviewPanel:agentRuns.run"` in
- * `activationEvents` so panels come back after a reload.
+ * The `WebviewPanelSerializer` must be registered during `activate`, and package.json needs
+ * `"onWebviewPanel:agentRuns.run"` in `activationEvents` so panels come back after a reload.
+ * By default the manager registers it, so it is then constructed in `activate`. The extension
+ * instead registers a thin serializer itself (`LazyRunPanels` in lazyPanels.ts), creates the
+ * manager with `registerSerializer: false` on first use (this file is in the lazily loaded
+ * dist/panel.js) and hands it each restored panel (`restore`).
  *
  * ## What the host provides (`RunPanelHost`)
  * - `getRun(agentId)`: the latest known Agent (as polled, with `history` and `lifecycle`),
@@ -49,10 +52,10 @@ import { PanelSession, RunObserver, type RunView } from './panelModel';
 import { cutText, isSafeLinkUrl, parsePanelState, parseWebviewMessage, type ExtensionToWebviewMessage, type WebviewToExtensionMessage } from './protocol';
 import { exportLabels, webviewStrings } from './strings';
 import { TranscriptStore, type Transcript, type TranscriptSnapshot } from './transcript';
+import { RUN_PANEL_VIEW_TYPE } from './viewType';
 
 export { buildHeader, type RunView } from './panelModel';
-
-export const RUN_PANEL_VIEW_TYPE = 'agentRuns.run';
+export { RUN_PANEL_VIEW_TYPE };
 
 export interface FollowUpInput {
   prompt: string;
@@ -86,6 +89,11 @@ export interface RunPanelManagerOptions {
   transcripts?: TranscriptStore | (() => TranscriptStore);
   /** A running run with no activity for this long shows a stall warning. Default 10. */
   stallAfterMinutes?: number;
+  /**
+   * Default true. False when the caller registered the serializer itself and forwards
+   * restored panels to `restore()` (the manager is then created lazily, after activation).
+   */
+  registerSerializer?: boolean;
 }
 
 const DEFAULT_STALL_MINUTES = 10;
@@ -113,12 +121,12 @@ export class RunPanelManager implements vscode.Disposable {
       maxRuns: MAX_TRACKED_RUNS,
       isPinned: (id) => this.panels.has(id),
     });
-    this.disposables.push(
-      vscode.window.registerWebviewPanelSerializer(RUN_PANEL_VIEW_TYPE, {
-        deserializeWebviewPanel: (panel, state) => this.revive(panel, state),
-      }),
-      host.onDidChangeRun((agentId) => this.onRunChanged(agentId)),
-    );
+    if (options.registerSerializer ?? true) {
+      this.disposables.push(vscode.window.registerWebviewPanelSerializer(RUN_PANEL_VIEW_TYPE, {
+        deserializeWebviewPanel: (panel, state) => this.restore(panel, state),
+      }));
+    }
+    this.disposables.push(host.onDidChangeRun((agentId) => this.onRunChanged(agentId)));
   }
 
   /** Opens the panel of a run, or reveals it when it is already open. */
@@ -135,6 +143,19 @@ export class RunPanelManager implements vscode.Disposable {
       this.webviewOptions(),
     );
     this.adopt(agentId, panel);
+  }
+
+  /** Takes over a panel VS Code restored after a reload (the serializer's `deserializeWebviewPanel`). */
+  restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    const parsed = parsePanelState(state);
+    if (!parsed || this.panels.has(parsed.agentId)) {
+      this.host.log.warn(parsed ? 'A restored run panel duplicated an open one; closed it.' : 'A restored run panel had no valid state; closed it.');
+      panel.dispose();
+      return Promise.resolve();
+    }
+    panel.webview.options = this.webviewOptions();
+    this.adopt(parsed.agentId, panel);
+    return Promise.resolve();
   }
 
   isOpen(agentId: string): boolean {
@@ -211,18 +232,6 @@ export class RunPanelManager implements vscode.Disposable {
       enableFindWidget: true,
       localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(this.extensionUri, 'media')],
     };
-  }
-
-  private revive(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
-    const parsed = parsePanelState(state);
-    if (!parsed || this.panels.has(parsed.agentId)) {
-      this.host.log.warn(parsed ? 'A restored run panel duplicated an open one; closed it.' : 'A restored run panel had no valid state; closed it.');
-      panel.dispose();
-      return Promise.resolve();
-    }
-    panel.webview.options = this.webviewOptions();
-    this.adopt(parsed.agentId, panel);
-    return Promise.resolve();
   }
 
   private adopt(agentId: string, panel: vscode.WebviewPanel): void {

@@ -1,0 +1,184 @@
+// @ts-check
+/**
+ * Checks the extension-host bundles esbuild wrote (dist/meta.json, see esbuild.js):
+ *
+ * 1. No module with state or identity exists twice. dist/extension.js and the lazily loaded
+ *    bundles (dist/api.js, dist/launch.js, ...) share no module instances: a module bundled
+ *    into two of them is two modules. That is harmless for pure functions and constants, and
+ *    wrong for anything with module-level mutable state, a static, a singleton or a class
+ *    whose identity is tested (`instanceof`). Every input found in more than one bundle must
+ *    be listed in STATELESS below with the reason it is safe; anything else fails.
+ * 2. Every `require('./x.js')` in a bundle names a bundle that was built.
+ * 3. The activation bundle (dist/extension.js) is under the budget (100 KB by default,
+ *    `--budget-kb N`), for a production (minified) build; a development build only reports it.
+ *
+ * Usage: node scripts/check-bundles.js [--budget-kb N] [--quiet]   (after `node esbuild.js [--production]`)
+ * Exit code 1 when a check fails.
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '..');
+const dist = path.join(root, 'dist');
+const ACTIVATION = 'dist/extension.js';
+
+/**
+ * Inputs allowed in more than one bundle, with why that is safe. A key ending in `/` covers
+ * every file under it.
+ * @type {Record<string, string>}
+ */
+const STATELESS = {
+  'src/api/types.ts': 'constants and pure predicates (isTerminalStatus)',
+  'src/api/errors.ts':
+    'the ApiError class: isApiError() recognises an ApiError from any bundle by its name and kind, and the one `instanceof ApiError` (api/client.ts) only sees errors made inside dist/api.js',
+  'src/api/baseUrl.ts': 'pure URL normalisation and constants',
+  'src/api/sanitize.ts': 'pure text functions and constants',
+  'src/api/validate.ts': 'pure request checks (they throw ApiError; see src/api/errors.ts)',
+  'src/util/disposable.ts': 'an abstract base class with per-instance state only; nothing tests `instanceof Disposable`',
+  'src/util/l10n.ts': 'a constant',
+  'src/webview/viewType.ts': 'a constant',
+  'src/core/testFileGlobs.ts': 'pure glob functions and constants',
+  'src/testGroups/settings.ts': 'configuration read on each call, constants',
+  'src/testGroups/copyId.ts': 'one stateless function',
+  'node_modules/zod/':
+    'zod 4 keeps its global config and registry on globalThis (shared by every copy) and answers instanceof from trait names, not class identity; no schema object crosses bundles',
+};
+
+/**
+ * Inputs that must never be duplicated, with why (a clearer message than "not listed").
+ * @type {Record<string, string>}
+ */
+const NEVER = {
+  'src/core/events.ts': 'Emitter.onListenerError is a static set by activate()',
+  'src/core/ledger.ts': 'the run ledger: pass the live instance through deps',
+  'src/core/poller.ts': 'the poller: pass the live instance through deps',
+  'src/glue/': 'live objects of activate(): pass them through deps',
+  'src/auth/': 'live objects of activate(): pass them through deps',
+  'src/util/lazyApi.ts': 'a loader: call it from dist/extension.js (or use deps.api())',
+  'src/util/lazyLaunch.ts': 'a loader: call it from dist/extension.js',
+  'src/util/lazyPanel.ts': 'a loader: call it from dist/extension.js',
+  'src/util/lazyTestGroups.ts': 'a loader: call it from dist/extension.js',
+};
+
+/** @param {Record<string, string>} table @param {string} input */
+function lookup(table, input) {
+  const key = Object.keys(table).find((k) => (k.endsWith('/') ? input.startsWith(k) : input === k));
+  return key === undefined ? undefined : table[key];
+}
+
+/**
+ * An input's name for the tables: a package file from `node_modules/` on (esbuild names it by
+ * its real path, `../../elsewhere/node_modules/...` when node_modules is a symlink).
+ * @param {string} input
+ */
+function normalize(input) {
+  const i = input.lastIndexOf('node_modules/');
+  return i > 0 ? input.slice(i) : input;
+}
+
+/** @param {number} bytes */
+function kb(bytes) {
+  return `${(bytes / 1024).toFixed(1)} KB`;
+}
+
+function main() {
+  const args = process.argv.slice(2);
+  const quiet = args.includes('--quiet');
+  const budgetArg = args.indexOf('--budget-kb');
+  const budgetKb = budgetArg >= 0 ? Number(args[budgetArg + 1]) : 100;
+  const metaPath = path.join(dist, 'meta.json');
+  if (!fs.existsSync(metaPath)) {
+    console.error('dist/meta.json is missing: run `node esbuild.js --production` first.');
+    return 1;
+  }
+  /** @type {import('esbuild').Metafile} */
+  const meta = JSON.parse(fs.readFileSync(metaPath, 'utf8'));
+  const outputs = Object.entries(meta.outputs).filter(([name]) => name.endsWith('.js'));
+  const problems = [];
+
+  // Which bundles each input is in (only where it left code behind).
+  /** @type {Map<string, { output: string; bytes: number }[]>} */
+  const where = new Map();
+  for (const [output, info] of outputs) {
+    for (const [name, { bytesInOutput }] of Object.entries(info.inputs)) {
+      if (bytesInOutput === 0) continue;
+      const input = normalize(name);
+      const list = where.get(input) ?? [];
+      list.push({ output, bytes: bytesInOutput });
+      where.set(input, list);
+    }
+  }
+
+  if (!quiet) {
+    console.log('Bundles:');
+    for (const [output, info] of outputs) {
+      console.log(`  ${output.padEnd(22)} ${kb(info.bytes).padStart(9)}`);
+    }
+  }
+
+  const duplicated = [...where].filter(([, list]) => list.length > 1).sort(([a], [b]) => a.localeCompare(b));
+  if (!quiet && duplicated.length > 0) console.log('\nIn more than one bundle:');
+  /** Allowed duplicates under a folder key (a package), reported once: key -> bytes per bundle. */
+  /** @type {Map<string, Map<string, number>>} */
+  const folders = new Map();
+  for (const [input, list] of duplicated) {
+    const inBundles = list.map((l) => `${path.basename(l.output)} ${l.bytes} B`).join(', ');
+    const safe = lookup(STATELESS, input);
+    if (safe !== undefined) {
+      const folder = Object.keys(STATELESS).find((k) => k.endsWith('/') && input.startsWith(k));
+      if (folder !== undefined) {
+        const sums = folders.get(folder) ?? new Map();
+        for (const l of list) sums.set(path.basename(l.output), (sums.get(path.basename(l.output)) ?? 0) + l.bytes);
+        folders.set(folder, sums);
+      } else if (!quiet) {
+        console.log(`  ok    ${input} (${inBundles}): ${safe}`);
+      }
+      continue;
+    }
+    const never = lookup(NEVER, input);
+    problems.push(`${input} is in ${inBundles}: ${never ?? 'not known to be stateless; pass the live object in, or list it in STATELESS (scripts/check-bundles.js) with the reason it is safe'}`);
+  }
+
+  if (!quiet) {
+    for (const [folder, sums] of folders) {
+      const inBundles = [...sums].map(([bundle, bytes]) => `${bundle} ${bytes} B`).join(', ');
+      console.log(`  ok    ${folder}** (${inBundles}): ${STATELESS[folder]}`);
+    }
+  }
+
+  // Every lazy require resolves to a built bundle.
+  const built = new Set(outputs.map(([name]) => path.basename(name)));
+  for (const [output] of outputs) {
+    const text = fs.readFileSync(path.join(root, output), 'utf8');
+    for (const m of text.matchAll(/require\(["']\.\/([\w.-]+\.js)["']\)/g)) {
+      if (!built.has(m[1])) problems.push(`${output} requires ./${m[1]}, which was not built`);
+    }
+  }
+
+  // The activation budget, judged on a production build only (no source maps next to it).
+  const activation = meta.outputs[ACTIVATION];
+  if (!activation) {
+    problems.push(`${ACTIVATION} is not in dist/meta.json`);
+  } else {
+    const production = !fs.existsSync(path.join(root, `${ACTIVATION}.map`));
+    const over = activation.bytes >= budgetKb * 1024;
+    const line = `${ACTIVATION}: ${kb(activation.bytes)} (budget: under ${budgetKb} KB)`;
+    if (!production) {
+      if (!quiet) console.log(`\n${line}; a development build, not judged`);
+    } else if (over) {
+      problems.push(`${line}: over budget`);
+    } else if (!quiet) {
+      console.log(`\n${line}: PASS`);
+    }
+  }
+
+  if (problems.length > 0) {
+    console.error(`\ncheck-bundles: ${problems.length} problem(s):`);
+    for (const p of problems) console.error(`  - ${p}`);
+    return 1;
+  }
+  if (!quiet) console.log('check-bundles: OK');
+  return 0;
+}
+
+process.exitCode = main();

@@ -1,0 +1,73 @@
+/**
+ * The transcript cache as activation sees it. The cache itself (glue/transcripts.ts, with the
+ * transcript store and the webview protocol it orders by) is in dist/panel.js; it is created
+ * on first real use, which comes after a read of a run (dist/api.js loaded) or with a panel.
+ * Until then there is nothing in it to save, and nothing to say about it.
+ */
+import type * as vscode from 'vscode';
+import { loadPanel } from '../util/lazyPanel';
+import type { MergeResult, Transcript, TranscriptStore } from '../webview/transcript';
+import type { TranscriptCache } from './transcripts';
+
+/** What the rest of the extension uses of the transcript cache. */
+export type Transcripts = Pick<
+  TranscriptCache,
+  'transcripts' | 'switchBaseUrl' | 'isLoaded' | 'load' | 'merge' | 'markDirty' | 'remove' | 'flush' | 'dispose'
+>;
+
+export class LazyTranscriptCache implements Transcripts {
+  private cache: TranscriptCache | undefined;
+  private baseUrl: string | undefined;
+
+  constructor(
+    private readonly root: vscode.Uri,
+    private readonly log: vscode.LogOutputChannel,
+    baseUrl: string | undefined,
+  ) {
+    this.baseUrl = baseUrl;
+  }
+
+  /** The in-memory store (shared with the run panel). */
+  get transcripts(): TranscriptStore {
+    return this.real().transcripts;
+  }
+
+  switchBaseUrl(baseUrl: string | undefined): void {
+    this.baseUrl = baseUrl;
+    this.cache?.switchBaseUrl(baseUrl);
+  }
+
+  isLoaded(agentId: string): boolean {
+    return this.cache?.isLoaded(agentId) ?? false;
+  }
+
+  load(agentId: string): Promise<Transcript> {
+    return this.real().load(agentId);
+  }
+
+  merge(agentId: string, history: readonly unknown[] | undefined): MergeResult {
+    return this.real().merge(agentId, history);
+  }
+
+  markDirty(agentId: string): void {
+    this.real().markDirty(agentId);
+  }
+
+  /** Also deletes the saved files of runs never read in this session, so it loads the cache. */
+  remove(agentIds: readonly string[]): Promise<void> {
+    return this.real().remove(agentIds);
+  }
+
+  flush(): Promise<void> {
+    return this.cache?.flush() ?? Promise.resolve();
+  }
+
+  dispose(): void {
+    this.cache?.dispose();
+  }
+
+  private real(): TranscriptCache {
+    this.cache ??= loadPanel().createTranscriptCache(this.root, this.log, this.baseUrl);
+    return this.cache;
+  }
+}

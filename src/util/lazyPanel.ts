@@ -1,0 +1,18 @@
+import type * as PanelEntry from '../webview/entry';
+
+/** The run panel bundle (`dist/panel.js`): `src/webview/entry.ts`. */
+export type PanelModule = typeof PanelEntry;
+
+let loaded: PanelModule | undefined;
+
+/**
+ * The run panel (panel manager, webview protocol with zod/mini, transcript store, exports)
+ * and the persisting transcript cache are their own bundle, dist/panel.js, loaded the first
+ * time a panel is opened or restored, or a read of a run brings transcript content.
+ * Like `loadApi`: esbuild leaves this require alone (see esbuild.js).
+ */
+export function loadPanel(): PanelModule {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  loaded ??= require('./panel.js') as PanelModule;
+  return loaded;
+}
