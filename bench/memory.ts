@@ -1,0 +1,158 @@
+/**
+ * Extension-host heap in a real extension host (code-server): Agent Runs follows 200 runs of
+ * 500 messages each, through its own "Track Run by ID" command (read over HTTP from the
+ * emulator, put in the run list, transcript cached, run panel opened), then every panel is
+ * closed. The observer extension drives it from inside the same extension host and samples
+ * process.memoryUsage().heapUsed after forced garbage collection (v8 --expose-gc at runtime),
+ * waiting each time until the heap has settled. The runs are finished ones: following them
+ * costs one read each, and the heap figures are not blurred by polling in flight.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { createClient } from '../src/api/index';
+import { startEmulator, type Emulator } from '../test/emulator/index';
+import { assertCodeServerInstalled, createProfile, installVsix } from '../test/support/codeServer';
+import { extensionId } from '../test/support/paths';
+import { makeTempDir, registerCleanup } from '../test/support/processes';
+import { codeServerVersion } from './activation';
+import type { Build } from './build';
+import { coldStart } from './codeServerRun';
+import { buildBenchExtensions } from './extensions';
+import { benchMessage } from './fixtures';
+import { OBSERVER_MARKER_FILE, type HeapSample } from './probe/protocol';
+import type { Report } from './report';
+import { MB } from './stats';
+
+export const RUNS = 200;
+export const MESSAGES_PER_RUN = 500;
+export const HEAP_RETURN_BUDGET_MB = 10;
+
+/** 200 finished runs on the emulator, each with exactly 500 messages. */
+async function seedRuns(emulator: Emulator): Promise<string[]> {
+  const workspace = emulator.state.workspaces.get('ws_acme');
+  if (!workspace) {
+    throw new Error('the emulator seed has no ws_acme');
+  }
+  workspace.paidCredits = 1_000_000;
+  const client = createClient({ baseUrl: emulator.baseUrl, token: emulator.tokens.default });
+  const ids: string[] = [];
+  try {
+    for (let i = 0; i < RUNS; i++) {
+      const run = await client.startAgent({ appId: 'app_todo', prompt: `Memory bench run ${i + 1}`, model: 'hosted/auto' });
+      ids.push(run.agentId);
+    }
+  } finally {
+    await client.dispose();
+  }
+  await emulator.advance(60_000);
+  for (const id of ids) {
+    const record = emulator.state.agents.get(id);
+    if (!record || (record.status !== 'completed' && record.status !== 'error')) {
+      throw new Error(`run ${id} did not finish on the emulator (${record?.status ?? 'missing'})`);
+    }
+    let sequence = Math.max(0, ...record.history.map((m) => m.sequence));
+    let createdAt = Math.max(record.createdAt, ...record.history.map((m) => m.createdAt));
+    for (let n = record.history.length + 1; record.history.length < MESSAGES_PER_RUN; n++) {
+      sequence++;
+      createdAt += 1_000;
+      const m = benchMessage(n, createdAt);
+      record.history.push({ ...m, id: `bench-${n}`, sequence });
+    }
+    record.updatedAt = createdAt;
+  }
+  return ids;
+}
+
+function mb(bytes: number): number {
+  return bytes / MB;
+}
+
+function find(samples: readonly HeapSample[], label: string): HeapSample {
+  const s = samples.find((x) => x.label === label);
+  if (!s) {
+    throw new Error(`no heap sample "${label}"`);
+  }
+  return s;
+}
+
+/** Returns code-server's version. */
+export async function measureMemory(report: Report, build: Build, options: { heapSnapshots?: string } = {}): Promise<string> {
+  assertCodeServerInstalled();
+  const work = makeTempDir('agent-runs-bench-memory');
+  const { observer } = await buildBenchExtensions(work);
+  const emulator = await startEmulator({ port: 0, clock: 'manual', stepMs: 1000 });
+  registerCleanup('stop the memory emulator', () => emulator.close());
+  try {
+    const ids = await seedRuns(emulator);
+    const runsFile = path.join(work, 'runs.json');
+    fs.writeFileSync(runsFile, JSON.stringify(ids));
+    const profile = createProfile(path.join(work, 'profile'), {
+      settings: { 'agentRuns.baseUrl': emulator.baseUrl },
+      workspaceFiles: { [OBSERVER_MARKER_FILE]: '' },
+    });
+    const id = extensionId();
+    await installVsix(profile, build.vsix, id);
+    await installVsix(profile, observer.vsix, observer.id);
+    const run = await coldStart({
+      profile,
+      target: id,
+      emulator,
+      outFile: path.join(work, 'report-memory.json'),
+      seedTokenFile: path.join(work, 'seed-token'),
+      mode: 'memory',
+      runsFile,
+      ...(options.heapSnapshots ? { heapSnapshots: options.heapSnapshots } : {}),
+      timeoutMs: options.heapSnapshots ? 15 * 60_000 : 8 * 60_000,
+    });
+    const m = run.report.memory;
+    if (run.report.error || !m) {
+      throw new Error(run.report.error ?? 'the observer sent no memory report');
+    }
+    const start = find(m.samples, 'start');
+    const warm = find(m.samples, 'one run followed, its panel closed');
+    const cleared = find(m.samples, 'runs cleared');
+    const followed = find(m.samples, 'followed, panels open');
+    const closed = find(m.samples, 'panels closed');
+    const reads = emulator.requests.filter((r) => r.method === 'GET' && /\/agents\/[^/?]+$/.test(r.path)).length;
+    report.add('memory', {
+      name: 'Extension-host heap at start (signed in, no runs)',
+      value: mb(start.heapUsed),
+      unit: 'MB',
+      note: 'process.memoryUsage().heapUsed after forced GC, the whole extension host (VS Code\'s own modules and built-in extensions included)',
+    });
+    report.add('memory', {
+      name: `Heap after following ${RUNS} runs × ${MESSAGES_PER_RUN} messages, panels open`,
+      value: mb(followed.heapUsed),
+      unit: 'MB',
+      note: `+${mb(followed.heapUsed - start.heapUsed).toFixed(1)} MB over the start; ${m.runsFollowed} of ${ids.length} runs tracked through agentRuns.trackRun (${m.runsInList} in the list, ${reads} reads) in ${(m.followMs / 1000).toFixed(1)} s; ${m.panelsOpened} panel tab(s) open when sampled; ${m.notes.join('; ')}`,
+    });
+    report.add('memory', {
+      name: 'Heap growth after closing the panels (vs start)',
+      value: mb(closed.heapUsed - start.heapUsed),
+      unit: 'MB',
+      budget: { op: '<=', limit: HEAP_RETURN_BUDGET_MB },
+      note: `${mb(closed.heapUsed).toFixed(1)} MB after closing every panel (${m.tabsAfterClose} tab(s) left); the ${m.runsInList} runs stay in the list (finished runs, not polled)`,
+    });
+    report.add('memory', {
+      name: 'Heap growth after the first run only (followed, panel closed)',
+      value: mb(warm.heapUsed - start.heapUsed),
+      unit: 'MB',
+      note: 'what the first use costs once: dist/api.js (HTTP stack, schemas) loaded, one transcript cached',
+    });
+    report.add('memory', {
+      name: 'Heap growth after also clearing the runs from the list',
+      value: mb(cleared.heapUsed - start.heapUsed),
+      unit: 'MB',
+      note: 'agentRuns.clearFinished after the panels were closed: what the run list and transcript caches held',
+    });
+    if (options.heapSnapshots) {
+      report.notes.push(`Memory: heap snapshots of each sample are in ${path.relative(process.cwd(), options.heapSnapshots)}/ (open them in Chrome DevTools, Memory tab; compare "panels closed" with "one run followed").`);
+    }
+    if (m.runsFollowed !== ids.length) {
+      report.notes.push(`Memory: only ${m.runsFollowed} of ${ids.length} runs were tracked.`);
+    }
+    return codeServerVersion();
+  } finally {
+    await emulator.close();
+  }
+}
