@@ -210,15 +210,17 @@ export class Workbench {
   /**
    * Shows the activity-bar view container whose label starts with `label` (e.g.
    * 'Agent Runs', 'Explorer'). Never clicks an already selected icon: that toggles the side
-   * bar, and right after a start or reload the side bar may still be on its way back. A
-   * selected container whose side bar stays hidden is shown with the idempotent palette
-   * command "View: Show <label>" instead.
+   * bar, and right after a start or reload the side bar may still be on its way back. So it
+   * first waits until the workbench has restored the side bar (see `waitForSideBarRestored`),
+   * then decides. A selected container whose side bar stays hidden is shown with the
+   * idempotent palette command "View: Show <label>" instead.
    */
   async openActivityBarView(label: string, timeoutMs = UI_TIMEOUT_MS): Promise<void> {
     const item = this.page.locator(`.part.activitybar .action-item:has(.action-label[aria-label^="${label.replace(/"/g, '\\"')}"])`).first();
     await item.waitFor({ state: 'visible', timeout: timeoutMs }).catch((error: unknown) => {
       throw new Error(`No activity bar item "${label}": ${String(error)}`);
     });
+    await this.waitForSideBarRestored(timeoutMs);
     const selected = async () => ((await item.getAttribute('class')) ?? '').split(/\s+/).includes('checked');
     const sideBarVisible = () => this.page.locator('.part.sidebar').isVisible();
     const shown = async () => (await selected()) && (await sideBarVisible());
@@ -235,6 +237,41 @@ export class Workbench {
       }
     }
     await waitUntil(shown, timeoutMs, `the "${label}" view container to show`);
+  }
+
+  /**
+   * Waits until the workbench has restored the side bar's view container after a start or a
+   * reload. An extension's container is restored only once the extension host has registered
+   * the extension (seconds after the page shows): until then the side bar is up with no icon
+   * selected, and a click on the icon races the restore. When the restore lands first, the
+   * click finds its container already open and toggles the side bar closed. Read from VS
+   * Code's own startup marks: `code/willRestoreViewlet` … `code/didRestoreViewlet`, the
+   * former set (when there is a container to restore) before `code/didStartWorkbench`.
+   */
+  async waitForSideBarRestored(timeoutMs = UI_TIMEOUT_MS): Promise<void> {
+    // A string, not a function: this file is compiled without the DOM library.
+    const restored = `(() => {
+      const has = (name) => performance.getEntriesByName(name, 'mark').length > 0;
+      return has('code/didStartWorkbench') && (!has('code/willRestoreViewlet') || has('code/didRestoreViewlet'));
+    })()`;
+    await this.page.waitForFunction(restored, undefined, { timeout: timeoutMs, polling: 100 }).catch((error: unknown) => {
+      throw new Error(`The workbench did not finish restoring its side bar: ${String(error)}`);
+    });
+  }
+
+  /**
+   * Reloads the window as a person does in VS Code, with "Developer: Reload Window", and waits
+   * for the new workbench. Not `page.reload()` (the browser's F5): VS Code in a browser saves
+   * its state (open editors, extensions' globalState) asynchronously, and a page the browser
+   * unloads cannot wait for that, so after `page.reload()` it may come back with an older
+   * state (e.g. a run panel closed seconds before is open again). The command saves first.
+   */
+  async reloadWindow(timeoutMs = 60_000): Promise<void> {
+    const row = await this.findCommandPaletteEntry('Developer: Reload Window');
+    const loaded = this.page.waitForEvent('load', { timeout: timeoutMs });
+    await row.click();
+    await loaded;
+    await this.page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: timeoutMs });
   }
 
   /** A row of any visible tree or list whose text contains (or matches) `text`. */

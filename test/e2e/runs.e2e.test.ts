@@ -26,9 +26,14 @@ async function emulateFocus(wb: Workbench): Promise<void> {
   assert.equal(await wb.page.evaluate('document.hasFocus()'), true, 'focus emulation did not take');
 }
 
+/** The editor tabs of run panels. */
+function runPanelTabs(wb: Workbench) {
+  return wb.page.locator('.tabs-container .tab', { hasText: /^Run: / });
+}
+
 /** Closes the run panels' editor tabs with their close buttons, as a person would. */
 async function closeRunPanels(wb: Workbench): Promise<void> {
-  const tabs = wb.page.locator('.tabs-container .tab', { hasText: /^Run: / });
+  const tabs = runPanelTabs(wb);
   while ((await tabs.count()) > 0) {
     const tab = tabs.first();
     await tab.hover();
@@ -104,7 +109,9 @@ describe('Runs view: sign in, follow a run, reload', function () {
     const first = await wb.treeRowParts(row);
     assert.match(first.description, /^(queued|running) · hosted\/balanced · /);
     await wb.screenshot('runs-tracked-running');
-    // Look away from the panel, so the completion is announced: close its tab.
+    // Look away from the panel, so the completion is announced: close its tab. Track Run
+    // opens the panel after it revealed the row, so the tab may not be there yet.
+    await runPanelTabs(wb).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
     await closeRunPanels(wb);
     await wb.waitForNotification(/Agent run completed/, 60_000);
     await waitForDescription(wb, label, /^completed · hosted\/balanced · /);
@@ -124,8 +131,7 @@ describe('Runs view: sign in, follow a run, reload', function () {
 
   it('keeps the run after a window reload', async () => {
     const wb = workbench();
-    await wb.page.reload();
-    await wb.page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 30_000 });
+    await wb.reloadWindow(30_000);
     await emulateFocus(wb);
     await wb.openActivityBarView('Agent Runs');
     const row = await wb.waitForTreeRow(label, 30_000);
