@@ -411,6 +411,9 @@ export class App {
       this.submit();
     });
     ui.textarea.addEventListener('input', () => this.onDraftInput());
+    // Leaving the box (to the palette, another editor, "Reload Window") reports the draft at
+    // once: the debounce could otherwise still be pending when the window goes away.
+    ui.textarea.addEventListener('blur', () => this.flushDraft());
   }
 
   private onClick(e: Event): void {
