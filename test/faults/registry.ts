@@ -1,0 +1,271 @@
+// The fault suite's scenario registry. Every scenario is one mocha test declared with
+// `scenario(category, title, body)`; when it ends (passed or not) it reports one record with
+// what was measured: crashes, token leaks, duplicate POSTs and lost drafts. The launcher
+// (test/faults/run.ts) adds up the records of every tier and prints the summary line, so the
+// counts always come from the scenarios that actually ran, never from a constant.
+//
+// Records go to memory (the tiers that run in the launcher's own process) and, when
+// AGENT_RUNS_FAULTS_RECORDS names a file, are appended to it as JSON lines (the extension-host
+// tier, which runs in another process). Only `node:` imports: this file is loaded in the
+// extension host too.
+import * as fs from 'node:fs';
+import { findSecret } from './secrets';
+
+export const RECORDS_ENV = 'AGENT_RUNS_FAULTS_RECORDS';
+export const TIER_ENV = 'AGENT_RUNS_FAULTS_TIER';
+/** The workbench `logLevel` payload that puts the extension's output channel at trace level. */
+export const TRACE_LOG_LEVEL = 'agent-runs-team.agent-runs:trace';
+/** Names a JSON file `{ userDataDir }` the launcher writes once the host tier's profile exists. */
+export const PROFILE_ENV = 'AGENT_RUNS_FAULTS_PROFILE';
+
+export type Category =
+  /** 5xx, HTML, malformed/truncated/empty bodies, unknown and missing fields and values. */
+  | 'responses'
+  /** Timeouts, resets, refused connections, DNS failures. */
+  | 'transport'
+  /** The service gone for minutes, then back. */
+  | 'outage'
+  /** 429 with and without Retry-After. */
+  | 'rate-limit'
+  /** 401 after revocation while following runs. */
+  | 'auth'
+  /** Reload, crash, corrupt stored state. */
+  | 'persistence'
+  /** POSTs that may have reached the server are not repeated. */
+  | 'no-duplicates'
+  /** Follow-ups typed while offline or during a failure are kept. */
+  | 'drafts'
+  /** The token in no sink, no other origin, plain http warned about. */
+  | 'secrets'
+  /** Hostile content rendered inertly, the panel responsive. */
+  | 'hostile'
+  /** Forged or invalid webview messages ignored and logged. */
+  | 'messages';
+
+export interface ScenarioRecord {
+  tier: string;
+  category: Category;
+  title: string;
+  passed: boolean;
+  crashes: number;
+  tokenLeaks: number;
+  duplicatePosts: number;
+  lostDrafts: number;
+  /** What was found, one line each (never the token itself). */
+  findings: string[];
+  error?: string;
+  durationMs: number;
+}
+
+export interface Scenario {
+  /** Something crashed: an uncaught error, a rejected promise nobody handled, a listener or callback that threw. */
+  crash(what: string): void;
+  /**
+   * Checks one sink for the registered secrets (whole, case-insensitively, encoded, or a
+   * 12-character piece of one); each sink that holds one counts as a leak.
+   */
+  sink(name: string, text: string | undefined | null): void;
+  /** POSTs the service received beyond the ones the person asked for. */
+  duplicatePosts(count: number, detail: string): void;
+  /** A follow-up the person typed that cannot be found any more. */
+  lostDraft(detail: string): void;
+  /** A line for the report. */
+  note(text: string): void;
+}
+
+const records: ScenarioRecord[] = [];
+const secrets = new Set<string>();
+let current: ScenarioState | undefined;
+
+interface ScenarioState {
+  record: ScenarioRecord;
+  sinksChecked: number;
+}
+
+/** Registers values that must never show up in a sink (API tokens). */
+export function registerSecret(...values: readonly string[]): void {
+  for (const v of values) {
+    if (v.length >= 8) {
+      secrets.add(v);
+    }
+  }
+}
+
+export function registeredSecrets(): string[] {
+  return [...secrets];
+}
+
+/** Records reported in this process so far. */
+export function localRecords(): readonly ScenarioRecord[] {
+  return records;
+}
+
+export function tierName(): string {
+  return process.env[TIER_ENV] ?? 'node';
+}
+
+/** Called by the tiers' crash detectors (unhandled rejections, page errors ...). */
+export function reportCrash(what: string): void {
+  if (current) {
+    current.record.crashes++;
+    current.record.findings.push(`crash: ${what.split('\n')[0].slice(0, 300)}`);
+  } else {
+    pendingCrashes.push(what);
+  }
+}
+
+/** Crashes seen between scenarios; charged to the next one so none is lost. */
+const pendingCrashes: string[] = [];
+
+function makeScenario(state: ScenarioState): Scenario {
+  const r = state.record;
+  return {
+    crash: (what) => {
+      r.crashes++;
+      r.findings.push(`crash: ${what.slice(0, 300)}`);
+    },
+    sink: (name, text) => {
+      state.sinksChecked++;
+      if (text === undefined || text === null || text === '') {
+        return;
+      }
+      for (const secret of secrets) {
+        const found = findSecret(text, secret);
+        if (found) {
+          r.tokenLeaks++;
+          r.findings.push(`token leak in ${name}: ${found}`);
+          return;
+        }
+      }
+    },
+    duplicatePosts: (count, detail) => {
+      if (count > 0) {
+        r.duplicatePosts += count;
+        r.findings.push(`duplicate POSTs (${count}): ${detail}`);
+      }
+    },
+    lostDraft: (detail) => {
+      r.lostDrafts++;
+      r.findings.push(`lost draft: ${detail}`);
+    },
+    note: (text) => {
+      r.findings.push(`note: ${text}`);
+    },
+  };
+}
+
+function write(record: ScenarioRecord): void {
+  records.push(record);
+  const file = process.env[RECORDS_ENV];
+  if (file) {
+    fs.appendFileSync(file, `${JSON.stringify(record)}\n`);
+  }
+}
+
+/**
+ * Declares one counted fault scenario (a mocha `it`). The body gets a `Scenario` to report
+ * what it measured; the test fails when the body throws or when any counter is above zero.
+ */
+export function scenario(category: Category, title: string, body: (s: Scenario) => Promise<void>, timeoutMs?: number): void {
+  it(`[${category}] ${title}`, async function () {
+    if (timeoutMs !== undefined) {
+      this.timeout(timeoutMs);
+    }
+    const record: ScenarioRecord = {
+      tier: tierName(),
+      category,
+      title,
+      passed: false,
+      crashes: 0,
+      tokenLeaks: 0,
+      duplicatePosts: 0,
+      lostDrafts: 0,
+      findings: [],
+      durationMs: 0,
+    };
+    const state: ScenarioState = { record, sinksChecked: 0 };
+    for (const c of pendingCrashes.splice(0)) {
+      record.crashes++;
+      record.findings.push(`crash (before this scenario): ${c.split('\n')[0].slice(0, 300)}`);
+    }
+    current = state;
+    const started = Date.now();
+    let error: Error | undefined;
+    try {
+      await body(makeScenario(state));
+    } catch (e) {
+      error = e instanceof Error ? e : new Error(typeof e === 'string' ? e : JSON.stringify(e));
+    } finally {
+      current = undefined;
+      record.durationMs = Date.now() - started;
+    }
+    const counted = record.crashes + record.tokenLeaks + record.duplicatePosts + record.lostDrafts;
+    record.passed = error === undefined && counted === 0;
+    if (error !== undefined) {
+      record.error = error.message.split('\n').slice(0, 6).join('\n');
+    }
+    write(record);
+    if (error !== undefined) {
+      throw error;
+    }
+    if (counted > 0) {
+      throw new Error(`scenario measured ${record.crashes} crash(es), ${record.tokenLeaks} token leak(s), ${record.duplicatePosts} duplicate POST(s), ${record.lostDrafts} lost draft(s):\n  ${record.findings.join('\n  ')}`);
+    }
+  });
+}
+
+export interface Totals {
+  scenarios: number;
+  passed: number;
+  failed: number;
+  crashes: number;
+  tokenLeaks: number;
+  duplicatePosts: number;
+  lostDrafts: number;
+}
+
+export function totals(all: readonly ScenarioRecord[]): Totals {
+  const t: Totals = { scenarios: all.length, passed: 0, failed: 0, crashes: 0, tokenLeaks: 0, duplicatePosts: 0, lostDrafts: 0 };
+  for (const r of all) {
+    if (r.passed) {
+      t.passed++;
+    } else {
+      t.failed++;
+    }
+    t.crashes += r.crashes;
+    t.tokenLeaks += r.tokenLeaks;
+    t.duplicatePosts += r.duplicatePosts;
+    t.lostDrafts += r.lostDrafts;
+  }
+  return t;
+}
+
+export function summaryLine(t: Totals): string {
+  return `faults: ${t.scenarios} scenarios, ${t.crashes} crashes, ${t.tokenLeaks} token leaks, ${t.duplicatePosts} duplicate POSTs, ${t.lostDrafts} lost drafts`;
+}
+
+/** Records appended to a JSON-lines file by another process. */
+export function readRecords(file: string): ScenarioRecord[] {
+  if (!fs.existsSync(file)) {
+    return [];
+  }
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as ScenarioRecord);
+}
+
+/**
+ * Installs process-wide crash detectors: a promise rejected with nobody to handle it, or an
+ * exception nobody caught, is charged to the running scenario.
+ */
+export function installCrashDetectors(): () => void {
+  const onRejection = (reason: unknown): void => {
+    reportCrash(`unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`);
+  };
+  process.on('unhandledRejection', onRejection);
+  return () => {
+    process.off('unhandledRejection', onRejection);
+  };
+}

@@ -1,0 +1,223 @@
+// The follow pipeline without VS Code, wired the way src/glue/polling.ts (RunSync) wires it:
+// the real HTTP client against the emulator, the real poller on virtual time, the real run
+// ledger and transcript store, and describeApiError for what the person would read. Every
+// place text ends up (log lines, error messages and their causes, the persisted ledger, the
+// stale marks) is kept so the scenarios can search it for the token.
+import { createClient } from '../../../src/api/client';
+import type { AgentRunsApi, RequestLogEntry, Timeouts } from '../../../src/api/contract';
+import { describeApiError } from '../../../src/api/describe';
+import { isApiError } from '../../../src/api/errors';
+import { isTerminalStatus, type Agent } from '../../../src/api/types';
+import { Emitter } from '../../../src/core/events';
+import { RunLedger, type KeyValueStore } from '../../../src/core/ledger';
+import { Poller, type PollerSettings } from '../../../src/core/poller';
+import { TranscriptStore } from '../../../src/webview/transcript';
+import type { Scenario } from '../registry';
+import { VirtualClock } from './virtualClock';
+
+export const FAST_TIMEOUTS: Timeouts = { connectMs: 2_000, headersMs: 1_000, bodyMs: 1_000 };
+
+/** Everything the persisted store was ever asked to write, as JSON. */
+export class RecordingStore implements KeyValueStore {
+  private readonly values = new Map<string, unknown>();
+  readonly writes: string[] = [];
+  constructor(initial: Record<string, unknown> = {}) {
+    for (const [k, v] of Object.entries(initial)) {
+      this.values.set(k, v);
+    }
+  }
+  get<T>(key: string): T | undefined {
+    return this.values.get(key) as T | undefined;
+  }
+  update(key: string, value: unknown): PromiseLike<void> {
+    this.values.set(key, value);
+    this.writes.push(JSON.stringify(value));
+    return Promise.resolve();
+  }
+}
+
+export interface PipelineOptions {
+  baseUrl: string;
+  token: string;
+  timeouts?: Timeouts;
+  settings?: Partial<PollerSettings>;
+}
+
+export interface ReadAttempt {
+  agentId: string;
+  /** Virtual time the read started. */
+  at: number;
+  /** `ok`, or the ApiError kind of the failure. */
+  outcome?: string;
+}
+
+/** Real-time wait for a condition (never a fixed sleep). */
+export async function until(what: string, probe: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!probe()) {
+    if (Date.now() > deadline) {
+      throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    }
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
+export class Pipeline {
+  readonly clock = new VirtualClock();
+  readonly store = new RecordingStore();
+  readonly logs: string[] = [];
+  readonly requestLog: RequestLogEntry[] = [];
+  readonly errorTexts: string[] = [];
+  readonly reads: ReadAttempt[] = [];
+  readonly connectivity: boolean[] = [];
+  readonly ledgerWarnings: string[] = [];
+  readonly crashes: string[] = [];
+  unauthorized = 0;
+  client: AgentRunsApi;
+  readonly ledger: RunLedger;
+  readonly transcripts = new TranscriptStore(50);
+  readonly poller: Poller;
+  private readonly previousListenerError = Emitter.onListenerError;
+
+  constructor(private readonly options: PipelineOptions) {
+    this.client = this.makeClient(options.token);
+    this.ledger = new RunLedger(this.store, options.baseUrl, (m) => this.ledgerWarnings.push(m));
+    Emitter.onListenerError = (err) => this.crashes.push(`a listener threw: ${String(err)}`);
+    this.poller = new Poller({
+      clock: this.clock,
+      random: () => 0,
+      settings: options.settings,
+      log: (m) => {
+        this.logs.push(m);
+        if (/ threw: |Poller bug/.test(m)) {
+          this.crashes.push(m);
+        }
+      },
+      fetchRun: (agentId, signal) => this.fetchRun(agentId, signal),
+      onResult: (agentId, agent) => this.applyAgent(agentId, agent),
+      onError: (agentId, error) => this.onError(agentId, error),
+      onUnauthorized: (error) => {
+        this.unauthorized++;
+        this.errorTexts.push(this.describe(error));
+      },
+      onConnectivityChange: (online, error) => {
+        this.connectivity.push(online);
+        if (error !== undefined) {
+          this.errorTexts.push(this.describe(error));
+        }
+      },
+    });
+  }
+
+  private makeClient(token: string): AgentRunsApi {
+    return createClient({
+      baseUrl: this.options.baseUrl,
+      token,
+      timeouts: this.options.timeouts ?? FAST_TIMEOUTS,
+      log: (entry) => this.requestLog.push(entry),
+    });
+  }
+
+  /** A new token was set: a new client, and polling resumes (what the glue does). */
+  async setToken(token: string): Promise<void> {
+    const old = this.client;
+    this.client = this.makeClient(token);
+    await old.dispose();
+    this.poller.resume();
+  }
+
+  describe(error: unknown): string {
+    return isApiError(error) ? describeApiError(error) : error instanceof Error ? error.message : String(error);
+  }
+
+  private async fetchRun(agentId: string, signal: AbortSignal): Promise<Agent> {
+    const attempt: ReadAttempt = { agentId, at: this.clock.now() };
+    this.reads.push(attempt);
+    try {
+      const agent = await this.client.getAgent(agentId, { signal });
+      attempt.outcome = 'ok';
+      return agent;
+    } catch (e) {
+      if (!isApiError(e)) {
+        // The client's contract: every failure is an ApiError.
+        this.crashes.push(`getAgent rejected with a non-ApiError: ${String(e)}`);
+      }
+      attempt.outcome = isApiError(e) ? e.kind : 'non-ApiError';
+      throw e;
+    }
+  }
+
+  private applyAgent(agentId: string, agent: Agent): boolean {
+    if (!this.ledger.has(agentId)) {
+      return true;
+    }
+    this.transcripts.get(agentId).merge(agent.history);
+    this.ledger.applyAgent({ ...agent, agentId });
+    const record = this.ledger.get(agentId);
+    return record ? isTerminalStatus(record.status) : true;
+  }
+
+  private onError(agentId: string, error: unknown): void {
+    if (isApiError(error) && error.kind === 'aborted') {
+      return;
+    }
+    const text = this.describe(error);
+    this.errorTexts.push(text);
+    if (error instanceof Error) {
+      this.errorTexts.push(String(error.stack ?? ''));
+      const cause = (error as Error & { cause?: unknown }).cause;
+      if (cause instanceof Error) {
+        this.errorTexts.push(`${cause.name} ${cause.message} ${(cause as Error & { code?: string }).code ?? ''}`);
+      }
+    }
+    this.ledger.recordPollError(agentId, text);
+  }
+
+  /** Adds runs to the ledger (as the launch flow would) and follows them. */
+  follow(...agentIds: string[]): void {
+    for (const agentId of agentIds) {
+      this.ledger.upsert({ agentId, source: 'started', status: 'queued' });
+      this.poller.track(agentId);
+    }
+  }
+
+  /** Lets `ms` of virtual time pass; requests run in real time, with virtual time stopped. */
+  runFor(ms: number): Promise<void> {
+    return this.clock.advance(ms, () => until('the poller to have no read in flight', () => this.poller.inFlight === 0, 15_000));
+  }
+
+  /** Runs virtual time in 1 s steps until `probe` holds (or `maxMs` of virtual time passed). */
+  async runUntil(what: string, probe: () => boolean, maxMs: number): Promise<number> {
+    const start = this.clock.now();
+    while (!probe()) {
+      if (this.clock.now() - start >= maxMs) {
+        throw new Error(`${what} did not happen within ${maxMs / 1000} s of virtual time`);
+      }
+      await this.runFor(1_000);
+    }
+    return this.clock.now() - start;
+  }
+
+  readsOf(agentId: string): ReadAttempt[] {
+    return this.reads.filter((r) => r.agentId === agentId);
+  }
+
+  /** Reports every sink this pipeline wrote to, and every crash it saw, to the scenario. */
+  check(s: Scenario): void {
+    s.sink('output log lines', this.logs.join('\n'));
+    s.sink('request log entries', this.requestLog.map((e) => JSON.stringify(e)).join('\n'));
+    s.sink('error messages', this.errorTexts.join('\n'));
+    s.sink('persisted run ledger', this.store.writes.join('\n'));
+    s.sink('ledger warnings', this.ledgerWarnings.join('\n'));
+    for (const c of this.crashes) {
+      s.crash(c);
+    }
+  }
+
+  async dispose(): Promise<void> {
+    this.poller.dispose();
+    this.ledger.dispose();
+    Emitter.onListenerError = this.previousListenerError;
+    await this.client.dispose();
+  }
+}

@@ -1,0 +1,385 @@
+// Helpers for the fault scenarios in the real workbench (code-server in Chromium, through
+// test/e2e/harness.ts): the workbench reloaded with the output channel at trace level, runs
+// made and held through the emulator, the run panel's frames, a trap origin for hostile
+// content, the browser-side storage (globalState and workspaceState live in IndexedDB in the
+// web workbench), and the crash check.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import type { Frame, Locator } from 'playwright-core';
+import { UI_TIMEOUT_MS, useWorkbench, type Workbench, type WorkbenchOptions } from '../../e2e/harness';
+import { logFiles } from '../../support/codeServer';
+import { paths } from '../../support/paths';
+import { waitUntil } from '../../support/processes';
+import { registerSecret, TRACE_LOG_LEVEL, type Scenario } from '../registry';
+
+export { UI_TIMEOUT_MS, type Workbench };
+
+/** Records every request hostile content manages to make. */
+export class Trap {
+  hits: string[] = [];
+  private constructor(private readonly server: http.Server, readonly origin: string) {}
+  static async start(): Promise<Trap> {
+    const hits: string[] = [];
+    const server = http.createServer((req, res) => {
+      hits.push(`${req.method} ${req.url}`);
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('trapped');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const trap = new Trap(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    trap.hits = hits;
+    return trap;
+  }
+  close(): Promise<void> {
+    return new Promise((r) => {
+      this.server.close(() => r());
+      this.server.closeAllConnections();
+    });
+  }
+}
+
+/** Headless Chromium reports the page unfocused; a person at the keyboard has it focused. */
+export async function emulateFocus(wb: Workbench): Promise<void> {
+  const cdp = await wb.page.context().newCDPSession(wb.page);
+  await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: true });
+  await wb.page.evaluate("window.dispatchEvent(new FocusEvent('focus'))");
+}
+
+/** How many times the extension host has started activating the extension so far. */
+export function activations(wb: Workbench): number {
+  const id = wb.session.extension.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return (wb.extensionHostLog().match(new RegExp(`_doActivateExtension ${id}\\b`, 'gi')) ?? []).length;
+}
+
+/** (Re)opens the workbench with the extension's output channel at trace level; waits for activation. */
+export async function openWithTrace(wb: Workbench): Promise<void> {
+  const before = activations(wb);
+  const url = new URL(wb.session.workbenchUrl());
+  url.searchParams.set('payload', JSON.stringify([['logLevel', TRACE_LOG_LEVEL]]));
+  await wb.page.goto(url.toString(), { waitUntil: 'domcontentloaded' });
+  await wb.page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
+  await emulateFocus(wb);
+  await waitUntil(() => activations(wb) > before, 60_000, 'the extension to activate again');
+  await wb.openActivityBarView('Agent Runs');
+}
+
+/** useWorkbench, plus: trace logging, focus, the Agent Runs view, the tokens as secrets. */
+export function useFaultWorkbench(options: WorkbenchOptions): () => Workbench {
+  const workbench = useWorkbench(options);
+  before(async function () {
+    this.timeout(120_000);
+    const wb = workbench();
+    const t = wb.emulator.tokens;
+    registerSecret(t.default, t.scoped, t.noApiAccess, t.noCredits, t.revoked);
+    await openWithTrace(wb);
+  });
+  return workbench;
+}
+
+export async function admin(wb: Workbench, method: string, route: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(`${wb.emulator.adminUrl}${route}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  assert.ok(res.status < 300, `admin ${method} ${route} answered ${res.status}: ${text.slice(0, 200)}`);
+  return text === '' ? undefined : (JSON.parse(text) as unknown);
+}
+
+/** A run started elsewhere, given time to produce `messages` messages, then held running. */
+export async function startHeldRun(wb: Workbench, prompt: string, messages = 3): Promise<string> {
+  const res = await fetch(`${wb.emulator.baseUrl}/agents`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${wb.emulator.tokens.default}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ appId: 'app_todo', prompt, model: 'hosted/fast' }),
+  });
+  const text = await res.text();
+  assert.equal(res.status, 201, text);
+  const id = (JSON.parse(text) as { agentId: string }).agentId;
+  await waitUntil(async () => ((await admin(wb, 'GET', `/agents/${id}`)) as { history: unknown[] }).history.length >= messages, UI_TIMEOUT_MS, 'the run to produce messages');
+  await admin(wb, 'PATCH', `/agents/${id}`, { status: 'running' });
+  return id;
+}
+
+/**
+ * Runs a palette command; tries again when the palette lost its focus to a webview that was
+ * just drawn (a freshly opened run panel can take focus while the palette opens).
+ */
+export async function command(wb: Workbench, title: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await wb.runCommand(title, 10_000);
+      return;
+    } catch (error) {
+      if (attempt >= 3) {
+        throw error;
+      }
+      await wb.closeQuickInput().catch(() => undefined);
+    }
+  }
+}
+
+/** "Track Run by ID…" from the palette; the run's panel opens. */
+export async function trackRun(wb: Workbench, agentId: string): Promise<void> {
+  await command(wb, 'Agent Runs: Track Run by ID…');
+  await wb.typeInInput(agentId, { prompt: /agent ID/i });
+}
+
+/** The run panel's content frame (the one with the transcript), once it shows `minArticles`. */
+export async function panelFrame(wb: Workbench, minArticles = 1, timeoutMs = 30_000): Promise<Frame> {
+  return wb.webviewFrame(async (f) => (await f.locator('#app .log > article').count()) >= minArticles, timeoutMs);
+}
+
+/** The frame VS Code puts around a webview's content (it holds the channel to the extension). */
+export async function webviewHostFrame(wb: Workbench): Promise<Frame> {
+  return wb.webviewFrame(async (f) => (await f.evaluate("typeof window.__vscode_post_message__ === 'function'")) === true);
+}
+
+/** POSTs of one kind the emulator received, e.g. `/agents/<id>/messages`. */
+export function posts(wb: Workbench, pathEnd: string): { status?: number; body: string }[] {
+  return wb.emulator.requests.filter((r) => r.method === 'POST' && r.path.split('?')[0].endsWith(pathEnd)).map((r) => ({ status: r.status, body: r.body }));
+}
+
+export function goodReadsSince(wb: Workbench, index: number, agentId: string): number {
+  return wb.emulator.requests.slice(index).filter((r) => r.method === 'GET' && r.path.includes(agentId) && r.status === 200).length;
+}
+
+/**
+ * Clears toasts so the next wait finds a new one. Hygiene only: a notification that arrives
+ * right after (a run finishing) is cleared by the next attempt, and none of the waits depends
+ * on the toast area being empty.
+ */
+export async function clearNotifications(wb: Workbench): Promise<void> {
+  const visible = wb.page.locator('.notifications-toasts .notification-toast:visible');
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await command(wb, 'Notifications: Clear All Notifications').catch(() => undefined);
+    if (await waitUntil(async () => (await visible.count()) === 0, 3_000, 'the notifications to clear').then(() => true, () => false)) {
+      return;
+    }
+  }
+}
+
+export async function toastButtons(toast: Locator): Promise<string[]> {
+  return (await toast.locator('.monaco-button').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
+}
+
+/** Text and markup of every frame of the workbench (the webviews too). */
+export async function allFramesHtml(wb: Workbench): Promise<string> {
+  const parts: string[] = [];
+  for (const frame of wb.page.frames()) {
+    if (frame.isDetached()) {
+      continue;
+    }
+    parts.push(await frame.evaluate('document.documentElement ? document.documentElement.outerHTML : ""').then(String, () => ''));
+  }
+  return parts.join('\n');
+}
+
+/** Every IndexedDB database of the workbench's origin (globalState, workspaceState, logs) as text. */
+export async function browserStorage(wb: Workbench): Promise<string> {
+  return String(await wb.page.evaluate(`(async () => {
+    const out = [];
+    for (const d of await indexedDB.databases()) {
+      const db = await new Promise((res, rej) => { const r = indexedDB.open(d.name); r.onsuccess = () => res(r.result); r.onerror = () => rej(r.error); });
+      for (const store of Array.from(db.objectStoreNames)) {
+        const tx = db.transaction(store, 'readonly');
+        const keys = await new Promise((res) => { const q = tx.objectStore(store).getAllKeys(); q.onsuccess = () => res(q.result); });
+        const values = await new Promise((res) => { const q = tx.objectStore(store).getAll(); q.onsuccess = () => res(q.result); });
+        keys.forEach((k, i) => {
+          const v = values[i];
+          let text;
+          if (typeof v === 'string') text = v;
+          else if (v instanceof Uint8Array || v instanceof ArrayBuffer) text = new TextDecoder().decode(v);
+          else text = JSON.stringify(v);
+          out.push(d.name + ' ' + store + ' ' + String(k) + ' = ' + text);
+        });
+      }
+      db.close();
+    }
+    return out.join('\\n');
+  })()`));
+}
+
+/** Every file under the profile's user-data folder, as text. */
+export function userDataFiles(wb: Workbench): { file: string; text: string }[] {
+  const root = wb.session.profile.userDataDir;
+  const out: { file: string; text: string }[] = [];
+  for (const name of fs.readdirSync(root, { recursive: true, encoding: 'utf8' })) {
+    const file = path.join(root, name);
+    try {
+      const stat = fs.statSync(file);
+      if (stat.isFile() && stat.size < 50_000_000) {
+        out.push({ file: name, text: fs.readFileSync(file).toString('latin1') });
+      }
+    } catch {
+      // Gone meanwhile (a rotated log).
+    }
+  }
+  return out;
+}
+
+/** The transcript cache files the extension wrote under its global storage. */
+export function transcriptFiles(wb: Workbench): string[] {
+  const dir = path.join(wb.session.profile.userDataDir, 'User', 'globalStorage', wb.session.extension.id.toLowerCase(), 'transcripts');
+  if (!fs.existsSync(dir)) {
+    return [];
+  }
+  return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json')).map((f) => path.join(dir, f));
+}
+
+export interface Mark {
+  hostLog: number;
+  output: number;
+  pageErrors: number;
+}
+
+/** Page errors of the workbench and its webviews, collected from the start. */
+const pageErrors = new WeakMap<Workbench, string[]>();
+
+export function watchPageErrors(wb: Workbench): void {
+  if (pageErrors.has(wb)) {
+    return;
+  }
+  const list: string[] = [];
+  pageErrors.set(wb, list);
+  wb.page.on('pageerror', (e) => list.push(e.message));
+  wb.page.on('console', (m) => {
+    // The run panel's own script logs as "[agent-runs webview]"; an error there is ours.
+    if (m.type() === 'error' && /agent-runs-team\.agent-runs|agent-runs webview|webview\/main\.js/.test(`${m.text()} ${m.location().url}`)) {
+      list.push(m.text());
+    }
+  });
+}
+
+export function mark(wb: Workbench): Mark {
+  watchPageErrors(wb);
+  return { hostLog: wb.extensionHostLog().length, output: wb.readOutputLog('Agent Runs').length, pageErrors: pageErrors.get(wb)?.length ?? 0 };
+}
+
+const EXTENSION_ID = /agent-runs-team\.agent-runs/i;
+
+/**
+ * Crashes since `from`: extension host errors naming the extension, its own error lines, page
+ * errors of its webview. `expected` skips what the scenario caused on purpose (a killed host).
+ */
+export function crashCheck(wb: Workbench, s: Scenario, from: Mark, expected?: RegExp): void {
+  const unexpected = (line: string): boolean => expected === undefined || !expected.test(line);
+  for (const line of wb.extensionHostLog().slice(from.hostLog).split('\n')) {
+    if (/\[error\]/i.test(line) && EXTENSION_ID.test(line) && unexpected(line)) {
+      s.crash(`extension host: ${line.trim()}`);
+    }
+  }
+  for (const line of wb.readOutputLog('Agent Runs').slice(from.output).split('\n')) {
+    if (/\[error\]|listener failed| threw: |Poller bug|failed unexpectedly/i.test(line)) {
+      s.crash(`output channel: ${line.trim()}`);
+    }
+  }
+  for (const e of (pageErrors.get(wb) ?? []).slice(from.pageErrors)) {
+    if (/agent-runs webview|__pwned|webview\/main\.js/i.test(e) || (EXTENSION_ID.test(e) && unexpected(e))) {
+      s.crash(`page: ${e}`);
+    }
+  }
+}
+
+/** Closes what a failed scenario may have left open (a modal dialog, a quick input), so the next one starts clean. */
+async function dismissLeftovers(wb: Workbench): Promise<void> {
+  const dialog = wb.page.locator('.monaco-dialog-box');
+  for (let i = 0; i < 3 && (await dialog.isVisible().catch(() => false)); i++) {
+    const cancel = dialog.locator('.monaco-button', { hasText: /^Cancel$/ }).first();
+    if (await cancel.isVisible().catch(() => false)) {
+      await cancel.click().catch(() => undefined);
+    } else {
+      await wb.page.keyboard.press('Escape');
+    }
+    await dialog.waitFor({ state: 'hidden', timeout: 2_000 }).catch(() => undefined);
+  }
+  await wb.closeQuickInput(2_000).catch(() => undefined);
+}
+
+/** A scenario body with crash checks, the output channel sink and the workbench's DOM as sinks. */
+export async function uiChecked(wb: Workbench, s: Scenario, body: () => Promise<void>, expectedErrors?: RegExp): Promise<void> {
+  const from = mark(wb);
+  try {
+    await body();
+  } catch (error) {
+    // Keep what explains the failure next to the harness's screenshot.
+    const dir = path.join(paths.testResults, 'faults-ui');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, `${Date.now()}-output.log`), wb.readOutputLog('Agent Runs'));
+    throw error;
+  } finally {
+    wb.emulator.clearFaults();
+    await dismissLeftovers(wb);
+    crashCheck(wb, s, from, expectedErrors);
+    // What this scenario added (the whole log is searched by the dedicated sinks scenario).
+    s.sink('output channel (trace level)', wb.readOutputLog('Agent Runs').slice(from.output));
+    s.sink('workbench and webview DOM (notifications, tree, panels)', await allFramesHtml(wb).catch(() => ''));
+  }
+}
+
+/** Back to a reachable service with a fresh read ("Refresh", as a person would), so one scenario's outage does not leak into the next. */
+export async function backOnline(wb: Workbench): Promise<void> {
+  wb.emulator.clearFaults();
+  const offline = wb.page.locator('.statusbar-item', { hasText: /Agent Runs: offline/ });
+  if (await offline.count() > 0) {
+    await command(wb, 'Agent Runs: Refresh');
+    await offline.first().waitFor({ state: 'detached', timeout: 30_000 }).catch(() => undefined);
+  }
+}
+
+/** Observes that something does NOT happen for `ms` (a negative can only be watched for a while). */
+export function observe(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/**
+ * The PID of the window's extension host among code-server's descendants (for the crash
+ * scenario). After a reload code-server keeps the previous host alive for a while in case the
+ * window reconnects, so the newest one is the window's.
+ */
+export function extensionHostPid(rootPid: number): number | undefined {
+  const parents = new Map<number, number>();
+  const started = new Map<number, number>();
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) {
+      continue;
+    }
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parents.set(Number(name), Number(fields[1]));
+      // Field 22 of stat (the 20th after the command): start time in clock ticks since boot.
+      started.set(Number(name), Number(fields[19]));
+    } catch {
+      // Exited meanwhile.
+    }
+  }
+  const isDescendant = (pid: number): boolean => {
+    for (let p = parents.get(pid); p !== undefined && p > 1; p = parents.get(p)) {
+      if (p === rootPid) {
+        return true;
+      }
+    }
+    return false;
+  };
+  let newest: number | undefined;
+  for (const pid of parents.keys()) {
+    if (!isDescendant(pid)) {
+      continue;
+    }
+    try {
+      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (/--type=extensionHost/.test(cmd) && (newest === undefined || (started.get(pid) ?? 0) >= (started.get(newest) ?? 0))) {
+        newest = pid;
+      }
+    } catch {
+      // Exited meanwhile.
+    }
+  }
+  return newest;
+}
+
+export { logFiles };
