@@ -73,7 +73,7 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
   // The cache itself loads with the panel code (dist/panel.js), on its first use.
   const transcripts = new LazyTranscriptCache(context.globalStorageUri, log, conn.current.baseUrl);
   const gate = new UnauthorizedGate(conn, auth, log);
-  const drafts = new Drafts(context.workspaceState);
+  const drafts = new Drafts(context.workspaceState, (message) => log.warn(message));
   context.subscriptions.push(auth, conn, ledgers, transcripts, gate);
   // A new base URL means another service: its own runs, transcripts and token.
   context.subscriptions.push(conn.onDidChange((state) => {

@@ -80,6 +80,12 @@ export function storageKeyFor(baseUrl: string): string {
   return STORAGE_PREFIX + baseUrl;
 }
 
+/** What went wrong with the stored run list (the UI tells the user; the ledger only reports). */
+export type LedgerProblem =
+  | { readonly kind: 'reset' }
+  | { readonly kind: 'dropped'; readonly count: number }
+  | { readonly kind: 'save' };
+
 /** The run's sort time: when it was created on the service, else when we learned of it. */
 export function runTime(r: RunRecord): number {
   return r.createdAt ?? r.addedAt;
@@ -97,7 +103,7 @@ export class RunLedger {
   constructor(
     private readonly store: KeyValueStore,
     readonly baseUrl: string,
-    private readonly warn: (message: string) => void = () => undefined,
+    private readonly warn: (message: string, problem: LedgerProblem) => void = () => undefined,
   ) {
     this.load();
   }
@@ -256,7 +262,7 @@ export class RunLedger {
     // Writes are chained so a slow write can never land after a newer one.
     this.saving = this.saving
       .then(() => this.store.update(storageKeyFor(this.baseUrl), snapshot))
-      .then(undefined, (err: unknown) => this.warn(`Could not save the run list: ${err instanceof Error ? err.message : String(err)}`));
+      .then(undefined, (err: unknown) => this.warn(`Could not save the run list: ${err instanceof Error ? err.message : String(err)}`, { kind: 'save' }));
   }
 
   private trim(): void {
@@ -285,7 +291,7 @@ export class RunLedger {
     }
     const runs = isRecord(raw) && raw.version === 1 && Array.isArray(raw.runs) ? raw.runs : undefined;
     if (!runs) {
-      this.warn('The saved run list was unreadable and has been reset.');
+      this.warn('The saved run list was unreadable and has been reset.', { kind: 'reset' });
       void this.store.update(storageKeyFor(this.baseUrl), { version: 1, runs: [] } satisfies StoredLedger);
       return;
     }
@@ -299,7 +305,7 @@ export class RunLedger {
       }
     }
     if (dropped > 0) {
-      this.warn(`${dropped} unreadable entr${dropped === 1 ? 'y was' : 'ies were'} dropped from the saved run list.`);
+      this.warn(`${dropped} unreadable entr${dropped === 1 ? 'y was' : 'ies were'} dropped from the saved run list.`, { kind: 'dropped', count: dropped });
     }
   }
 }

@@ -121,7 +121,8 @@ export interface PollerDeps {
   onConnectivityChange?(online: boolean, error?: unknown): void;
   clock?: Clock;
   settings?: Partial<PollerSettings>;
-  log?(message: string): void;
+  /** `error` for a callback that threw or a bug in the poller itself; `info` for the rest. */
+  log?(message: string, level?: 'info' | 'error'): void;
   /** Source of jitter in [0, 1); defaults to Math.random. Tests pass a constant. */
   random?(): number;
 }
@@ -330,6 +331,34 @@ export class Poller implements Disposable {
     }
     this.isPaused = true;
     this.haltAll();
+  }
+
+  /** False after consecutive network-class failures, until a read succeeds or {@link resetConnectivity}. */
+  get reachable(): boolean {
+    return this.online;
+  }
+
+  /**
+   * Another service (a new base URL): what was learnt about the old one no longer applies.
+   * Reads under way (answers of the old service) are dropped, reachability, backoff and any
+   * 429 hold are forgotten; tracked runs keep their cadence. Does not call
+   * `onConnectivityChange`: nothing has been heard from the new service yet.
+   */
+  resetConnectivity(): void {
+    if (this.disposed) {
+      return;
+    }
+    this.haltAll();
+    this.online = true;
+    this.networkFailures = 0;
+    this.rateLimitStreak = 0;
+    this.holdUntil = 0;
+    this.lastSlot = 0;
+    for (const run of this.runs.values()) {
+      run.failures = 0;
+      run.notFound = 0;
+    }
+    this.rescheduleAll();
   }
 
   /** After a new token: reads every tracked run once promptly (within maxConcurrent and any 429 hold). */
@@ -545,7 +574,7 @@ export class Poller implements Disposable {
         (agent) => this.settle(run, request, { ok: true, agent }),
         (error: unknown) => this.settle(run, request, { ok: false, error }),
       )
-      .catch((err: unknown) => this.log(`Poller bug while handling a read of ${run.id}: ${errorText(err)}`));
+      .catch((err: unknown) => this.log(`Poller bug while handling a read of ${run.id}: ${errorText(err)}`, 'error'));
   }
 
   /** Turns a synchronous throw of fetchRun into a rejection. */
@@ -753,15 +782,15 @@ export class Poller implements Disposable {
     try {
       return fn();
     } catch (err) {
-      this.log(`${what} threw: ${errorText(err)}`);
+      this.log(`${what} threw: ${err instanceof Error && err.stack ? err.stack : errorText(err)}`, 'error');
       return fallback;
     }
   }
 
-  private log(message: string): void {
+  private log(message: string, level: 'info' | 'error' = 'info'): void {
     if (this.deps.log) {
       try {
-        this.deps.log(message);
+        this.deps.log(message, level);
       } catch {
         // A broken logger must not break polling.
       }

@@ -3,7 +3,7 @@
  * listener keeps working through `onDidChangeRuns`, which follows whichever ledger is current.
  */
 import * as vscode from 'vscode';
-import { RunLedger, type KeyValueStore, type LedgerChange } from '../core/ledger';
+import { RunLedger, type KeyValueStore, type LedgerChange, type LedgerProblem } from '../core/ledger';
 import { Disposable } from '../util/disposable';
 
 /** With no usable base URL there is nothing to persist: runs only live in memory. */
@@ -21,6 +21,7 @@ class MemoryStore implements KeyValueStore {
 export class Ledgers extends Disposable {
   private currentLedger: RunLedger;
   private ledgerSubscription: vscode.Disposable | undefined;
+  private readonly told = new Set<LedgerProblem['kind']>();
   private readonly ledgerEmitter = this._register(new vscode.EventEmitter<RunLedger>());
   readonly onDidChangeLedger: vscode.Event<RunLedger> = this.ledgerEmitter.event;
   private readonly runsEmitter = this._register(new vscode.EventEmitter<LedgerChange>());
@@ -63,10 +64,29 @@ export class Ledgers extends Disposable {
     super.dispose();
   }
 
+  /** Logged always; told to the user once per session and kind (a failing disk must not nag on every write). */
+  private problem(message: string, problem: LedgerProblem): void {
+    this.log.warn(message);
+    if (this.told.has(problem.kind)) {
+      return;
+    }
+    this.told.add(problem.kind);
+    const text = problem.kind === 'reset'
+      ? vscode.l10n.t('Agent Runs could not read its saved list of runs and started a new one. The runs still exist on the service: use "Track Run by ID" to follow one again.')
+      : problem.kind === 'dropped'
+        ? (problem.count === 1
+          ? vscode.l10n.t('Agent Runs could not read 1 saved run and left it out of the list. Use "Track Run by ID" to follow it again.')
+          : vscode.l10n.t('Agent Runs could not read {0} saved runs and left them out of the list. Use "Track Run by ID" to follow them again.', problem.count))
+        : vscode.l10n.t('Agent Runs could not save its list of runs; changes may be lost when the window closes.');
+    const showLogs = vscode.l10n.t('Show Logs');
+    void Promise.resolve(vscode.window.showWarningMessage(text, showLogs))
+      .then((pick) => (pick === showLogs ? this.log.show(true) : undefined), () => undefined);
+  }
+
   private open(baseUrl: string | undefined): RunLedger {
     this.ledgerSubscription?.dispose();
     const store: KeyValueStore = baseUrl ? this.store : new MemoryStore();
-    const ledger = new RunLedger(store, baseUrl ?? '', (message) => this.log.warn(message));
+    const ledger = new RunLedger(store, baseUrl ?? '', (message, problem) => this.problem(message, problem));
     this.ledgerSubscription = ledger.onDidChange((change) => this.runsEmitter.fire(change));
     return ledger;
   }

@@ -49,6 +49,7 @@ export class RunSync extends Disposable {
   /** True = reachable again, false = offline. Once per transition. */
   readonly onDidChangeConnectivity: vscode.Event<boolean> = this.connectivityEmitter.event;
   private shouldRun = false;
+  private baseUrl: string | undefined;
 
   constructor(private readonly o: RunSyncOptions) {
     super();
@@ -62,7 +63,7 @@ export class RunSync extends Disposable {
         this.connectivityEmitter.fire(online);
       },
       settings: readPollingSettings(),
-      log: (message) => o.log.info(`[poller] ${message}`),
+      log: (message, level) => (level === 'error' ? o.log.error(`[poller] ${message}`) : o.log.info(`[poller] ${message}`)),
     }));
     // Nothing is read before the first token lookup finished: see syncPauseState.
     this.poller.pause();
@@ -74,7 +75,14 @@ export class RunSync extends Disposable {
       }
     }));
     this._register(o.ledgers.onDidChangeRuns((c) => this.onRunsChanged(c)));
-    this._register(o.connection.onDidChange(() => this.syncPauseState()));
+    this.baseUrl = o.connection.current.baseUrl;
+    this._register(o.connection.onDidChange((state) => {
+      if (state.baseUrl !== this.baseUrl) {
+        this.baseUrl = state.baseUrl;
+        this.switchService();
+      }
+      this.syncPauseState();
+    }));
     this._register(o.gate.onDidChange(() => this.syncPauseState()));
     // Resume following unfinished runs from the last session: timers only, no request yet.
     this.onRunsChanged({ agentIds: [], structural: true });
@@ -162,6 +170,16 @@ export class RunSync extends Disposable {
         this.poller.untrack(id);
       }
       this.wasActive.set(id, active);
+    }
+  }
+
+  /** A new base URL is another service: the old one's outage or rate limit is not carried over. */
+  private switchService(): void {
+    const wasOffline = !this.poller.reachable;
+    this.poller.resetConnectivity();
+    if (wasOffline) {
+      this.o.log.info('Another base URL: the previous service\'s connection trouble no longer applies.');
+      this.connectivityEmitter.fire(true);
     }
   }
 

@@ -11,7 +11,10 @@ const MAX_CHARS = 200_000;
 type Stored = Record<string, { text: string; at: number }>;
 
 export class Drafts {
-  constructor(private readonly state: vscode.Memento) {}
+  private warned = false;
+
+  /** `warn` hears once per session that stored drafts were unreadable (they are then ignored and rewritten). */
+  constructor(private readonly state: vscode.Memento, private readonly warn: (message: string) => void = () => undefined) {}
 
   get(agentId: string): string | undefined {
     return this.read()[agentId]?.text;
@@ -33,16 +36,33 @@ export class Drafts {
 
   private read(): Stored {
     const raw = this.state.get<unknown>(KEY);
-    if (typeof raw !== 'object' || raw === null) {
+    if (raw === undefined) {
+      return {};
+    }
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+      this.corrupt('The saved follow-up drafts were unreadable and have been reset.');
       return {};
     }
     const out: Stored = {};
+    let dropped = 0;
     for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
       if (typeof v === 'object' && v !== null && typeof (v as { text?: unknown }).text === 'string') {
         const at = (v as { at?: unknown }).at;
         out[k] = { text: (v as { text: string }).text, at: typeof at === 'number' ? at : 0 };
+      } else {
+        dropped++;
       }
     }
+    if (dropped > 0) {
+      this.corrupt(`${dropped} unreadable follow-up draft(s) were dropped.`);
+    }
     return out;
+  }
+
+  private corrupt(message: string): void {
+    if (!this.warned) {
+      this.warned = true;
+      this.warn(message);
+    }
   }
 }

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { RunRecord } from '../core/ledger';
-import { runLabel } from './runPresentation';
+import { plain, runLabel } from './runPresentation';
 
 export type NotificationMode = 'all' | 'failuresOnly' | 'off';
 
@@ -40,7 +40,7 @@ export class RunAlerts {
     const shown = failed
       ? vscode.window.showWarningMessage(
         run.lastError
-          ? vscode.l10n.t('Agent run failed: {0}. {1}', label, oneLine(run.lastError, 200))
+          ? vscode.l10n.t('Agent run failed: {0}. {1}', label, plain(run.lastError, 200))
           : vscode.l10n.t('Agent run failed: {0}', label),
         open, followUp)
       : vscode.window.showInformationMessage(vscode.l10n.t('Agent run completed: {0}', label), open, followUp);
@@ -56,7 +56,3 @@ export class RunAlerts {
   }
 }
 
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}

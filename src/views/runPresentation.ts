@@ -3,12 +3,24 @@
  * tooltip lines. No `vscode` import, so it is unit-tested in plain mocha; `runsTree.ts`
  * turns it into a TreeItem.
  */
+import { oneLine } from '../api/sanitize';
 import { isTerminalStatus } from '../api/types';
 import { runTime, type RunRecord } from '../core/ledger';
 import type { L10n } from '../util/l10n';
 import { formatAge, formatDuration, formatTimestamp } from '../util/time';
 
 export const LABEL_MAX = 60;
+
+/** Longest server-provided value kept in a tooltip row or warning. */
+const DETAIL_MAX = 500;
+
+/**
+ * Service-provided text for one line of the UI. Control and bidi characters are dropped (an
+ * RTL override could make `fdp.exe` read as `exe.pdf`), whitespace collapsed, length capped.
+ */
+export function plain(text: string, max = DETAIL_MAX): string {
+  return oneLine(text, max);
+}
 
 export interface IconSpec {
   /** Codicon id, with `~spin` where it spins. */
@@ -30,12 +42,11 @@ export interface RunPresentation {
 
 /** The first non-empty line of the prompt, shortened; falls back to the agent ID. */
 export function runLabel(r: RunRecord, l10n: L10n, max = LABEL_MAX): string {
-  const line = (r.prompt ?? '').split(/\r?\n/).map((s) => s.trim()).find((s) => s.length > 0);
+  const line = (r.prompt ?? '').split(/\r?\n/).map((s) => plain(s, Number.MAX_SAFE_INTEGER)).find((s) => s.length > 0);
   if (!line) {
-    return l10n.t('Run {0}', r.agentId);
+    return l10n.t('Run {0}', plain(r.agentId, max));
   }
-  const flat = line.replace(/\s+/g, ' ');
-  return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
+  return line.length > max ? `${cutAt(line, max - 1).trimEnd()}…` : line;
 }
 
 export function statusText(status: string, l10n: L10n): string {
@@ -49,8 +60,8 @@ export function statusText(status: string, l10n: L10n): string {
     case 'error':
       return l10n.t('failed');
     default:
-      // An unknown status is shown as the service sent it.
-      return status;
+      // An unknown status is shown as the service sent it, made plain.
+      return plain(status, 40);
   }
 }
 
@@ -90,7 +101,7 @@ export function runContextValue(r: RunRecord): string {
 export function presentRun(r: RunRecord, now: number, l10n: L10n): RunPresentation {
   const parts = [statusText(r.status, l10n)];
   if (r.model) {
-    parts.push(r.model);
+    parts.push(plain(r.model, 80));
   }
   parts.push(formatAge(runTime(r), now, l10n));
   // Unread shows as a badge at the row's edge (runDecorations.ts), not here: descriptions
@@ -102,8 +113,9 @@ export function presentRun(r: RunRecord, now: number, l10n: L10n): RunPresentati
 
   const details: Array<[string, string]> = [];
   const add = (label: string, value: string | number | undefined): void => {
-    if (value !== undefined && value !== '') {
-      details.push([label, String(value)]);
+    const text = value === undefined ? '' : plain(String(value));
+    if (text !== '') {
+      details.push([label, text]);
     }
   };
   add(l10n.t('Status'), statusText(r.status, l10n));
@@ -126,13 +138,13 @@ export function presentRun(r: RunRecord, now: number, l10n: L10n): RunPresentati
 
   const warnings: string[] = [];
   if (r.lastError) {
-    warnings.push(l10n.t('Last error: {0}', r.lastError));
+    warnings.push(l10n.t('Last error: {0}', plain(r.lastError)));
   }
   if (r.pollError !== undefined) {
     warnings.push(
       r.lastCheckedAt !== undefined
-        ? l10n.t('Could not refresh (shown as of {0}): {1}', formatTimestamp(r.lastCheckedAt), r.pollError)
-        : l10n.t('Could not refresh: {0}', r.pollError),
+        ? l10n.t('Could not refresh (shown as of {0}): {1}', formatTimestamp(r.lastCheckedAt), plain(r.pollError))
+        : l10n.t('Could not refresh: {0}', plain(r.pollError)),
     );
   }
 
@@ -162,14 +174,20 @@ export function groupByApp(runs: readonly RunRecord[], l10n: L10n): AppGroup[] {
     const key = r.appId ?? '';
     let g = groups.get(key);
     if (!g) {
-      g = { key, label: key === '' ? l10n.t('Unknown app') : key, runs: [] };
+      g = { key, label: key === '' ? l10n.t('Unknown app') : plain(key, LABEL_MAX), runs: [] };
       groups.set(key, g);
     }
     if (r.projectName && g.description === undefined && key !== '') {
-      g.label = r.projectName;
-      g.description = key;
+      g.label = plain(r.projectName, LABEL_MAX);
+      g.description = plain(key, LABEL_MAX);
     }
     g.runs.push(r);
   }
   return [...groups.values()];
+}
+
+/** The first `n` UTF-16 units of `text`, without cutting a surrogate pair in half. */
+function cutAt(text: string, n: number): string {
+  const code = text.charCodeAt(n - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? n - 1 : n);
 }

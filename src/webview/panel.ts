@@ -45,6 +45,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { oneLine } from '../api/sanitize';
 import { isTerminalStatus, type Agent, type Permission } from '../api/types';
 import { messageToMarkdown, toJson, toMarkdown } from './export';
 import { webviewHtml } from './html';
@@ -460,7 +461,8 @@ class RunPanel {
 }
 
 function panelTitle(agentId: string, agent: Agent | undefined): string {
-  const label = agent?.appId ?? agent?.projectName ?? (agentId.length > 12 ? `${agentId.slice(0, 12)}…` : agentId);
+  // Service-provided: no control or bidi characters in the editor tab.
+  const label = oneLine(agent?.appId ?? agent?.projectName ?? (agentId.length > 12 ? `${agentId.slice(0, 12)}…` : agentId), 60);
   const status = agent?.status;
   const suffix = status && isTerminalStatus(status) ? ` (${status === 'error' ? vscode.l10n.t('error') : vscode.l10n.t('done')})` : '';
   return vscode.l10n.t('Run: {0}', cutText(label, 60)) + suffix;

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { RunLedger, storageKeyFor, type KeyValueStore, type LedgerChange } from '../../src/core/ledger';
+import { RunLedger, storageKeyFor, type KeyValueStore, type LedgerChange, type LedgerProblem } from '../../src/core/ledger';
 import type { Agent } from '../../src/api/types';
 
 class MemoryStore implements KeyValueStore {
@@ -115,9 +115,14 @@ describe('RunLedger', () => {
     const store = new MemoryStore();
     store.data.set(storageKeyFor(BASE), 'garbage');
     const warnings: string[] = [];
-    const l = new RunLedger(store, BASE, (m) => warnings.push(m));
+    const problems: LedgerProblem[] = [];
+    const l = new RunLedger(store, BASE, (m, p) => {
+      warnings.push(m);
+      problems.push(p);
+    });
     assert.equal(l.all().length, 0);
     assert.equal(warnings.length, 1);
+    assert.deepEqual(problems, [{ kind: 'reset' }]);
     await l.flush();
     assert.deepEqual(store.data.get(storageKeyFor(BASE)), { version: 1, runs: [] });
   });
@@ -133,8 +138,13 @@ describe('RunLedger', () => {
       ],
     });
     const warnings: string[] = [];
-    const l = new RunLedger(store, BASE, (m) => warnings.push(m));
+    const problems: LedgerProblem[] = [];
+    const l = new RunLedger(store, BASE, (m, p) => {
+      warnings.push(m);
+      problems.push(p);
+    });
     const r = l.get('ok')!;
+    assert.deepEqual(problems, [{ kind: 'dropped', count: 2 }]);
     assert.equal(r.prompt, undefined);
     assert.deepEqual(r.permittedBranches, ['main']);
     assert.equal(r.unread, true);

@@ -663,6 +663,43 @@ describe('Poller', () => {
       h.poller.dispose();
     });
 
+    it('resetConnectivity (a new base URL) forgets the old outage and its backoff without reporting a transition', async () => {
+      let down = true;
+      const h = new Harness({ reply: () => (down ? { error: apiError('network') } : { status: 'running' }) });
+      h.poller.track('a');
+      await h.tickTo(10 * MINUTE);
+      assert.equal(h.poller.reachable, false);
+      assert.deepEqual(h.connectivity.map((c) => c.online), [false]);
+      const before = h.calls.length;
+      h.poller.resetConnectivity();
+      assert.equal(h.poller.reachable, true);
+      assert.deepEqual(h.connectivity.map((c) => c.online), [false], 'nothing heard from the new service yet: no "reachable again"');
+      // Back to the plain background cadence, not the old service's backoff.
+      down = false;
+      const at = h.fake.now;
+      await h.tickTo(at + MINUTE);
+      assert.ok(h.calls.length - before >= 4, `${h.calls.length - before} reads in the minute after the switch`);
+      assert.ok(h.calls[before].at <= at + DEFAULT_POLLER_SETTINGS.backgroundMs);
+      h.poller.dispose();
+    });
+
+    it('resetConnectivity drops the old service\'s read in flight and its 429 hold', async () => {
+      let n = 0;
+      const h = new Harness({ reply: () => (n++ === 0 ? { error: apiError('rate_limited', { retryAfterMs: 10 * MINUTE, status: 429 }) } : { hang: true }) });
+      h.poller.track('a');
+      await h.tick(0);
+      await h.tickTo(MINUTE);
+      assert.equal(h.calls.length, 1, 'held by Retry-After');
+      h.poller.resetConnectivity();
+      await h.tickTo(MINUTE + DEFAULT_POLLER_SETTINGS.backgroundMs);
+      assert.equal(h.calls.length, 2, 'the hold of the old service does not apply to the new one');
+      const hung = h.calls[1];
+      h.poller.resetConnectivity();
+      assert.equal(hung.signal.aborted, true, 'the read of the old service is aborted');
+      assert.equal(h.poller.inFlight, 0);
+      h.poller.dispose();
+    });
+
     it('a throwing onResult does not stop polling', async () => {
       const h = new Harness();
       h.onResultThrows = true;

@@ -56,6 +56,24 @@ describe('Run presentation (tree items)', () => {
     assert.deepEqual(p.icon, { id: 'question' });
   });
 
+  it('drops bidi overrides and control characters from every service-provided text', () => {
+    // eslint-disable-next-line no-control-regex
+    const raw = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
+    const evil = (s: string): string => `${s} \u202Efdp.exe\u202C\u0007\u001b[31m\u2066x\u2069`;
+    const r = run({
+      prompt: evil('Pay invoice'), status: evil('paused'), model: evil('m'), projectName: evil('Shop'), appId: evil('app'),
+      lastError: evil('failed'), pollError: evil('down'), conversationState: evil('c'), sandboxState: evil('s'),
+      permittedBranches: [evil('main')], agentId: evil('id'), lastCheckedAt: NOW,
+    });
+    const p = presentRun(r, NOW, plainL10n);
+    assert.equal(p.label, 'Pay invoice fdp.exe [31m x');
+    const texts = [p.label, p.description, ...p.details.flat(), ...p.warnings, runLabel(run({ prompt: undefined, agentId: evil('id') }), plainL10n),
+      ...groupByApp([r], plainL10n).flatMap((g) => [g.label, g.description ?? ''])];
+    for (const t of texts) {
+      assert.doesNotMatch(t, raw, JSON.stringify(t));
+    }
+  });
+
   it('uses a distinct icon per status, spinning only while running', () => {
     const ids = ['queued', 'running', 'completed', 'error', 'weird'].map((s) => statusIcon(s).id);
     assert.equal(new Set(ids).size, ids.length);

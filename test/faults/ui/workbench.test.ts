@@ -497,13 +497,16 @@ describe('faults in the workbench (what a person sees)', function () {
     const hostLog = wb.extensionHostLog().slice(hostLogBefore);
     assert.doesNotMatch(hostLog, /Activating extension .*agent-runs.* failed/i, 'activation failed on corrupt state');
     await waitUntil(() => /saved run list was unreadable and has been reset/.test(wb.readOutputLog('Agent Runs').slice(outBefore)), 30_000, 'the reset warning');
-    const warnedVisibly = await wb.page.locator('.notifications-toasts .notification-toast', { hasText: /unreadable|reset/i }).count();
-    s.note(`corrupt state: warning in the output channel; ${warnedVisibly > 0 ? 'also' : 'not'} shown as a notification`);
+    // The person is told too (the list they knew is gone), once, with the way to get runs back.
+    await wb.waitForNotification(/could not read its saved list of runs.*Track Run by ID/, 30_000);
+    s.note('corrupt state: warnings in the output channel and one notification about the run list');
     // Everything still works: a run can be tracked and shows up.
     const id = await startHeldRun(wb, 'After corrupt state');
     await trackRun(wb, id);
     await wb.waitForTreeRow('After corrupt state', 30_000);
     await panelFrame(wb, 3);
+    // The panel read the drafts: unreadable, reset, said in the log.
+    await waitUntil(() => /saved follow-up drafts were unreadable and have been reset/.test(wb.readOutputLog('Agent Runs').slice(outBefore)), 30_000, 'the drafts reset warning');
   }));
 });
 
