@@ -13,18 +13,15 @@
  * identity prove that no existing article was replaced.
  */
 import * as fs from 'node:fs';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { Agent } from '../src/api/types';
-import { webviewHtml } from '../src/webview/html';
 import { PanelSession, RunObserver } from '../src/webview/panelModel';
 import { STRING_KEYS, type InitMessage, type UpdateMessage, type WebviewStrings } from '../src/webview/protocol';
 import { Transcript } from '../src/webview/transcript';
 import { sharedBrowser } from '../test/support/browser';
-import { paths } from '../test/support/paths';
 import { registerCleanup } from '../test/support/processes';
+import { openWebviewPage, serveWebview, type WebviewServer } from '../test/support/webviewPage';
 import type { Build } from './build';
 import { benchMessage, benchMessages } from './fixtures';
 import type { Report } from './report';
@@ -35,7 +32,6 @@ export const APPEND_BUDGET_MS = 10;
 const SIZES = [100, 1_000, 5_000] as const;
 const REPETITIONS: Record<(typeof SIZES)[number], number> = { 100: 5, 1_000: 5, 5_000: 5 };
 const APPENDS = 20;
-const NONCE = 'YmVuY2gtbm9uY2UtMDEyMzQ1Njc4OQ==';
 const VIEWPORT = { width: 1000, height: 800 } as const;
 
 // ---------------------------------------------------------------- page side
@@ -58,7 +54,6 @@ interface PageMutationObserver {
   disconnect(): void;
 }
 interface BenchWindow {
-  __posted: { type: string }[];
   __messageAt: number;
   __init?: unknown;
   __updates?: unknown[];
@@ -157,49 +152,22 @@ export function conversation(count: number, appends: number): Conversation {
   return { init, updates };
 }
 
-async function serve(build: Build): Promise<{ url: string; close(): Promise<void> }> {
-  const script = fs.readFileSync(path.join(build.dist, 'webview', 'main.js'));
-  const css = fs.readFileSync(path.join(paths.repoRoot, 'media', 'panel.css'));
-  const server = http.createServer((req, res) => {
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    if (req.url === '/') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(webviewHtml({ cspSource: origin, nonce: NONCE, scriptUri: `${origin}/main.js`, styleUri: `${origin}/panel.css`, lang: 'en', title: 'Run', loadingText: 'Loading run…' }));
-    } else if (req.url === '/main.js') {
-      res.writeHead(200, { 'content-type': 'text/javascript' });
-      res.end(script);
-    } else if (req.url === '/panel.css') {
-      res.writeHead(200, { 'content-type': 'text/css' });
-      res.end(css);
-    } else {
-      res.writeHead(404);
-      res.end();
-    }
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  let closed: Promise<void> | undefined;
-  const close = () => (closed ??= new Promise<void>((resolve) => server.close(() => resolve())));
-  registerCleanup('stop the webview page server', close);
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close };
+async function serve(build: Build): Promise<WebviewServer> {
+  const server = await serveWebview({ script: fs.readFileSync(path.join(build.dist, 'webview', 'main.js')), loadingText: 'Loading run…' });
+  registerCleanup('stop the webview page server', () => server.close());
+  return server;
 }
 
 async function openPage(browser: Browser, url: string): Promise<Page> {
-  const page = await browser.newPage({ viewport: VIEWPORT });
-  await page.addInitScript(() => {
-    const w = window as unknown as Record<string, unknown>;
-    const posted: unknown[] = [];
-    w.__posted = posted;
-    w.acquireVsCodeApi = () => ({ postMessage: (m: unknown) => posted.push(m), getState: () => undefined, setState: () => undefined });
+  const page = await openWebviewPage(browser, url, {
+    viewport: VIEWPORT,
     // Registered before the app's listener: when a message starts being handled.
-    window.addEventListener('message', () => {
-      w.__messageAt = performance.now();
-    });
+    init: () => {
+      window.addEventListener('message', () => {
+        window.__messageAt = performance.now();
+      });
+    },
   });
-  await page.goto(url);
-  await page.waitForFunction(() => window.__posted.some((m) => m.type === 'ready'));
   // Like a real panel, whose init comes back from the extension host after `ready`: the page
   // has drawn its loading state by then.
   await page.evaluate(async () => {

@@ -18,26 +18,20 @@ import {
   runTests,
 } from '@vscode/test-electron';
 import { createProfile, installVsix } from '../test/support/codeServer';
-import { emulatorInfo, startEmulator } from '../test/support/emulator';
+import { startEmulator } from '../test/support/emulator';
 import { extensionId, paths, readManifest } from '../test/support/paths';
-import { installCleanupHandlers, makeTempDir, runCleanups } from '../test/support/processes';
-import { readResult, streamFile, summaryLine } from '../test/support/reportStream';
-import {
-  SEED_TOKEN_FILE_ENV,
-  TEST_CONTEXT_ENV,
-  writeTestContext,
-  type IntegrationTestContext,
-} from '../test/support/testContext';
+import { launcherLog, resultStatus, runLauncher } from '../test/support/launcher';
+import { makeTempDir } from '../test/support/processes';
+import { readResult, streamFile } from '../test/support/reportStream';
+import { writeSuiteContext } from '../test/support/session';
+import { SEED_TOKEN_FILE_ENV, TEST_CONTEXT_ENV } from '../test/support/testContext';
 
 /** The VS Code version code-server 4.100.3 embeds, so both tiers test the same editor. */
 const VSCODE_VERSION = process.env.VSCODE_VERSION ?? '1.100.3';
 
-function log(message: string): void {
-  process.stderr.write(`[desktop] ${message}\n`);
-}
+const log = launcherLog('desktop');
 
 async function main(): Promise<number> {
-  installCleanupHandlers();
   const argv = process.argv.slice(2);
   const grepIndex = argv.indexOf('--grep');
   const grep = grepIndex >= 0 ? argv[grepIndex + 1] : process.env.AGENT_RUNS_TEST_GREP;
@@ -67,19 +61,8 @@ async function main(): Promise<number> {
   const seedTokenFile = path.join(root, 'seed-token');
   fs.writeFileSync(seedTokenFile, emulator.tokens.default, { mode: 0o600 });
   const env: Record<string, string> = { [SEED_TOKEN_FILE_ENV]: seedTokenFile };
-  const context: IntegrationTestContext = {
-    emulator: emulatorInfo(emulator),
-    extensionId: extension.id,
-    installedExtensionPath: extension.path,
-    workspaceFolder: profile.workspaceDir,
-    reportFile: path.join(root, 'report.txt'),
-    resultFile: path.join(root, 'result.json'),
-    ...(grep ? { grep } : {}),
-    color: process.stdout.isTTY === true,
-    testTimeoutMs: 20_000,
-  };
   const contextFile = path.join(root, 'context.json');
-  writeTestContext(contextFile, context);
+  const context = writeSuiteContext(contextFile, { emulator, profile, extension }, { grep, testTimeoutMs: 20_000 });
   env[TEST_CONTEXT_ENV] = contextFile;
 
   const report = streamFile(context.reportFile);
@@ -107,16 +90,7 @@ async function main(): Promise<number> {
     log('FAILED: the suite did not report a result');
     return 1;
   }
-  process.stdout.write(`\n${summaryLine('desktop', result)}\n`);
-  return result.failures > 0 || result.error ? 1 : 0;
+  return resultStatus('desktop', result, log);
 }
 
-void main()
-  .catch((error: unknown) => {
-    log(`ERROR: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    return 1;
-  })
-  .then(async (code) => {
-    await runCleanups();
-    process.exit(code);
-  });
+runLauncher(log, main);

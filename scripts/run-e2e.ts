@@ -11,7 +11,8 @@ import * as path from 'node:path';
 import Mocha from 'mocha';
 import { assertCodeServerInstalled } from '../test/support/codeServer';
 import { findFiles, paths } from '../test/support/paths';
-import { installCleanupHandlers, runCleanups } from '../test/support/processes';
+import { launcherLog, runLauncher } from '../test/support/launcher';
+import { runCleanups } from '../test/support/processes';
 import { summaryLine } from '../test/support/reportStream';
 import { snapshotVsix } from '../test/support/session';
 
@@ -30,12 +31,9 @@ function parseArgs(argv: readonly string[]): { grep?: string; filters: string[] 
   return grep ? { grep, filters } : { filters };
 }
 
-function log(message: string): void {
-  process.stderr.write(`[e2e] ${message}\n`);
-}
+const log = launcherLog('e2e');
 
 async function main(): Promise<number> {
-  installCleanupHandlers();
   const args = parseArgs(process.argv.slice(2));
   assertCodeServerInstalled();
   snapshotVsix(); // every test file installs this same build
@@ -81,12 +79,4 @@ async function main(): Promise<number> {
   return stats.failures > 0 ? 1 : 0;
 }
 
-void main()
-  .catch((error: unknown) => {
-    log(`ERROR: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    return 1;
-  })
-  .then(async (code) => {
-    await runCleanups();
-    process.exit(code);
-  });
+runLauncher(log, main);

@@ -16,18 +16,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { openWorkbench, type WorkbenchPage } from '../test/support/browser';
-import { assertCodeServerInstalled, logFiles } from '../test/support/codeServer';
-import { emulatorInfo } from '../test/support/emulator';
+import { assertCodeServerInstalled, extensionHostExitCode, logFiles } from '../test/support/codeServer';
 import { paths } from '../test/support/paths';
-import { installCleanupHandlers, interruptedBy, makeTempDir, runCleanups } from '../test/support/processes';
-import { readResult, streamFile, summaryLine } from '../test/support/reportStream';
-import { startSession, type Session } from '../test/support/session';
-import {
-  TEST_CONTEXT_ENV,
-  writeTestContext,
-  type IntegrationTestContext,
-  type TestRunResult,
-} from '../test/support/testContext';
+import { launcherLog, resultStatus, runLauncher } from '../test/support/launcher';
+import { interruptedBy, makeTempDir } from '../test/support/processes';
+import { readResult, streamFile } from '../test/support/reportStream';
+import { startSession, writeSuiteContext, type Session } from '../test/support/session';
+import { TEST_CONTEXT_ENV, type IntegrationTestContext, type TestRunResult } from '../test/support/testContext';
 
 const RUN_TIMEOUT_MS = Number(process.env.AGENT_RUNS_INTEGRATION_TIMEOUT_MS ?? 10 * 60_000);
 /** From opening the workbench to mocha's first output. */
@@ -39,9 +34,7 @@ function parseArgs(argv: readonly string[]): { grep?: string } {
   return grep ? { grep } : {};
 }
 
-function log(message: string): void {
-  process.stderr.write(`[integration] ${message}\n`);
-}
+const log = launcherLog('integration');
 
 type Outcome = { kind: 'result'; result: TestRunResult } | { kind: 'problem'; message: string };
 
@@ -71,9 +64,9 @@ async function waitForOutcome(
         // The result file is written before run() returns, so an extension host that exits
         // without one crashed (or a test ended the process).
         lastHostLogCheck = now;
-        const exit = hostExit(session);
-        if (exit && !readResult(context.resultFile)) {
-          finish({ kind: 'problem', message: `the extension host exited (${exit}) before the suite finished` });
+        const exit = extensionHostExitCode(session.profile);
+        if (exit !== undefined && !readResult(context.resultFile)) {
+          finish({ kind: 'problem', message: `the extension host exited (code ${exit}) before the suite finished` });
         }
       }
     }, 100);
@@ -82,17 +75,6 @@ async function waitForOutcome(
     });
     workbench.page.once('crash', () => finish({ kind: 'problem', message: 'the workbench page crashed' }));
   });
-}
-
-/** "code N" once the extension host has logged its exit. */
-function hostExit(session: Session): string | undefined {
-  for (const file of logFiles(session.profile).filter((f) => /exthost\.log$/i.test(f))) {
-    const match = /Extension host with pid \d+ exiting with code (\d+)/.exec(fs.readFileSync(file, 'utf8'));
-    if (match) {
-      return `code ${match[1]}`;
-    }
-  }
-  return undefined;
 }
 
 /** Keeps what helps explain a failed run in test-results/ (git-ignored). */
@@ -126,7 +108,6 @@ async function keepDiagnostics(session: Session, workbench: WorkbenchPage | unde
 }
 
 async function main(): Promise<number> {
-  installCleanupHandlers();
   const args = parseArgs(process.argv.slice(2));
   assertCodeServerInstalled();
   const testsEntry = path.join(paths.compiledTestRoot, 'integration', 'index.js');
@@ -143,18 +124,7 @@ async function main(): Promise<number> {
     signedIn: true,
     env: { [TEST_CONTEXT_ENV]: contextFile },
   });
-  const context: IntegrationTestContext = {
-    emulator: emulatorInfo(session.emulator),
-    extensionId: session.extension.id,
-    installedExtensionPath: session.extension.path,
-    workspaceFolder: session.profile.workspaceDir,
-    reportFile: path.join(runDir, 'report.txt'),
-    resultFile: path.join(runDir, 'result.json'),
-    ...(args.grep ? { grep: args.grep } : {}),
-    color: process.stdout.isTTY === true,
-    testTimeoutMs: 20_000,
-  };
-  writeTestContext(contextFile, context);
+  const context = writeSuiteContext(contextFile, session, { grep: args.grep, testTimeoutMs: 20_000 });
   log(`code-server ${session.server.url} ready in ${((Date.now() - started) / 1000).toFixed(1)} s; extension from ${session.extension.path}`);
 
   const url = session.workbenchUrl({
@@ -179,12 +149,7 @@ async function main(): Promise<number> {
   }
   let exitCode: number;
   if (outcome.kind === 'result') {
-    const { passes, failures, pending, error } = outcome.result;
-    if (error) {
-      log(`the suite could not run: ${error.split('\n')[0]}`);
-    }
-    exitCode = failures > 0 || error ? 1 : 0;
-    process.stdout.write(`\n${summaryLine('integration', { passes, failures, pending })}\n`);
+    exitCode = resultStatus('integration', outcome.result, log);
   } else {
     log(`FAILED: ${outcome.message}`);
     exitCode = 1;
@@ -196,12 +161,4 @@ async function main(): Promise<number> {
   return exitCode;
 }
 
-void main()
-  .catch((error: unknown) => {
-    log(`ERROR: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    return 1;
-  })
-  .then(async (code) => {
-    await runCleanups();
-    process.exit(code);
-  });
+runLauncher(log, main);

@@ -10,10 +10,8 @@ import { defaultGroupName } from '../core/testIds';
 import type { Deps } from '../deps';
 import { copyGroupId } from './copyId';
 import { BACK, checkAppId, inputText, pickAppId, pickTestIds, type StepFrame } from './inputs';
-import {
-  PatternSettingError, noIdsMessage, resolveTargets, scanTargets, type ScanOutcome, type TargetSet,
-} from './scan';
-import { SETTING_ID_PATTERN, defaultAppId, openSetting } from './settings';
+import { noIdsMessage, resolveTargets, scanForCommand, type ScanOutcome, type TargetSet } from './scan';
+import { defaultAppId, showWithOpenSetting } from './settings';
 import type { TestGroupStore } from './store';
 
 const RECENT_APPS_KEY = 'agentRuns.testGroups.recentAppIds';
@@ -67,20 +65,8 @@ export class CreateTestGroupFlow {
 
   /** Scans the files; shows the message and returns undefined when there is nothing to pick. */
   private async scan(set: TargetSet): Promise<ScanOutcome | undefined> {
-    let outcome: ScanOutcome;
-    try {
-      outcome = await scanTargets(set.targets, this.deps.log);
-    } catch (e) {
-      if (e instanceof PatternSettingError) {
-        const open = vscode.l10n.t('Open Settings');
-        void vscode.window.showErrorMessage(e.message, open).then((c) => {
-          if (c === open) void openSetting(SETTING_ID_PATTERN);
-        });
-        return undefined;
-      }
-      throw e;
-    }
-    if (outcome.cancelled) return undefined;
+    const outcome = await scanForCommand(set.targets, this.deps.log);
+    if (!outcome) return undefined;
     if (set.skippedFolders.length > 0 || set.leftOut > 0) {
       const parts: string[] = [];
       if (set.skippedFolders.length > 0) parts.push(vscode.l10n.t('{0} folder(s) skipped.', set.skippedFolders.length));
@@ -88,10 +74,7 @@ export class CreateTestGroupFlow {
       void vscode.window.showInformationMessage(parts.join(' '));
     }
     if (outcome.merged.ids.length === 0) {
-      const open = vscode.l10n.t('Open Settings');
-      void vscode.window.showWarningMessage(noIdsMessage(outcome.files), open).then((c) => {
-        if (c === open) void openSetting('agentRuns.testIds');
-      });
+      showWithOpenSetting('warning', noIdsMessage(outcome.files), 'agentRuns.testIds');
       return undefined;
     }
     return outcome;

@@ -16,6 +16,38 @@ export interface StepFrame {
   title: string;
 }
 
+/**
+ * Shows one step: `input` gets the frame (title, step x of n, kept open on focus loss), `wire`
+ * registers its handlers, and the step resolves once: to what `finish` is given first, to
+ * `BACK` when its Back button is pressed, or to undefined when it is hidden. The input is
+ * disposed then.
+ */
+function runStep<T, I extends vscode.QuickPickItem = vscode.QuickPickItem>(
+  input: vscode.QuickPick<I> | vscode.InputBox,
+  frame: StepFrame,
+  wire: (finish: (value: StepResult<T>) => void) => void,
+): Promise<StepResult<T>> {
+  input.title = frame.title;
+  input.step = frame.step;
+  input.totalSteps = frame.total;
+  input.ignoreFocusOut = true;
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (value: StepResult<T>): void => {
+      if (done) return;
+      done = true;
+      resolve(value);
+      input.dispose();
+    };
+    wire(finish);
+    input.onDidTriggerButton((b) => {
+      if (b === vscode.QuickInputButtons.Back) finish(BACK);
+    });
+    input.onDidHide(() => finish(undefined));
+    input.show();
+  });
+}
+
 interface IdItem extends vscode.QuickPickItem {
   id?: string;
 }
@@ -57,26 +89,15 @@ export function pickTestIds(outcome: ScanOutcome, frame: StepFrame, checked: rea
   }
 
   const qp = vscode.window.createQuickPick<IdItem>();
-  qp.title = frame.title;
-  qp.step = frame.step;
-  qp.totalSteps = frame.total;
   qp.canSelectMany = true;
   qp.matchOnDescription = true;
-  qp.ignoreFocusOut = true;
   qp.items = items;
   const wanted = checked ? new Set(checked) : undefined;
   qp.selectedItems = items.filter((i) => i.id !== undefined && (!wanted || wanted.has(i.id)));
   const basePlaceholder = summaryLine(outcome);
   qp.placeholder = basePlaceholder;
 
-  return new Promise((resolve) => {
-    let done = false;
-    const finish = (v: StepResult<string[]>): void => {
-      if (done) return;
-      done = true;
-      resolve(v);
-      qp.dispose();
-    };
+  return runStep<string[], IdItem>(qp, frame, (finish) => {
     qp.onDidAccept(() => {
       const chosen = new Set(qp.selectedItems.map((i) => i.id));
       // The order is the file order, never the order of clicks.
@@ -87,8 +108,6 @@ export function pickTestIds(outcome: ScanOutcome, frame: StepFrame, checked: rea
       }
       finish(ids);
     });
-    qp.onDidHide(() => finish(undefined));
-    qp.show();
   });
 }
 
@@ -130,23 +149,12 @@ export interface TextStepOptions {
 /** An input box with a Back button (from step 2 on). */
 export function inputText(options: TextStepOptions): Promise<StepResult<string>> {
   const box = vscode.window.createInputBox();
-  box.title = options.frame.title;
-  box.step = options.frame.step;
-  box.totalSteps = options.frame.total;
   box.value = options.value;
   box.valueSelection = [0, options.value.length];
   box.prompt = options.prompt;
   box.placeholder = options.placeholder;
-  box.ignoreFocusOut = true;
   if (options.frame.step > 1) box.buttons = [vscode.QuickInputButtons.Back];
-  return new Promise((resolve) => {
-    let done = false;
-    const finish = (v: StepResult<string>): void => {
-      if (done) return;
-      done = true;
-      resolve(v);
-      box.dispose();
-    };
+  return runStep<string>(box, options.frame, (finish) => {
     box.onDidChangeValue((v) => {
       box.validationMessage = options.validate?.(v);
     });
@@ -158,11 +166,6 @@ export function inputText(options: TextStepOptions): Promise<StepResult<string>>
       }
       finish(box.value);
     });
-    box.onDidTriggerButton((b) => {
-      if (b === vscode.QuickInputButtons.Back) finish(BACK);
-    });
-    box.onDidHide(() => finish(undefined));
-    box.show();
   });
 }
 
@@ -183,10 +186,6 @@ interface AppItem extends vscode.QuickPickItem {
  */
 export function pickAppId(frame: StepFrame, value: string, known: readonly { appId: string; detail: string }[]): Promise<StepResult<string>> {
   const qp = vscode.window.createQuickPick<AppItem>();
-  qp.title = frame.title;
-  qp.step = frame.step;
-  qp.totalSteps = frame.total;
-  qp.ignoreFocusOut = true;
   qp.placeholder = vscode.l10n.t('App ID of the workspace project (type one, or pick a recent one)');
   qp.buttons = [vscode.QuickInputButtons.Back];
   const knownItems: AppItem[] = known.map((k) => ({ label: k.appId, description: k.detail, appId: k.appId }));
@@ -201,14 +200,7 @@ export function pickAppId(frame: StepFrame, value: string, known: readonly { app
   };
   qp.value = value;
   refresh(value);
-  return new Promise((resolve) => {
-    let done = false;
-    const finish = (v: StepResult<string>): void => {
-      if (done) return;
-      done = true;
-      resolve(v);
-      qp.dispose();
-    };
+  return runStep<string, AppItem>(qp, frame, (finish) => {
     qp.onDidChangeValue((v) => {
       refresh(v);
       qp.title = frame.title;
@@ -222,10 +214,5 @@ export function pickAppId(frame: StepFrame, value: string, known: readonly { app
       }
       finish(picked.trim());
     });
-    qp.onDidTriggerButton((b) => {
-      if (b === vscode.QuickInputButtons.Back) finish(BACK);
-    });
-    qp.onDidHide(() => finish(undefined));
-    qp.show();
   });
 }

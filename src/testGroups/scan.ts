@@ -8,7 +8,7 @@ import {
   DEFAULT_SCAN_LIMITS, TestIdPatternError, compileTestIdPattern, extractTestIds, mergeFileTestIds, type ExtractResult, type MergedTestIds,
   type OffsetRange, type PatternProblem, type ScanLimits,
 } from '../core/testIds';
-import { SETTING_ID_PATTERN, openSetting, section, testIdPattern } from './settings';
+import { SETTING_ID_PATTERN, section, showWithOpenSetting, testIdPattern } from './settings';
 
 // `agentRuns.testIds.maxFileSizeKB` and `agentRuns.testIds.scanTimeoutMs`, bounded (read per scan).
 function boundedNumber(key: string, fallback: number, min: number, max: number): number {
@@ -253,6 +253,22 @@ export async function scanTargets(targets: readonly Target[], log?: vscode.LogOu
   return { files, merged, cancelled: controller.signal.aborted };
 }
 
+/**
+ * `scanTargets` for a command: an unusable pattern setting is shown to the person (with Open
+ * Settings). Resolves to undefined then, and when the person cancelled the scan.
+ */
+export async function scanForCommand(targets: readonly Target[], log?: vscode.LogOutputChannel): Promise<ScanOutcome | undefined> {
+  let outcome: ScanOutcome;
+  try {
+    outcome = await scanTargets(targets, log);
+  } catch (e) {
+    if (!(e instanceof PatternSettingError)) throw e;
+    showWithOpenSetting('error', e.message, SETTING_ID_PATTERN);
+    return undefined;
+  }
+  return outcome.cancelled ? undefined : outcome;
+}
+
 /** Runs `task`; when it takes longer than `delayMs`, shows a cancellable notification until it ends. */
 async function withDelayedProgress(title: string, controller: AbortController, task: () => Promise<void>, delayMs = 400): Promise<void> {
   const running = task();
@@ -341,9 +357,6 @@ export function checkPatternSetting(): void {
     compileTestIdPattern(pattern);
   } catch (e) {
     if (!(e instanceof TestIdPatternError)) throw e;
-    const open = vscode.l10n.t('Open Settings');
-    void vscode.window.showWarningMessage(describePatternSetting(pattern, e.problem), open).then((c) => {
-      if (c === open) void openSetting(SETTING_ID_PATTERN);
-    });
+    showWithOpenSetting('warning', describePatternSetting(pattern, e.problem), SETTING_ID_PATTERN);
   }
 }

@@ -42,3 +42,12 @@ export function defaultAppId(): string {
 export function openSetting(id: string): Thenable<unknown> {
   return vscode.commands.executeCommand('workbench.action.openSettings', id);
 }
+
+/** Shows `message` with an "Open Settings" button that opens the setting `id`; does not wait. */
+export function showWithOpenSetting(severity: 'error' | 'warning', message: string, id: string): void {
+  const open = vscode.l10n.t('Open Settings');
+  const shown = severity === 'error' ? vscode.window.showErrorMessage(message, open) : vscode.window.showWarningMessage(message, open);
+  void shown.then((c) => {
+    if (c === open) void openSetting(id);
+  });
+}

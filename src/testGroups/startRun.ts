@@ -6,8 +6,8 @@
 import * as vscode from 'vscode';
 import { buildTestsPrompt, type PromptFile } from '../core/testIds';
 import type { Deps } from '../deps';
-import { PatternSettingError, noIdsMessage, resolveTargets, scanTargets } from './scan';
-import { SETTING_ID_PATTERN, defaultAppId, openSetting } from './settings';
+import { noIdsMessage, resolveTargets, scanForCommand } from './scan';
+import { defaultAppId } from './settings';
 import type { TestGroupRecord } from './store';
 
 /** What the launch flow is opened with. */
@@ -43,20 +43,8 @@ export async function startRunForFiles(deps: Deps, args: readonly unknown[]): Pr
     void vscode.window.showInformationMessage(vscode.l10n.t('Open a test file, or select test files in the Explorer, to start a run about them.'));
     return undefined;
   }
-  let outcome;
-  try {
-    outcome = await scanTargets(set.targets, deps.log);
-  } catch (e) {
-    if (e instanceof PatternSettingError) {
-      const open = vscode.l10n.t('Open Settings');
-      void vscode.window.showErrorMessage(e.message, open).then((c) => {
-        if (c === open) void openSetting(SETTING_ID_PATTERN);
-      });
-      return undefined;
-    }
-    throw e;
-  }
-  if (outcome.cancelled) return undefined;
+  const outcome = await scanForCommand(set.targets, deps.log);
+  if (!outcome) return undefined;
   if (outcome.merged.ids.length === 0) {
     const anyway = vscode.l10n.t('Start Anyway');
     const choice = await vscode.window.showWarningMessage(noIdsMessage(outcome.files), anyway);

@@ -15,13 +15,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
 import { openWorkbench, type WorkbenchPage } from '../support/browser';
-import { assertCodeServerInstalled, logFiles, remoteUri } from '../support/codeServer';
-import { emulatorInfo } from '../support/emulator';
+import { assertCodeServerInstalled, extensionHostExitCode, remoteUri } from '../support/codeServer';
 import { findFiles, paths } from '../support/paths';
-import { installCleanupHandlers, interruptedBy, makeTempDir, runCleanups } from '../support/processes';
+import { launcherLog, runLauncher } from '../support/launcher';
+import { interruptedBy, makeTempDir } from '../support/processes';
 import { readResult, streamFile } from '../support/reportStream';
-import { startSession } from '../support/session';
-import { TEST_CONTEXT_ENV, writeTestContext, type IntegrationTestContext } from '../support/testContext';
+import { startSession, writeSuiteContext } from '../support/session';
+import { TEST_CONTEXT_ENV } from '../support/testContext';
 import {
   installCrashDetectors, localRecords, PROFILE_ENV, TRACE_LOG_LEVEL, readRecords, RECORDS_ENV, summaryLine, TIER_ENV, totals, type ScenarioRecord,
 } from './registry';
@@ -31,9 +31,7 @@ const TIERS: readonly Tier[] = ['node', 'host', 'ui'];
 
 const HOST_TIMEOUT_MS = Number(process.env.AGENT_RUNS_FAULTS_HOST_TIMEOUT_MS ?? 8 * 60_000);
 
-function log(message: string): void {
-  process.stderr.write(`[faults] ${message}\n`);
-}
+const log = launcherLog('faults');
 
 function parseArgs(argv: readonly string[]): { tiers: Tier[]; grep?: string } {
   const tiers: Tier[] = [];
@@ -105,18 +103,7 @@ async function runHostTier(grep: string | undefined): Promise<ScenarioRecord[]> 
   const report = streamFile(path.join(runDir, 'report.txt'));
   try {
     fs.writeFileSync(profileFile, JSON.stringify({ userDataDir: session.profile.userDataDir }));
-    const context: IntegrationTestContext = {
-      emulator: emulatorInfo(session.emulator),
-      extensionId: session.extension.id,
-      installedExtensionPath: session.extension.path,
-      workspaceFolder: session.profile.workspaceDir,
-      reportFile: path.join(runDir, 'report.txt'),
-      resultFile: path.join(runDir, 'result.json'),
-      ...(grep ? { grep } : {}),
-      color: process.stdout.isTTY === true,
-      testTimeoutMs: 90_000,
-    };
-    writeTestContext(contextFile, context);
+    const context = writeSuiteContext(contextFile, session, { grep, testTimeoutMs: 90_000 });
     const url = new URL(session.workbenchUrl());
     url.searchParams.set('payload', JSON.stringify([
       ['extensionDevelopmentPath', remoteUri(session.server, session.extension.path)],
@@ -141,11 +128,9 @@ async function runHostTier(grep: string | undefined): Promise<ScenarioRecord[]> 
         crashed = `the host tier did not finish within ${HOST_TIMEOUT_MS / 1000} s`;
         break;
       }
-      const exit = logFiles(session.profile).filter((f) => /exthost\.log$/.test(f))
-        .map((f) => /Extension host with pid \d+ exiting with code (\d+)/.exec(fs.readFileSync(f, 'utf8')))
-        .find((m) => m !== null);
-      if (exit && !readResult(context.resultFile)) {
-        crashed = `the extension host exited (code ${exit[1]}) before the scenarios finished`;
+      const exit = extensionHostExitCode(session.profile);
+      if (exit !== undefined && !readResult(context.resultFile)) {
+        crashed = `the extension host exited (code ${exit}) before the scenarios finished`;
         break;
       }
       await new Promise((r) => setTimeout(r, 200));
@@ -230,7 +215,6 @@ function printReport(all: readonly ScenarioRecord[]): void {
 }
 
 async function main(): Promise<number> {
-  installCleanupHandlers();
   const args = parseArgs(process.argv.slice(2));
   const started = Date.now();
   const all: ScenarioRecord[] = [];
@@ -264,12 +248,4 @@ async function main(): Promise<number> {
   return t.failed === 0 && t.crashes + t.tokenLeaks + t.duplicatePosts + t.lostDrafts === 0 && t.scenarios > 0 ? 0 : 1;
 }
 
-void main()
-  .catch((error: unknown) => {
-    log(`ERROR: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    return 1;
-  })
-  .then(async (code) => {
-    await runCleanups();
-    process.exit(code);
-  });
+runLauncher(log, main);

@@ -7,7 +7,7 @@ import { registerCleanup } from './processes';
 export const CHROMIUM_PATH = process.env.AGENT_RUNS_CHROMIUM ?? '/usr/bin/chromium';
 
 /** Flags that keep Chromium off the network (this machine has none) and quiet. */
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-background-networking',

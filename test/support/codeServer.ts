@@ -261,3 +261,14 @@ export function logFiles(profile: Profile): string[] {
     .map((name) => path.join(root, name))
     .sort();
 }
+
+/** The extension host's exit code, once its log says it exited (else undefined). */
+export function extensionHostExitCode(profile: Profile): number | undefined {
+  for (const file of logFiles(profile).filter((f) => /exthost\.log$/i.test(f))) {
+    const match = /Extension host with pid \d+ exiting with code (\d+)/.exec(fs.readFileSync(file, 'utf8'));
+    if (match) {
+      return Number(match[1]);
+    }
+  }
+  return undefined;
+}

@@ -13,10 +13,10 @@ import {
   type Profile,
   type WorkbenchUrlOptions,
 } from './codeServer';
-import { emulatorToken, startEmulator, type Emulator } from './emulator';
+import { emulatorInfo, emulatorToken, startEmulator, type Emulator } from './emulator';
 import { extensionId, paths, readManifest } from './paths';
 import { makeTempDir, registerCleanup } from './processes';
-import { SEED_TOKEN_FILE_ENV } from './testContext';
+import { SEED_TOKEN_FILE_ENV, writeTestContext, type IntegrationTestContext } from './testContext';
 
 export interface SessionOptions {
   /** Names the temp folder, e.g. `it`, `e2e-tree`, `demo`. */
@@ -129,4 +129,30 @@ export async function startSession(options: SessionOptions): Promise<Session> {
     await emulator.close();
     throw error;
   }
+}
+
+/**
+ * Writes the context of a suite run in the extension host of `parts` (a session, or the
+ * desktop launcher's own emulator, profile and extension) to `file`, and returns it. The
+ * suite's report and result files go next to `file`.
+ */
+export function writeSuiteContext(
+  file: string,
+  parts: Pick<Session, 'emulator' | 'profile' | 'extension'>,
+  suite: { readonly grep?: string; readonly testTimeoutMs: number },
+): IntegrationTestContext {
+  const dir = path.dirname(file);
+  const context: IntegrationTestContext = {
+    emulator: emulatorInfo(parts.emulator),
+    extensionId: parts.extension.id,
+    installedExtensionPath: parts.extension.path,
+    workspaceFolder: parts.profile.workspaceDir,
+    reportFile: path.join(dir, 'report.txt'),
+    resultFile: path.join(dir, 'result.json'),
+    ...(suite.grep ? { grep: suite.grep } : {}),
+    color: process.stdout.isTTY === true,
+    testTimeoutMs: suite.testTimeoutMs,
+  };
+  writeTestContext(file, context);
+  return context;
 }

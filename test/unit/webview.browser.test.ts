@@ -2,40 +2,24 @@
  * The webview bundle in a real Chromium, under the exact HTML and CSP the panel serves:
  * DOMPurify (which needs a real browser) on hostile content, CSP compliance, the ready/init
  * handshake, link clicks, and the 5,000-message render (timings printed, not asserted).
- * Skipped, with a note, where no Chromium is installed (set CHROMIUM_PATH to point at one).
+ * Fails, saying how to get one, where no Chromium is installed (AGENT_RUNS_CHROMIUM or
+ * CHROMIUM_PATH name another).
  */
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import * as esbuild from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
-import { webviewHtml } from '../../src/webview/html';
 import { MAX_WIRE_CONTENT_CHARS, PROTOCOL_VERSION, STRING_KEYS, toWireMessage, type InitMessage, type WebviewStrings, type WireMessage } from '../../src/webview/protocol';
+import { buildWebviewBundle, launchChromium, openWebviewPage, readPanelState, serveWebview, type WebviewServer } from '../support/webviewPage';
 
 // The functions given to page.evaluate run in the page; this node build has no DOM lib, so
 // these module-local declarations type the little they use.
-interface PageElement {
-  tagName: string;
-  namespaceURI: string | null;
-  attributes: ArrayLike<{ name: string; value: string }>;
-  classList: { contains(c: string): boolean };
-  textContent: string | null;
-  getAttribute(name: string): string | null;
-  querySelectorAll(sel: string): ArrayLike<PageElement>;
-}
 declare const document: {
-  getElementById(id: string): PageElement | null;
-  querySelectorAll(sel: string): ArrayLike<PageElement>;
-  addEventListener(type: 'securitypolicyviolation', fn: (e: { violatedDirective: string; blockedURI: string }) => void): void;
+  querySelectorAll(sel: string): ArrayLike<unknown>;
   scrollingElement: { scrollHeight: number; scrollTop: number; clientHeight: number } | null;
 };
 declare const window: { postMessage(m: unknown, origin: string): void; dispatchEvent(e: unknown): boolean };
 declare const MessageEvent: new (type: string, init: { data: unknown }) => unknown;
 declare function requestAnimationFrame(fn: () => void): number;
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const NONCE = 'dGVzdC1ub25jZS0xMjM0NTY3OA==';
 const strings = Object.fromEntries(STRING_KEYS.map((k) => [k, `«${k}» {0}`])) as WebviewStrings;
 
 const HOSTILE = [
@@ -52,91 +36,25 @@ const HOSTILE = [
   '<details open ontoggle="window.__pwned=1">x</details>',
 ];
 
-interface PageResult {
-  pwned: unknown;
-  violations: string[];
-  posted: { type: string }[];
-  bad: string[];
-  hrefs: string[];
-  text: string;
-  articles: number;
-}
-
 describe('webview in Chromium (real DOM, DOMPurify, CSP)', function () {
   this.timeout(180_000);
   let browser: Browser | undefined;
-  let server: http.Server | undefined;
-  let base = '';
+  let server: WebviewServer | undefined;
 
   before(async function () {
-    // No silent skip: `npm test` installs Chromium first (npm run test:setup).
-    assert.ok(existsSync(CHROMIUM), `No Chromium at ${CHROMIUM}: run \`npm run test:setup\` or set CHROMIUM_PATH.`);
-    const built = await esbuild.build({
-      entryPoints: ['src/webview-app/main.ts'],
-      bundle: true,
-      format: 'iife',
-      platform: 'browser',
-      target: 'es2022',
-      write: false,
-      logLevel: 'silent',
-    });
-    const script = built.outputFiles[0].text;
-    const css = readFileSync('media/panel.css', 'utf8');
-    server = http.createServer((req, res) => {
-      const origin = `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
-      if (req.url === '/') {
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-        res.end(
-          webviewHtml({
-            cspSource: origin,
-            nonce: NONCE,
-            scriptUri: `${origin}/main.js`,
-            styleUri: `${origin}/panel.css`,
-            lang: 'en',
-            title: 'Run',
-            loadingText: 'Loading…',
-          }),
-        );
-      } else if (req.url === '/main.js') {
-        res.writeHead(200, { 'content-type': 'text/javascript' });
-        res.end(script);
-      } else if (req.url === '/panel.css') {
-        res.writeHead(200, { 'content-type': 'text/css' });
-        res.end(css);
-      } else {
-        res.writeHead(404);
-        res.end();
-      }
-    });
-    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-    });
+    // No silent skip: `npm test` installs Chromium first (npm run test:setup); launchChromium
+    // says so when it is missing.
+    server = await serveWebview({ script: await buildWebviewBundle(), loadingText: 'Loading…' });
+    browser = await launchChromium();
   });
 
   after(async () => {
     await browser?.close();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    await server?.close();
   });
 
-  async function open(): Promise<Page> {
-    const page = await browser!.newPage({ viewport: { width: 900, height: 700 } });
-    // Stands in for VS Code's webview host: the API object and a CSP violation recorder.
-    await page.addInitScript(() => {
-      const w = window as unknown as Record<string, unknown>;
-      const posted: unknown[] = [];
-      const violations: string[] = [];
-      w.__posted = posted;
-      w.__violations = violations;
-      w.acquireVsCodeApi = () => ({ postMessage: (m: unknown) => posted.push(m), getState: () => undefined, setState: () => undefined });
-      document.addEventListener('securitypolicyviolation', (e) => violations.push(`${e.violatedDirective} ${e.blockedURI}`));
-    });
-    await page.goto(base);
-    await page.waitForFunction(() => ((window as unknown as { __posted: { type: string }[] }).__posted).length > 0);
-    return page;
+  function open(): Promise<Page> {
+    return openWebviewPage(browser!, server!.url, { viewport: { width: 900, height: 700 } });
   }
 
   function initWith(messages: WireMessage[]): InitMessage {
@@ -158,36 +76,6 @@ describe('webview in Chromium (real DOM, DOMPurify, CSP)', function () {
     };
   }
 
-  async function inspect(page: Page): Promise<PageResult> {
-    return page.evaluate(() => {
-      const w = window as unknown as { __pwned?: unknown; __violations: string[]; __posted: { type: string }[] };
-      const app = document.getElementById('app')!;
-      const bad: string[] = [];
-      for (const el of Array.from(app.querySelectorAll('*'))) {
-        if (['SCRIPT', 'STYLE', 'IMG', 'IFRAME', 'OBJECT', 'EMBED', 'LINK', 'META'].includes(el.tagName) || el.namespaceURI !== 'http://www.w3.org/1999/xhtml') {
-          bad.push(el.tagName);
-        }
-        for (const a of Array.from(el.attributes)) {
-          // Lane segments get their width through CSSOM (allowed by the CSP); no style attribute
-          // comes from content.
-          const own = a.name === 'style' && el.classList.contains('seg');
-          if (a.name.startsWith('on') || a.name === 'href' || a.name === 'src' || (a.name === 'style' && !own)) {
-            bad.push(`${el.tagName}[${a.name}]`);
-          }
-        }
-      }
-      return {
-        pwned: w.__pwned,
-        violations: w.__violations,
-        posted: w.__posted,
-        bad,
-        hrefs: Array.from(app.querySelectorAll('[data-href]')).map((e) => e.getAttribute('data-href') ?? ''),
-        text: app.textContent ?? '',
-        articles: app.querySelectorAll('.log > article').length,
-      };
-    });
-  }
-
   it('renders hostile content inertly under the panel CSP, after ready', async () => {
     const page = await open();
     const messages = HOSTILE.map((content, i) =>
@@ -197,7 +85,7 @@ describe('webview in Chromium (real DOM, DOMPurify, CSP)', function () {
     await page.waitForFunction((n) => document.querySelectorAll('.log > article').length === n, messages.length);
     // Give anything that could fire (onerror, onload, ontoggle) a chance to.
     await page.waitForTimeout(300);
-    const r = await inspect(page);
+    const r = await readPanelState(page);
     assert.equal(r.posted[0]?.type, 'ready', 'ready is the first message');
     assert.equal(r.pwned, undefined, 'no injected code ran');
     assert.deepEqual(r.bad, []);
@@ -208,8 +96,8 @@ describe('webview in Chromium (real DOM, DOMPurify, CSP)', function () {
     }
     // Links post openLink and never navigate.
     await page.click('.md-link');
-    const after = await inspect(page);
-    assert.equal(page.url(), base);
+    const after = await readPanelState(page);
+    assert.equal(page.url(), server!.url);
     assert.ok(after.posted.some((m) => m.type === 'openLink'));
     await page.close();
   });
@@ -251,14 +139,14 @@ describe('webview in Chromium (real DOM, DOMPurify, CSP)', function () {
     console.log(
       `      Chromium: init handled in ${t.sync.toFixed(0)} ms, first paint ${t.firstPaint.toFixed(0)} ms, all 5,000 in ${t.all.toFixed(0)} ms, one append ${t.append.toFixed(1)} ms`,
     );
-    const r = await inspect(page);
+    const r = await readPanelState(page);
     assert.equal(r.articles, 5_001);
     assert.ok(t.fromBottom <= 48, `followed the end (${t.fromBottom}px from the bottom)`);
     assert.deepEqual(r.violations, []);
     // Ctrl+Enter sends.
     await page.fill('textarea', 'follow up');
     await page.press('textarea', 'Control+Enter');
-    const sent = (await inspect(page)).posted.filter((m) => m.type === 'sendFollowUp');
+    const sent = (await readPanelState(page)).posted.filter((m) => m.type === 'sendFollowUp');
     assert.equal(sent.length, 1);
     await page.close();
   });
