@@ -22,6 +22,16 @@ export const CONTEXT_READY = 'agentRuns.ready';
 
 const INSECURE_ACCEPTED_KEY = 'agentRuns.insecureBaseUrlsAccepted';
 
+/** Paths the service answers without looking at the token: their success proves nothing about it. */
+const PATHS_WITHOUT_AUTH: ReadonlySet<string> = new Set(['/openapi.json']);
+
+/** The service answered a request that needs the token with success. */
+export interface TokenAccepted {
+  baseUrl: string;
+  /** When the request was sent, on the `performance.now()` clock. */
+  startedAt: number;
+}
+
 export interface ConnectionOptions {
   context: vscode.ExtensionContext;
   auth: TokenStore;
@@ -45,6 +55,9 @@ export class Connection extends Disposable {
   private state: ConnectionState = { baseUrl: undefined, signedIn: false };
   private readonly changeEmitter = this._register(new vscode.EventEmitter<ConnectionState>());
   readonly onDidChange: vscode.Event<ConnectionState> = this.changeEmitter.event;
+  private readonly acceptedEmitter = this._register(new vscode.EventEmitter<TokenAccepted>());
+  /** Each success of a request that needs the token (the 401 gate lifts on one sent after the 401). */
+  readonly onDidAcceptToken: vscode.Event<TokenAccepted> = this.acceptedEmitter.event;
 
   private client: AgentRunsApi | undefined;
   private clientPromise: Promise<AgentRunsApi | undefined> | undefined;
@@ -250,6 +263,10 @@ export class Connection extends Disposable {
         log: (entry: RequestLogEntry) => {
           const outcome = entry.status !== undefined ? String(entry.status) : (entry.errorKind ?? 'failed');
           log.debug(`${entry.method} ${entry.path} → ${outcome} (${Math.round(entry.durationMs)} ms)`);
+          if (entry.status !== undefined && entry.status >= 200 && entry.status < 300 && entry.errorKind === undefined && !PATHS_WITHOUT_AUTH.has(entry.path)) {
+            // durationMs is rounded: err towards "sent earlier".
+            this.acceptedEmitter.fire({ baseUrl, startedAt: performance.now() - entry.durationMs - 1 });
+          }
         },
       });
     } catch (e) {

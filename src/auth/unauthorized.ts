@@ -1,18 +1,25 @@
 /**
  * A 401 means the token is wrong for every run on that service, not for one run: the first
  * one anywhere pauses polling (through `onDidChange`) and offers "Set API Token" once.
- * Storing a new token for that base URL lifts it.
+ * Storing a new token for that base URL, switching to another base URL, or a request the
+ * service answers with success using the same token (sent after the 401) lifts it.
+ *
+ * A feature that shows the token problem itself (the launch flow: its failure message has
+ * "Set API Token", Retry and Edit) reports an `UnauthorizedReport` with `prompted: true`:
+ * polling pauses, and the gate shows no prompt of its own for that base URL. The decisions
+ * are in `RejectionState` (pure, unit-tested).
  */
 import * as vscode from 'vscode';
 import { Disposable } from '../util/disposable';
 import type { Connection } from './connection';
 import type { TokenStore } from './tokenStore';
+import { RejectionState, type ReportOptions } from './unauthorizedState';
 
 export const CONTEXT_TOKEN_REJECTED = 'agentRuns.tokenRejected';
 
 export class UnauthorizedGate extends Disposable {
-  private rejectedBaseUrl: string | undefined;
-  /** How many times the user was prompted (exposed to tests). */
+  private readonly state = new RejectionState(() => performance.now());
+  /** How many times the gate prompted (exposed to tests); a caller's own message is not counted. */
   promptCount = 0;
   private readonly changeEmitter = this._register(new vscode.EventEmitter<void>());
   readonly onDidChange: vscode.Event<void> = this.changeEmitter.event;
@@ -24,52 +31,54 @@ export class UnauthorizedGate extends Disposable {
   ) {
     super();
     this._register(auth.onDidChange((e) => {
-      if (e.baseUrl === this.rejectedBaseUrl) {
+      if (this.state.tokenChanged(e.baseUrl)) {
         this.log.info('A new token was stored; polling resumes.');
-        this.set(undefined);
+        this.changed();
       }
     }));
     this._register(connection.onDidChange((state) => {
-      if (this.rejectedBaseUrl !== undefined && state.baseUrl !== this.rejectedBaseUrl) {
-        this.set(undefined);
+      if (this.state.baseUrlChanged(state.baseUrl)) {
+        this.changed();
+      }
+    }));
+    this._register(connection.onDidAcceptToken((e) => {
+      if (this.state.accepted(e.baseUrl, e.startedAt)) {
+        this.log.info(`The service accepted the API token for ${e.baseUrl} again; polling resumes.`);
+        this.changed();
       }
     }));
   }
 
   /** True while the current base URL's token is known to be rejected. */
   get rejected(): boolean {
-    return this.rejectedBaseUrl !== undefined && this.rejectedBaseUrl === this.connection.current.baseUrl;
+    return this.state.isRejected(this.connection.current.baseUrl);
   }
 
   /**
    * Background reports (polling) prompt once per rejected token; `interactive` ones (the user
-   * just ran a command that failed) always say why.
+   * just ran a command that failed) always say why. `error` is the 401, or an
+   * `UnauthorizedReport` (src/auth/unauthorizedReport.ts) wrapping it.
    */
-  report(error?: unknown, options: { interactive?: boolean } = {}): void {
+  report(error?: unknown, options: ReportOptions = {}): void {
     const baseUrl = this.connection.current.baseUrl;
-    if (!baseUrl) {
+    const decision = this.state.report(baseUrl, error, options);
+    if (decision.ignored) {
+      this.log.info(`A 401 was not recorded: ${decision.ignored}.`);
       return;
     }
-    if (this.rejectedBaseUrl === baseUrl) {
-      if (options.interactive) {
-        this.promptCount++;
-        void this.prompt(baseUrl);
-      }
-      return;
+    if (decision.changed) {
+      const detail = decision.error instanceof Error ? ` (${decision.error.message})` : '';
+      this.log.warn(`The service rejected the API token for ${baseUrl} (401)${detail}; polling is paused until a new token is set.`);
+      this.changed();
     }
-    const detail = error instanceof Error ? ` (${error.message})` : '';
-    this.log.warn(`The service rejected the API token for ${baseUrl} (401)${detail}; polling is paused until a new token is set.`);
-    this.set(baseUrl);
-    this.promptCount++;
-    void this.prompt(baseUrl);
+    if (decision.prompt && baseUrl) {
+      this.promptCount++;
+      void this.prompt(baseUrl);
+    }
   }
 
-  private set(baseUrl: string | undefined): void {
-    if (this.rejectedBaseUrl === baseUrl) {
-      return;
-    }
-    this.rejectedBaseUrl = baseUrl;
-    void vscode.commands.executeCommand('setContext', CONTEXT_TOKEN_REJECTED, baseUrl !== undefined);
+  private changed(): void {
+    void vscode.commands.executeCommand('setContext', CONTEXT_TOKEN_REJECTED, this.rejected);
     this.changeEmitter.fire();
   }
 

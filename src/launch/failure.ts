@@ -6,6 +6,7 @@
  */
 import { isApiError, type ApiError } from '../api/errors';
 import { redactSecrets, sanitizeServerText } from '../api/sanitize';
+import type { UnauthorizedReport } from '../auth/unauthorizedReport';
 import type { L10n } from '../util/l10n';
 import { providerHint } from './models';
 
@@ -117,7 +118,10 @@ export function describeStartFailure(error: unknown, ctx: FailureContext, l10n: 
     case 'invalid_base_url':
       return make('error', l10n.t('The run was not started: {0}. Fix agentRuns.baseUrl, then retry.', detail(e, ctx.secrets)), ['openSettings', 'retry', 'edit']);
     case 'unauthorized':
-      return make('error', l10n.t('The service refused the API token (401): it is missing, invalid or revoked. Set a valid token, then retry; everything you entered is kept.'), ['setToken', 'retry', 'edit']);
+      return make('error', e.status === undefined
+        // Found before sending (the token went missing after the form opened): nothing was refused.
+        ? l10n.t('No API token is set for this service, so the run was not started. Set a token, then retry; everything you entered is kept.')
+        : l10n.t('The service refused the API token (401): it is missing, invalid or revoked. Set a valid token, then retry; everything you entered is kept.'), ['setToken', 'retry', 'edit']);
     case 'plan_required':
       return make('error', l10n.t('The workspace\'s plan does not include API access (402 api_access_required), so runs cannot be started with this token. A workspace admin can change the plan in the service\'s web interface; then retry.'), ['retry', 'edit']);
     case 'insufficient_credits':
@@ -159,6 +163,17 @@ export function describeStartFailure(error: unknown, ctx: FailureContext, l10n: 
         ? make('error', `${l10n.t('Starting the run was cancelled.')} ${mayExistNote}`, ['retry', 'edit'])
         : make('info', l10n.t('Starting the run was cancelled before anything was sent.'), ['retry', 'edit']);
   }
+}
+
+/**
+ * What the launch flow tells the shared 401 gate (`Deps.reportUnauthorized`) when the service
+ * refused the token: polling pauses for that base URL, and the gate shows no prompt of its own,
+ * because the failure message (`describeStartFailure`) already offers "Set API Token", with
+ * Retry and Edit. Undefined for anything but a 401 the service answered.
+ */
+export function unauthorizedReport(error: unknown, baseUrl: string): UnauthorizedReport | undefined {
+  if (!isApiError(error) || error.kind !== 'unauthorized' || error.status !== 401) return undefined;
+  return { type: 'agentRuns.unauthorizedReport', error, baseUrl, prompted: true };
 }
 
 /** Shown after the person fixed something outside the form (set a token, changed settings). */

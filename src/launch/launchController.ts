@@ -9,12 +9,12 @@
  */
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { isApiError } from '../api/errors';
+import { ApiError, isApiError } from '../api/errors';
 import type { AgentRunsApi } from '../api/contract';
 import type { AgentRun, StartAgentRequest } from '../api/types';
 import { validateStartAgentRequest } from '../api/validate';
 import type { Deps } from '../deps';
-import type { FailureActionId, StartFailure } from './failure';
+import { unauthorizedReport, type FailureActionId, type StartFailure } from './failure';
 import {
   checkEmail, emptyForm, firstProblem, formatBranches, formFromRecord, fullPrompt, hasTypedContent, promptPreview, reviveForm,
   type LaunchForm, type LaunchPrefill, type PromptAttachment,
@@ -172,10 +172,11 @@ export class LaunchController implements vscode.Disposable {
         await this.startCompose(form);
         return;
       }
-      const outcome = await submitLaunch(form, this.submitEnv(client, emailModels, defaultEmail), this.submitUi());
+      const sending = this.submitEnv(client, emailModels, defaultEmail);
+      const outcome = await submitLaunch(form, sending.env, this.submitUi());
       form = outcome.form;
       if (outcome.kind === 'started') {
-        await this.onStarted(outcome.run, outcome.request, client.baseUrl);
+        await this.onStarted(outcome.run, outcome.request, sending.sentTo());
         return;
       }
       if (outcome.kind === 'stopped') {
@@ -287,8 +288,32 @@ export class LaunchController implements vscode.Disposable {
 
   // ------------------------------------------------------------ sending
 
-  private submitEnv(client: Pick<AgentRunsApi, 'baseUrl' | 'startAgent'>, emailModels: Set<string>, defaultEmail: Promise<string | undefined>): SubmitEnv {
-    return {
+  /**
+   * The client to send with, as the settings and the token are now: a token set (or a base URL
+   * fixed) from a failure message replaces the client the form was opened with, and Retry must
+   * use the new one. Quiet: when there is none, the failure message says why (one message).
+   */
+  private async currentClient(): Promise<AgentRunsApi> {
+    const client = await this.deps.getClient({ quiet: true });
+    if (client) return client;
+    const { baseUrl, baseUrlProblem, signedIn } = this.deps.connection();
+    if (!baseUrl) {
+      throw new ApiError({ kind: 'invalid_base_url', message: baseUrlProblem ?? 'agentRuns.baseUrl is not set', mayHaveReachedServer: false });
+    }
+    if (!signedIn) {
+      throw new ApiError({ kind: 'unauthorized', message: 'No API token is set.', mayHaveReachedServer: false });
+    }
+    // The token may not go over plain http, or the connection could not be set up (logged).
+    throw new ApiError({ kind: 'aborted', message: 'No connection to the service could be set up; nothing was sent.', mayHaveReachedServer: false });
+  }
+
+  private submitEnv(
+    first: Pick<AgentRunsApi, 'baseUrl'>,
+    emailModels: Set<string>,
+    defaultEmail: Promise<string | undefined>,
+  ): { env: SubmitEnv; sentTo: () => string } {
+    let sentTo = first.baseUrl;
+    const env: SubmitEnv = {
       l10n,
       validate: (request) => validateStartAgentRequest(request, { knownModels: this.lastCatalog ? knownModelsForValidation(this.lastCatalog) : undefined }),
       // Status bar progress, not a notification: a progress notification closing at the
@@ -299,10 +324,15 @@ export class LaunchController implements vscode.Disposable {
         { location: vscode.ProgressLocation.Window, title: l10n.t('Starting agent run on {0}…', request.appId) },
         async (): Promise<AgentRun> => {
           try {
+            const client = await this.currentClient();
+            sentTo = client.baseUrl;
             return await client.startAgent(request);
           } catch (err) {
             // The full client text (the message shown is shorter); never the token or the prompt.
             this.deps.log.warn(`Start agent run failed: ${isApiError(err) ? `${err.kind}${err.status !== undefined ? ` ${err.status}` : ''}: ${err.message}` : String(err)}`);
+            // Polling pauses; the failure message about to be shown is the one "Set API Token" prompt.
+            const report = unauthorizedReport(err, sentTo);
+            if (report) this.deps.reportUnauthorized(report);
             throw err;
           }
         },
@@ -310,16 +340,17 @@ export class LaunchController implements vscode.Disposable {
       modelNeedsEmail: (model) => emailModels.has(model),
       rememberModelNeedsEmail: async (model) => {
         emailModels.add(model);
-        const key = emailModelsKey(client.baseUrl);
+        const key = emailModelsKey(sentTo);
         const list = reviveIdList(this.globalState.get(key));
         if (!list.includes(model)) await this.globalState.update(key, [...list, model]);
       },
       defaultEmail: () => defaultEmail,
       secrets: async () => {
-        const token = await this.deps.auth.get(client.baseUrl);
+        const token = await this.deps.auth.get(sentTo);
         return token ? [token] : [];
       },
     };
+    return { env, sentTo: () => sentTo };
   }
 
   private submitUi(): SubmitUi {

@@ -634,3 +634,50 @@ describe('Start an agent run: presets and the served schema (UI)', function () {
     await wb.closeQuickInput();
   });
 });
+
+describe('Start an agent run with a revoked token: the shared 401 gate (UI)', function () {
+  this.timeout(180_000);
+  const workbench = useWorkbench({
+    name: 'launch-revoked',
+    signedIn: 'revoked',
+    settings: {
+      'agentRuns.appId': 'app_todo',
+      'agentRuns.notifications': 'off',
+      'workbench.startupEditor': 'none',
+    },
+  });
+  waitForActivation(workbench);
+
+  it('one prompt (the form\'s own), polling paused; after Set API Token, Start Run sends the same inputs with the new token', async () => {
+    const wb = workbench();
+    const rejectedItem = wb.page.locator('.statusbar-item', { hasText: 'Agent Runs: token rejected' });
+    const gatePrompt = wb.page.locator('.notifications-toasts .notification-toast', { hasText: /rejected the API token: it may have been revoked/ });
+    await startFromPalette(wb);
+    await fillForm(wb, { appId: 'app_todo', prompt: 'Fix the flaky login test', model: 'hosted/auto' });
+    await pick(wb, 'Start Agent Run');
+    const refused = await wb.waitForNotification(/refused the API token \(401\)/);
+    assert.deepEqual(await notificationButtons(refused), ['Set API Token', 'Retry', 'Edit']);
+    // The gate knows: the status bar says so (polling is paused) ...
+    await rejectedItem.first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+    // ... and it shows no prompt of its own: one message, not two.
+    await wb.page.waitForTimeout(2_000);
+    assert.equal(await gatePrompt.count(), 0, 'the gate prompted too');
+    await shoot(wb, 'launch-revoked-401');
+
+    await clickNotificationButton(refused, 'Set API Token');
+    await wb.typeInInput(wb.emulator.tokens.default, { prompt: /API token/ });
+    const resume = await wb.waitForNotification(/Start the agent run now\? Everything you entered is kept\./);
+    assert.deepEqual(await notificationButtons(resume), ['Start Run', 'Edit']);
+    await rejectedItem.first().waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
+    await clickNotificationButton(resume, 'Start Run');
+    await wb.waitForNotification(/Agent run started on app_todo: “Fix the flaky login test”/);
+
+    const sent = await waitForStarts(wb.emulator, 2);
+    assert.deepEqual(sent.map((s) => s.status), [401, 201]);
+    assert.deepEqual(sent[1].body, sent[0].body, 'Retry sends the same inputs');
+    const auth = wb.emulator.requests.filter((r) => r.method === 'POST' && /\/agents$/.test(r.path)).map((r) => r.headers.authorization);
+    assert.deepEqual(auth, [`Bearer ${wb.emulator.tokens.revoked}`, `Bearer ${wb.emulator.tokens.default}`], 'the retry used the new token');
+    assert.equal(await gatePrompt.count(), 0, 'the gate prompted');
+    await clearNotifications(wb);
+  });
+});

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { ApiError, type ApiErrorKind } from '../../src/api/errors';
-import { describeStartFailure, mayRunExist, type FailureActionId } from '../../src/launch/failure';
+import { isUnauthorizedReport } from '../../src/auth/unauthorizedState';
+import { describeStartFailure, mayRunExist, unauthorizedReport, type FailureActionId } from '../../src/launch/failure';
 import { plainL10n as l10n } from '../../src/util/l10n';
 
 const TOKEN = 'agr_vgVM0TmuaGrhZz5JnDQtFEvfOSwjDfmvxfjCUqIM';
@@ -94,5 +95,47 @@ describe('launch failure messages', () => {
   it('marks user_email_required so the flow can ask once', () => {
     assert.equal(describeStartFailure(err('user_email_required', { status: 400 }), ctx, l10n).needsEmail, true);
     assert.equal(describeStartFailure(err('client', { status: 400 }), ctx, l10n).needsEmail, false);
+  });
+
+  it('a token that went missing before sending says so, without claiming the service refused it', () => {
+    const f = describeStartFailure(err('unauthorized', { mayHaveReachedServer: false, message: 'No API token is set.' }), ctx, l10n);
+    assert.match(f.message, /No API token is set for this service, so the run was not started/);
+    assert.doesNotMatch(f.message, /401|refused/);
+    assert.deepEqual(ids(f), ['setToken', 'retry', 'edit']);
+    assert.equal(f.mayExist, false);
+  });
+});
+
+describe('launch: what a 401 tells the shared gate', () => {
+  const BASE = 'https://agents.example.com/api/public/v1';
+
+  it('a 401 the service answered becomes a report the gate recognises, for the base URL it was sent to, prompted by the flow', () => {
+    const e = err('unauthorized', { status: 401 });
+    const report = unauthorizedReport(e, BASE);
+    assert.ok(report);
+    assert.ok(isUnauthorizedReport(report));
+    assert.equal(report.error, e);
+    assert.equal(report.baseUrl, BASE);
+    assert.equal(report.prompted, true);
+  });
+
+  it('"prompted" is true to its word: the failure shown for that 401 offers Set API Token, Retry and Edit', () => {
+    const e = err('unauthorized', { status: 401 });
+    assert.ok(unauthorizedReport(e, BASE));
+    assert.deepEqual(ids(describeStartFailure(e, ctx, l10n)), ['setToken', 'retry', 'edit']);
+  });
+
+  it('nothing else is reported: a missing token, other refusals, failures that are not ApiErrors', () => {
+    const others: unknown[] = [
+      err('unauthorized', { mayHaveReachedServer: false }),
+      err('client', { status: 403 }),
+      err('rate_limited', { status: 429 }),
+      err('server', { status: 500 }),
+      err('network'),
+      new Error('401'),
+      { kind: 'unauthorized', status: 401 },
+      undefined,
+    ];
+    for (const e of others) assert.equal(unauthorizedReport(e, BASE), undefined, String(e));
   });
 });
