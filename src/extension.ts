@@ -49,6 +49,8 @@ export interface AgentRunsTestApi {
   readonly unauthorizedPrompts: number;
   /** Run-finished notifications shown. */
   readonly notificationsShown: number;
+  /** Run-finished notifications shown about one run (among the latest 100). */
+  notificationsFor(agentId: string): number;
   /** Resolves when the ledger and transcripts are written. */
   flush(): Promise<void>;
   /** Milliseconds activate() took. */
@@ -185,6 +187,7 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
     get notificationsShown() {
       return alerts.shownCount;
     },
+    notificationsFor: (agentId) => alerts.shownFor(agentId),
     flush: () => Promise.all([ledgers.flush(), transcripts.flush()]).then(() => undefined),
     activationMs,
     connection: () => ({ baseUrl: conn.current.baseUrl, signedIn: conn.current.signedIn, tokenRejected: gate.rejected, online: reachable }),

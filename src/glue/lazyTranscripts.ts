@@ -12,7 +12,7 @@ import type { TranscriptCache } from './transcripts';
 /** What the rest of the extension uses of the transcript cache. */
 export type Transcripts = Pick<
   TranscriptCache,
-  'transcripts' | 'switchBaseUrl' | 'isLoaded' | 'load' | 'merge' | 'markDirty' | 'remove' | 'flush' | 'dispose'
+  'transcripts' | 'switchBaseUrl' | 'setInUse' | 'isLoaded' | 'load' | 'merge' | 'markDirty' | 'remove' | 'flush' | 'dispose'
 >;
 
 export class LazyTranscriptCache implements Transcripts {
@@ -35,6 +35,15 @@ export class LazyTranscriptCache implements Transcripts {
   switchBaseUrl(baseUrl: string | undefined): void {
     this.baseUrl = baseUrl;
     this.cache?.switchBaseUrl(baseUrl);
+  }
+
+  /** A panel shows the run (true) or stopped showing it (false): see TranscriptCache.setInUse. */
+  setInUse(agentId: string, inUse: boolean): void {
+    if (inUse) {
+      this.real().setInUse(agentId, true);
+    } else {
+      this.cache?.setInUse(agentId, false);
+    }
   }
 
   isLoaded(agentId: string): boolean {
@@ -62,6 +71,7 @@ export class LazyTranscriptCache implements Transcripts {
     return this.cache?.flush() ?? Promise.resolve();
   }
 
+  /** Writes what is left synchronously (see TranscriptCache.dispose). */
   dispose(): void {
     this.cache?.dispose();
   }

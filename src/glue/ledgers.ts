@@ -66,7 +66,12 @@ export class Ledgers extends Disposable {
 
   /** Logged always; told to the user once per session and kind (a failing disk must not nag on every write). */
   private problem(message: string, problem: LedgerProblem): void {
-    this.log.warn(message);
+    try {
+      this.log.warn(message);
+    } catch {
+      // The log channel is closed before deactivate(): a last save's failure has nowhere to go.
+      return;
+    }
     if (this.told.has(problem.kind)) {
       return;
     }

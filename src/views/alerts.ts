@@ -14,14 +14,23 @@ export function notificationMode(): NotificationMode {
   return v === 'failuresOnly' || v === 'off' ? v : 'all';
 }
 
+const RECENT_MAX = 100;
+
 export class RunAlerts {
   /** Notifications shown so far (exposed to tests). */
   shownCount = 0;
+  /** The runs of the latest notifications, oldest first, bounded (exposed to tests: per-run counts). */
+  private readonly recent: string[] = [];
 
   constructor(
     private readonly log: vscode.LogOutputChannel,
     private readonly isWatching: (agentId: string) => boolean,
   ) {}
+
+  /** How many of the latest notifications were about `agentId`. */
+  shownFor(agentId: string): number {
+    return this.recent.filter((id) => id === agentId).length;
+  }
 
   runFinished(run: RunRecord): void {
     const failed = run.status === 'error';
@@ -33,6 +42,10 @@ export class RunAlerts {
       return;
     }
     this.shownCount++;
+    this.recent.push(run.agentId);
+    if (this.recent.length > RECENT_MAX) {
+      this.recent.shift();
+    }
     const label = runLabel(run, vscode.l10n, 60);
     this.log.info(`Run ${run.agentId} ${failed ? 'failed' : 'completed'}; notifying.`);
     const open = vscode.l10n.t('Open');

@@ -1,25 +1,45 @@
 /**
- * The Runs tree: the ledger grouped by app, newest first. A change to one run re-renders
- * that run's node only; runs added, removed or moved between apps rebuild the groups.
+ * The Runs tree: the ledger grouped by app, newest first.
+ *
+ * Ledger changes are batched: those of one tick are applied together, and runs added or
+ * removed (which re-render the whole tree, re-creating every row) at most once per
+ * RESHAPE_INTERVAL_MS. A batch that changed only runs re-renders only their rows (see
+ * nodes.ts); elements keep their identity and every TreeItem has an `id`.
  */
 import * as vscode from 'vscode';
 import { isTerminalStatus } from '../api/types';
-import { runTime, type LedgerChange, type RunRecord } from '../core/ledger';
+import { runTime, type LedgerChange } from '../core/ledger';
 import type { Connection } from '../auth/connection';
 import type { Ledgers } from '../glue/ledgers';
 import { Disposable } from '../util/disposable';
 import { nextAgeTick } from '../util/time';
-import { AppNode, RunNode, type TreeNode } from './nodes';
+import { AppNode, RunNode, RunsTreeModel, type TreeNode } from './nodes';
 import { runUri } from './runDecorations';
 import { groupByApp, presentRun } from './runPresentation';
 
 export const RUNS_VIEW_ID = 'agentRuns.runs';
 
+/** Batches that add or remove runs are at least this far apart; the first one after a quiet spell goes at once. */
+export const RESHAPE_INTERVAL_MS = 1_000;
+
+interface PendingChanges {
+  ids: Set<string>;
+  /** Runs were added or removed. */
+  structural: boolean;
+  /** The ledger itself was replaced (another base URL): re-render everything. */
+  all: boolean;
+}
+
 export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvider<TreeNode> {
-  private readonly changeEmitter = this._register(new vscode.EventEmitter<TreeNode | undefined>());
-  readonly onDidChangeTreeData: vscode.Event<TreeNode | undefined> = this.changeEmitter.event;
-  private groups: AppNode[] | undefined;
-  private readonly runNodes = new Map<string, RunNode>();
+  private readonly changeEmitter = this._register(new vscode.EventEmitter<TreeNode | TreeNode[] | undefined>());
+  readonly onDidChangeTreeData: vscode.Event<TreeNode | TreeNode[] | undefined> = this.changeEmitter.event;
+  private readonly flushEmitter = this._register(new vscode.EventEmitter<void>());
+  /** After a batch of changes was handed to VS Code. */
+  readonly onDidApplyChanges: vscode.Event<void> = this.flushEmitter.event;
+  private readonly model = new RunsTreeModel();
+  private pending: PendingChanges | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private lastReshapeAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly ledgers: Ledgers,
@@ -29,6 +49,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     super();
     this._register(ledgers.onDidChangeRuns((c) => this.onRunsChanged(c)));
     this._register(connection.onDidChange(() => this.refreshAll()));
+    this._register({ dispose: () => this.clearTimer() });
   }
 
   /** Whether there is anything to list (the welcome views take over otherwise). */
@@ -38,20 +59,50 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
   }
 
   refreshAll(): void {
-    this.groups = undefined;
+    // VS Code re-reads everything: whatever was waiting is part of it.
+    this.pending = undefined;
+    this.clearTimer();
+    this.lastReshapeAt = this.now();
     this.changeEmitter.fire(undefined);
+    this.flushEmitter.fire();
   }
 
-  /** Re-renders every run node (relative ages moved on) without rebuilding the groups. */
+  /** Re-renders the runs whose relative age label moved on (nothing else changed). */
   refreshDescriptions(): void {
-    for (const node of this.runNodes.values()) {
-      this.changeEmitter.fire(node);
+    const now = this.now();
+    const moved: RunNode[] = [];
+    for (const node of this.model.allRuns()) {
+      if (node.renderedDescription !== undefined && presentRun(node.record, now, vscode.l10n).description !== node.renderedDescription) {
+        moved.push(node);
+      }
+    }
+    if (moved.length > 0) {
+      this.changeEmitter.fire(moved);
     }
   }
 
+  /** Whether ledger changes are waiting for the next batch. */
+  get hasPendingChanges(): boolean {
+    return this.pending !== undefined;
+  }
+
+  /**
+   * Applies waiting changes now when that does not break the batching (the last batch that
+   * re-read groups is long enough ago). True when nothing is waiting any more.
+   */
+  applyChangesIfDue(): boolean {
+    if (this.pending && this.delay(this.pending) <= 0) {
+      this.applyChanges();
+    }
+    return this.pending === undefined;
+  }
+
   getRunNode(agentId: string): RunNode | undefined {
-    this.ensureGroups();
-    return this.runNodes.get(agentId);
+    if (!this.listing) {
+      return undefined;
+    }
+    this.model.roots(() => this.groups());
+    return this.model.run(agentId);
   }
 
   /** The oldest visible run time, for scheduling the next age re-render. */
@@ -68,12 +119,24 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
   getChildren(element?: TreeNode): TreeNode[] {
     if (!element) {
       if (!this.listing) {
+        this.model.clear();
         return [];
       }
-      return this.ensureGroups();
+      // VS Code re-reads the whole tree: take every waiting change in now.
+      if (this.model.built) {
+        this.model.update(this.groups(), new Set());
+      }
+      const waited = this.pending !== undefined;
+      this.pending = undefined;
+      this.clearTimer();
+      const roots = this.model.roots(() => this.groups());
+      if (waited) {
+        this.flushEmitter.fire();
+      }
+      return roots;
     }
     if (element instanceof AppNode) {
-      return element.group.runs.map((r) => this.runNodes.get(r.agentId)).filter((n): n is RunNode => n !== undefined);
+      return this.model.children(element);
     }
     return [];
   }
@@ -86,63 +149,68 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     return element instanceof AppNode ? this.appItem(element) : this.runItem(element);
   }
 
-  private ensureGroups(): AppNode[] {
-    if (this.groups) {
-      return this.groups;
-    }
-    const groups = groupByApp(this.ledgers.current.all(), vscode.l10n);
-    const seen = new Set<string>();
-    this.groups = groups.map((g) => {
-      const app = new AppNode(g);
-      for (const r of g.runs) {
-        seen.add(r.agentId);
-        const existing = this.runNodes.get(r.agentId);
-        if (existing && existing.parent.key === g.key) {
-          // Keep the instance so a later single-node refresh reaches the rendered row.
-          existing.record = r;
-          existing.parent = app;
-        } else {
-          this.runNodes.set(r.agentId, new RunNode(r, app));
-        }
-      }
-      return app;
-    });
-    for (const id of [...this.runNodes.keys()]) {
-      if (!seen.has(id)) {
-        this.runNodes.delete(id);
-      }
-    }
-    return this.groups;
+  private groups() {
+    return groupByApp(this.ledgers.current.all(), vscode.l10n);
   }
 
   private onRunsChanged(change: LedgerChange): void {
-    if (change.structural || !this.groups) {
-      this.refreshAll();
+    const p = this.pending ?? { ids: new Set<string>(), structural: false, all: false };
+    for (const id of change.agentIds) {
+      p.ids.add(id);
+    }
+    p.structural ||= change.structural;
+    // A structural change naming no run: the ledger was swapped for another base URL's.
+    p.all ||= change.structural && change.agentIds.length === 0;
+    this.pending = p;
+    if (this.timer === undefined) {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        this.applyChanges();
+      }, this.delay(p));
+    }
+  }
+
+  /** 0 (the next tick) for changes to runs' rows; for runs added or removed, what is left of the interval. */
+  private delay(p: PendingChanges): number {
+    return p.structural ? Math.max(0, this.lastReshapeAt + RESHAPE_INTERVAL_MS - this.now()) : 0;
+  }
+
+  private applyChanges(): void {
+    const p = this.pending;
+    if (!p) {
       return;
     }
-    const ledger = this.ledgers.current;
-    const touched: TreeNode[] = [];
-    for (const id of change.agentIds) {
-      const node = this.runNodes.get(id);
-      const record = ledger.get(id);
-      if (!node || !record || needsRegroup(node.record, record, node.parent)) {
-        this.refreshAll();
-        return;
-      }
-      if (isTerminalStatus(node.record.status) !== isTerminalStatus(record.status) && !touched.includes(node.parent)) {
-        // The group's "n active" count moved.
-        touched.push(node.parent);
-      }
-      node.record = record;
-      const runs = node.parent.group.runs;
-      const i = runs.findIndex((r) => r.agentId === id);
-      if (i >= 0) {
-        runs[i] = record;
-      }
-      touched.push(node);
+    const wait = this.delay(p);
+    if (wait > 0) {
+      // A structural change joined a batch of row changes: it waits for the interval.
+      this.clearTimer();
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        this.applyChanges();
+      }, wait);
+      return;
     }
-    for (const node of touched) {
-      this.changeEmitter.fire(node);
+    this.pending = undefined;
+    this.clearTimer();
+    if (!this.model.built || !this.listing) {
+      // Nothing shown from the model: VS Code asks for the tree when it shows it.
+      this.flushEmitter.fire();
+      return;
+    }
+    const refresh = this.model.update(this.groups(), p.ids);
+    if (p.all || refresh.all) {
+      this.lastReshapeAt = this.now();
+      this.changeEmitter.fire(undefined);
+    } else if (refresh.nodes.length > 0) {
+      this.changeEmitter.fire(refresh.nodes);
+    }
+    this.flushEmitter.fire();
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
     }
   }
 
@@ -169,6 +237,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
   private runItem(node: RunNode): vscode.TreeItem {
     const r = node.record;
     const p = presentRun(r, this.now(), vscode.l10n);
+    node.renderedDescription = p.description;
     const item = new vscode.TreeItem(p.label, vscode.TreeItemCollapsibleState.None);
     item.id = `run:${r.agentId}`;
     item.description = p.description;
@@ -185,13 +254,6 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     };
     return item;
   }
-}
-
-function needsRegroup(before: RunRecord, after: RunRecord, parent: AppNode): boolean {
-  return (after.appId ?? '') !== parent.key
-    || runTime(before) !== runTime(after)
-    // The group shows the project name once known.
-    || (after.projectName !== undefined && after.projectName !== before.projectName);
 }
 
 /** Untrusted markdown: values are escaped text, no command links, no HTML. */
@@ -215,6 +277,11 @@ export function runTooltip(label: string, details: Array<[string, string]>, warn
   return md;
 }
 
+export interface RevealOptions {
+  focus?: boolean;
+  select?: boolean;
+}
+
 /**
  * The tree view around the provider: badge with the unread count, a message when the
  * token was rejected or the service is unreachable, ages re-rendered while visible.
@@ -223,6 +290,8 @@ export class RunsView extends Disposable {
   readonly treeView: vscode.TreeView<TreeNode>;
   private ageTimer: ReturnType<typeof setTimeout> | undefined;
   private notices: { rejected?: string; offline?: string } = {};
+  /** A reveal asked for while the run's row was waiting for the next batch of changes. */
+  private pendingReveal: { agentId: string; options: RevealOptions } | undefined;
 
   constructor(
     readonly provider: RunsTreeProvider,
@@ -242,15 +311,42 @@ export class RunsView extends Disposable {
         this.scheduleAges();
       }
     }));
+    this._register(provider.onDidApplyChanges(() => {
+      const waiting = this.pendingReveal;
+      this.pendingReveal = undefined;
+      if (waiting) {
+        void this.revealNow(waiting.agentId, waiting.options);
+      }
+    }));
     this._register({ dispose: () => this.clearAgeTimer() });
     this.updateBadge();
     this.scheduleAges();
   }
 
-  async reveal(agentId: string, options: { focus?: boolean; select?: boolean } = {}): Promise<void> {
+  /**
+   * Reveals a run's row. A row VS Code has not been given yet (the run was just added and
+   * waits for the next batch of changes) is revealed with that batch: this then resolves at
+   * once, and a later reveal replaces a waiting one. Never rejects: a row that cannot be
+   * revealed (the tree is being re-read) stays where it is, and the caller goes on.
+   */
+  async reveal(agentId: string, options: RevealOptions = {}): Promise<void> {
+    this.pendingReveal = undefined;
+    if (!this.provider.applyChangesIfDue()) {
+      this.pendingReveal = { agentId, options };
+      return;
+    }
+    await this.revealNow(agentId, options);
+  }
+
+  private async revealNow(agentId: string, options: RevealOptions): Promise<void> {
     const node = this.provider.getRunNode(agentId);
-    if (node) {
+    if (!node) {
+      return;
+    }
+    try {
       await this.treeView.reveal(node, { select: options.select ?? true, focus: options.focus ?? false, expand: true });
+    } catch {
+      // Selecting the row is a courtesy: failing to (the tree was being re-read) must not fail what asked for it.
     }
   }
 

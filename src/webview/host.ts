@@ -218,6 +218,8 @@ export class PanelHost extends Disposable implements RunPanelHost {
       this.visible.delete(agentId);
     }
     this.d.sync.poller.setPanelOpen(agentId, open);
+    // Only shown panels keep their run's transcript in memory (a hidden one re-inits from it when shown).
+    this.d.transcripts.setInUse(agentId, open);
     if (open) {
       this.d.ledgers.current.markSeen(agentId);
     }

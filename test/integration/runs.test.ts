@@ -173,7 +173,8 @@ describe('Runs: ledger, polling, alerts, 401', function () {
         seen.push(r.status);
       }
     });
-    const shownBefore = api.notificationsShown;
+    // Counted for this run only: a run of another test may finish meanwhile and be announced.
+    const shownBefore = api.notificationsFor(agentId);
     try {
       assert.equal(await vscode.commands.executeCommand('agentRuns.trackRun', agentId), true);
       assert.equal(api.ledger().get(agentId)?.source, 'tracked');
@@ -184,7 +185,7 @@ describe('Runs: ledger, polling, alerts, 401', function () {
       await admin.setStatus(agentId, 'running');
       await readUntilStatus(api, agentId, 'running');
       assert.equal(api.poller.isTracked(agentId), true, 'a running run is not polled');
-      assert.equal(api.notificationsShown, shownBefore, 'notified before the run finished');
+      assert.equal(api.notificationsFor(agentId), shownBefore, 'notified before the run finished');
       await admin.setStatus(agentId, 'completed');
       await readUntilStatus(api, agentId, 'completed');
     } finally {
@@ -192,10 +193,10 @@ describe('Runs: ledger, polling, alerts, 401', function () {
     }
     assert.deepEqual(seen, ['queued', 'running', 'completed']);
     assert.equal(api.poller.isTracked(agentId), false, 'a finished run is still polled');
-    assert.equal(api.notificationsShown, shownBefore + 1, 'the completion was not announced');
+    assert.equal(api.notificationsFor(agentId), shownBefore + 1, 'the completion was not announced');
     // Once: reading the finished run again (a refresh) announces nothing more.
     await api.poller.pollNow(agentId);
-    assert.equal(api.notificationsShown, shownBefore + 1, 'the completion was announced twice');
+    assert.equal(api.notificationsFor(agentId), shownBefore + 1, 'the completion was announced twice');
     assert.equal(api.poller.isTracked(agentId), false, 'a refresh made a finished run polled again');
     const record = api.ledger().get(agentId);
     assert.equal(record?.prompt, 'Fix the login bug [[slow]]');
@@ -206,13 +207,13 @@ describe('Runs: ledger, polling, alerts, 401', function () {
   it('tracks a run that already finished without announcing it', async () => {
     const agentId = await admin.startRun('Rename the config module');
     await admin.setStatus(agentId, 'completed');
-    const shownBefore = api.notificationsShown;
+    const shownBefore = api.notificationsFor(agentId);
     assert.equal(await vscode.commands.executeCommand('agentRuns.trackRun', agentId), true);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     assert.equal(api.ledger().get(agentId)?.status, 'completed');
     assert.equal(api.poller.isTracked(agentId), false, 'a finished run is polled');
     await api.poller.pollNow(agentId);
-    assert.equal(api.notificationsShown, shownBefore, 'a run that was already finished was announced');
+    assert.equal(api.notificationsFor(agentId), shownBefore, 'a run that was already finished was announced');
     await vscode.commands.executeCommand('agentRuns.removeRun', agentId);
   });
 

@@ -72,12 +72,12 @@ describe('faults in the extension host (real glue, real HTTP, trace logging)', f
     await vscode.commands.executeCommand('agentRuns.openRun', id);
     await vscode.commands.executeCommand('workbench.view.extension.agentRuns');
     // The run then ends in error with a hostile lastError: one notification, no crash.
-    const shown = host.api.notificationsShown;
+    const shown = host.api.notificationsFor(id);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await host.clearFaults();
     await host.hold(id, { status: 'error', lastError: '<svg onload=alert(1)>\u202E\u0007 failed' });
     await waitFor('the error status', () => host.api.ledger().get(id)?.status === 'error');
-    await waitFor('one notification', () => host.api.notificationsShown === shown + 1);
+    await waitFor('one notification', () => host.api.notificationsFor(id) === shown + 1);
     await forget(id);
   }));
 
