@@ -106,6 +106,16 @@ async function clearNotifications(wb: Workbench): Promise<void> {
   await waitUntil(async () => (await wb.page.locator('.notifications-toasts .notification-toast').count()) === 0, UI_TIMEOUT_MS, 'the notifications to clear');
 }
 
+async function notificationButtons(toast: Locator): Promise<string[]> {
+  return (await toast.locator('.monaco-button').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
+}
+
+async function clickNotificationButton(toast: Locator, label: string): Promise<void> {
+  const button = toast.locator('.monaco-button', { hasText: new RegExp(`^${label}$`) }).first();
+  await button.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+  await button.click();
+}
+
 describe('Test groups from test files (UI)', function () {
   this.timeout(120_000);
   const workbench = useWorkbench({
@@ -370,5 +380,79 @@ describe('Test groups from test files (UI)', function () {
     await wb.screenshot('test-groups-view');
     await wb.contextMenu('Checkout smoke', 'Copy ID');
     await wb.page.locator('.statusbar', { hasText: 'Copied test group ID' }).waitFor({ state: 'visible' });
+  });
+});
+
+describe('Create a test group with a revoked token: the shared 401 gate (UI)', function () {
+  this.timeout(180_000);
+  const workbench = useWorkbench({
+    name: 'test-groups-revoked',
+    signedIn: 'revoked',
+    settings: { 'agentRuns.appId': 'app_todo', 'workbench.startupEditor': 'none' },
+    workspaceFiles: { 'checkout.test.js': fixture('checkout.test.js') },
+  });
+
+  before(async function () {
+    this.timeout(60_000);
+    await workbench().waitForExtensionActivation();
+  });
+
+  it('one prompt (the command\'s own), polling paused; after Set API Token, Retry sends the same group once more with the new token', async () => {
+    const wb = workbench();
+    const before = (await storedGroups(wb)).length;
+    const posts = (): { body: unknown; status?: number; authorization?: string }[] => wb.emulator.requests
+      .filter((r) => r.method === 'POST' && r.path.endsWith('/test-groups'))
+      .map((r) => ({ body: JSON.parse(r.body) as unknown, status: r.status, authorization: r.headers.authorization }));
+    const rejectedItem = wb.page.locator('.statusbar-item', { hasText: 'Agent Runs: token rejected' });
+    const gatePrompt = wb.page.locator('.notifications-toasts .notification-toast', { hasText: /rejected the API token: it may have been revoked/ });
+    const refusedText = /Test group “Checkout, revoked token” was not created: the service refused the API token \(401\)/;
+
+    await openFile(wb, 'checkout.test.js');
+    await editorMenuItems(wb);
+    await chooseMenuItem(wb, 'Create Test Group from File(s)');
+    await waitForStep(wb, 1);
+    await pressEnterInQuickInput(wb);
+    await waitForStep(wb, 2);
+    await wb.typeInInput('Checkout, revoked token');
+    await waitForStep(wb, 3);
+    await wb.typeInInput('Sent again after Set API Token');
+    await waitForStep(wb, 4);
+    await pressEnterInQuickInput(wb);
+
+    const refused = await wb.waitForNotification(refusedText);
+    assert.deepEqual(await notificationButtons(refused), ['Set API Token', 'Retry', 'Edit']);
+    // The gate knows: the status bar says so (polling is paused) ...
+    await rejectedItem.first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+    // ... and it shows no prompt of its own: one message, not two.
+    await wb.page.waitForTimeout(2_000);
+    assert.equal(await gatePrompt.count(), 0, 'the gate prompted too');
+    assert.equal(await wb.page.locator('.notifications-toasts .notification-toast', { hasText: refusedText }).count(), 1);
+    // Sent once, not again on its own.
+    assert.deepEqual(posts().map((p) => [p.status, p.authorization]), [[401, `Bearer ${wb.emulator.tokens.revoked}`]]);
+    assert.equal((await storedGroups(wb)).length, before);
+    await wb.page.mouse.move(5, 600);
+    await wb.screenshot('test-groups-revoked-401');
+
+    await clickNotificationButton(refused, 'Set API Token');
+    await wb.typeInInput(wb.emulator.tokens.default, { prompt: /API token/ });
+    const resume = await wb.waitForNotification(/Create test group “Checkout, revoked token” now\? Your inputs are kept\./);
+    assert.deepEqual(await notificationButtons(resume), ['Retry', 'Edit']);
+    await rejectedItem.first().waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
+    // Setting the token sent nothing.
+    assert.equal(posts().length, 1);
+    await clickNotificationButton(resume, 'Retry');
+
+    const stored = await waitForNewGroup(wb, before);
+    assert.equal(stored.name, 'Checkout, revoked token');
+    assert.equal(stored.description, 'Sent again after Set API Token');
+    assert.equal(stored.appId, 'app_todo');
+    assert.deepEqual(stored.testIds, ['CHK-001', 'CHK-002', 'CHK-003', 'CHK-004']);
+    await wb.waitForNotification(stored.groupId);
+    const sent = posts();
+    assert.equal(sent.length, 2, 'exactly one more POST');
+    assert.deepEqual(sent.map((p) => p.status), [401, 201]);
+    assert.deepEqual(sent[1]?.body, sent[0]?.body, 'Retry sends the same inputs');
+    assert.deepEqual(sent.map((p) => p.authorization), [`Bearer ${wb.emulator.tokens.revoked}`, `Bearer ${wb.emulator.tokens.default}`], 'the retry used the new token');
+    assert.equal(await gatePrompt.count(), 0, 'the gate prompted');
   });
 });
