@@ -4,10 +4,12 @@
  * it shows the token problem itself, with its own "Set API Token" action (the launch flow's
  * failure message keeps the form and offers Retry and Edit, which the gate's prompt cannot).
  *
- * Types only, on purpose: each bundle (dist/launch.js, dist/testGroups.js, ...) builds the
- * object literal itself, so no module is shared between bundles (see scripts/check-bundles.js);
- * the gate recognises it with `isUnauthorizedReport` (src/auth/unauthorizedState.ts).
+ * A type and one pure function, so the module may be bundled into each lazy bundle
+ * (dist/launch.js, dist/testGroups.js) without sharing state (see scripts/check-bundles.js);
+ * the gate recognises a report with `isUnauthorizedReport` (src/auth/unauthorizedState.ts).
  */
+import { isApiError } from '../api/errors';
+
 export interface UnauthorizedReport {
   /** Tells the report from an error (`ApiError` has a `kind`, never this `type`). */
   readonly type: 'agentRuns.unauthorizedReport';
@@ -21,4 +23,14 @@ export interface UnauthorizedReport {
    * 401s polling gets next), so the person sees one prompt, not two.
    */
   readonly prompted: boolean;
+}
+
+/**
+ * What a flow that shows its own "Set API Token" action tells the gate when the service refused
+ * the token: polling pauses for `baseUrl` (where the refused request went) and the gate shows
+ * no prompt of its own. Undefined for anything but a 401 the service answered.
+ */
+export function unauthorizedReport(error: unknown, baseUrl: string): UnauthorizedReport | undefined {
+  if (!isApiError(error) || error.kind !== 'unauthorized' || error.status !== 401) return undefined;
+  return { type: 'agentRuns.unauthorizedReport', error, baseUrl, prompted: true };
 }

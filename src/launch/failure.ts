@@ -6,7 +6,7 @@
  */
 import { isApiError, type ApiError } from '../api/errors';
 import { redactSecrets, sanitizeServerText } from '../api/sanitize';
-import type { UnauthorizedReport } from '../auth/unauthorizedReport';
+export { unauthorizedReport } from '../auth/unauthorizedReport';
 import type { L10n } from '../util/l10n';
 import { providerHint } from './models';
 
@@ -165,16 +165,6 @@ export function describeStartFailure(error: unknown, ctx: FailureContext, l10n: 
   }
 }
 
-/**
- * What the launch flow tells the shared 401 gate (`Deps.reportUnauthorized`) when the service
- * refused the token: polling pauses for that base URL, and the gate shows no prompt of its own,
- * because the failure message (`describeStartFailure`) already offers "Set API Token", with
- * Retry and Edit. Undefined for anything but a 401 the service answered.
- */
-export function unauthorizedReport(error: unknown, baseUrl: string): UnauthorizedReport | undefined {
-  if (!isApiError(error) || error.kind !== 'unauthorized' || error.status !== 401) return undefined;
-  return { type: 'agentRuns.unauthorizedReport', error, baseUrl, prompted: true };
-}
 
 /** Shown after the person fixed something outside the form (set a token, changed settings). */
 export function resumeOffer(l10n: L10n): StartFailure {

@@ -4,7 +4,7 @@
  * button the person presses.
  */
 import { isApiError } from '../api/errors';
-import type { UnauthorizedReport } from '../auth/unauthorizedReport';
+export { unauthorizedReport } from '../auth/unauthorizedReport';
 
 export type CreateFailureAction = 'setToken' | 'retry' | 'edit' | 'showLogs';
 
@@ -33,13 +33,3 @@ export function createFailureActions(error: unknown): readonly CreateFailureActi
   return actions;
 }
 
-/**
- * What the flow tells the shared 401 gate (`Deps.reportUnauthorized`) when the service refused
- * the token: polling pauses for `baseUrl` (where the refused request went), and the gate shows
- * no prompt of its own, because the failure message already offers "Set API Token", with Retry
- * and Edit. Undefined for anything but a 401 the service answered.
- */
-export function unauthorizedReport(error: unknown, baseUrl: string): UnauthorizedReport | undefined {
-  if (!isApiError(error) || error.kind !== 'unauthorized' || error.status !== 401) return undefined;
-  return { type: 'agentRuns.unauthorizedReport', error, baseUrl, prompted: true } satisfies UnauthorizedReport;
-}

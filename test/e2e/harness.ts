@@ -445,3 +445,32 @@ export function useWorkbench(options: WorkbenchOptions): () => Workbench {
     return workbench;
   };
 }
+
+// --- Notifications ---------------------------------------------------------------------------
+
+/** The labels of a toast's buttons, in order. */
+export async function notificationButtons(toast: Locator): Promise<string[]> {
+  return (await toast.locator('.monaco-button').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
+}
+
+/** Clicks the toast's button labelled exactly `label`. */
+export async function clickNotificationButton(toast: Locator, label: string): Promise<void> {
+  const button = toast.locator('.monaco-button', { hasText: new RegExp(`^${label}$`) }).first();
+  await button.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+  await button.click();
+}
+
+/**
+ * Clears every toast, so the next wait finds a new one drawn in full. Hygiene only: a toast that
+ * arrives meanwhile (a run finishing) is cleared by the next attempt, and no wait depends on the
+ * toast area being empty.
+ */
+export async function clearNotifications(wb: Workbench): Promise<void> {
+  const visible = wb.page.locator('.notifications-toasts .notification-toast:visible');
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await wb.runCommand('Notifications: Clear All Notifications').catch(() => undefined);
+    if (await waitUntil(async () => (await visible.count()) === 0, 3_000, 'the notifications to clear').then(() => true, () => false)) {
+      return;
+    }
+  }
+}

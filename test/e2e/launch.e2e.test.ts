@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import type { Locator } from 'playwright-core';
 import type { Emulator } from '../support/emulator';
 import { waitUntil } from '../support/processes';
-import { UI_TIMEOUT_MS, useWorkbench, type Workbench } from './harness';
+import { UI_TIMEOUT_MS, clearNotifications, clickNotificationButton, notificationButtons, useWorkbench, type Workbench } from './harness';
 
 const QUICK_INPUT = '.quick-input-widget';
 
@@ -112,21 +112,6 @@ async function reviewValue(wb: Workbench, label: string): Promise<string> {
     .first();
   await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
   return (await row.locator('.label-description').first().innerText().catch(() => '')).trim();
-}
-
-async function clickNotificationButton(toast: Locator, label: string): Promise<void> {
-  const button = toast.locator('.monaco-button', { hasText: new RegExp(`^${label}$`) }).first();
-  await button.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-  await button.click();
-}
-
-async function notificationButtons(toast: Locator): Promise<string[]> {
-  return (await toast.locator('.monaco-button').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
-}
-
-async function clearNotifications(wb: Workbench): Promise<void> {
-  // "Clear All Notifications" closes toasts so the next wait cannot find an old one.
-  await wb.runCommand('Notifications: Clear All Notifications').catch(() => undefined);
 }
 
 /** App ID → prompt → model, leaving the form at the review step. */

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import type { Locator } from 'playwright-core';
 import { paths } from '../support/paths';
 import { waitUntil } from '../support/processes';
-import { UI_TIMEOUT_MS, useWorkbench, type Workbench } from './harness';
+import { UI_TIMEOUT_MS, clearNotifications, clickNotificationButton, notificationButtons, useWorkbench, type Workbench } from './harness';
 
 interface StoredGroup {
   groupId: string;
@@ -98,22 +98,6 @@ async function waitForStep(wb: Workbench, step: number): Promise<void> {
     const steps = await count.allInnerTexts().catch(() => []);
     return title.includes(`${step}/4`) || steps.some((s) => s.includes(`${step}/4`));
   }, UI_TIMEOUT_MS, `step ${step}/4 of the create flow`);
-}
-
-/** Clears earlier toasts so the one a test waits for is drawn in full. */
-async function clearNotifications(wb: Workbench): Promise<void> {
-  await wb.runCommand('Notifications: Clear All Notifications');
-  await waitUntil(async () => (await wb.page.locator('.notifications-toasts .notification-toast').count()) === 0, UI_TIMEOUT_MS, 'the notifications to clear');
-}
-
-async function notificationButtons(toast: Locator): Promise<string[]> {
-  return (await toast.locator('.monaco-button').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
-}
-
-async function clickNotificationButton(toast: Locator, label: string): Promise<void> {
-  const button = toast.locator('.monaco-button', { hasText: new RegExp(`^${label}$`) }).first();
-  await button.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-  await button.click();
 }
 
 describe('Test groups from test files (UI)', function () {

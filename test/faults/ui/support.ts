@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import type { Frame, Locator } from 'playwright-core';
+import type { Frame } from 'playwright-core';
 import { UI_TIMEOUT_MS, useWorkbench, type Workbench, type WorkbenchOptions } from '../../e2e/harness';
 import { logFiles } from '../../support/codeServer';
 import { paths } from '../../support/paths';
@@ -147,24 +147,7 @@ export function goodReadsSince(wb: Workbench, index: number, agentId: string): n
   return wb.emulator.requests.slice(index).filter((r) => r.method === 'GET' && r.path.includes(agentId) && r.status === 200).length;
 }
 
-/**
- * Clears toasts so the next wait finds a new one. Hygiene only: a notification that arrives
- * right after (a run finishing) is cleared by the next attempt, and none of the waits depends
- * on the toast area being empty.
- */
-export async function clearNotifications(wb: Workbench): Promise<void> {
-  const visible = wb.page.locator('.notifications-toasts .notification-toast:visible');
-  for (let attempt = 0; attempt < 3; attempt++) {
-    await command(wb, 'Notifications: Clear All Notifications').catch(() => undefined);
-    if (await waitUntil(async () => (await visible.count()) === 0, 3_000, 'the notifications to clear').then(() => true, () => false)) {
-      return;
-    }
-  }
-}
-
-export async function toastButtons(toast: Locator): Promise<string[]> {
-  return (await toast.locator('.monaco-button').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
-}
+export { clearNotifications, notificationButtons as toastButtons } from '../../e2e/harness';
 
 /** Text and markup of every frame of the workbench (the webviews too). */
 export async function allFramesHtml(wb: Workbench): Promise<string> {
