@@ -54,8 +54,11 @@ export interface AppEnv {
   clock(): number;
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
-  /** Runs `fn` after the next paint (background rendering yields to the browser this way). */
-  afterPaint(fn: () => void): void;
+  /**
+   * Runs `fn` once the browser is idle after painting: background rendering and what the
+   * first paint does not need wait for it.
+   */
+  whenIdle(fn: () => void): void;
   /** Whether the page is visible (document.visibilityState). */
   isVisible(): boolean;
   log(msg: string): void;
@@ -104,6 +107,8 @@ export class App {
   private freshness!: Freshness;
   private transcriptInfo!: TranscriptInfo;
   private ui: Ui | undefined;
+  /** What each lifecycle lane shows (its states and which is current), to update it in place. */
+  private lanesShown: Record<'conversation' | 'sandbox', string> = { conversation: '', sandbox: '' };
   private timeline: Timeline | undefined;
   private newCount = 0;
   private requestId = 0;
@@ -115,6 +120,8 @@ export class App {
   private unseen = false;
   private disposed = false;
   private rootWired = false;
+  /** Exact times (tooltips) of the header are filled in once the first paint is done. */
+  private exactTimes = false;
 
   constructor(private readonly env: AppEnv) {}
 
@@ -156,6 +163,8 @@ export class App {
     this.transcriptInfo = m.transcript;
     this.newCount = 0;
     this.sendingRequest = undefined;
+    this.exactTimes = false;
+    this.lanesShown = { conversation: '', sandbox: '' };
     this.timeline?.dispose();
 
     const ui = this.build(m);
@@ -172,7 +181,7 @@ export class App {
       container: ui.log,
       sanitize: this.env.sanitize,
       renderOptions: () => this.renderOptions(),
-      schedule: (fn) => this.env.afterPaint(() => this.onBackgroundChunk(fn)),
+      schedule: (fn) => this.env.whenIdle(() => this.onBackgroundChunk(fn)),
       clock: () => this.env.clock(),
       viewport: this.env.viewport,
       dividerLabel: () => this.strings.newSinceLastLooked,
@@ -195,6 +204,13 @@ export class App {
     this.unseen = true;
     this.maybeMarkSeen();
     this.scheduleTick();
+    // Tooltips are not needed for the first paint.
+    this.env.whenIdle(() => {
+      if (!this.disposed && this.ui === ui) {
+        this.exactTimes = true;
+        this.fillExactTimes();
+      }
+    });
   }
 
   private onBackgroundChunk(fn: () => void): void {
@@ -671,7 +687,9 @@ export class App {
         this.env.viewport.scrollToBottom();
       }
     }
-    this.maybeMarkSeen();
+    // Where the view was before this update (the end stays in view when it was there):
+    // reading it again now would lay out the document in the middle of the handler.
+    this.maybeMarkSeen(wasAtBottom);
   }
 
   /** Called on scroll (throttled by the caller). */
@@ -707,8 +725,9 @@ export class App {
     }
   }
 
-  private maybeMarkSeen(): void {
-    if (!this.unseen || !this.env.isVisible() || !this.env.viewport.isAtBottom()) {
+  /** Tells the extension the run was seen, when the end of the log is in view (`atBottom`, when already known). */
+  private maybeMarkSeen(atBottom?: boolean): void {
+    if (!this.unseen || !this.env.isVisible() || !(atBottom ?? this.env.viewport.isAtBottom())) {
       return;
     }
     const now = this.env.now();
@@ -808,13 +827,32 @@ export class App {
     }
     setHidden(f.row, false);
     let t = f.value.querySelector('time');
-    if (!t || t.getAttribute('data-ts') !== String(ts)) {
+    if (!t) {
       clear(f.value);
-      t = h(this.env.document, 'time', { class: 'time', 'data-ts': ts, datetime: new Date(ts).toISOString() });
+      t = h(this.env.document, 'time', { class: 'time' });
       f.value.appendChild(t);
     }
-    t.setAttribute('title', formatExactTime(ts, this.locale));
+    if (t.getAttribute('data-ts') !== String(ts)) {
+      // Updated in place (an update moves "Updated" on every poll).
+      t.setAttribute('data-ts', String(ts));
+      t.setAttribute('datetime', new Date(ts).toISOString());
+      if (this.exactTimes) {
+        t.setAttribute('title', formatExactTime(ts, this.locale));
+      } else {
+        t.removeAttribute('title');
+      }
+    }
     setText(t, formatRelativeTime(ts, this.env.now(), this.locale));
+  }
+
+  /** Exact-time tooltips of the header's times that do not have one yet. */
+  private fillExactTimes(): void {
+    for (const t of Array.from(this.ui?.header.querySelectorAll('time[data-ts]:not([title])') ?? [])) {
+      const ts = Number(t.getAttribute('data-ts'));
+      if (isValidTimestamp(ts)) {
+        t.setAttribute('title', formatExactTime(ts, this.locale));
+      }
+    }
   }
 
   private renderFreshness(): void {
@@ -847,7 +885,29 @@ export class App {
       const { bar, list } = ui.lanes[name];
       const durations = laneDurations(lane, now, lc.endedAt);
       const total = durations.reduce((s, d) => s + d.ms, 0);
-      // Rebuilt each time: a lane holds a handful of states, and nothing in it is focusable.
+      const grow = (ms: number) => String(total > 0 ? Math.max(ms / total, 0.02) : 1);
+      // The same states as shown (the usual case on an update or a tick): only the times and
+      // the bar's proportions change, in place.
+      const shape = JSON.stringify(durations.map((d) => [d.state, d.current]));
+      if (shape === this.lanesShown[name] && durations.length === 0) {
+        continue;
+      }
+      if (shape === this.lanesShown[name] && bar.children.length === durations.length && list.children.length === durations.length) {
+        durations.forEach((d, i) => {
+          const seg = bar.children[i] as HTMLElement;
+          const value = grow(d.ms);
+          if (seg.style.flexGrow !== value) {
+            seg.style.flexGrow = value;
+          }
+          const dur = list.children[i]?.querySelector('.dur');
+          if (dur) {
+            setText(dur, formatDuration(d.ms, this.locale));
+          }
+        });
+        continue;
+      }
+      this.lanesShown[name] = shape;
+      // Otherwise rebuilt: a lane holds a handful of states, and nothing in it is focusable.
       clear(bar);
       clear(list);
       if (durations.length === 0) {
@@ -857,7 +917,7 @@ export class App {
       durations.forEach((d, i) => {
         const seg = h(doc, 'span', { class: `seg seg-c${i % 6}${d.current ? ' current' : ''}` });
         // CSSOM writes are allowed under the style-src CSP (unlike style attributes).
-        seg.style.flexGrow = String(total > 0 ? Math.max(d.ms / total, 0.02) : 1);
+        seg.style.flexGrow = grow(d.ms);
         bar.appendChild(seg);
         const li = h(
           doc,
@@ -873,7 +933,8 @@ export class App {
     }
     const meta: string[] = [];
     if (lc.queuedTurnCount !== undefined) {
-      meta.push(lc.queuedTurnCount > 0 ? format(this.strings.queuedTurns, formatNumber(lc.queuedTurnCount, this.locale)) : this.strings.noQueuedTurns);
+      const n = lc.queuedTurnCount;
+      meta.push(n === 0 ? this.strings.noQueuedTurns : format(n === 1 ? this.strings.queuedTurn : this.strings.queuedTurns, formatNumber(n, this.locale)));
     }
     if (isValidTimestamp(lc.lastLifecycleEventAt)) {
       meta.push(format(this.strings.lastLifecycleEvent, formatRelativeTime(lc.lastLifecycleEventAt, now, this.locale)));

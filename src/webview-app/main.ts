@@ -3,8 +3,9 @@
  * `init`; every incoming message is validated with the shared protocol before use.
  */
 import { parseExtensionMessage, type WebviewToExtensionMessage } from '../webview/protocol';
+import { formatDuration, formatExactTime, formatNumber, formatRelativeTime, renderMarkdown } from '../webview/render';
 import { App, type PersistedState } from './app';
-import { createSanitizer } from './sanitize';
+import { createSanitizer, type Sanitizer } from './sanitize';
 import type { Viewport } from './timeline';
 
 interface VsCodeApi {
@@ -16,6 +17,36 @@ interface VsCodeApi {
 declare function acquireVsCodeApi(): VsCodeApi;
 
 const BOTTOM_TOLERANCE_PX = 48;
+/** Frames a scroll to the end keeps following the end (see `scrollToBottom`). */
+const FOLLOW_FRAMES = 4;
+/** Background work waits for an idle period at most this long, then runs anyway. */
+const IDLE_TIMEOUT_MS = 200;
+
+/**
+ * Runs `fn` when the browser is idle after the next paint, behind the frame and the tasks
+ * already queued (input first). A background slice (24 ms at most) may outlast the idle period.
+ */
+function whenIdle(fn: () => void): void {
+  if (typeof window.requestIdleCallback === 'function') {
+    window.requestIdleCallback(() => fn(), { timeout: IDLE_TIMEOUT_MS });
+  } else {
+    requestAnimationFrame(() => window.setTimeout(fn, 0));
+  }
+}
+
+/**
+ * One-time set-up the first render needs anyway, done while the page waits for `init` (the
+ * extension host prepares it after `ready`): the Intl formatters (the first one in a fresh
+ * page costs tens of ms), the Markdown renderer and the sanitizer. Skipped once `init` came.
+ */
+function warmUp(locale: string, sanitize: Sanitizer): void {
+  const now = Date.now();
+  formatRelativeTime(now - 90_000, now, locale);
+  formatExactTime(now, locale);
+  formatNumber(1_000, locale);
+  formatDuration(61_000, locale);
+  sanitize(`<article class="msg">${renderMarkdown('*a* `b` [c](https://example.invalid/)\n\n- d\n\n| e |\n|---|\n| f |')}</article>`);
+}
 
 function main(): void {
   const vscode = acquireVsCodeApi();
@@ -24,37 +55,57 @@ function main(): void {
     return;
   }
   const scroller = () => document.scrollingElement ?? document.documentElement;
+  // Scrolling to the end happens in the next animation frame, never in a message handler:
+  // reading scrollHeight right after adding a message would lay out the whole document there
+  // and then (5,000 articles), and the frame lays it out anyway. Until that frame the view
+  // counts as at the end. Messages coming into view then swap their estimated height
+  // (content-visibility) for the real one, which moves the end: it is followed for a few frames.
+  let pinPending = false;
+  let followFrames = 0;
+  let frameQueued = false;
+  const follow = () => {
+    frameQueued = false;
+    const s = scroller();
+    if (s.scrollHeight - (s.scrollTop + s.clientHeight) > 1) {
+      s.scrollTop = s.scrollHeight;
+    }
+    pinPending = false;
+    if (--followFrames > 0) {
+      frameQueued = true;
+      requestAnimationFrame(follow);
+    }
+  };
   const viewport: Viewport = {
     isAtBottom() {
+      if (pinPending) {
+        return true;
+      }
       const s = scroller();
       return s.scrollHeight - (s.scrollTop + s.clientHeight) <= BOTTOM_TOLERANCE_PX;
     },
     scrollToBottom() {
-      const s = scroller();
-      s.scrollTop = s.scrollHeight;
-      // Messages coming into view swap their estimated height (content-visibility) for the
-      // real one during the next frames, which moves the end: follow it for a few frames.
-      let frames = 0;
-      const again = () => {
-        const t = scroller();
-        if (t.scrollHeight - (t.scrollTop + t.clientHeight) > 1) {
-          t.scrollTop = t.scrollHeight;
-        }
-        if (++frames < 3) {
-          requestAnimationFrame(again);
-        }
-      };
-      requestAnimationFrame(again);
+      pinPending = true;
+      followFrames = FOLLOW_FRAMES;
+      if (!frameQueued) {
+        frameQueued = true;
+        requestAnimationFrame(follow);
+      }
     },
     scrollIntoView(el) {
-      el.scrollIntoView({ block: 'start' });
+      requestAnimationFrame(() => {
+        if (el.isConnected) {
+          el.scrollIntoView({ block: 'start' });
+        }
+      });
     },
+    height: () => window.innerHeight,
   };
   const log = (msg: string) => console.warn(`[agent-runs webview] ${msg}`);
   const saved = vscode.getState();
   // Only the draft is read back; the state is data this page wrote, but still checked.
   const savedDraft: unknown = saved !== null && typeof saved === 'object' ? (saved as { draft?: unknown }).draft : undefined;
   let current: PersistedState | undefined = typeof savedDraft === 'string' ? { draft: savedDraft } : undefined;
+  const sanitize = createSanitizer(window, log);
   const app = new App({
     document,
     root,
@@ -64,21 +115,20 @@ function main(): void {
       current = s;
       vscode.setState(s);
     },
-    sanitize: createSanitizer(window, log),
+    sanitize,
     viewport,
     now: () => Date.now(),
     clock: () => performance.now(),
     setTimeout: (fn, ms) => window.setTimeout(fn, ms),
     clearTimeout: (handle) => window.clearTimeout(handle as number),
-    // A frame, then a task: the browser paints between background chunks.
-    afterPaint: (fn) => {
-      requestAnimationFrame(() => window.setTimeout(fn, 0));
-    },
+    whenIdle,
     isVisible: () => document.visibilityState === 'visible',
     log,
   });
 
+  let received = false;
   window.addEventListener('message', (event: MessageEvent<unknown>) => {
+    received = true;
     const parsed = parseExtensionMessage(event.data);
     if (!parsed.ok) {
       log(`ignored a message: ${parsed.reason}`);
@@ -105,6 +155,15 @@ function main(): void {
   window.addEventListener('pagehide', () => app.flushDraft());
 
   vscode.postMessage({ type: 'ready' });
+  whenIdle(() => {
+    if (!received) {
+      try {
+        warmUp(document.documentElement.lang || navigator.language || 'en', sanitize);
+      } catch (error) {
+        log(`warm-up failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  });
 }
 
 main();

@@ -108,20 +108,29 @@ export function createSanitizer(win: Window & typeof globalThis, warn: (msg: str
       data.keepAttr = false;
     }
   });
+  // Set once: passed to each sanitize() call, the configuration would be parsed again every time.
+  purify.setConfig({
+    // '#text': with a custom tag list DOMPurify would otherwise drop every text node.
+    ALLOWED_TAGS: [...ALLOWED_TAGS, '#text'],
+    ALLOWED_ATTR: ALLOWED_ATTRS,
+    ALLOW_DATA_ATTR: false,
+    ALLOW_ARIA_ATTR: false,
+    ALLOW_UNKNOWN_PROTOCOLS: false,
+    ADD_URI_SAFE_ATTR: PLAIN_ATTRS,
+    ALLOWED_URI_REGEXP: /^(?:https?:\/\/|mailto:)/i,
+    KEEP_CONTENT: false,
+    RETURN_DOM_FRAGMENT: true,
+  });
+  const fallback = createAllowListSanitizer(win.document);
   return (html) => {
-    const frag = purify.sanitize(html, {
-      // '#text': with a custom tag list DOMPurify would otherwise drop every text node.
-      ALLOWED_TAGS: [...ALLOWED_TAGS, '#text'],
-      ALLOWED_ATTR: ALLOWED_ATTRS,
-      ALLOW_DATA_ATTR: false,
-      ALLOW_ARIA_ATTR: false,
-      ALLOW_UNKNOWN_PROTOCOLS: false,
-      ADD_URI_SAFE_ATTR: PLAIN_ATTRS,
-      ALLOWED_URI_REGEXP: /^(?:https?:\/\/|mailto:)/i,
-      KEEP_CONTENT: false,
-      RETURN_DOM_FRAGMENT: true,
-    });
-    enforceAllowList(frag);
-    return frag;
+    // A DocumentFragment under the configuration set above (RETURN_DOM_FRAGMENT); anything
+    // else would mean the configuration did not apply, and is never used.
+    const out: unknown = purify.sanitize(html);
+    if (!(out instanceof win.DocumentFragment)) {
+      warn('DOMPurify did not return a fragment; using the allow-list walk only.');
+      return fallback(html);
+    }
+    enforceAllowList(out);
+    return out;
   };
 }

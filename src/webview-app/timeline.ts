@@ -11,10 +11,13 @@ import { h } from './dom';
 import type { Sanitizer } from './sanitize';
 
 export interface Viewport {
-  /** True when the end of the log is in view (within a small tolerance). */
+  /** True when the end of the log is in view (within a small tolerance), or about to be scrolled there. */
   isAtBottom(): boolean;
+  /** Brings the end into view; may do it in the next frame (no layout is forced now). */
   scrollToBottom(): void;
   scrollIntoView(el: Element): void;
+  /** Height of the visible area in CSS pixels, when known (decides how much `init` renders at once). */
+  height?(): number;
 }
 
 export interface TimelineDeps {
@@ -22,7 +25,7 @@ export interface TimelineDeps {
   container: HTMLElement;
   sanitize: Sanitizer;
   renderOptions: () => RenderOptions;
-  /** Runs `fn` soon, after the browser had a chance to paint. */
+  /** Runs `fn` soon, after the browser had a chance to paint (when it is idle). */
   schedule: (fn: () => void) => void;
   /** A millisecond clock for slicing background work. */
   clock: () => number;
@@ -36,8 +39,16 @@ interface Item {
   el?: HTMLElement;
 }
 
-/** Newest messages rendered synchronously by `init`. */
+/**
+ * Newest messages rendered synchronously by `init` when the viewport's height is unknown, and
+ * the most it renders otherwise. Each costs Markdown rendering and sanitizing before the first
+ * paint, so with a known height only about a screenful is rendered (see `initialCount`).
+ */
 export const INITIAL_CHUNK = 60;
+/** The fewest `init` renders at once. */
+const MIN_INITIAL = 12;
+/** The smallest height of a message on screen (one line of text): enough of them fill the viewport. */
+const MIN_MESSAGE_PX = 40;
 /** Older messages rendered per background slice step. */
 export const BACKGROUND_CHUNK = 50;
 /** A background slice renders steps until this much time has passed, then lets the browser paint. */
@@ -112,7 +123,7 @@ export class Timeline {
     this.items.sort((a, b) => compareOrder(a.msg, b.msg));
     this.firstUnseenKey = firstUnseenKey !== undefined && this.byKey.has(firstUnseenKey) ? firstUnseenKey : undefined;
 
-    let first = Math.max(0, this.items.length - INITIAL_CHUNK);
+    let first = Math.max(0, this.items.length - this.initialCount());
     if (this.firstUnseenKey !== undefined) {
       const idx = this.items.findIndex((i) => i.msg.key === this.firstUnseenKey);
       first = Math.max(0, Math.min(first, idx - 5, this.items.length - MAX_INITIAL));
@@ -126,6 +137,15 @@ export class Timeline {
       this.deps.viewport.scrollToBottom();
     }
     this.scheduleBackground();
+  }
+
+  /** Enough of the newest messages to fill the viewport (the rest follow in the background). */
+  private initialCount(): number {
+    const height = this.deps.viewport.height?.();
+    if (height === undefined || !Number.isFinite(height) || height <= 0) {
+      return INITIAL_CHUNK;
+    }
+    return Math.min(INITIAL_CHUNK, Math.max(MIN_INITIAL, Math.ceil(height / MIN_MESSAGE_PX)));
   }
 
   private scheduleBackground(): void {

@@ -100,6 +100,7 @@ export const STRING_KEYS = [
   'laneSandbox',
   'laneNotReported',
   'queuedTurns',
+  'queuedTurn',
   'noQueuedTurns',
   'lastLifecycleEvent',
   'stalled',
@@ -154,6 +155,96 @@ export const wireMessageSchema = z.object({
   createdAt: timestamp,
 });
 export type WireMessage = z.infer<typeof wireMessageSchema>;
+
+// The same checks as `wireMessageSchema`, written out by hand for the webview: zod took 40-55 ms
+// to check the messages of a 5,000-message `init` in a fresh page, before anything could be
+// drawn; this is 4-5 times faster. The unit tests check that both accept and reject the same
+// values and give the same result.
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
+const isStr = (v: unknown, max: number): v is string => typeof v === 'string' && v.length <= max;
+const isTimestamp = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= -8.64e15 && v <= 8.64e15;
+
+/** One wire message, checked like `wireMessageSchema` (unknown fields dropped): the message, or the name of the first bad field. */
+export function checkWireMessage(v: unknown): WireMessage | string {
+  if (!isRecord(v)) {
+    return '';
+  }
+  const { key, arrival, id, sequence, role, content, contentLength, toolName, toolParameters, toolParametersLength, attachments, attachmentCount, createdAt } = v;
+  if (!isStr(key, MAX_ID_CHARS)) return 'key';
+  if (!isCount(arrival)) return 'arrival';
+  const w: WireMessage = { key, arrival };
+  if (id !== undefined) {
+    if (!isStr(id, MAX_ID_CHARS)) return 'id';
+    w.id = id;
+  }
+  if (sequence !== undefined) {
+    if (typeof sequence !== 'number' || !Number.isFinite(sequence)) return 'sequence';
+    w.sequence = sequence;
+  }
+  if (role !== undefined) {
+    if (!isStr(role, MAX_SHORT_CHARS)) return 'role';
+    w.role = role;
+  }
+  if (content !== undefined) {
+    if (!isStr(content, MAX_WIRE_CONTENT_CHARS)) return 'content';
+    w.content = content;
+  }
+  if (contentLength !== undefined) {
+    if (!isCount(contentLength)) return 'contentLength';
+    w.contentLength = contentLength;
+  }
+  if (toolName !== undefined) {
+    if (!isStr(toolName, MAX_SHORT_CHARS)) return 'toolName';
+    w.toolName = toolName;
+  }
+  if (toolParameters !== undefined) {
+    if (!isStr(toolParameters, MAX_WIRE_CONTENT_CHARS)) return 'toolParameters';
+    w.toolParameters = toolParameters;
+  }
+  if (toolParametersLength !== undefined) {
+    if (!isCount(toolParametersLength)) return 'toolParametersLength';
+    w.toolParametersLength = toolParametersLength;
+  }
+  if (attachments !== undefined) {
+    if (!Array.isArray(attachments) || attachments.length > MAX_WIRE_ATTACHMENTS) return 'attachments';
+    const list: string[] = [];
+    for (const a of attachments as unknown[]) {
+      if (!isStr(a, MAX_ATTACHMENT_CHARS)) return 'attachments';
+      list.push(a);
+    }
+    w.attachments = list;
+  }
+  if (attachmentCount !== undefined) {
+    if (!isCount(attachmentCount)) return 'attachmentCount';
+    w.attachmentCount = attachmentCount;
+  }
+  if (createdAt !== undefined) {
+    if (!isTimestamp(createdAt)) return 'createdAt';
+    w.createdAt = createdAt;
+  }
+  return w;
+}
+
+/** A list of wire messages as `init` and `update` carry it: the checked copies, or why not. */
+function checkWireMessages(v: unknown): WireMessage[] | string {
+  if (!Array.isArray(v)) {
+    return 'messages: expected an array';
+  }
+  if (v.length > MAX_MESSAGES_PER_POST) {
+    return 'messages: too many';
+  }
+  const out: WireMessage[] = new Array<WireMessage>(v.length);
+  for (let i = 0; i < v.length; i++) {
+    const w = checkWireMessage((v as unknown[])[i]);
+    if (typeof w === 'string') {
+      return `messages.${i}${w ? `.${w}` : ''}: invalid`;
+    }
+    out[i] = w;
+  }
+  return out;
+}
 
 export const runHeaderSchema = z.object({
   agentId: str(MAX_ID_CHARS),
@@ -341,6 +432,19 @@ export function parseExtensionMessage(value: unknown): ParseResult<ExtensionToWe
   const type = (value as { type?: unknown }).type;
   if (typeof type !== 'string' || !Object.prototype.hasOwnProperty.call(extensionToWebviewSchemas, type)) {
     return { ok: false, reason: `unknown ${describe(value)}` };
+  }
+  const messages = (value as { messages?: unknown }).messages;
+  if ((type === 'init' || type === 'update') && messages !== undefined) {
+    // The messages are checked by hand (see checkWireMessage), the rest by the schema.
+    const list = checkWireMessages(messages);
+    if (typeof list === 'string') {
+      return { ok: false, reason: `${describe(value)}: ${list}` };
+    }
+    const rest = { ...(value as Record<string, unknown>), messages: [] };
+    const r = type === 'init' ? initMessageSchema.safeParse(rest) : updateMessageSchema.safeParse(rest);
+    return r.success
+      ? { ok: true, message: { ...r.data, messages: list } }
+      : { ok: false, reason: `${describe(value)}: ${issueSummary(r.error)}` };
   }
   const schema = extensionToWebviewSchemas[type as keyof typeof extensionToWebviewSchemas];
   const r = schema.safeParse(value);

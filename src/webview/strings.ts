@@ -73,6 +73,8 @@ export function webviewStrings(isMac: boolean): WebviewStrings {
     laneSandbox: t('Sandbox'),
     laneNotReported: t('Not reported yet'),
     queuedTurns: t('{0} follow-ups queued', P),
+    // Exactly one: l10n has no plural rules, so the singular is a message of its own.
+    queuedTurn: t('{0} follow-up queued', P),
     noQueuedTurns: t('No follow-ups queued'),
     lastLifecycleEvent: t('Last lifecycle event {0}', P),
     stalled: t('No activity for {0}. The run may be stuck; refresh, or send a follow-up.', P),

@@ -3,6 +3,7 @@ import {
   MAX_WIRE_CONTENT_CHARS,
   PROTOCOL_VERSION,
   STRING_KEYS,
+  checkWireMessage,
   compareOrder,
   cutText,
   format,
@@ -12,6 +13,7 @@ import {
   toWireMessage,
   type InitMessage,
   type WebviewStrings,
+  wireMessageSchema,
 } from '../../src/webview/protocol';
 
 const strings = Object.fromEntries(STRING_KEYS.map((k) => [k, k])) as WebviewStrings;
@@ -172,5 +174,89 @@ describe('protocol: helpers', () => {
     assert.equal(format('{0} of {1} {2}', 1, 'two'), '1 of two {2}');
     assert.equal(cutText('ab😀', 3), 'ab');
     assert.equal(cutText('abc', 5), 'abc');
+  });
+});
+
+describe('protocol: wire messages checked by hand', () => {
+  // parseExtensionMessage checks `messages` with checkWireMessage (fast under the webview's
+  // CSP, where zod cannot compile its checks); it must agree with wireMessageSchema exactly.
+  let seed = 0x2f6e2b1;
+  const random = (): number => {
+    seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) | 0;
+    return ((seed >>> 0) % 1_000_000) / 1_000_000;
+  };
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+  const numbers = [0, -0, 1, 7, -1, 1.5, 2 ** 53 - 1, 2 ** 53, 1e300, -1e300, 8.64e15, -8.64e15, 8.64e15 + 1_000, Number.NaN, Infinity, -Infinity];
+  const strOf = (n: number): string => 'x'.repeat(n);
+  const others: unknown[] = [undefined, null, true, 'text', '', 3, [], {}, ['a'], { a: 1 }];
+  const fields: Record<string, () => unknown> = {
+    key: () => pick([strOf(1), strOf(1_000), strOf(1_001), ...others]),
+    arrival: () => pick([...numbers, ...others]),
+    id: () => pick([strOf(0), strOf(1_000), strOf(1_001), ...others]),
+    sequence: () => pick([...numbers, ...others]),
+    role: () => pick(['user', strOf(200), strOf(201), ...others]),
+    content: () => pick(['hi', strOf(MAX_WIRE_CONTENT_CHARS), strOf(MAX_WIRE_CONTENT_CHARS + 1), ...others]),
+    contentLength: () => pick([...numbers, ...others]),
+    toolName: () => pick(['shell', strOf(200), strOf(201), ...others]),
+    toolParameters: () => pick(['{}', strOf(MAX_WIRE_CONTENT_CHARS), strOf(MAX_WIRE_CONTENT_CHARS + 1), ...others]),
+    toolParametersLength: () => pick([...numbers, ...others]),
+    attachments: () => pick([[], ['a', 'b'], new Array<string>(100).fill('a'), new Array<string>(101).fill('a'), [strOf(2_000)], [strOf(2_001)], ['a', 3], [undefined], ...others]),
+    attachmentCount: () => pick([...numbers, ...others]),
+    createdAt: () => pick([...numbers, ...others]),
+    extra: () => pick(['dropped', ...others]),
+  };
+  /** zod keeps an optional key given as undefined; the hand-written check leaves it out. Both mean "absent". */
+  const defined = (v: unknown): unknown => (v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined)) : v);
+
+  function agree(value: unknown): void {
+    const expected = wireMessageSchema.safeParse(value);
+    const actual = checkWireMessage(value);
+    const shown = JSON.stringify(value, (_k, v: unknown) => (typeof v === 'string' && v.length > 20 ? `<${v.length} chars>` : typeof v === 'number' && !Number.isFinite(v) ? String(v) : v));
+    assert.equal(typeof actual !== 'string', expected.success, `accepted by one check only: ${shown}`);
+    if (expected.success && typeof actual !== 'string') {
+      assert.deepEqual(actual, defined(expected.data), shown);
+    }
+  }
+
+  it('accepts and rejects what wireMessageSchema does, with the same result', () => {
+    for (let n = 0; n < 4_000; n++) {
+      // Mostly valid messages with one or two fields changed, so every check is reached.
+      const value: Record<string, unknown> = { key: 'id:1', arrival: 0 };
+      for (const [name, make] of Object.entries(fields)) {
+        if (random() < 0.5) {
+          value[name] = make();
+        }
+      }
+      if (random() < 0.6) {
+        for (const [name, ok] of Object.entries({ key: 'id:2', arrival: 3, sequence: 2, createdAt: 5, content: 'c', attachments: ['a'] })) {
+          if (random() < 0.7) {
+            value[name] = ok;
+          }
+        }
+      }
+      agree(value);
+    }
+    for (const value of [null, undefined, 'id:1', 5, [], [{ key: 'a', arrival: 0 }], new Map(), new Date(0), Object.create({ key: 'inherited', arrival: 1 }) as unknown]) {
+      agree(value);
+    }
+    class Message {
+      key = 'k';
+      arrival = 2;
+      get content(): string {
+        return 'from a getter';
+      }
+    }
+    agree(new Message());
+  });
+
+  it('rejects a bad message in init or update, naming where', () => {
+    const r = parseExtensionMessage(init({ messages: [{ key: 'a', arrival: 0 }, { key: 'b', arrival: 1, attachments: [3] as unknown as string[] }] }));
+    assert.ok(!r.ok && r.reason.includes('messages.1.attachments'), r.ok ? '' : r.reason);
+    assert.ok(!parseExtensionMessage({ type: 'update', messages: [null] }).ok);
+    assert.ok(!parseExtensionMessage({ type: 'update', messages: new Array(20_001).fill({ key: 'a', arrival: 0 }) }).ok, 'at most 20,000');
+    assert.ok(!parseExtensionMessage({ ...init(), messages: undefined }).ok, 'init needs its messages');
+    assert.ok(!parseExtensionMessage({ ...init(), protocol: 2 }).ok, 'the rest is still checked when the messages are valid');
+    const ok = parseExtensionMessage({ type: 'update', messages: [{ key: 'a', arrival: 0, content: 'x', extra: 1 }], removedKeys: ['b'] });
+    assert.deepEqual(ok.ok ? ok.message : undefined, { type: 'update', messages: [{ key: 'a', arrival: 0, content: 'x' }], removedKeys: ['b'] });
   });
 });

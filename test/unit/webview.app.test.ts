@@ -215,7 +215,7 @@ function harness(initialState?: unknown): Harness {
     clock: () => slicedClock(),
     setTimeout: timers.set,
     clearTimeout: timers.clear,
-    afterPaint: (fn: () => void) => timers.set(fn, 0),
+    whenIdle: (fn: () => void) => timers.set(fn, 0),
     isVisible: () => true,
     log: (m: string) => logs.push(m),
   });
@@ -329,7 +329,9 @@ describe('webview app', () => {
     assert.equal(h.q('.fact-model dd').textContent, 'm-1');
     assert.equal(h.q('.fact-permission dd').textContent, '«permissionReadOnly» {0}');
     assert.ok(h.q('.fact-completed').hasAttribute('hidden'), 'absent fields are hidden');
-    assert.ok(h.q('.fact-created time').getAttribute('title'), 'exact time on hover');
+    assert.equal(h.q('.fact-created time').getAttribute('title'), null, 'the exact time is not needed for the first paint');
+    h.timers.runDue();
+    assert.ok(h.q('.fact-created time').getAttribute('title'), 'exact time on hover, once the page is idle');
     assert.equal(h.q('.agent-id').textContent, 'agent-1');
     assert.deepEqual(h.keys(), ['id:1', 'id:2', 'id:3']);
     assert.equal(h.q('.log').getAttribute('role'), 'log');
@@ -575,6 +577,50 @@ describe('webview app', () => {
     assert.ok(h.q('.notice-earlier').textContent?.includes('«missingMessages» 12'));
     assert.ok(h.q('.notice-dropped').textContent?.includes('«droppedMessages» 3'));
     assert.equal(h.articles().length, 2, 'messages untouched');
+  });
+
+  it('counts queued follow-ups with a singular for one', () => {
+    const h = harness();
+    const lifecycle = initMessage([]).lifecycle;
+    h.send(initMessage([], { lifecycle: { ...lifecycle, queuedTurnCount: 1 } }));
+    assert.match(h.q('.lifecycle-meta').textContent ?? '', /^«queuedTurn» 1 ·/);
+    h.send(update({ lifecycle: { ...lifecycle, queuedTurnCount: 2 } }));
+    assert.match(h.q('.lifecycle-meta').textContent ?? '', /^«queuedTurns» 2 ·/);
+    h.send(update({ lifecycle: { ...lifecycle, queuedTurnCount: 0 } }));
+    assert.match(h.q('.lifecycle-meta').textContent ?? '', /^«noQueuedTurns» \{0\} ·/);
+    h.app.dispose();
+  });
+
+  it('updates the lifecycle lanes in place while their states stay the same', () => {
+    const h = harness();
+    const lifecycle = initMessage([]).lifecycle;
+    h.send(initMessage([]));
+    const states = Array.from(h.doc.body.querySelectorAll('.lane-state'));
+    const durations = states.map((li) => li.querySelector('.dur')?.textContent);
+    h.timers.advance(5_000);
+    const ticked = Array.from(h.doc.body.querySelectorAll('.lane-state'));
+    ticked.forEach((li, i) => assert.equal(li, states[i], `lane state ${i} kept`));
+    assert.notEqual(ticked[1].querySelector('.dur')?.textContent, durations[1], 'the current state\'s time moved on');
+    // A new state: rebuilt.
+    h.send(update({ lifecycle: { ...lifecycle, conversation: { current: 'tool', currentSince: T0, segments: [...lifecycle.conversation.segments, { state: 'tool', totalMs: 0 }] } } }));
+    const rebuilt = Array.from(h.doc.body.querySelectorAll('.lane-state'));
+    assert.equal(rebuilt.length, 3);
+    assert.ok(rebuilt[2].textContent?.includes('tool'));
+    assert.equal(h.doc.body.querySelectorAll('.lane-bar .seg').length, 3);
+    h.app.dispose();
+  });
+
+  it('renders about a screenful at once when the viewport height is known', () => {
+    for (const [height, expected] of [[400, 12], [1_000, 25], [10_000, bundle.INITIAL_CHUNK]] as const) {
+      const h = harness();
+      Object.assign(h.viewport, { height: () => height });
+      h.send(initMessage(range(1, 301)));
+      assert.equal(h.articles().length, expected, `${height}px`);
+      assert.equal(h.keys()[expected - 1], 'id:300');
+      h.timers.runDue();
+      assert.equal(h.articles().length, 300);
+      h.app.dispose();
+    }
   });
 
   it('warns about a stall while running and ticks the lanes', () => {
