@@ -294,29 +294,32 @@ export class Workbench {
     return { label: label.trim(), description: description.trim() };
   }
 
-  /**
-   * Right-clicks the tree row with `rowText` and chooses `itemText` in its context menu.
-   * Menu items ignore clicks for ~100 ms after the menu is drawn; when a click was ignored
-   * (the menu is still open), hover the item and press Enter instead.
-   */
+  /** Right-clicks the tree row with `rowText` and chooses `itemText` in its context menu. */
   async contextMenu(rowText: string | RegExp, itemText: string, timeoutMs = UI_TIMEOUT_MS): Promise<void> {
     const row = await this.waitForTreeRow(rowText, timeoutMs);
     await row.click({ button: 'right' });
+    await this.chooseInOpenMenu(itemText, timeoutMs);
+  }
+
+  /**
+   * Chooses `itemText` in the context menu that is open (or opening), with the keyboard: the
+   * pointer over the item focuses it, Enter runs it. Not a click: a menu ignores clicks for a
+   * moment after it is drawn, and after a click nothing tells an ignored click from a slow
+   * close, so a fallback would press Enter into whatever the command opened.
+   */
+  async chooseInOpenMenu(itemText: string, timeoutMs = UI_TIMEOUT_MS): Promise<void> {
     const menu = this.page.locator('.context-view .monaco-menu');
     await menu.waitFor({ state: 'visible', timeout: timeoutMs });
     const item = menu.locator(`.action-item:has(.action-label[aria-label="${itemText.replace(/"/g, '\\"')}"])`).first();
     await item.waitFor({ state: 'visible', timeout: timeoutMs }).catch(async (error: unknown) => {
       const items = await menu.locator('.action-label').allInnerTexts();
       await this.page.keyboard.press('Escape');
-      throw new Error(`The context menu of ${String(rowText)} has no "${itemText}" (it has: ${items.filter(Boolean).join(', ')}): ${String(error)}`);
+      throw new Error(`The context menu has no "${itemText}" (it has: ${items.filter(Boolean).join(', ')}): ${String(error)}`);
     });
-    await item.click();
-    const closed = await menu.waitFor({ state: 'hidden', timeout: 1_000 }).then(() => true, () => false);
-    if (!closed) {
-      await item.hover();
-      await this.page.keyboard.press('Enter');
-      await menu.waitFor({ state: 'hidden', timeout: timeoutMs });
-    }
+    await item.hover();
+    await waitUntil(async () => ((await item.getAttribute('class')) ?? '').split(/\s+/).includes('focused'), timeoutMs, `"${itemText}" to be focused in the menu`);
+    await this.page.keyboard.press('Enter');
+    await menu.waitFor({ state: 'hidden', timeout: timeoutMs });
   }
 
   /** A visible notification toast containing `text`. */

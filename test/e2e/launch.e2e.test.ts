@@ -381,17 +381,9 @@ describe('Start an agent run (UI)', function () {
     await wb.page.keyboard.press('Shift+End');
     await editor.click({ button: 'right', position: { x: 120, y: 30 } });
     const menu = wb.page.locator('.context-view .monaco-menu');
-    await menu.waitFor({ state: 'visible' });
-    const item = menu.locator('.action-item:has(.action-label[aria-label="Start Agent Run with Selection…"])').first();
-    await item.waitFor({ state: 'visible' });
+    await menu.locator('.action-item:has(.action-label[aria-label="Start Agent Run with Selection…"])').first().waitFor({ state: 'visible' });
     await shoot(wb, 'launch-selection-menu');
-    await wb.page.waitForTimeout(250);
-    await item.click();
-    const closed = await menu.waitFor({ state: 'hidden', timeout: 1_000 }).then(() => true, () => false);
-    if (!closed) {
-      await item.hover();
-      await wb.page.keyboard.press('Enter');
-    }
+    await wb.chooseInOpenMenu('Start Agent Run with Selection…');
 
     await waitForStep(wb, 'App ID');
     await enter(wb);

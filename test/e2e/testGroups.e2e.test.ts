@@ -60,18 +60,7 @@ async function editorMenuItems(wb: Workbench): Promise<string[]> {
 }
 
 async function chooseMenuItem(wb: Workbench, itemText: string): Promise<void> {
-  const menu = wb.page.locator('.context-view .monaco-menu');
-  const item = menu.locator(`.action-item:has(.action-label[aria-label="${itemText}"])`).first();
-  await item.waitFor({ state: 'visible' });
-  // Menu items ignore clicks for ~100 ms after they are drawn.
-  await wb.page.waitForTimeout(250);
-  await item.click();
-  const closed = await menu.waitFor({ state: 'hidden', timeout: 1_000 }).then(() => true, () => false);
-  if (!closed) {
-    await item.hover();
-    await wb.page.keyboard.press('Enter');
-    await menu.waitFor({ state: 'hidden' });
-  }
+  await wb.chooseInOpenMenu(itemText);
 }
 
 function quickPickRow(wb: Workbench, label: string): Locator {
