@@ -71,10 +71,13 @@ export interface ApplyResult {
 interface StoredLedger {
   version: 1;
   runs: RunRecord[];
+  /** Runs removed from the list (agentId → when), so that another window's copy does not bring them back. */
+  removed?: Record<string, number>;
 }
 
 const STORAGE_PREFIX = 'agentRuns.ledger.v1:';
 const MAX_RUNS = 500;
+const MAX_REMOVED = 500;
 
 export function storageKeyFor(baseUrl: string): string {
   return STORAGE_PREFIX + baseUrl;
@@ -96,6 +99,10 @@ export class RunLedger {
   private readonly changeEmitter = new Emitter<LedgerChange>();
   readonly onDidChange: Event<LedgerChange> = this.changeEmitter.event;
   private saving: Promise<void> = Promise.resolve();
+  /** Tombstones: runs removed here or in another window, and when (oldest first). */
+  private readonly removed = new Map<string, number>();
+  /** The stored value last merged or written: the same object means nothing new to merge. */
+  private lastStored: unknown;
 
   /**
    * @param warn called once when stored state was unusable and had to be reset or trimmed.
@@ -131,6 +138,9 @@ export class RunLedger {
     const next: RunRecord = existing
       ? { ...existing, ...stripUndefined(record) }
       : { unread: false, addedAt: now, ...stripUndefined(record) };
+    if (!existing) {
+      this.removed.delete(next.agentId);
+    }
     this.runs.set(next.agentId, next);
     this.trim();
     this.changed({ agentIds: [next.agentId], structural: !existing });
@@ -183,6 +193,9 @@ export class RunLedger {
       next.unread = false;
       next.seenAt = now;
     }
+    if (!existing) {
+      this.removed.delete(next.agentId);
+    }
     this.runs.set(next.agentId, next);
     const statusChanged = previousStatus !== next.status;
     const hadErrorBefore = existing?.pollError !== undefined;
@@ -224,23 +237,41 @@ export class RunLedger {
   }
 
   remove(agentId: string): boolean {
-    if (!this.runs.delete(agentId)) {
+    const r = this.runs.get(agentId);
+    if (!r) {
       return false;
     }
+    this.runs.delete(agentId);
+    this.buried(r);
     this.changed({ agentIds: [agentId], structural: true });
     return true;
   }
 
   /** Removes finished runs; returns how many went. */
   clearFinished(): number {
-    const gone = [...this.runs.values()].filter((r) => isTerminalStatus(r.status)).map((r) => r.agentId);
-    for (const id of gone) {
-      this.runs.delete(id);
+    const finished = [...this.runs.values()].filter((r) => isTerminalStatus(r.status));
+    const gone = finished.map((r) => r.agentId);
+    for (const r of finished) {
+      this.runs.delete(r.agentId);
+      this.buried(r);
     }
     if (gone.length > 0) {
       this.changed({ agentIds: gone, structural: true });
     }
     return gone.length;
+  }
+
+  /**
+   * Takes in what other windows wrote to the shared store: runs they added, newer reads of runs
+   * both know, and runs they removed. Fires `onDidChange` when anything changed here. (Every
+   * write merges first too, so no window's save drops another window's runs.)
+   */
+  syncFromStore(): boolean {
+    const change = this.mergeStored();
+    if (change) {
+      this.changeEmitter.fire(change);
+    }
+    return change !== undefined;
   }
 
   /** Resolves once every change so far has been written to the store. */
@@ -258,11 +289,86 @@ export class RunLedger {
   }
 
   private persist(): void {
-    const snapshot: StoredLedger = { version: 1, runs: [...this.runs.values()] };
+    const merged = this.mergeStored();
+    const snapshot: StoredLedger = { version: 1, runs: [...this.runs.values()], removed: Object.fromEntries(this.removed) };
+    this.lastStored = snapshot;
     // Writes are chained so a slow write can never land after a newer one.
     this.saving = this.saving
       .then(() => this.store.update(storageKeyFor(this.baseUrl), snapshot))
       .then(undefined, (err: unknown) => this.warn(`Could not save the run list: ${err instanceof Error ? err.message : String(err)}`, { kind: 'save' }));
+    if (merged) {
+      this.changeEmitter.fire(merged);
+    }
+  }
+
+  /** A run this window removed: not to come back from a stored copy that still has it. */
+  private buried(r: RunRecord): void {
+    this.tombstone(r.agentId, Math.max(Date.now(), r.addedAt));
+  }
+
+  private tombstone(agentId: string, at: number): void {
+    this.removed.delete(agentId);
+    this.removed.set(agentId, at);
+    for (const id of this.removed.keys()) {
+      if (this.removed.size <= MAX_REMOVED) {
+        break;
+      }
+      this.removed.delete(id);
+    }
+  }
+
+  /** Folds the stored list (possibly written by another window) into this one; no event, no write. */
+  private mergeStored(): LedgerChange | undefined {
+    let raw: unknown;
+    try {
+      raw = this.store.get<unknown>(storageKeyFor(this.baseUrl));
+    } catch {
+      return undefined;
+    }
+    if (raw === this.lastStored || !isRecord(raw) || raw.version !== 1 || !Array.isArray(raw.runs)) {
+      return undefined;
+    }
+    this.lastStored = raw;
+    const ids = new Set<string>();
+    let structural = false;
+    if (isRecord(raw.removed)) {
+      for (const [id, at] of Object.entries(raw.removed)) {
+        if (typeof at === 'number' && Number.isFinite(at) && at > (this.removed.get(id) ?? -Infinity)) {
+          this.tombstone(id, at);
+          const mine = this.runs.get(id);
+          // Removed there after it was added here.
+          if (mine && at >= mine.addedAt) {
+            this.runs.delete(id);
+            ids.add(id);
+            structural = true;
+          }
+        }
+      }
+    }
+    for (const item of raw.runs as unknown[]) {
+      const theirs = reviveRecord(item);
+      if (!theirs) {
+        continue;
+      }
+      const gone = this.removed.get(theirs.agentId);
+      if (gone !== undefined && gone >= theirs.addedAt) {
+        continue;
+      }
+      const mine = this.runs.get(theirs.agentId);
+      if (!mine) {
+        this.runs.set(theirs.agentId, theirs);
+        ids.add(theirs.agentId);
+        structural = true;
+      } else if (freshness(theirs) > freshness(mine)) {
+        this.runs.set(theirs.agentId, theirs);
+        ids.add(theirs.agentId);
+      }
+    }
+    if (ids.size === 0) {
+      return undefined;
+    }
+    this.trim();
+    return { agentIds: [...ids], structural };
   }
 
   private trim(): void {
@@ -276,6 +382,7 @@ export class RunLedger {
         break;
       }
       this.runs.delete(r.agentId);
+      this.buried(r);
     }
   }
 
@@ -295,6 +402,15 @@ export class RunLedger {
       void this.store.update(storageKeyFor(this.baseUrl), { version: 1, runs: [] } satisfies StoredLedger);
       return;
     }
+    this.lastStored = raw;
+    const removed = isRecord(raw) ? raw.removed : undefined;
+    if (isRecord(removed)) {
+      for (const [id, at] of Object.entries(removed)) {
+        if (typeof at === 'number' && Number.isFinite(at)) {
+          this.removed.set(id, at);
+        }
+      }
+    }
     let dropped = 0;
     for (const item of runs) {
       const r = reviveRecord(item);
@@ -308,6 +424,11 @@ export class RunLedger {
       this.warn(`${dropped} unreadable entr${dropped === 1 ? 'y was' : 'ies were'} dropped from the saved run list.`, { kind: 'dropped', count: dropped });
     }
   }
+}
+
+/** How recent what a record knows is: its latest read, look or change. */
+function freshness(r: RunRecord): number {
+  return Math.max(r.addedAt, r.lastCheckedAt ?? 0, r.lastChangeAt ?? 0, r.seenAt ?? 0);
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

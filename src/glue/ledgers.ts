@@ -34,6 +34,12 @@ export class Ledgers extends Disposable {
   ) {
     super();
     this.currentLedger = this.open(baseUrl);
+    // Other windows share the stored list: take in what they changed when this one gets focus.
+    this._register(vscode.window.onDidChangeWindowState((state) => {
+      if (state.focused) {
+        this.currentLedger.syncFromStore();
+      }
+    }));
   }
 
   get current(): RunLedger {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { RunLedger, storageKeyFor, type KeyValueStore, type LedgerChange, type LedgerProblem } from '../../src/core/ledger';
+import { RunLedger, storageKeyFor, type KeyValueStore, type LedgerChange, type LedgerProblem, type RunRecord } from '../../src/core/ledger';
 import type { Agent } from '../../src/api/types';
 
 class MemoryStore implements KeyValueStore {
@@ -158,5 +158,89 @@ describe('RunLedger', () => {
     l.upsert({ agentId: 'a', source: 'started', status: 'queued' });
     await l.flush();
     assert.match(warnings[0], /disk full/);
+  });
+});
+
+describe('RunLedger across windows (one shared store)', () => {
+  /** Two windows: each has its own ledger over the same globalState. */
+  function twoWindows(): { store: MemoryStore; a: RunLedger; b: RunLedger } {
+    const store = new MemoryStore();
+    return { store, a: new RunLedger(store, BASE), b: new RunLedger(store, BASE) };
+  }
+  const stored = (store: MemoryStore): string[] =>
+    ((store.data.get(storageKeyFor(BASE)) as { runs: RunRecord[] } | undefined)?.runs ?? []).map((r) => r.agentId).sort();
+
+  it('a save in one window keeps the runs another window added', async () => {
+    const { store, a, b } = twoWindows();
+    a.upsert({ agentId: 'x', source: 'started', status: 'running' });
+    await a.flush();
+    b.upsert({ agentId: 'y', source: 'started', status: 'running' });
+    await b.flush();
+    assert.deepEqual(stored(store), ['x', 'y'], 'the second window\'s save dropped the first one\'s run');
+    // The second window took x in while saving, and said so.
+    assert.equal(b.has('x'), true);
+  });
+
+  it('syncFromStore takes in another window\'s new runs, once, with a structural change', async () => {
+    const { a, b } = twoWindows();
+    const changes: LedgerChange[] = [];
+    a.onDidChange((c) => changes.push(c));
+    b.upsert({ agentId: 'y', source: 'tracked', status: 'queued' });
+    await b.flush();
+    assert.equal(a.syncFromStore(), true);
+    assert.equal(a.get('y')?.status, 'queued');
+    assert.deepEqual(changes, [{ agentIds: ['y'], structural: true }]);
+    assert.equal(a.syncFromStore(), false, 'nothing new the second time');
+    assert.equal(changes.length, 1);
+  });
+
+  it('a run removed in one window goes in the other and does not come back with its saves', async () => {
+    const { store, a, b } = twoWindows();
+    a.upsert({ agentId: 'x', source: 'started', status: 'completed' });
+    a.upsert({ agentId: 'keep', source: 'started', status: 'running' });
+    await a.flush();
+    b.syncFromStore();
+    assert.equal(b.has('x'), true);
+    a.remove('x');
+    await a.flush();
+    // The other window writes before it looked again: its stale copy of x must not win.
+    b.markSeen('keep');
+    await b.flush();
+    assert.deepEqual(stored(store), ['keep']);
+    assert.equal(b.has('x'), false);
+    // Clearing finished runs is a removal too.
+    b.upsert({ agentId: 'done', source: 'tracked', status: 'error' });
+    await b.flush();
+    a.syncFromStore();
+    assert.equal(b.clearFinished(), 1);
+    await b.flush();
+    a.syncFromStore();
+    assert.equal(a.has('done'), false);
+  });
+
+  it('tracking a removed run again brings it back everywhere', async () => {
+    const { a, b } = twoWindows();
+    a.upsert({ agentId: 'x', source: 'started', status: 'running' }, Date.now() - 10_000);
+    a.remove('x');
+    await a.flush();
+    b.syncFromStore();
+    b.upsert({ agentId: 'x', source: 'tracked', status: 'running' }, Date.now() + 1);
+    await b.flush();
+    assert.equal(a.syncFromStore(), true);
+    assert.equal(a.get('x')?.source, 'tracked');
+  });
+
+  it('the fresher read of a run both windows follow wins', async () => {
+    const { a, b } = twoWindows();
+    const t = Date.now();
+    a.upsert({ agentId: 'x', source: 'started', status: 'running' }, t);
+    await a.flush();
+    b.syncFromStore();
+    b.applyAgent({ agentId: 'x', status: 'completed' }, { now: t + 5_000 });
+    await b.flush();
+    a.applyAgent({ agentId: 'x', status: 'running' }, { now: t + 1_000 });
+    // a's write merged first: b's later read of the same run is kept.
+    await a.flush();
+    assert.equal(a.get('x')?.status, 'completed');
   });
 });
