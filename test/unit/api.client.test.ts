@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import * as net from 'node:net';
 import { inspect } from 'node:util';
 import {
   ApiError, createClient, describeApiError, MAX_RESPONSE_BYTES, type AgentRunsApi, type ClientOptions,
@@ -248,6 +249,34 @@ describe('api: client against scripted servers', function () {
       assert.equal(sink.entries.length, 1);
       assert.equal(sink.entries[0].errorKind, 'timeout');
       assert.equal(sink.entries[0].status, undefined);
+    });
+
+    it('connect timeout (the TLS handshake never completes) → timeout, nothing reached the service, the POST not resent', async () => {
+      // A TCP peer that takes the connection and never answers the TLS ClientHello: the
+      // connection is never established, as with a host that drops packets.
+      const sockets: net.Socket[] = [];
+      let bytes = 0;
+      const silent = net.createServer((socket) => {
+        sockets.push(socket);
+        socket.on('data', (d: Buffer) => {
+          bytes += d.length;
+        });
+      });
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      try {
+        const { port } = silent.address() as net.AddressInfo;
+        const c = createClient({ baseUrl: `https://127.0.0.1:${port}/api/public/v1`, token: TOKEN, timeouts: { connectMs: 300, headersMs: 10_000, bodyMs: 10_000 } });
+        clients.push(c);
+        const e = await expectApiError(c.startAgent(startRequest()), 'timeout');
+        assert.equal(e.mayHaveReachedServer, false, 'no connection: the POST cannot have arrived');
+        assert.match(e.message, /^Connecting to 127\.0\.0\.1:\d+ timed out after 1 s\. Check the base URL and your network\.$/);
+        assert.equal(sockets.length, 1, 'one connection attempt: nothing retried');
+        assert.ok(bytes > 0 && bytes < 4_096, `only a TLS ClientHello was sent (${bytes} bytes)`);
+        assert.doesNotMatch(everythingAbout(e), new RegExp(TOKEN));
+      } finally {
+        sockets.forEach((s) => s.destroy());
+        await new Promise<void>((resolve) => silent.close(() => resolve()));
+      }
     });
 
     it('body stalls after the headers → timeout', async () => {
