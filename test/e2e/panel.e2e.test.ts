@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import type { Frame, Locator } from 'playwright-core';
 import { waitUntil } from '../support/processes';
 import { UI_TIMEOUT_MS, useWorkbench, type Workbench } from './harness';
+import { adminOk } from '../emulator/testing';
 
 const PROMPT = 'Tidy up the todo store and explain each change';
 /** A follow-up the person starts writing (and never sends): begun before the export, finished before the reload. */
@@ -48,14 +49,7 @@ interface ScrollState {
 }
 
 async function admin<T>(wb: Workbench, method: string, route: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${wb.emulator.adminUrl}${route}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  assert.ok(res.status < 300, `${method} /__admin${route} answered ${res.status}: ${text}`);
-  return JSON.parse(text) as T;
+  return (await adminOk(wb.emulator.adminUrl, method, route, body)) as T;
 }
 
 function agentView(wb: Workbench, agentId: string): Promise<AdminAgent> {

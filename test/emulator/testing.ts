@@ -98,6 +98,15 @@ export function admin(emulator: Emulator, method: string, path: string, body?: u
   return call(`${emulator.adminUrl}${path}`, method, body === undefined ? {} : { body });
 }
 
+/** Calls the admin API at `adminUrl` and returns its JSON answer (undefined when empty); throws on a status of 300 or more. */
+export async function adminOk(adminUrl: string, method: string, path: string, body?: unknown): Promise<unknown> {
+  const result = await call(`${adminUrl}${path}`, method, body === undefined ? {} : { body });
+  if (result.status >= 300) {
+    throw new Error(`admin ${method} ${path} answered ${result.status}: ${result.text.slice(0, 200)}`);
+  }
+  return result.text === '' ? undefined : (JSON.parse(result.text) as unknown);
+}
+
 /** Polls `condition` until it holds (or throws after `timeoutMs`): waits for a state, never for a fixed time. */
 export async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 5_000, what = 'condition'): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { AgentRunsTestApi } from '../../../src/extension';
 import { requireTestContext, SEED_TOKEN_FILE_ENV, type IntegrationTestContext } from '../../support/testContext';
 import { PROFILE_ENV, registerSecret, type Scenario } from '../registry';
+import { adminOk } from '../../emulator/testing';
 
 
 export interface LoggedRequest {
@@ -65,15 +66,8 @@ export class Host {
     return this.context.emulator.tokens;
   }
 
-  async admin(method: string, route: string, body?: unknown): Promise<unknown> {
-    const res = await fetch(`${this.context.emulator.adminUrl}${route}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    assert.ok(res.status < 300, `admin ${method} ${route} answered ${res.status}: ${text.slice(0, 200)}`);
-    return text === '' ? undefined : (JSON.parse(text) as unknown);
+  admin(method: string, route: string, body?: unknown): Promise<unknown> {
+    return adminOk(this.context.emulator.adminUrl, method, route, body);
   }
 
   async fault(rule: Record<string, unknown>): Promise<void> {

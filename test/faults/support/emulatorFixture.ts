@@ -2,6 +2,7 @@
 // registered as secrets, and small helpers to make runs and read the request log.
 import { startEmulator, type Emulator, type FaultRule, type LoggedRequest } from '../../emulator/index';
 import { registerSecret } from '../registry';
+import { adminOk } from '../../emulator/testing';
 
 export interface EmulatorFixture {
   (): Emulator;
@@ -43,17 +44,8 @@ async function call(emu: Emulator, method: string, path: string, body?: unknown,
   return JSON.parse(text) as unknown;
 }
 
-export async function admin(emu: Emulator, method: string, path: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${emu.adminUrl}${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status >= 300) {
-    throw new Error(`admin ${method} ${path} answered ${res.status}: ${text.slice(0, 200)}`);
-  }
-  return JSON.parse(text) as unknown;
+export function admin(emu: Emulator, method: string, path: string, body?: unknown): Promise<unknown> {
+  return adminOk(emu.adminUrl, method, path, body);
 }
 
 /** Starts a run through the public API and lets the emulator run `steps` steps of it. */

@@ -14,6 +14,7 @@ import { logFiles } from '../../support/codeServer';
 import { paths } from '../../support/paths';
 import { waitUntil } from '../../support/processes';
 import { registerSecret, TRACE_LOG_LEVEL, type Scenario } from '../registry';
+import { adminOk } from '../../emulator/testing';
 
 export { UI_TIMEOUT_MS, type Workbench };
 
@@ -78,15 +79,8 @@ export function useFaultWorkbench(options: WorkbenchOptions): () => Workbench {
   return workbench;
 }
 
-export async function admin(wb: Workbench, method: string, route: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${wb.emulator.adminUrl}${route}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  assert.ok(res.status < 300, `admin ${method} ${route} answered ${res.status}: ${text.slice(0, 200)}`);
-  return text === '' ? undefined : (JSON.parse(text) as unknown);
+export function admin(wb: Workbench, method: string, route: string, body?: unknown): Promise<unknown> {
+  return adminOk(wb.emulator.adminUrl, method, route, body);
 }
 
 /** A run started elsewhere, given time to produce `messages` messages, then held running. */
