@@ -12,6 +12,7 @@ import { jsonReply, parseJsonBody, type ReadBody, type Reply } from './http';
 import { TOKEN_PREFIX } from './seed';
 import { newId, type AgentService } from './service';
 import type { AdminHandler, RequestLog } from './server';
+import { applySettingsPatch, parseSettingsPatch, SettingsError } from './settings';
 import type { EmulatorState } from './state';
 import type { WebhookDispatcher } from './webhooks';
 
@@ -95,8 +96,18 @@ function tokenSummary(token: ApiToken): Json {
 const LIFECYCLE_STRING_KEYS = ['conversationState', 'sandboxState'] as const;
 const LIFECYCLE_NUMBER_KEYS = ['queuedTurnCount', 'lastLifecycleEventAt'] as const;
 
-/** Forces fields of a run. Setting `status` halts its progression; `null` removes an optional field; unknown keys are sent as given. */
+/**
+ * Forces fields of a run. Setting `status` (any string: `cancelled`, `timed_out`, …) halts its
+ * progression until a follow-up; `null` removes an optional field; `"now"` for `completedAt`
+ * or `updatedAt` is the emulator clock's time (a real status change moves `updatedAt`, a PATCH
+ * only when told); unknown keys are sent as given.
+ */
 function patchAgent(ctx: AdminContext, record: AgentRecord, patch: Json): void {
+  // Halted first, so the fields given in the same patch (a `queuedTurnCount`, say) are the last word.
+  if (patch.status !== undefined) {
+    if (typeof patch.status !== 'string') throw new AdminError(400, '"status" must be a string.');
+    ctx.service.halt(record);
+  }
   for (const [key, value] of Object.entries(patch)) {
     switch (key) {
       case 'status':
@@ -116,9 +127,14 @@ function patchAgent(ctx: AdminContext, record: AgentRecord, patch: Json): void {
       case 'completedAt':
         if (value === null) delete record.completedAt;
         else if (typeof value === 'number') record.completedAt = value;
-        else throw new AdminError(400, '"completedAt" must be a number or null.');
+        else if (value === 'now') record.completedAt = ctx.scheduler.now();
+        else throw new AdminError(400, '"completedAt" must be a number, "now" or null.');
         break;
       case 'updatedAt':
+        if (value === 'now') record.updatedAt = ctx.scheduler.now();
+        else if (typeof value === 'number') record.updatedAt = value;
+        else throw new AdminError(400, '"updatedAt" must be a number or "now".');
+        break;
       case 'createdAt':
         if (typeof value !== 'number') throw new AdminError(400, `"${key}" must be a number.`);
         record[key] = value;
@@ -142,7 +158,6 @@ function patchAgent(ctx: AdminContext, record: AgentRecord, patch: Json): void {
         record.extraFields[key] = value;
     }
   }
-  if (patch.status !== undefined) ctx.service.halt(record);
 }
 
 function messageFromBody(body: Json): Omit<Message, 'id' | 'sequence' | 'createdAt'> & Partial<Pick<Message, 'sequence' | 'createdAt'>> {
@@ -283,13 +298,12 @@ export function createAdminHandler(ctx: AdminContext): AdminHandler {
       case 'GET /settings':
         return jsonReply(200, ctx.state.settings);
       case 'PATCH /settings': {
-        const input = objectBody(body);
-        if ('historyLimit' in input) {
-          const limit = input.historyLimit;
-          if (limit !== null && (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 0)) {
-            throw new AdminError(400, '"historyLimit" must be a non-negative integer or null.');
-          }
-          ctx.state.settings.historyLimit = limit;
+        // All or nothing: a patch that fails a check changes no setting.
+        try {
+          Object.assign(ctx.state.settings, applySettingsPatch(ctx.state.settings, parseSettingsPatch(objectBody(body))));
+        } catch (error) {
+          if (error instanceof SettingsError) throw new AdminError(400, error.message);
+          throw error;
         }
         return jsonReply(200, ctx.state.settings);
       }

@@ -1,14 +1,17 @@
 /**
- * `npm run emulator [-- --port 8787 --step-ms 1000 --quiet]`: runs the emulator in real time
- * at demo speed until Ctrl+C. The port comes from `--port`, else `PORT`, else an ephemeral one.
+ * `npm run emulator [-- --port 8787 --step-ms 1000 --preset real --quiet]`: runs the emulator
+ * in real time at demo speed until Ctrl+C. The port comes from `--port`, else `PORT`, else an
+ * ephemeral one. `--preset real` turns on a real deployment's habits (see settings.ts).
  */
 import { startEmulator } from './index';
 import { DIRECTIVES } from './runs';
+import { isPresetName, PRESET_NAMES, type PresetName } from './settings';
 
 interface CliOptions {
   port: number;
   stepMs: number;
   quiet: boolean;
+  preset: PresetName;
 }
 
 function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): CliOptions {
@@ -24,22 +27,26 @@ function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): CliOptions 
     if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${text}"`);
     return n;
   };
+  const preset = value('--preset') ?? 'reference';
+  if (!isPresetName(preset)) throw new Error(`--preset must be one of ${PRESET_NAMES.join(', ')}, got "${preset}"`);
   return {
     port: integer(value('--port') ?? env.PORT, '--port/PORT', 0),
     stepMs: integer(value('--step-ms'), '--step-ms', 1000) || 1000,
     quiet: argv.includes('--quiet'),
+    preset,
   };
 }
 
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2), process.env);
-  const emulator = await startEmulator({ port: options.port, stepMs: options.stepMs, clock: 'real', quiet: options.quiet });
+  const emulator = await startEmulator({ port: options.port, stepMs: options.stepMs, clock: 'real', quiet: options.quiet, preset: options.preset });
   const directives = DIRECTIVES.map((d) => `[[${d}]]`).join(' ');
   console.log([
     'Agent Runs service emulator is running.',
     `  Base URL:  ${emulator.baseUrl}`,
     `  Token:     ${emulator.tokens.default}`,
     `  Admin:     ${emulator.adminUrl}`,
+    `  Preset:    ${options.preset} ${JSON.stringify(emulator.state.settings)}`,
     `Hint: set "agentRuns.baseUrl" to the Base URL, give the extension the token, start a run on app_todo with model hosted/auto; add ${directives} to a prompt for other paths. Ctrl+C stops.`,
   ].join('\n'));
 

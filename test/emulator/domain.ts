@@ -143,9 +143,21 @@ export interface TestGroupRecord {
 
 // ---------------------------------------------------------------- settings and seed
 
+/** See settings.ts; `PATCH /__admin/settings` and `startEmulator({ preset, settings })` change them. */
 export interface Settings {
-  /** When a number, `GET /agents/{id}` returns only the most recent N messages of `history`. */
-  historyLimit: number | null;
+  /**
+   * Messages `GET /agents/{id}` returns (the most recent ones) when the request has no
+   * `historyLimit`; `null`: as many as `historyMax` allows.
+   */
+  historyDefault: number | null;
+  /** The largest `historyLimit` served; a larger request is clamped to it. `null`: no maximum (the whole history). */
+  historyMax: number | null;
+  /** When a number, every 429, 502 and 503 JSON answer carries `Retry-After` with it unless its fault rule says otherwise. */
+  retryAfterSeconds: number | null;
+  /** Agent objects, their messages and lifecycle, start and follow-up answers carry fields the reference does not list. */
+  unknownFields: boolean;
+  /** Runs use `role`, `conversationState` and `sandboxState` values the emulator does not otherwise send (see habits.ts). */
+  unknownValues: boolean;
 }
 
 export interface TokenSeed {
@@ -244,4 +256,8 @@ export interface FaultRule {
   extraFields?: Record<string, unknown>;
   dropFields?: string[];
   passThrough?: boolean;
+  /** `Retry-After` on the response: seconds, or a string sent as is (an HTTP-date); `null` removes it. */
+  retryAfter?: number | string | null;
+  /** Sends the headers (with the full `content-length`) and half the body, then destroys the socket. */
+  cutBody?: boolean;
 }

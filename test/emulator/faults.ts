@@ -11,16 +11,28 @@
  * - rules that replace the response (`status`, `body`, `reset`, `html`, `redirectTo`) skip
  *   it, unless `passThrough` is set;
  * - rules that only alter the real response (`extraFields`, `dropFields`, `truncate`,
- *   `headers`, `bodyDelayMs`) always run it;
+ *   `cutBody`, `headers`, `retryAfter`, `bodyDelayMs`) always run it;
  * - `delayMs` without `passThrough` holds the request first and runs the handler after the
  *   delay only if the client is still connected (a slow network before the server);
  *   with `passThrough` the handler runs at once and the response is held (a slow server
  *   after the work is done).
  * Delays are real time (they exercise the client's own timeouts), whatever the clock mode.
+ *
+ * When the work is done but the client gets no complete answer (a POST that created a run or
+ * queued a follow-up, credits charged): `passThrough` + `delayMs` (held longer than the
+ * client waits), `passThrough` + `reset` (socket destroyed, no status line), `cutBody`
+ * (status line and `content-length` sent, half the body, then the socket destroyed).
+ * `truncate` is different: a complete, well-framed response whose JSON is cut in half.
+ *
+ * `Retry-After`: `retryAfter` (seconds, or a string such as an HTTP-date, sent as is) puts it
+ * on any response, error or not; `null` removes it. Without it, the setting
+ * `retryAfterSeconds` adds one to every 429, 502 and 503 JSON answer (not to `html` pages:
+ * those stand for a proxy in front of the service). A `retry-after` in `headers` wins over both.
  */
 import { STATUS_CODES } from 'node:http';
 import type { FaultRule } from './domain';
 import type { ErrorCode } from './errors';
+import type { Reply } from './http';
 
 export interface ActiveFault {
   id: string;
@@ -31,9 +43,13 @@ export interface ActiveFault {
 }
 
 const NUMBER_KEYS = ['times', 'status', 'delayMs', 'bodyDelayMs', 'redirectStatus'] as const;
-const BOOLEAN_KEYS = ['reset', 'html', 'truncate', 'passThrough'] as const;
+const BOOLEAN_KEYS = ['reset', 'html', 'truncate', 'cutBody', 'passThrough'] as const;
 const STRING_KEYS = ['method', 'path', 'body', 'redirectTo'] as const;
-const KNOWN_KEYS: readonly string[] = [...NUMBER_KEYS, ...BOOLEAN_KEYS, ...STRING_KEYS, 'headers', 'extraFields', 'dropFields'];
+const KNOWN_KEYS: readonly string[] = [...NUMBER_KEYS, ...BOOLEAN_KEYS, ...STRING_KEYS, 'headers', 'extraFields', 'dropFields', 'retryAfter'];
+/** Statuses that get `Retry-After` from the `retryAfterSeconds` setting. */
+export const RETRY_AFTER_STATUSES: readonly number[] = [429, 502, 503];
+/** What a header value may hold (a CR or LF would let a rule write other headers, and Node refuses them anyway). */
+const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -65,8 +81,17 @@ export function parseFaultRule(input: unknown): FaultRule {
       throw new Error('"path" must be a valid regular expression source.');
     }
   }
-  if (headers !== undefined && (!isRecord(headers) || Object.values(headers).some((v) => typeof v !== 'string'))) {
-    throw new Error('"headers" must be an object of strings.');
+  if (headers !== undefined && (!isRecord(headers) || Object.values(headers).some((v) => typeof v !== 'string' || !HEADER_VALUE.test(v)))) {
+    throw new Error('"headers" must be an object of strings (printable ASCII).');
+  }
+  const { retryAfter } = input;
+  if (retryAfter !== undefined && retryAfter !== null) {
+    const seconds = typeof retryAfter === 'number' && Number.isInteger(retryAfter) && retryAfter >= 0;
+    const text = typeof retryAfter === 'string' && retryAfter.trim() !== '' && HEADER_VALUE.test(retryAfter);
+    if (!seconds && !text) throw new Error('"retryAfter" must be a non-negative integer (seconds), a non-empty string (e.g. an HTTP-date) or null.');
+  }
+  if (retryAfter !== undefined && isRecord(headers) && Object.keys(headers).some((name) => name.toLowerCase() === 'retry-after')) {
+    throw new Error('Give "retryAfter" or a "retry-after" header, not both.');
   }
   if (extraFields !== undefined && !isRecord(extraFields)) throw new Error('"extraFields" must be an object.');
   if (dropFields !== undefined && (!Array.isArray(dropFields) || dropFields.some((v) => typeof v !== 'string'))) {
@@ -130,6 +155,17 @@ export function injectedErrorBody(status: number): { error: string; code: ErrorC
   if (status === 503) return { error: 'The service is temporarily unavailable.', code: 'service_unavailable' };
   if (status >= 500) return { error: 'Internal server error.', code: 'internal_error' };
   return { error: `Injected error (HTTP ${status}).`, code: 'injected_fault' };
+}
+
+/** Sets or removes `Retry-After` as the rule says, else as the `retryAfterSeconds` setting says. */
+export function applyRetryAfter(reply: Reply, rule: FaultRule, retryAfterSeconds: number | null): Reply {
+  const headers = { ...reply.headers };
+  if (rule.retryAfter === null) delete headers['retry-after'];
+  else if (rule.retryAfter !== undefined) headers['retry-after'] = String(rule.retryAfter);
+  else if (retryAfterSeconds !== null && rule.html !== true && RETRY_AFTER_STATUSES.includes(reply.status)) {
+    headers['retry-after'] ??= String(retryAfterSeconds);
+  }
+  return { ...reply, headers };
 }
 
 export function htmlErrorPage(status: number): string {

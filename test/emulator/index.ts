@@ -10,6 +10,9 @@ import { buildOpenApi } from './openapi';
 import { DEMO_TOKENS, defaultSeed } from './seed';
 import { ApiServer, closeServer, Delays, ForeignServer, RequestLog } from './server';
 import { AgentService, newId } from './service';
+import {
+  applySettingsPatch, isPresetName, parseSettingsPatch, PRESET_NAMES, PRESETS, SettingsError, type PresetName, type SettingsPatch,
+} from './settings';
 import { ADMIN_PATH, BASE_PATH } from './spec';
 import { EmulatorState } from './state';
 import { WebhookDispatcher } from './webhooks';
@@ -22,6 +25,11 @@ export { BASE_PATH, ADMIN_PATH } from './spec';
 export { MANUAL_EPOCH } from './clock';
 export { DIRECTIVES } from './runs';
 export { WEBHOOK_RETRY_STEPS } from './webhooks';
+export { PRESETS, PRESET_NAMES, REAL_HISTORY, type PresetName, type SettingsPatch } from './settings';
+export { UNKNOWN_FIELDS, UNKNOWN_VALUES } from './habits';
+
+/** Parts of the default data to replace; `settings` is a patch over the preset (see settings.ts). */
+export type SeedOverrides = Partial<Omit<Seed, 'settings'>> & { settings?: SettingsPatch };
 
 export interface EmulatorOptions {
   /** Default 0 (ephemeral); the host is always 127.0.0.1. */
@@ -31,7 +39,15 @@ export interface EmulatorOptions {
   /** Emulator time between two steps of a run (and the unit of webhook backoff); default 1000. */
   stepMs?: number;
   /** Overrides parts of the default data (each given key replaces the default's). */
-  seed?: Partial<Seed>;
+  seed?: SeedOverrides;
+  /**
+   * Default `reference` (whole histories, Retry-After only when a fault rule gives one, only
+   * documented fields). `real`: a real deployment's habits (history 20 by default, 500 at
+   * most; Retry-After 5 on 429/502/503; unknown fields). See settings.ts.
+   */
+  preset?: PresetName;
+  /** Changes to the preset's settings, e.g. `{ historyDefault: 20, historyMax: 500 }`; `reset()` comes back to them. */
+  settings?: SettingsPatch;
   /** Default true. When false, prints one line per API request (never headers or bodies). */
   quiet?: boolean;
 }
@@ -61,12 +77,29 @@ export interface Emulator {
   close(): Promise<void>;
 }
 
-function resolveSeed(overrides: Partial<Seed> | undefined): Seed {
+/** The preset, then the seed's settings, then `settings`; a bad value is a RangeError naming it. */
+function resolveSettings(options: EmulatorOptions): Seed['settings'] {
+  const preset: unknown = options.preset ?? 'reference';
+  if (!isPresetName(preset)) throw new RangeError(`Unknown preset "${String(preset)}"; known: ${PRESET_NAMES.join(', ')}.`);
+  let settings: Seed['settings'] = { ...PRESETS[preset] };
+  try {
+    for (const patch of [options.seed?.settings, options.settings]) {
+      if (patch !== undefined) settings = applySettingsPatch(settings, parseSettingsPatch(patch));
+    }
+  } catch (error) {
+    if (error instanceof SettingsError) throw new RangeError(error.message);
+    throw error;
+  }
+  return settings;
+}
+
+function resolveSeed(options: EmulatorOptions): Seed {
   const base = defaultSeed();
+  const overrides = options.seed;
   return {
     workspaces: overrides?.workspaces ?? base.workspaces,
     tokens: overrides?.tokens ?? base.tokens,
-    settings: { ...base.settings, ...overrides?.settings },
+    settings: resolveSettings(options),
   };
 }
 
@@ -74,7 +107,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const stepMs = options.stepMs ?? 1000;
   if (!Number.isFinite(stepMs) || stepMs <= 0) throw new RangeError('stepMs must be a positive number');
   const quiet = options.quiet ?? true;
-  const seed = resolveSeed(options.seed);
+  const seed = resolveSeed(options);
 
   const scheduler = new Scheduler(options.clock ?? 'real', (error) => console.error('[emulator] scheduled task failed', error));
   const state = new EmulatorState();
@@ -103,7 +136,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     log,
     delays,
     quiet,
-    openapi: () => buildOpenApi(baseUrl),
+    settings: state.settings,
+    openapi: () => buildOpenApi(baseUrl, state.settings),
     foreignOrigin: () => foreign.origin,
     admin: createAdminHandler({ state, service, faults, log, webhooks, scheduler, reset }),
   });

@@ -5,8 +5,10 @@
  * with), the `model` enum from models.ts, error codes from errors.ts: what the document says
  * and what the emulator does cannot drift apart.
  */
+import type { Settings } from './domain';
 import { ERROR_CODES } from './errors';
 import { MODELS } from './models';
+import { effectiveHistoryDefault } from './settings';
 import {
   CREATE_TEST_GROUP_BODY, FOLLOW_UP_BODY, RUN_STATUSES, REASONING_EFFORTS, PERMISSIONS, START_AGENT_BODY, requestBodySchema,
   type BodySpec, type JsonSchema,
@@ -169,7 +171,22 @@ const agentIdParameter: JsonSchema = {
   schema: { type: 'string', minLength: 1 },
 };
 
-export function buildOpenApi(baseUrl: string): Record<string, unknown> {
+/** `historyLimit` as the current settings serve it: the document follows `PATCH /__admin/settings`. */
+function historyLimitParameter(settings: Settings): JsonSchema {
+  const schema: JsonSchema = { type: 'integer', minimum: 1 };
+  if (settings.historyMax !== null) schema.maximum = settings.historyMax;
+  const byDefault = effectiveHistoryDefault(settings);
+  if (byDefault !== null) schema.default = byDefault;
+  const parts = [
+    'How many of the most recent messages `history` holds. `sequence` stays that of the whole conversation, so a first returned `sequence` above 1 means older messages were left out.',
+    byDefault === null ? 'Without it, the whole history.' : `Without it, ${byDefault}.`,
+    settings.historyMax === null ? '' : `A value above ${settings.historyMax} is served as ${settings.historyMax}.`,
+    'Not an integer of at least 1: 400 `invalid_request` with `field: "historyLimit"`.',
+  ];
+  return { name: 'historyLimit', in: 'query', required: false, description: parts.filter((p) => p !== '').join(' '), schema };
+}
+
+export function buildOpenApi(baseUrl: string, settings: Settings): Record<string, unknown> {
   const modelKinds = Object.fromEntries(MODELS.map((m) => [m.id, m.kind]));
   const document = {
     openapi: '3.1.0',
@@ -202,8 +219,8 @@ export function buildOpenApi(baseUrl: string): Record<string, unknown> {
           operationId: 'getAgent',
           tags: ['agents'],
           summary: 'Read an agent run',
-          parameters: [agentIdParameter],
-          responses: { ...ok(200, 'The run.', 'Agent'), ...errorResponses([401, 402, 404]) },
+          parameters: [agentIdParameter, historyLimitParameter(settings)],
+          responses: { ...ok(200, 'The run.', 'Agent'), ...errorResponses([400, 401, 402, 404]) },
         },
       },
       '/agents/{agentId}/messages': {

@@ -3,6 +3,7 @@
  * reproducible; they look like real tokens (`agr_` + 40 random-looking characters).
  */
 import type { DemoTokens, Seed } from './domain';
+import { PRESETS } from './settings';
 
 /** The fixed token prefix of the service (`<prefix>_<secret>`). */
 export const TOKEN_PREFIX = 'agr';
@@ -97,6 +98,6 @@ export function defaultSeed(): Seed {
       { id: 'tok_broke', name: 'No credits', value: DEMO_TOKENS.noCredits, workspaceId: 'ws_broke', projects: 'all' },
       { id: 'tok_revoked', name: 'Revoked', value: DEMO_TOKENS.revoked, workspaceId: 'ws_acme', projects: 'all', revoked: true },
     ],
-    settings: { historyLimit: null },
+    settings: { ...PRESETS.reference },
   };
 }

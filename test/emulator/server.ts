@@ -13,9 +13,9 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Scheduler } from './clock';
-import type { FaultRule, LoggedRequest } from './domain';
+import type { FaultRule, LoggedRequest, Settings } from './domain';
 import { ServiceError } from './errors';
-import { alterJson, htmlErrorPage, injectedErrorBody, replacesResponse, type FaultStore } from './faults';
+import { alterJson, applyRetryAfter, htmlErrorPage, injectedErrorBody, replacesResponse, type FaultStore } from './faults';
 import {
   errorReply, flattenHeaders, isJsonContentType, jsonReply, JSON_TYPE, parseJsonBody, readBody, type ReadBody, type Reply,
 } from './http';
@@ -73,6 +73,7 @@ interface AuthedInput {
   caller: Caller;
   params: readonly string[];
   body: unknown;
+  query: URLSearchParams;
 }
 
 type Handler =
@@ -96,6 +97,8 @@ export interface ApiServerOptions {
   admin: AdminHandler;
   foreignOrigin: () => string;
   quiet: boolean;
+  /** The live settings (changed in place by the admin API). */
+  settings: Settings;
 }
 
 function buildRoutes(options: ApiServerOptions): Route[] {
@@ -107,7 +110,7 @@ function buildRoutes(options: ApiServerOptions): Route[] {
     },
     {
       pattern: /^\/agents\/([^/]+)$/,
-      methods: { GET: { auth: 'bearer', run: ({ caller, params }) => jsonReply(200, service.getAgent(caller, params[0])) } },
+      methods: { GET: { auth: 'bearer', run: ({ caller, params, query }) => jsonReply(200, service.getAgent(caller, params[0], query)) } },
     },
     {
       pattern: /^\/agents\/([^/]+)\/messages$/,
@@ -189,7 +192,7 @@ export class ApiServer {
     const fault = relative === undefined ? undefined : this.options.faults.take(method, relative);
     if (fault !== undefined) entry.fault = fault.id;
 
-    const handle = (): Reply => this.handleApi(method, relative, req.headers, body);
+    const handle = (): Reply => this.handleApi(method, relative, url.searchParams, req.headers, body);
     if (fault === undefined) {
       await this.write(res, handle(), entry);
     } else {
@@ -198,7 +201,7 @@ export class ApiServer {
     if (!this.options.quiet) console.log(`[emulator] ${method} ${url.pathname} → ${entry.status ?? 'connection reset'}`);
   }
 
-  private handleApi(method: string, relative: string | undefined, headers: http.IncomingHttpHeaders, body: ReadBody): Reply {
+  private handleApi(method: string, relative: string | undefined, query: URLSearchParams, headers: http.IncomingHttpHeaders, body: ReadBody): Reply {
     try {
       if (relative === undefined) {
         throw ServiceError.of('not_found', `No route for ${method} outside ${BASE_PATH}.`);
@@ -215,7 +218,7 @@ export class ApiServer {
         }
         if (handler.auth === 'none') return handler.run();
         const caller = this.options.service.authenticate(headers.authorization);
-        return handler.run({ caller, params, body: method === 'POST' ? this.jsonBody(headers, body) : undefined });
+        return handler.run({ caller, params, query, body: method === 'POST' ? this.jsonBody(headers, body) : undefined });
       }
       throw ServiceError.of('not_found', `No route for ${method} ${relative === '' ? '/' : relative}.`);
     } catch (error) {
@@ -270,6 +273,8 @@ export class ApiServer {
     if ((rule.extraFields !== undefined || rule.dropFields !== undefined) && reply.json !== undefined) {
       reply = jsonReply(reply.status, alterJson(reply.json, rule), reply.headers);
     }
+    // Before `headers`, so a rule's own `Retry-After` header wins over the setting.
+    reply = applyRetryAfter(reply, rule, this.options.settings.retryAfterSeconds);
     if (rule.headers !== undefined) {
       const headers = { ...reply.headers };
       for (const [name, value] of Object.entries(rule.headers)) headers[name.toLowerCase()] = value;
@@ -278,10 +283,11 @@ export class ApiServer {
     if (rule.truncate === true) {
       reply = { status: reply.status, headers: reply.headers, body: reply.body.slice(0, Math.floor(reply.body.length / 2)) };
     }
-    await this.write(res, reply, entry, rule.bodyDelayMs);
+    await this.write(res, reply, entry, rule.bodyDelayMs, rule.cutBody === true);
   }
 
-  private async write(res: http.ServerResponse, reply: Reply, entry?: LoggedRequest, bodyDelayMs?: number): Promise<void> {
+  /** `cutBody`: the headers promise the whole body, half of it is sent, then the socket is destroyed. */
+  private async write(res: http.ServerResponse, reply: Reply, entry?: LoggedRequest, bodyDelayMs?: number, cutBody = false): Promise<void> {
     if (res.destroyed) return;
     const headers: http.OutgoingHttpHeaders = { 'cache-control': 'no-store', ...reply.headers, 'content-length': Buffer.byteLength(reply.body) };
     if (entry !== undefined) entry.status = reply.status;
@@ -293,6 +299,17 @@ export class ApiServer {
         return;
       }
       if (res.destroyed) return;
+    }
+    if (cutBody) {
+      const bytes = Buffer.from(reply.body, 'utf8');
+      // Destroyed only once the half is handed to the socket, so the client really receives it.
+      await new Promise<void>((resolve) => {
+        res.once('close', resolve);
+        res.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => resolve());
+      });
+      res.socket?.destroy();
+      res.destroy();
+      return;
     }
     res.end(reply.body);
   }

@@ -8,8 +8,12 @@ import type { Scheduler, TaskHandle } from './clock';
 import type { AgentRecord, ApiToken, Message, Project, TestGroupRecord, Turn, Workspace } from './domain';
 import { PLAN_REASONS, ServiceError } from './errors';
 import { findModel, type ModelInfo } from './models';
+import {
+  reasoningMessage, unknownAckFields, unknownAgentFields, unknownLifecycleFields, unknownMessageFields, unknownSandboxState, UNKNOWN_VALUES,
+} from './habits';
 import { planTurn, type MessageDraft, type Step, type TurnScript } from './runs';
 import { TOKEN_PREFIX } from './seed';
+import { historyLimitFor } from './settings';
 import {
   AGENT_KIND, CREATE_TEST_GROUP_BODY, DEFAULT_PERMISSION, DEFAULT_REASONING_EFFORT, FOLLOW_UP_BODY,
   START_AGENT_BODY, TERMINAL_STATUSES, validateBody,
@@ -65,6 +69,11 @@ export class AgentService {
 
   private now(): number {
     return this.scheduler.now();
+  }
+
+  /** The answer of start and follow-up, with the unknown fields when they are on. */
+  private ack(record: AgentRecord, fields: Record<string, unknown>): Record<string, unknown> {
+    return this.state.settings.unknownFields ? { ...fields, ...unknownAckFields(record) } : fields;
   }
 
   // ---------------------------------------------------------------- auth and plan
@@ -187,11 +196,13 @@ export class AgentService {
     if (webhook !== undefined) record.completionWebhookUrl = webhook;
     this.state.agents.set(record.agentId, record);
     this.scheduleTick(record);
-    return { agentId: record.agentId, kind: record.kind, status: record.status, appId: record.appId, projectId: record.projectId, createdAt: record.createdAt };
+    return this.ack(record, { agentId: record.agentId, kind: record.kind, status: record.status, appId: record.appId, projectId: record.projectId, createdAt: record.createdAt });
   }
 
-  getAgent(caller: Caller, agentId: string): AgentView {
-    return this.view(this.visibleAgent(caller, agentId), this.state.settings.historyLimit);
+  /** `historyLimit` (query) asks for the most recent N messages; checked before the run is looked up, like body fields. */
+  getAgent(caller: Caller, agentId: string, query: URLSearchParams): AgentView {
+    const requested = parseHistoryLimit(query);
+    return this.view(this.visibleAgent(caller, agentId), historyLimitFor(this.state.settings, requested));
   }
 
   followUp(caller: Caller, agentId: string, body: unknown): Record<string, unknown> {
@@ -228,7 +239,7 @@ export class AgentService {
       record.lifecycle.lastLifecycleEventAt = now;
       this.scheduleTick(record);
     }
-    return { agentId: record.agentId, kind: record.kind, status: record.status };
+    return this.ack(record, { agentId: record.agentId, kind: record.kind, status: record.status });
   }
 
   createTestGroup(caller: Caller, body: unknown): { groupId: string } {
@@ -252,9 +263,11 @@ export class AgentService {
 
   // ---------------------------------------------------------------- views
 
-  /** The public Agent object; `historyLimit` keeps only the most recent messages. */
+  /** The public Agent object; `historyLimit` keeps only the most recent messages (`sequence` stays that of the whole conversation). */
   view(record: AgentRecord, historyLimit: number | null): AgentView {
-    const history = historyLimit === null ? record.history : record.history.slice(Math.max(0, record.history.length - historyLimit));
+    const kept = historyLimit === null ? record.history : record.history.slice(Math.max(0, record.history.length - historyLimit));
+    const unknown = this.state.settings.unknownFields;
+    const history = unknown ? kept.map((m) => ({ ...m, ...unknownMessageFields(m) })) : kept;
     const view: AgentView = {
       agentId: record.agentId,
       kind: record.kind,
@@ -274,7 +287,8 @@ export class AgentService {
     if (record.completedAt !== undefined) view.completedAt = record.completedAt;
     if (record.lastError !== undefined) view.lastError = record.lastError;
     view.history = history;
-    view.lifecycle = record.lifecycle;
+    view.lifecycle = unknown ? { ...record.lifecycle, ...unknownLifecycleFields(record) } : record.lifecycle;
+    if (unknown) Object.assign(view, unknownAgentFields(record));
     Object.assign(view, record.extraFields);
     return structuredClone(view);
   }
@@ -311,12 +325,16 @@ export class AgentService {
     return message;
   }
 
-  /** Stops a run from progressing on its own (used when an admin forces its status). */
+  /**
+   * Stops a run from progressing on its own (used when an admin forces its status): the turn
+   * in progress and the queued ones are dropped (their credits stay spent), as a cancel would.
+   */
   halt(record: AgentRecord): void {
     this.scheduler.cancel(this.ticks.get(record.agentId));
     this.ticks.delete(record.agentId);
     this.active.delete(record.agentId);
     record.pendingTurns = [];
+    record.lifecycle.queuedTurnCount = 0;
     record.halted = true;
   }
 
@@ -348,7 +366,9 @@ export class AgentService {
   private lifecycleEvent(record: AgentRecord, changes: { conversationState?: string; sandboxState?: string }): void {
     const now = this.now();
     if (changes.conversationState !== undefined) record.lifecycle.conversationState = changes.conversationState;
-    if (changes.sandboxState !== undefined) record.lifecycle.sandboxState = changes.sandboxState;
+    if (changes.sandboxState !== undefined) {
+      record.lifecycle.sandboxState = this.state.settings.unknownValues ? unknownSandboxState(changes.sandboxState) : changes.sandboxState;
+    }
     record.lifecycle.queuedTurnCount = record.pendingTurns.length;
     record.lifecycle.lastLifecycleEventAt = now;
     record.updatedAt = now;
@@ -369,8 +389,10 @@ export class AgentService {
     record.status = 'running';
     delete record.lastError;
     this.appendMessage(record, { role: 'user', content: turn.prompt });
+    const unknownValues = this.state.settings.unknownValues;
+    if (unknownValues) this.appendMessage(record, reasoningMessage(turn.prompt));
     const sandboxState = record.lifecycle.sandboxState === 'ready' ? 'ready' : 'provisioning';
-    this.lifecycleEvent(record, { conversationState: 'thinking', sandboxState });
+    this.lifecycleEvent(record, { conversationState: unknownValues ? UNKNOWN_VALUES.turnStartConversationState : 'thinking', sandboxState });
   }
 
   private applyStep(record: AgentRecord, step: Step): void {
@@ -407,4 +429,21 @@ export class AgentService {
       this.webhooks.enqueue(record.agentId, 'agent.completed', record.completionWebhookUrl, { event: 'agent.completed', agent: this.view(record, null) });
     }
   }
+}
+
+/**
+ * The `historyLimit` query parameter: absent, or one decimal integer of at least 1.
+ * Anything else is a 400 `invalid_request` naming it, as a bad body field would be.
+ */
+export function parseHistoryLimit(query: URLSearchParams): number | undefined {
+  const values = query.getAll('historyLimit');
+  if (values.length === 0) return undefined;
+  if (values.length > 1) throw ServiceError.invalid('historyLimit', '`historyLimit` must be given at most once.');
+  const text = values[0];
+  // Digits only: `2.0`, `1e3`, `-1`, ` 5` are refused; a huge number is just above any maximum.
+  const value = /^[0-9]+$/.test(text) ? Math.min(Number(text), Number.MAX_SAFE_INTEGER) : NaN;
+  if (Number.isNaN(value) || value < 1) {
+    throw ServiceError.invalid('historyLimit', `\`historyLimit\` must be an integer of at least 1, got "${text.slice(0, 40)}".`);
+  }
+  return value;
 }

@@ -3,6 +3,7 @@
  * `load` replaces its contents in place, so references held by tests stay valid after reset.
  */
 import type { AgentRecord, ApiToken, Member, Project, Seed, Settings, TestGroupRecord, Workspace } from './domain';
+import { PRESETS } from './settings';
 
 function clone<T>(value: T): T {
   return structuredClone(value);
@@ -14,7 +15,8 @@ export class EmulatorState {
   readonly tokens = new Map<string, ApiToken>();
   readonly agents = new Map<string, AgentRecord>();
   readonly testGroups = new Map<string, TestGroupRecord>();
-  readonly settings: Settings = { historyLimit: null };
+  /** Changed in place (tests and the server hold this object). */
+  readonly settings: Settings = { ...PRESETS.reference };
 
   load(seed: Seed, now: number): void {
     this.workspaces.clear();
@@ -27,7 +29,7 @@ export class EmulatorState {
       if (t.revoked) token.revokedAt = now;
       this.tokens.set(t.value, token);
     }
-    this.settings.historyLimit = seed.settings.historyLimit;
+    Object.assign(this.settings, seed.settings);
   }
 
   /** A token by its secret value or by its id. */

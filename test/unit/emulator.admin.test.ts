@@ -166,10 +166,32 @@ describe('emulator: admin API', () => {
     assert.equal((await admin(emu, 'PATCH', '/workspaces/ws_acme', { paidCredits: 'many' })).status, 400);
   });
 
-  it('settings: historyLimit must be a non-negative integer or null', async () => {
-    assert.deepEqual(obj(await admin(emu, 'GET', '/settings')), { historyLimit: null });
-    assert.equal((await admin(emu, 'PATCH', '/settings', { historyLimit: -1 })).status, 400);
-    assert.deepEqual(obj(await admin(emu, 'PATCH', '/settings', { historyLimit: 5 })), { historyLimit: 5 });
+  it('settings: GET shows the reference preset by default; PATCH checks every key and changes nothing when one is bad', async () => {
+    const reference = { historyDefault: null, historyMax: null, retryAfterSeconds: null, unknownFields: false, unknownValues: false };
+    assert.deepEqual(obj(await admin(emu, 'GET', '/settings')), reference);
+    for (const bad of [
+      { historyDefault: 0 }, { historyMax: 2.5 }, { historyMax: '10' }, { retryAfterSeconds: -1 }, { unknownFields: 'yes' },
+      { preset: 'fake' }, { teapot: 1 }, { historyDefault: 30, historyMax: 20 }, { historyLimit: 5, historyMax: 10 }, { historyLimit: 0 },
+    ]) {
+      const result = await admin(emu, 'PATCH', '/settings', bad);
+      assert.equal(result.status, 400, JSON.stringify(bad));
+      assert.match(String(obj(result).error), new RegExp(Object.keys(bad).at(-1) ?? ''), 'the message names the key');
+    }
+    assert.deepEqual(obj(await admin(emu, 'GET', '/settings')), reference);
+    assert.deepEqual(obj(await admin(emu, 'PATCH', '/settings', { historyDefault: 5, historyMax: 50, retryAfterSeconds: 0, unknownValues: true })),
+      { historyDefault: 5, historyMax: 50, retryAfterSeconds: 0, unknownFields: false, unknownValues: true });
+    assert.equal((await admin(emu, 'PATCH', '/settings', { historyMax: 4 })).status, 400, 'would put the maximum below the default');
+    assert.deepEqual(obj(await admin(emu, 'PATCH', '/settings', { preset: 'real', historyDefault: 3 })),
+      { historyDefault: 3, historyMax: 500, retryAfterSeconds: 5, unknownFields: true, unknownValues: false }, 'the preset first, then the keys');
+  });
+
+  it('settings: the old historyLimit key still caps every read at N (default and maximum together); null lifts both', async () => {
+    assert.deepEqual(obj(await admin(emu, 'PATCH', '/settings', { historyLimit: 5 })), {
+      historyDefault: 5, historyMax: 5, retryAfterSeconds: null, unknownFields: false, unknownValues: false,
+    });
+    const patched = obj(await admin(emu, 'PATCH', '/settings', { historyLimit: null }));
+    assert.equal(patched.historyDefault, null);
+    assert.equal(patched.historyMax, null);
   });
 
   it('answers 404 for unknown admin routes and 400 for bad JSON', async () => {
@@ -212,7 +234,7 @@ describe('emulator: lifecycle', () => {
     const emu = await startEmulator({
       clock: 'manual',
       seed: {
-        settings: { historyLimit: 1 },
+        settings: { historyDefault: 1 },
         tokens: [{ id: 'tok_custom', name: 'Custom', value: 'agr_CustomToken0000000000000000000000000000', workspaceId: 'ws_acme', projects: [apps.shop] }],
       },
     });
@@ -221,11 +243,11 @@ describe('emulator: lifecycle', () => {
       assert.equal((await new ApiCaller(emu, emu.tokens.default).start({ appId: apps.shop, prompt: 'p', model: 'hosted/auto' })).status, 401, 'the default tokens were replaced');
       const id = await custom.startOk({ appId: apps.shop, prompt: 'p', model: 'hosted/auto' });
       await emu.advance(3_000);
-      assert.equal(((await custom.agent(id)).history as Json[]).length, 1, 'historyLimit from the seed');
+      assert.equal(((await custom.agent(id)).history as Json[]).length, 1, 'historyDefault from the seed');
       assert.equal(emu.state.workspaces.size, 3, 'workspaces kept from the default seed');
-      await admin(emu, 'PATCH', '/settings', { historyLimit: null });
+      await admin(emu, 'PATCH', '/settings', { historyDefault: null });
       emu.reset();
-      assert.equal(emu.state.settings.historyLimit, 1);
+      assert.equal(emu.state.settings.historyDefault, 1);
       assert.equal(emu.state.agents.size, 0);
     } finally {
       await emu.close();

@@ -178,7 +178,7 @@ describe('emulator: completion webhooks', () => {
 
   it('is not limited by historyLimit', async () => {
     const hook = await receiver();
-    await admin(emu, 'PATCH', '/settings', { historyLimit: 2 });
+    await admin(emu, 'PATCH', '/settings', { historyDefault: 2, historyMax: 2 });
     await runToEnd(emu, api, await api.startOk(start({ completionWebhookUrl: hook.url })));
     assert.ok((hook.payloads()[0].agent as { history: unknown[] }).history.length > 2);
   });

@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as path from 'node:path';
+import { PRESETS, SEED, startEmulator, UNKNOWN_FIELDS } from '../emulator/index';
+import { admin, ApiCaller, call, obj, runToEnd, waitFor, type Json } from '../emulator/testing';
+
+const start = (overrides: Json = {}): Json => ({ appId: SEED.apps.todo, prompt: 'preset', model: 'hosted/auto', ...overrides });
+
+describe('emulator: presets', () => {
+  it('startEmulator() keeps the reference habits: whole histories, no Retry-After, no unknown fields', async () => {
+    const emu = await startEmulator({ clock: 'manual' });
+    try {
+      assert.deepEqual(emu.state.settings, PRESETS.reference);
+      assert.deepEqual(PRESETS.reference, { historyDefault: null, historyMax: null, retryAfterSeconds: null, unknownFields: false, unknownValues: false });
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it('preset real: capped history, Retry-After on 503, unknown fields, all at once; reset() keeps them', async () => {
+    const emu = await startEmulator({ clock: 'manual', preset: 'real' });
+    try {
+      assert.deepEqual(emu.state.settings, { historyDefault: 20, historyMax: 500, retryAfterSeconds: 5, unknownFields: true, unknownValues: false });
+      const api = new ApiCaller(emu, emu.tokens.default);
+      const started = obj(await api.start(start({ prompt: '[[long]]' })));
+      for (const key of UNKNOWN_FIELDS.ack) assert.ok(key in started, key);
+      const agent = await runToEnd(emu, api, String(started.agentId));
+      assert.equal((agent.history as Json[]).length, 20);
+      assert.equal((agent.history as Json[])[0].sequence, 287, 'the first returned sequence shows what is missing');
+      for (const key of UNKNOWN_FIELDS.agent) assert.ok(key in agent, key);
+      emu.inject({ status: 503 });
+      assert.equal((await api.get(String(started.agentId))).headers.get('retry-after'), '5');
+
+      await admin(emu, 'PATCH', '/settings', { preset: 'reference' });
+      emu.reset();
+      assert.deepEqual(emu.state.settings, PRESETS.real);
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it('settings change a preset: the preset first, then the seed\'s settings, then `settings`', async () => {
+    const emu = await startEmulator({ preset: 'real', seed: { settings: { historyDefault: 10, unknownValues: true } }, settings: { historyDefault: 30, retryAfterSeconds: null } });
+    try {
+      assert.deepEqual(emu.state.settings, { historyDefault: 30, historyMax: 500, retryAfterSeconds: null, unknownFields: true, unknownValues: true });
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it('CLI --preset real starts with those settings; an unknown preset stops with an error', async () => {
+    const cli = path.join(__dirname, '..', 'emulator', 'cli.js');
+    const child = spawn(process.execPath, [cli, '--port', '0', '--preset', 'real', '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PORT: '' } });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      await waitFor(() => /Hint:/.test(output), 5_000, 'the CLI banner');
+      assert.match(output, /Preset:\s+real /);
+      const adminUrl = /Admin:\s+(\S+)/.exec(output)?.[1] ?? '';
+      assert.deepEqual(obj(await call(`${adminUrl}/settings`, 'GET')), PRESETS.real);
+    } finally {
+      child.kill('SIGINT');
+    }
+    assert.equal(await exited, 0);
+
+    const bad = spawn(process.execPath, [cli, '--port', '0', '--preset', 'fake'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let error = '';
+    bad.stderr.on('data', (chunk: Buffer) => (error += chunk.toString('utf8')));
+    const code = await new Promise<number | null>((resolve) => bad.on('exit', (c) => resolve(c)));
+    assert.equal(code, 1);
+    assert.match(error, /--preset must be one of reference, real/);
+  });
+});
