@@ -9,19 +9,21 @@ const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
 /**
- * Entry points loaded lazily by dist/extension.js (each through its typed loader in src/util);
+ * Entry points loaded lazily by dist/extension.js (each through its feature's own load.ts);
  * each is external to the others. Bundles share no module instances: a module bundled into two
  * of them exists twice, so what they share must be stateless; live objects are passed in.
  * `scripts/check-bundles.js` checks this against dist/meta.json.
  */
 const lazyEntries = {
-  // The HTTP stack and the response schemas: the first request (src/util/lazyApi.ts).
+  // The HTTP stack and the response schemas: the first request (src/connection/loadApi.ts).
   api: 'src/api/index.ts',
-  // The start-run flow: the first start-run command (src/util/lazyLaunch.ts).
+  // The start-run flow: the first start-run command (src/launch/load.ts).
   launch: 'src/launch/entry.ts',
-  // The run panel and the transcript cache: a panel opened or restored, or a read merged (src/util/lazyPanel.ts).
-  panel: 'src/webview/entry.ts',
-  // Test-ID scanning, creating test groups, runs about tests (src/util/lazyTestGroups.ts).
+  // The run panel: a panel opened or restored, or a read merged (src/panel/load.ts).
+  panel: 'src/panel/entry.ts',
+  // The saved transcripts: the first read that brings messages, or a panel (src/runs/transcripts.ts).
+  transcripts: 'src/core/transcript/transcriptFiles.ts',
+  // Test-ID scanning, creating test groups, runs about tests (src/testGroups/load.ts).
   testGroups: 'src/testGroups/entry.ts',
 };
 const lazyExternals = Object.keys(lazyEntries).map((name) => `./${name}.js`);
@@ -71,7 +73,7 @@ async function main() {
     }),
     esbuild.context({
       ...common,
-      entryPoints: { main: 'src/webview-app/main.ts' },
+      entryPoints: { main: 'src/panel-app/main.ts' },
       outdir: 'dist/webview',
       format: 'iife',
       platform: 'browser',

@@ -1,11 +1,61 @@
 // @ts-check
+import path from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 const noVscode = {
   'no-restricted-imports': ['error', {
-    paths: [{ name: 'vscode', message: 'src/api and src/core stay free of vscode: pass what they need in.' }],
+    paths: [{ name: 'vscode', message: 'src/api, src/core and src/panel-app are pure: pass what they need in.' }],
   }],
+};
+
+/**
+ * The layers of src/, lowest first. A module may import its own folder and the layers below
+ * it, never one above; features (the last layer) never import each other: extension.ts wires
+ * them together through deps.
+ */
+const LAYERS = [['api'], ['core'], ['connection'], ['runs'], ['launch', 'panel', 'testGroups', 'assistant', 'testing'], ['extension.ts']];
+const rankOf = (top) => LAYERS.findIndex((names) => names.includes(top));
+
+/** @param {string} file @returns {string | undefined} the first folder under src/ (or `extension.ts`) */
+function topOf(file) {
+  const rel = path.relative(path.join(import.meta.dirname, 'src'), file);
+  return rel.startsWith('..') ? undefined : rel.split(path.sep)[0];
+}
+
+/** @type {import('eslint').Rule.RuleModule} */
+const layers = {
+  meta: { type: 'problem', schema: [] },
+  create(context) {
+    const from = topOf(context.filename);
+    if (from === undefined) return {};
+    /** @param {import('estree').Node} node @param {unknown} spec */
+    const check = (node, spec) => {
+      if (typeof spec !== 'string' || !spec.startsWith('.')) return;
+      const to = topOf(path.resolve(path.dirname(context.filename), spec));
+      if (to === undefined || to === from) return;
+      // The page inside the webview shares only the pure panel model with the extension side.
+      if (from === 'panel-app') {
+        if (to !== 'core') context.report({ node, message: `src/panel-app runs in the webview: it may import src/core only, not src/${to}.` });
+        return;
+      }
+      const a = rankOf(from);
+      const b = rankOf(to);
+      if (a < 0 || b < 0) {
+        context.report({ node, message: `src/${to} or src/${from} is not in the layer list of eslint.config.mjs.` });
+      } else if (b > a) {
+        context.report({ node, message: `src/${from} may not import src/${to}: dependencies point down (features → runs → connection → core → api).` });
+      } else if (a === b) {
+        context.report({ node, message: `Features do not import each other (src/${from} → src/${to}): pass what is needed through deps in extension.ts.` });
+      }
+    };
+    return {
+      ImportDeclaration: (node) => check(node, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+      ExportAllDeclaration: (node) => check(node, node.source.value),
+      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
+    };
+  },
 };
 
 export default tseslint.config(
@@ -27,7 +77,8 @@ export default tseslint.config(
       'eqeqeq': ['error', 'always', { null: 'ignore' }],
     },
   },
-  { files: ['src/api/**/*.ts', 'src/core/**/*.ts'], rules: noVscode },
+  { files: ['src/**/*.ts'], plugins: { local: { rules: { layers } } }, rules: { 'local/layers': 'error' } },
+  { files: ['src/api/**/*.ts', 'src/core/**/*.ts', 'src/panel-app/**/*.ts'], rules: noVscode },
   {
     files: ['test/**/*.ts'],
     rules: {

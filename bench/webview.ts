@@ -1,8 +1,8 @@
 /**
  * The run panel's webview in headless Chromium: the production bundle (dist/webview/main.js)
  * and media/panel.css under the exact HTML and Content Security Policy the panel serves
- * (src/webview/html.ts), VS Code's `acquireVsCodeApi` stubbed. The messages are made by the
- * extension side's own model (Transcript + PanelSession from src/webview), so `init` and
+ * (src/core/panel/html.ts), VS Code's `acquireVsCodeApi` stubbed. The messages are made by the
+ * extension side's own model (Transcript + PanelSession from src/core/panel), so `init` and
  * `update` are what a panel really posts.
  *
  * First render: from posting `init` (structured clone and message dispatch included) to the
@@ -16,9 +16,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { Agent } from '../src/api/types';
-import { PanelSession, RunObserver } from '../src/webview/panelModel';
-import { STRING_KEYS, type InitMessage, type UpdateMessage, type WebviewStrings } from '../src/webview/protocol';
-import { Transcript } from '../src/webview/transcript';
+import { PanelSession, RunObserver } from '../src/core/panel/panelModel';
+import { STRING_KEYS, type InitMessage, type UpdateMessage, type WebviewStrings } from '../src/core/panel/protocol';
+import { Transcript } from '../src/core/transcript/transcript';
 import { sharedBrowser } from '../test/support/browser';
 import { registerCleanup } from '../test/support/processes';
 import { openWebviewPage, serveWebview, type WebviewServer } from '../test/support/webviewPage';

@@ -33,12 +33,15 @@ const STATELESS = {
     'the ApiError class: isApiError() recognises an ApiError from any bundle by its name and kind, and the one `instanceof ApiError` (api/client.ts) only sees errors made inside dist/api.js',
   'src/api/baseUrl.ts': 'pure URL normalisation and constants',
   'src/api/sanitize.ts': 'pure text functions and constants',
-  'src/auth/unauthorizedReport.ts': 'a type and a pure function building a plain object (the gate recognises it by shape)',
+  'src/core/connection/unauthorizedReport.ts': 'a type and a pure function building a plain object (the gate recognises it by shape)',
   'src/api/validate.ts': 'pure request checks (they throw ApiError; see src/api/errors.ts)',
-  'src/util/disposable.ts': 'an abstract base class with per-instance state only; nothing tests `instanceof Disposable`',
-  'src/util/l10n.ts': 'a constant',
-  'src/webview/viewType.ts': 'a constant',
-  'src/core/testFileGlobs.ts': 'pure glob functions and constants',
+  'src/core/disposable.ts': 'an abstract base class with per-instance state only; nothing tests `instanceof Disposable`',
+  'src/core/l10n.ts': 'a constant',
+  'src/core/panel/viewType.ts': 'a constant',
+  'src/core/transcript/transcript.ts':
+    'classes with per-instance state only: dist/transcripts.js creates the one store and the panel receives it; nothing tests `instanceof`',
+  'src/core/transcript/order.ts': 'a pure comparison',
+  'src/core/testIds/testFileGlobs.ts': 'pure glob functions and constants',
   'src/testGroups/settings.ts': 'configuration read on each call, constants',
   'src/testGroups/copyId.ts': 'one stateless function',
   'node_modules/zod/':
@@ -51,14 +54,14 @@ const STATELESS = {
  */
 const NEVER = {
   'src/core/events.ts': 'Emitter.onListenerError is a static set by activate()',
-  'src/core/ledger.ts': 'the run ledger: pass the live instance through deps',
-  'src/core/poller.ts': 'the poller: pass the live instance through deps',
-  'src/glue/': 'live objects of activate(): pass them through deps',
-  'src/auth/': 'live objects of activate(): pass them through deps',
-  'src/util/lazyApi.ts': 'a loader: call it from dist/extension.js (or use deps.api())',
-  'src/util/lazyLaunch.ts': 'a loader: call it from dist/extension.js',
-  'src/util/lazyPanel.ts': 'a loader: call it from dist/extension.js',
-  'src/util/lazyTestGroups.ts': 'a loader: call it from dist/extension.js',
+  'src/core/ledger/ledger.ts': 'the run ledger: pass the live instance through deps',
+  'src/core/polling/poller.ts': 'the poller: pass the live instance through deps',
+  'src/runs/': 'live objects of activate(): pass them through deps',
+  'src/connection/': 'live objects of activate(): pass them through deps',
+  'src/connection/loadApi.ts': 'a loader: call it from dist/extension.js (or use deps.api())',
+  'src/launch/load.ts': 'a loader: call it from dist/extension.js',
+  'src/panel/load.ts': 'a loader: call it from dist/extension.js',
+  'src/testGroups/load.ts': 'a loader: call it from dist/extension.js',
 };
 
 /** @param {Record<string, string>} table @param {string} input */

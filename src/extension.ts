@@ -4,42 +4,39 @@
  * (after the SecretStorage lookup that tells whether there is a token at all).
  */
 import * as vscode from 'vscode';
-import { Connection } from './auth/connection';
-import { seedTokenFromEnv } from './auth/seedToken';
-import { TokenStore } from './auth/tokenStore';
-import { UnauthorizedGate } from './auth/unauthorized';
-import { registerClearFinished } from './commands/clearFinished';
-import { registerClearToken } from './commands/clearToken';
-import { registerCopyAgentId } from './commands/copyAgentId';
-import { registerCopyLink } from './commands/copyLink';
-import { registerOpenRun } from './commands/openRun';
-import { registerRefresh } from './commands/refresh';
-import { registerRefreshRun } from './commands/refreshRun';
-import { registerRemoveRun } from './commands/removeRun';
-import { registerSendFollowUp } from './commands/sendFollowUp';
-import { registerSetBaseUrl } from './commands/setBaseUrl';
-import { registerSetToken } from './commands/setToken';
-import { registerShowLogs } from './commands/showLogs';
-import { registerStartRun, startRunPrefilled } from './commands/startRun';
-import { registerTrackRun } from './commands/trackRun';
-import { registerUriHandler } from './commands/uriHandler';
+import { Connection } from './connection/connection';
+import { registerConnectionCommands } from './connection/register';
+import { seedTokenFromEnv } from './connection/seedToken';
+import { TokenStore } from './connection/tokenStore';
+import { UnauthorizedGate } from './connection/unauthorizedGate';
+import { registerClearFinished } from './runs/commands/clearFinished';
+import { registerCopyAgentId } from './runs/commands/copyAgentId';
+import { registerCopyLink } from './runs/commands/copyLink';
+import { registerOpenRun } from './runs/commands/openRun';
+import { registerRefresh } from './runs/commands/refresh';
+import { registerRefreshRun } from './runs/commands/refreshRun';
+import { registerRemoveRun } from './runs/commands/removeRun';
+import { registerSendFollowUp } from './runs/commands/sendFollowUp';
+import { registerStartRun, startRunPrefilled } from './launch/register';
+import { registerTrackRun } from './runs/commands/trackRun';
+import { registerUriHandler } from './runs/commands/uriHandler';
 import { Emitter } from './core/events';
-import type { RunLedger } from './core/ledger';
-import type { Poller } from './core/poller';
-import { showApiError } from './glue/errors';
-import type { GlueDeps } from './glue/glueDeps';
-import { Ledgers } from './glue/ledgers';
-import { RunSync } from './glue/polling';
-import { LazyTranscriptCache } from './glue/lazyTranscripts';
-import { Drafts } from './util/drafts';
-import { loadApi } from './util/lazyApi';
-import { RunAlerts } from './views/alerts';
-import { RunDecorations } from './views/runDecorations';
-import { RunsTreeProvider, RunsView } from './views/runsTree';
-import { RunsStatusBar } from './views/statusBar';
-import { PanelHost } from './webview/host';
-import { LazyRunPanels } from './webview/lazyPanels';
-import { registerTestGroups } from './testGroups/index';
+import type { RunLedger } from './core/ledger/ledger';
+import type { Poller } from './core/polling/poller';
+import { showApiError } from './connection/showApiError';
+import type { GlueDeps } from './runs/glueDeps';
+import { Ledgers } from './runs/ledgers';
+import { RunSync } from './runs/runSync';
+import { LazyTranscriptCache } from './runs/transcripts';
+import { Drafts } from './runs/drafts';
+import { loadApi } from './connection/loadApi';
+import { RunAlerts } from './runs/alerts';
+import { RunDecorations } from './runs/runDecorations';
+import { RunsTreeProvider, RunsView } from './runs/runsTree';
+import { RunsStatusBar } from './runs/statusBar';
+import { PanelHost } from './panel/host';
+import { LazyRunPanels } from './panel/panels';
+import { registerTestGroups } from './testGroups/register';
 
 /** What activate() returns: enough for the integration tests to watch, never the token. */
 export interface AgentRunsTestApi {
@@ -151,9 +148,7 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
     transcripts,
   };
 
-  registerSetToken(context, deps);
-  registerClearToken(context, deps);
-  registerSetBaseUrl(context, deps);
+  registerConnectionCommands(context, { conn, auth, log });
   registerTrackRun(context, deps);
   registerOpenRun(context, deps);
   registerSendFollowUp(context, deps);
@@ -163,7 +158,6 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
   registerCopyLink(context, deps);
   registerRemoveRun(context, deps);
   registerClearFinished(context, deps);
-  registerShowLogs(context, deps);
   registerUriHandler(context, deps);
   host.attach(deps);
   registerStartRun(context, deps);

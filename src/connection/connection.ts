@@ -10,8 +10,8 @@
 import * as vscode from 'vscode';
 import type { AgentRunsApi, RequestLogEntry } from '../api/contract';
 import { isInsecureRemote, normalizeBaseUrl } from '../api/baseUrl';
-import type { ApiModule, ConnectionState } from '../deps';
-import { Disposable } from '../util/disposable';
+import type { ApiModule } from './loadApi';
+import { Disposable } from '../core/disposable';
 import type { TokenStore } from './tokenStore';
 
 export const CONTEXT_CONFIGURED = 'agentRuns.configured';
@@ -30,6 +30,23 @@ export interface TokenAccepted {
   baseUrl: string;
   /** When the request was sent, on the `performance.now()` clock. */
   startedAt: number;
+}
+
+/** Where the connection stands; drives the context keys and welcome views. */
+export interface ConnectionState {
+  /** Normalised base URL, or undefined when unset or invalid. */
+  baseUrl: string | undefined;
+  /** Why the configured base URL is unusable (user-facing), when it is set but invalid. */
+  baseUrlProblem?: string;
+  /** A token is stored for `baseUrl`. */
+  signedIn: boolean;
+}
+
+/** What the connection's own commands use. */
+export interface ConnectionServices {
+  readonly conn: Connection;
+  readonly auth: TokenStore;
+  readonly log: vscode.LogOutputChannel;
 }
 
 export interface ConnectionOptions {

@@ -1,4 +1,7 @@
-import type { ApiModule } from '../deps';
+import type * as ApiIndex from '../api/index';
+
+/** The lazily loaded API module (zod, undici, the client): `require('./api.js')`. */
+export type ApiModule = typeof ApiIndex;
 
 let loaded: ApiModule | undefined;
 

@@ -4,8 +4,8 @@
  */
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
-import type { UnauthorizedGate } from '../auth/unauthorized';
-import type { Connection } from '../auth/connection';
+import type { UnauthorizedGate } from './unauthorizedGate';
+import type { Connection } from './connection';
 
 export function describeError(conn: Connection, error: unknown): string {
   if (isApiError(error)) {

@@ -4,7 +4,7 @@
  * event, which also fires for changes made by other windows.
  */
 import * as vscode from 'vscode';
-import { tokenShapeProblem } from '../util/tokenShape';
+import { tokenShapeProblem } from '../core/connection/tokenShape';
 
 const KEY_PREFIX = 'agentRuns.token:';
 

@@ -10,10 +10,10 @@
  * are in `RejectionState` (pure, unit-tested).
  */
 import * as vscode from 'vscode';
-import { Disposable } from '../util/disposable';
+import { Disposable } from '../core/disposable';
 import type { Connection } from './connection';
 import type { TokenStore } from './tokenStore';
-import { RejectionState, type ReportOptions } from './unauthorizedState';
+import { RejectionState, type ReportOptions } from '../core/connection/unauthorizedState';
 
 export const CONTEXT_TOKEN_REJECTED = 'agentRuns.tokenRejected';
 
@@ -57,7 +57,7 @@ export class UnauthorizedGate extends Disposable {
   /**
    * Background reports (polling) prompt once per rejected token; `interactive` ones (the user
    * just ran a command that failed) always say why. `error` is the 401, or an
-   * `UnauthorizedReport` (src/auth/unauthorizedReport.ts) wrapping it.
+   * `UnauthorizedReport` (src/core/connection/unauthorizedReport.ts) wrapping it.
    */
   report(error?: unknown, options: ReportOptions = {}): void {
     const baseUrl = this.connection.current.baseUrl;

@@ -1,6 +1,6 @@
 /**
  * The launch flow as its own bundle (`dist/launch.js`), loaded the first time one of the
- * start-run commands runs (see `src/util/lazyLaunch.ts`). `src/commands/startRun.ts` registers
+ * start-run commands runs (see `src/launch/load.ts`). `src/launch/register.ts` registers
  * the commands at activation and forwards each call here.
  *
  * Everything live comes in through `deps`: this bundle holds no copy of the ledger, the poller
@@ -8,11 +8,11 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { RunRecord } from '../core/ledger';
-import type { Deps } from '../deps';
-import { prefillFromArg, type LaunchPrefill } from './form';
+import type { RunRecord } from '../core/ledger/ledger';
+import type { Deps } from '../runs/deps';
+import { prefillFromArg, type LaunchPrefill } from '../core/launch/form';
 import { LaunchController } from './launchController';
-import { buildSelectionAttachment, DEFAULT_MAX_SELECTION_CHARS, type SelectedRange } from './selection';
+import { buildSelectionAttachment, DEFAULT_MAX_SELECTION_CHARS, type SelectedRange } from '../core/launch/selection';
 
 const controllers = new WeakMap<Deps, LaunchController>();
 

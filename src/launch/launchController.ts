@@ -13,21 +13,21 @@ import { ApiError, isApiError } from '../api/errors';
 import type { AgentRunsApi } from '../api/contract';
 import type { AgentRun, StartAgentRequest } from '../api/types';
 import { validateStartAgentRequest } from '../api/validate';
-import type { Deps } from '../deps';
-import { unauthorizedReport, type FailureActionId, type StartFailure } from './failure';
+import type { Deps } from '../runs/deps';
+import { unauthorizedReport, type FailureActionId, type StartFailure } from '../core/launch/failure';
 import {
   checkEmail, emptyForm, firstProblem, formatBranches, formFromRecord, fullPrompt, hasTypedContent, promptPreview, reviveForm,
   type LaunchForm, type LaunchPrefill, type PromptAttachment,
-} from './form';
-import { cleanEmail, readGitUserEmail } from './gitConfig';
+} from '../core/launch/form';
+import { cleanEmail, readGitUserEmail } from '../core/launch/gitConfig';
 import { runLaunchFlow, type FlowContext } from './launchFlow';
 import {
   emailModelsKey, knownModelsForValidation, normalizeFallback, pushRecent, resolveCatalog, reviveCachedSchema,
   reviveIdList, schemaCacheKey, type ModelCatalog, type SchemaChange,
-} from './models';
-import type { StepId } from './navigation';
-import { parsePresets, type LaunchPreset } from './presets';
-import { submitLaunch, type ExternalAction, type SubmitEnv, type SubmitUi } from './submit';
+} from '../core/launch/models';
+import type { StepId } from '../core/launch/navigation';
+import { parsePresets, type LaunchPreset } from '../core/launch/presets';
+import { submitLaunch, type ExternalAction, type SubmitEnv, type SubmitUi } from '../core/launch/submit';
 
 const l10n = vscode.l10n;
 

@@ -11,10 +11,10 @@ import {
   checkAppId, checkBranches, checkEmail, checkModel, checkPrompt, checkWebhookUrl, cloneForm, firstProblem,
   formatBranches, fullPrompt, isMultiLine, parseBranches, promptPreview,
   type LaunchForm,
-} from './form';
-import { isAuthoritative, type ModelCatalog } from './models';
-import { mainSteps, Navigator, type MainStep, type StepId } from './navigation';
-import { applyPreset, checkPreset, type LaunchPreset, type PresetCheck } from './presets';
+} from '../core/launch/form';
+import { isAuthoritative, type ModelCatalog } from '../core/launch/models';
+import { mainSteps, Navigator, type MainStep, type StepId } from '../core/launch/navigation';
+import { applyPreset, checkPreset, type LaunchPreset, type PresetCheck } from '../core/launch/presets';
 import { showInput, showPick, type PickUpdate, type StepButton, type StepResult } from './quickInput';
 
 const l10n = vscode.l10n;

@@ -1,4 +1,4 @@
-import type * as LaunchEntry from '../launch/entry';
+import type * as LaunchEntry from './entry';
 
 /** The launch flow bundle (`dist/launch.js`): `src/launch/entry.ts`. */
 export type LaunchModule = typeof LaunchEntry;

@@ -4,10 +4,10 @@
  * extension) is its own bundle, loaded on the first call (`src/launch/entry.ts`).
  */
 import * as vscode from 'vscode';
-import type { RunRecord } from '../core/ledger';
-import type { Deps } from '../deps';
-import type { LaunchPrefill } from '../launch/form';
-import { loadLaunch } from '../util/lazyLaunch';
+import type { RunRecord } from '../core/ledger/ledger';
+import type { Deps } from '../runs/deps';
+import type { LaunchPrefill } from '../core/launch/form';
+import { loadLaunch } from './load';
 
 /** Runs a command body; an unexpected failure is logged and shown once instead of VS Code's bare "command failed". */
 function guarded(deps: Deps, name: string, body: (...args: unknown[]) => Promise<void>): (...args: unknown[]) => Promise<void> {

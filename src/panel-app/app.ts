@@ -18,8 +18,8 @@ import {
   type WebviewToExtensionMessage,
   MAX_BRANCHES,
   MAX_PROMPT_CHARS,
-} from '../webview/protocol';
-import { laneDurations, stallCheck } from '../webview/lifecycle';
+} from '../core/panel/protocol';
+import { laneDurations, stallCheck } from '../core/panel/lifecycle';
 import {
   formatDuration,
   formatExactTime,
@@ -29,7 +29,7 @@ import {
   keyFromDom,
   neutralizeText,
   type RenderOptions,
-} from '../webview/render';
+} from '../core/panel/render';
 import { clear, closestFrom, h, setHidden, setText } from './dom';
 import type { Sanitizer } from './sanitize';
 import { Timeline, type Viewport } from './timeline';

@@ -2,8 +2,8 @@
  * Entry of the webview bundle (dist/webview/main.js). Sends `ready` first, then waits for
  * `init`; every incoming message is validated with the shared protocol before use.
  */
-import { parseExtensionMessage, type WebviewToExtensionMessage } from '../webview/protocol';
-import { formatDuration, formatExactTime, formatNumber, formatRelativeTime, renderMarkdown } from '../webview/render';
+import { parseExtensionMessage, type WebviewToExtensionMessage } from '../core/panel/protocol';
+import { formatDuration, formatExactTime, formatNumber, formatRelativeTime, renderMarkdown } from '../core/panel/render';
 import { App, type PersistedState } from './app';
 import { createSanitizer, type Sanitizer } from './sanitize';
 import type { Viewport } from './timeline';

@@ -5,7 +5,7 @@
  * configuration mistake or an unsupported environment cannot let anything else through).
  */
 import DOMPurify from 'dompurify';
-import { isSafeLinkUrl } from '../webview/protocol';
+import { isSafeLinkUrl } from '../core/panel/protocol';
 
 export const ALLOWED_TAGS = [
   'a', 'article', 'header', 'p', 'br', 'hr', 'em', 'strong', 's', 'del', 'code', 'pre', 'blockquote',

@@ -5,8 +5,9 @@
  * replaces only the affected articles. Nothing else in the log is touched by an update, so
  * scroll position, text selection and expanded tool calls elsewhere survive.
  */
-import { compareOrder, type WireMessage } from '../webview/protocol';
-import { domKey, formatRelativeTime, keyFromDom, renderMessage, type RenderOptions } from '../webview/render';
+import type { WireMessage } from '../core/panel/protocol';
+import { compareOrder } from '../core/transcript/order';
+import { domKey, formatRelativeTime, keyFromDom, renderMessage, type RenderOptions } from '../core/panel/render';
 import { h } from './dom';
 import type { Sanitizer } from './sanitize';
 

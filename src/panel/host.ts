@@ -6,11 +6,11 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import type { Agent } from '../api/types';
-import type { RunRecord } from '../core/ledger';
-import type { GlueDeps } from '../glue/glueDeps';
-import { describeError } from '../glue/errors';
-import { Disposable } from '../util/disposable';
-import type { FollowUpInput, RunPanelHost, RunView } from './panel';
+import type { RunRecord } from '../core/ledger/ledger';
+import type { GlueDeps } from '../runs/glueDeps';
+import { describeError } from '../connection/showApiError';
+import { Disposable } from '../core/disposable';
+import type { FollowUpInput, RunPanelHost, RunView } from './manager';
 
 const MAX_REMEMBERED = 50;
 

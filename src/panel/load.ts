@@ -1,14 +1,13 @@
-import type * as PanelEntry from '../webview/entry';
+import type * as PanelEntry from './entry';
 
-/** The run panel bundle (`dist/panel.js`): `src/webview/entry.ts`. */
+/** The run panel bundle (`dist/panel.js`): `src/panel/entry.ts`. */
 export type PanelModule = typeof PanelEntry;
 
 let loaded: PanelModule | undefined;
 
 /**
- * The run panel (panel manager, webview protocol with zod/mini, transcript store, exports)
- * and the persisting transcript cache are their own bundle, dist/panel.js, loaded the first
- * time a panel is opened or restored, or a read of a run brings transcript content.
+ * The run panel (panel manager, webview protocol with zod/mini, exports) is its own bundle,
+ * dist/panel.js, loaded the first time a panel is opened or restored.
  * Like `loadApi`: esbuild leaves this require alone (see esbuild.js).
  */
 export function loadPanel(): PanelModule {

@@ -47,15 +47,15 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { oneLine } from '../api/sanitize';
 import { isTerminalStatus, type Agent, type Permission } from '../api/types';
-import { messageToMarkdown, toJson, toMarkdown } from './export';
-import { webviewHtml } from './html';
-import { PanelSession, RunObserver, type RunView } from './panelModel';
-import { cutText, isSafeLinkUrl, parsePanelState, parseWebviewMessage, type ExtensionToWebviewMessage, type WebviewToExtensionMessage } from './protocol';
+import { messageToMarkdown, toJson, toMarkdown } from '../core/panel/export';
+import { webviewHtml } from '../core/panel/html';
+import { PanelSession, RunObserver, type RunView } from '../core/panel/panelModel';
+import { cutText, isSafeLinkUrl, parsePanelState, parseWebviewMessage, type ExtensionToWebviewMessage, type WebviewToExtensionMessage } from '../core/panel/protocol';
 import { exportLabels, webviewStrings } from './strings';
-import { TranscriptStore, type Transcript, type TranscriptSnapshot } from './transcript';
-import { RUN_PANEL_VIEW_TYPE } from './viewType';
+import { TranscriptStore, type Transcript, type TranscriptSnapshot } from '../core/transcript/transcript';
+import { RUN_PANEL_VIEW_TYPE } from '../core/panel/viewType';
 
-export { buildHeader, type RunView } from './panelModel';
+export { buildHeader, type RunView } from '../core/panel/panelModel';
 export { RUN_PANEL_VIEW_TYPE };
 
 export interface FollowUpInput {

@@ -5,9 +5,9 @@
  * opened, or when VS Code restores one.
  */
 import * as vscode from 'vscode';
-import { loadPanel } from '../util/lazyPanel';
-import type { RunPanelHost, RunPanelManager, RunPanelManagerOptions } from './panel';
-import { RUN_PANEL_VIEW_TYPE } from './viewType';
+import { loadPanel } from './load';
+import type { RunPanelHost, RunPanelManager, RunPanelManagerOptions } from './manager';
+import { RUN_PANEL_VIEW_TYPE } from '../core/panel/viewType';
 
 export class LazyRunPanels implements vscode.Disposable {
   private manager: RunPanelManager | undefined;

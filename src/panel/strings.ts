@@ -5,8 +5,8 @@
  * back to `l10n.t` as its own argument so translators see (and may move) it.
  */
 import * as vscode from 'vscode';
-import type { ExportLabels } from './export';
-import type { WebviewStrings } from './protocol';
+import type { ExportLabels } from '../core/panel/export';
+import type { WebviewStrings } from '../core/panel/protocol';
 
 const P = '{0}';
 

@@ -4,8 +4,8 @@
  * skipped while the user is looking at that run's panel.
  */
 import * as vscode from 'vscode';
-import type { RunRecord } from '../core/ledger';
-import { plain, runLabel } from './runPresentation';
+import type { RunRecord } from '../core/ledger/ledger';
+import { plain, runLabel } from '../core/runs/presentation';
 
 export type NotificationMode = 'all' | 'failuresOnly' | 'off';
 

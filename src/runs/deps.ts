@@ -6,25 +6,14 @@
  * service, and it loads the HTTP stack (dist/api.js) on first use.
  */
 import type * as vscode from 'vscode';
-import type { AgentRunsApi } from './api/contract';
-import type * as ApiIndex from './api/index';
-import type { LedgerChange, RunLedger, RunRecord } from './core/ledger';
-import type { Poller } from './core/poller';
-import type { TokenStore } from './auth/tokenStore';
-import type { LaunchPrefill } from './launch/form';
+import type { AgentRunsApi } from '../api/contract';
+import type { ConnectionState } from '../connection/connection';
+import type { ApiModule } from '../connection/loadApi';
+import type { LedgerChange, RunLedger, RunRecord } from '../core/ledger/ledger';
+import type { Poller } from '../core/polling/poller';
+import type { TokenStore } from '../connection/tokenStore';
+import type { LaunchPrefill } from '../core/launch/form';
 
-/** The lazily loaded API module (zod, undici, the client): `require('./api.js')`. */
-export type ApiModule = typeof ApiIndex;
-
-/** Where the connection stands; drives the context keys and welcome views. */
-export interface ConnectionState {
-  /** Normalised base URL, or undefined when unset or invalid. */
-  baseUrl: string | undefined;
-  /** Why the configured base URL is unusable (user-facing), when it is set but invalid. */
-  baseUrlProblem?: string;
-  /** A token is stored for `baseUrl`. */
-  signedIn: boolean;
-}
 
 export interface Deps {
   readonly context: vscode.ExtensionContext;

@@ -2,14 +2,14 @@
  * What the glue's own commands get on top of the shared `Deps`: the concrete objects behind
  * it. Other features (launch, test groups) only see `Deps`.
  */
-import type { Connection } from '../auth/connection';
-import type { UnauthorizedGate } from '../auth/unauthorized';
-import type { Deps } from '../deps';
-import type { Drafts } from '../util/drafts';
-import type { RunsView } from '../views/runsTree';
+import type { Connection } from '../connection/connection';
+import type { UnauthorizedGate } from '../connection/unauthorizedGate';
+import type { Deps } from './deps';
+import type { Drafts } from './drafts';
+import type { RunsView } from './runsTree';
 import type { Ledgers } from './ledgers';
-import type { RunSync } from './polling';
-import type { Transcripts } from './lazyTranscripts';
+import type { RunSync } from './runSync';
+import type { Transcripts } from './transcripts';
 
 export interface GlueDeps extends Deps {
   readonly conn: Connection;

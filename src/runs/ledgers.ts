@@ -3,8 +3,8 @@
  * listener keeps working through `onDidChangeRuns`, which follows whichever ledger is current.
  */
 import * as vscode from 'vscode';
-import { RunLedger, type KeyValueStore, type LedgerChange, type LedgerProblem } from '../core/ledger';
-import { Disposable } from '../util/disposable';
+import { RunLedger, type KeyValueStore, type LedgerChange, type LedgerProblem } from '../core/ledger/ledger';
+import { Disposable } from '../core/disposable';
 
 /** With no usable base URL there is nothing to persist: runs only live in memory. */
 class MemoryStore implements KeyValueStore {

@@ -4,8 +4,8 @@
  * opened, "!" for one whose last reads failed (shown as of its last good read).
  */
 import * as vscode from 'vscode';
-import type { Ledgers } from '../glue/ledgers';
-import { Disposable } from '../util/disposable';
+import type { Ledgers } from './ledgers';
+import { Disposable } from '../core/disposable';
 
 export const RUN_URI_SCHEME = 'agent-runs-run';
 

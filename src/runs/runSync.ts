@@ -8,14 +8,14 @@
 import * as vscode from 'vscode';
 import { ApiError, isApiError } from '../api/errors';
 import { isTerminalStatus, type Agent } from '../api/types';
-import { Poller, type PollerSettings } from '../core/poller';
-import type { LedgerChange } from '../core/ledger';
-import type { Connection } from '../auth/connection';
-import type { UnauthorizedGate } from '../auth/unauthorized';
-import type { RunAlerts } from '../views/alerts';
-import { Disposable } from '../util/disposable';
+import { Poller, type PollerSettings } from '../core/polling/poller';
+import type { LedgerChange } from '../core/ledger/ledger';
+import type { Connection } from '../connection/connection';
+import type { UnauthorizedGate } from '../connection/unauthorizedGate';
+import type { RunAlerts } from './alerts';
+import { Disposable } from '../core/disposable';
 import type { Ledgers } from './ledgers';
-import type { Transcripts } from './lazyTranscripts';
+import type { Transcripts } from './transcripts';
 
 export interface RunSyncOptions {
   ledgers: Ledgers;

@@ -8,14 +8,14 @@
  */
 import * as vscode from 'vscode';
 import { isTerminalStatus } from '../api/types';
-import { runTime, type LedgerChange } from '../core/ledger';
-import type { Connection } from '../auth/connection';
-import type { Ledgers } from '../glue/ledgers';
-import { Disposable } from '../util/disposable';
-import { nextAgeTick } from '../util/time';
-import { AppNode, RunNode, RunsTreeModel, type TreeNode } from './nodes';
+import { runTime, type LedgerChange } from '../core/ledger/ledger';
+import type { Connection } from '../connection/connection';
+import type { Ledgers } from './ledgers';
+import { Disposable } from '../core/disposable';
+import { nextAgeTick } from '../core/time';
+import { AppNode, RunNode, RunsTreeModel, type TreeNode } from '../core/runs/nodes';
 import { runUri } from './runDecorations';
-import { groupByApp, presentRun } from './runPresentation';
+import { groupByApp, presentRun } from '../core/runs/presentation';
 
 export const RUNS_VIEW_ID = 'agentRuns.runs';
 

@@ -4,9 +4,9 @@
  * cannot be reached.
  */
 import * as vscode from 'vscode';
-import type { Ledgers } from '../glue/ledgers';
-import { Disposable } from '../util/disposable';
-import { runLabel, statusText } from './runPresentation';
+import type { Ledgers } from './ledgers';
+import { Disposable } from '../core/disposable';
+import { runLabel, statusText } from '../core/runs/presentation';
 
 const MAX_LISTED = 10;
 

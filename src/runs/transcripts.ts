@@ -1,13 +1,13 @@
 /**
- * The transcript cache as activation sees it. The cache itself (glue/transcripts.ts, with the
- * transcript store and the webview protocol it orders by) is in dist/panel.js; it is created
- * on first real use, which comes after a read of a run (dist/api.js loaded) or with a panel.
- * Until then there is nothing in it to save, and nothing to say about it.
+ * The transcript cache as activation sees it. The cache itself (core/transcript, with the
+ * transcript store) is its own bundle, dist/transcripts.js; it is created on first real use,
+ * which comes after a read of a run (dist/api.js loaded) or with a panel. Until then there is
+ * nothing in it to save, and nothing to say about it.
  */
 import type * as vscode from 'vscode';
-import { loadPanel } from '../util/lazyPanel';
-import type { MergeResult, Transcript, TranscriptStore } from '../webview/transcript';
-import type { TranscriptCache } from './transcripts';
+import type * as TranscriptFiles from '../core/transcript/transcriptFiles';
+import type { MergeResult, Transcript, TranscriptStore } from '../core/transcript/transcript';
+import type { TranscriptCache } from '../core/transcript/transcriptFiles';
 
 /** What the rest of the extension uses of the transcript cache. */
 export type Transcripts = Pick<
@@ -77,7 +77,16 @@ export class LazyTranscriptCache implements Transcripts {
   }
 
   private real(): TranscriptCache {
-    this.cache ??= loadPanel().createTranscriptCache(this.root, this.log, this.baseUrl);
+    this.cache ??= new (loadTranscriptFiles().TranscriptCache)(this.root, this.log, this.baseUrl);
     return this.cache;
   }
+}
+
+let loaded: typeof TranscriptFiles | undefined;
+
+/** dist/transcripts.js (src/core/transcript/transcriptFiles.ts); esbuild leaves this require alone (see esbuild.js). */
+function loadTranscriptFiles(): typeof TranscriptFiles {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  loaded ??= require('./transcripts.js') as typeof TranscriptFiles;
+  return loaded;
 }

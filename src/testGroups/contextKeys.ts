@@ -12,7 +12,7 @@
  *   Set from the extension host, it lags a fresh editor by a moment.
  */
 import * as vscode from 'vscode';
-import { loadTestGroups } from '../util/lazyTestGroups';
+import { loadTestGroups } from './load';
 import { SETTING_ID_PATTERN, SETTING_PATTERNS, hasCustomPatterns, testFileMatcher } from './settings';
 
 export const IS_TEST_FILE_KEY = 'agentRuns.isTestFile';

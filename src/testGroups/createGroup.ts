@@ -6,14 +6,14 @@
  */
 import * as vscode from 'vscode';
 import type { CreateTestGroupRequest, TestGroupCreated } from '../api/types';
-import { defaultGroupName } from '../core/testIds';
-import type { Deps } from '../deps';
+import { defaultGroupName } from '../core/testIds/testIds';
+import type { Deps } from '../runs/deps';
 import { copyGroupId } from './copyId';
-import { createFailureActions, unauthorizedReport, type CreateFailureAction } from './failure';
+import { createFailureActions, unauthorizedReport, type CreateFailureAction } from '../core/testGroups/failure';
 import { BACK, checkAppId, inputText, pickAppId, pickTestIds, type StepFrame } from './inputs';
 import { noIdsMessage, resolveTargets, scanForCommand, type ScanOutcome, type TargetSet } from './scan';
 import { defaultAppId, showWithOpenSetting } from './settings';
-import type { TestGroupStore } from './store';
+import type { TestGroupStore } from '../core/testGroups/store';
 
 const RECENT_APPS_KEY = 'agentRuns.testGroups.recentAppIds';
 const MAX_RECENT_APPS = 8;

@@ -1,15 +1,15 @@
 /**
  * Test-file scanning and what is built on it, as its own bundle (`dist/testGroups.js`):
- * reading files, test-ID extraction (`src/core/testIds.ts`, with its worker), the create-group
+ * reading files, test-ID extraction (`src/core/testIds/testIds.ts`, with its worker), the create-group
  * flow and the runs about tests. Loaded on the first such command, or when the test-ID
- * pattern setting changes (see `src/util/lazyTestGroups.ts`).
+ * pattern setting changes (see `src/testGroups/load.ts`).
  *
  * The store, the tree view and the context keys stay in dist/extension.js; the live store and
  * `deps` come in as parameters, so nothing stateful exists twice.
  */
-import type { Deps } from '../deps';
+import type { Deps } from '../runs/deps';
 import { CreateTestGroupFlow } from './createGroup';
-import type { TestGroupStore } from './store';
+import type { TestGroupStore } from '../core/testGroups/store';
 
 export { checkPatternSetting } from './scan';
 export { startRunForFiles, startRunForGroup } from './startRun';

@@ -1,4 +1,4 @@
-import type * as TestGroupsEntry from '../testGroups/entry';
+import type * as TestGroupsEntry from './entry';
 
 /** The test-group scanning bundle (`dist/testGroups.js`): `src/testGroups/entry.ts`. */
 export type TestGroupsModule = typeof TestGroupsEntry;
@@ -7,7 +7,7 @@ let loaded: TestGroupsModule | undefined;
 
 /**
  * Scanning test files for test IDs, creating test groups and starting runs about tests
- * (`src/testGroups/**` but the view, store and context keys, plus `src/core/testIds.ts`)
+ * (`src/testGroups/**` but the view, store and context keys, plus `src/core/testIds/testIds.ts`)
  * are their own bundle, dist/testGroups.js, loaded on the first such command.
  * Like `loadApi`: esbuild leaves this require alone (see esbuild.js).
  */

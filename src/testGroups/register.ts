@@ -7,13 +7,13 @@
  * (`src/testGroups/entry.ts`), loaded when one of those commands first runs.
  */
 import * as vscode from 'vscode';
-import type { Deps } from '../deps';
-import { loadTestGroups } from '../util/lazyTestGroups';
+import type { Deps } from '../runs/deps';
+import { loadTestGroups } from './load';
 import { TestFileContextKeys } from './contextKeys';
 import { copyGroupId } from './copyId';
 import type { CreateResult, CreateTestGroupFlow } from './createGroup';
 import type { RunPrefill } from './startRun';
-import { TestGroupStore } from './store';
+import { TestGroupStore } from '../core/testGroups/store';
 import { TestGroupsTree, VIEW_ID, groupFromArgs, type TestGroupNode } from './view';
 
 export const CREATE_COMMAND = 'agentRuns.testGroups.create';

@@ -4,11 +4,11 @@
  * The app ID comes from `agentRuns.appId` (or the group's app).
  */
 import * as vscode from 'vscode';
-import { buildTestsPrompt, type PromptFile } from '../core/testIds';
-import type { Deps } from '../deps';
+import { buildTestsPrompt, type PromptFile } from '../core/testIds/testIds';
+import type { Deps } from '../runs/deps';
 import { noIdsMessage, resolveTargets, scanForCommand } from './scan';
 import { defaultAppId } from './settings';
-import type { TestGroupRecord } from './store';
+import type { TestGroupRecord } from '../core/testGroups/store';
 
 /** What the launch flow is opened with. */
 export interface RunPrefill {

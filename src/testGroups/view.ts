@@ -1,6 +1,6 @@
 /** The "Test Groups" view: the groups this editor created against the current base URL. */
 import * as vscode from 'vscode';
-import type { TestGroupRecord, TestGroupStore } from './store';
+import type { TestGroupRecord, TestGroupStore } from '../core/testGroups/store';
 
 export const VIEW_ID = 'agentRuns.testGroups';
 export const GROUP_CONTEXT_VALUE = 'testGroup';

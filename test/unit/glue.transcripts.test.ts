@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentMessage } from '../../src/api/types';
-import { TranscriptCache, type TranscriptLog } from '../../src/glue/transcripts';
+import { TranscriptCache, type TranscriptLog } from '../../src/core/transcript/transcriptFiles';
 
 const BASE = 'https://svc.example/api/public/v1';
 const T0 = Date.UTC(2025, 0, 1);

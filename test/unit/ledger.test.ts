@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { RunLedger, storageKeyFor, type KeyValueStore, type LedgerChange, type LedgerProblem, type RunRecord } from '../../src/core/ledger';
+import { RunLedger, storageKeyFor, type KeyValueStore, type LedgerChange, type LedgerProblem, type RunRecord } from '../../src/core/ledger/ledger';
 import type { Agent } from '../../src/api/types';
 
 class MemoryStore implements KeyValueStore {

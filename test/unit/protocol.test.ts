@@ -4,7 +4,6 @@ import {
   PROTOCOL_VERSION,
   STRING_KEYS,
   checkWireMessage,
-  compareOrder,
   cutText,
   format,
   parseExtensionMessage,
@@ -14,7 +13,8 @@ import {
   type InitMessage,
   type WebviewStrings,
   wireMessageSchema,
-} from '../../src/webview/protocol';
+} from '../../src/core/panel/protocol';
+import { compareOrder } from '../../src/core/transcript/order';
 
 const strings = Object.fromEntries(STRING_KEYS.map((k) => [k, k])) as WebviewStrings;
 

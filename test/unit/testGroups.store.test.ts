@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { MAX_GROUPS, MAX_STORED_IDS, TestGroupStore, reviveTestGroup, testGroupsKey, type KeyValueStore, type TestGroupRecord } from '../../src/testGroups/store';
+import { MAX_GROUPS, MAX_STORED_IDS, TestGroupStore, reviveTestGroup, testGroupsKey, type KeyValueStore, type TestGroupRecord } from '../../src/core/testGroups/store';
 
 class MemoryStore implements KeyValueStore {
   readonly data = new Map<string, unknown>();

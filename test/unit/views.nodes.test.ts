@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import type { RunRecord } from '../../src/core/ledger';
-import { plainL10n } from '../../src/util/l10n';
-import { AppNode, RunNode, RunsTreeModel, agentIdOf, type TreeNode } from '../../src/views/nodes';
-import { groupByApp } from '../../src/views/runPresentation';
+import type { RunRecord } from '../../src/core/ledger/ledger';
+import { plainL10n } from '../../src/core/l10n';
+import { AppNode, RunNode, RunsTreeModel, agentIdOf, type TreeNode } from '../../src/core/runs/nodes';
+import { groupByApp } from '../../src/core/runs/presentation';
 
 const NOW = Date.UTC(2025, 0, 15, 12, 0, 0);
 const MIN = 60_000;

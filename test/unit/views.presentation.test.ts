@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
-import type { RunRecord } from '../../src/core/ledger';
-import { plainL10n } from '../../src/util/l10n';
+import type { RunRecord } from '../../src/core/ledger/ledger';
+import { plainL10n } from '../../src/core/l10n';
 import {
   LABEL_MAX, groupByApp, presentRun, runContextValue, runLabel, statusIcon,
-} from '../../src/views/runPresentation';
+} from '../../src/core/runs/presentation';
 
 const NOW = Date.UTC(2025, 0, 15, 12, 0, 0);
 const MIN = 60_000;

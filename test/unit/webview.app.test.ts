@@ -1,5 +1,5 @@
 /**
- * The webview app (src/webview-app) on a linkedom document. The app is bundled with esbuild
+ * The webview app (src/panel-app) on a linkedom document. The app is bundled with esbuild
  * here (it is compiled against the DOM lib, not part of this node build) and driven through
  * the same validated messages the extension posts. DOMPurify needs a real browser, so these
  * tests use the allow-list sanitizer the app applies after DOMPurify.
@@ -22,7 +22,7 @@ import {
   type WebviewStrings,
   type WebviewToExtensionMessage,
   type WireMessage,
-} from '../../src/webview/protocol';
+} from '../../src/core/panel/protocol';
 
 // ------------------------------------------------------------------ minimal DOM typing
 
@@ -83,9 +83,9 @@ async function loadBundle(this: Mocha.Context): Promise<void> {
   const result = await esbuild.build({
     stdin: {
       contents: [
-        "export { App, parseBranches } from './src/webview-app/app';",
-        "export { createAllowListSanitizer, enforceAllowList } from './src/webview-app/sanitize';",
-        "export { INITIAL_CHUNK } from './src/webview-app/timeline';",
+        "export { App, parseBranches } from './src/panel-app/app';",
+        "export { createAllowListSanitizer, enforceAllowList } from './src/panel-app/sanitize';",
+        "export { INITIAL_CHUNK } from './src/panel-app/timeline';",
       ].join('\n'),
       resolveDir: process.cwd(),
       loader: 'ts',

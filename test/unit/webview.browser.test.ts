@@ -7,7 +7,7 @@
  */
 import * as assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { MAX_WIRE_CONTENT_CHARS, PROTOCOL_VERSION, STRING_KEYS, toWireMessage, type InitMessage, type WebviewStrings, type WireMessage } from '../../src/webview/protocol';
+import { MAX_WIRE_CONTENT_CHARS, PROTOCOL_VERSION, STRING_KEYS, toWireMessage, type InitMessage, type WebviewStrings, type WireMessage } from '../../src/core/panel/protocol';
 import { buildWebviewBundle, launchChromium, openWebviewPage, readPanelState, serveWebview, type WebviewServer } from '../support/webviewPage';
 
 // The functions given to page.evaluate run in the page; this node build has no DOM lib, so

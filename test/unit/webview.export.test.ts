@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { Agent } from '../../src/api/types';
-import { messageToMarkdown, toJson, toMarkdown } from '../../src/webview/export';
-import { Transcript } from '../../src/webview/transcript';
+import { messageToMarkdown, toJson, toMarkdown } from '../../src/core/panel/export';
+import { Transcript } from '../../src/core/transcript/transcript';
 
 const T0 = Date.UTC(2025, 0, 1, 9, 0, 0);
 const TOKEN = 'svc_live_9f8e7d6c5b4a39281706f5e4d3c2b1a0';

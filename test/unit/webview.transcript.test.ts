@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { AgentMessage } from '../../src/api/types';
-import { Transcript, TranscriptStore, hashString } from '../../src/webview/transcript';
+import { Transcript, TranscriptStore, hashString } from '../../src/core/transcript/transcript';
 
 const T0 = Date.UTC(2025, 0, 1);
 

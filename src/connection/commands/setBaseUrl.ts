@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { BASE_URL_EXAMPLE, normalizeBaseUrl } from '../api/baseUrl';
-import type { GlueDeps } from '../glue/glueDeps';
+import { BASE_URL_EXAMPLE, normalizeBaseUrl } from '../../api/baseUrl';
+import type { ConnectionServices } from '../connection';
 
-export function registerSetBaseUrl(context: vscode.ExtensionContext, deps: GlueDeps): void {
+export function registerSetBaseUrl(context: vscode.ExtensionContext, deps: ConnectionServices): void {
   context.subscriptions.push(vscode.commands.registerCommand('agentRuns.setBaseUrl', () => setBaseUrl(deps)));
 }
 
@@ -15,7 +15,7 @@ export function baseUrlProblem(value: string): string | undefined {
   }
 }
 
-async function setBaseUrl(deps: GlueDeps): Promise<void> {
+async function setBaseUrl(deps: ConnectionServices): Promise<void> {
   const config = vscode.workspace.getConfiguration('agentRuns');
   const inspected = config.inspect<string>('baseUrl');
   const value = await vscode.window.showInputBox({

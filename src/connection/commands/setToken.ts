@@ -1,16 +1,16 @@
 import * as vscode from 'vscode';
-import { validateTokenShape } from '../auth/tokenStore';
-import type { GlueDeps } from '../glue/glueDeps';
+import { validateTokenShape } from '../tokenStore';
+import type { ConnectionServices } from '../connection';
 
 /**
  * Asks for the API token (password box) and stores it for the current base URL. Takes no
  * token argument on purpose: a command link must not be able to plant one.
  */
-export function registerSetToken(context: vscode.ExtensionContext, deps: GlueDeps): void {
+export function registerSetToken(context: vscode.ExtensionContext, deps: ConnectionServices): void {
   context.subscriptions.push(vscode.commands.registerCommand('agentRuns.setToken', () => setToken(deps)));
 }
 
-async function setToken(deps: GlueDeps): Promise<boolean> {
+async function setToken(deps: ConnectionServices): Promise<boolean> {
   let baseUrl = deps.conn.current.baseUrl;
   if (!baseUrl) {
     const setUrl = vscode.l10n.t('Set Base URL');

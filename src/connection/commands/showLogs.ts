@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { GlueDeps } from '../glue/glueDeps';
+import type { ConnectionServices } from '../connection';
 
-export function registerShowLogs(context: vscode.ExtensionContext, deps: GlueDeps): void {
+export function registerShowLogs(context: vscode.ExtensionContext, deps: ConnectionServices): void {
   context.subscriptions.push(vscode.commands.registerCommand('agentRuns.showLogs', () => deps.log.show()));
 }

@@ -1,4 +1,4 @@
-import type { L10n } from './l10n';
+import type { L10n } from '../l10n';
 
 /**
  * Loose shape check of an API token: `<prefix>_<secret>`, no whitespace. Returns a

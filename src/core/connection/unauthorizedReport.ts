@@ -6,9 +6,9 @@
  *
  * A type and one pure function, so the module may be bundled into each lazy bundle
  * (dist/launch.js, dist/testGroups.js) without sharing state (see scripts/check-bundles.js);
- * the gate recognises a report with `isUnauthorizedReport` (src/auth/unauthorizedState.ts).
+ * the gate recognises a report with `isUnauthorizedReport` (src/core/connection/unauthorizedState.ts).
  */
-import { isApiError } from '../api/errors';
+import { isApiError } from '../../api/errors';
 
 export interface UnauthorizedReport {
   /** Tells the report from an error (`ApiError` has a `kind`, never this `type`). */

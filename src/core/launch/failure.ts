@@ -4,10 +4,10 @@
  * which the run may exist on the service says so and offers "Track Run by ID" — a POST is
  * never repeated without the person asking. Pure: no `vscode`.
  */
-import { isApiError, type ApiError } from '../api/errors';
-import { redactSecrets, sanitizeServerText } from '../api/sanitize';
-export { unauthorizedReport } from '../auth/unauthorizedReport';
-import type { L10n } from '../util/l10n';
+import { isApiError, type ApiError } from '../../api/errors';
+import { redactSecrets, sanitizeServerText } from '../../api/sanitize';
+export { unauthorizedReport } from '../connection/unauthorizedReport';
+import type { L10n } from '../l10n';
 import { providerHint } from './models';
 
 export type FailureActionId =

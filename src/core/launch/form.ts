@@ -6,10 +6,10 @@
 import {
   PERMISSIONS, REASONING_EFFORTS,
   type Permission, type ReasoningEffort, type StartAgentRequest,
-} from '../api/types';
-import { isEmailAddress, isHttpUrl } from '../api/validate';
-import type { RunRecord } from '../core/ledger';
-import type { L10n } from '../util/l10n';
+} from '../../api/types';
+import { isEmailAddress, isHttpUrl } from '../../api/validate';
+import type { RunRecord } from '../ledger/ledger';
+import type { L10n } from '../l10n';
 
 export const DEFAULT_REASONING_EFFORT: ReasoningEffort = 'medium';
 export const DEFAULT_PERMISSION: Permission = 'read_only';

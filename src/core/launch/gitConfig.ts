@@ -4,7 +4,7 @@
  * repository or a slow disk all simply give undefined.
  */
 import { execFile } from 'node:child_process';
-import { isEmailAddress } from '../api/validate';
+import { isEmailAddress } from '../../api/validate';
 
 export const GIT_CONFIG_TIMEOUT_MS = 2_000;
 

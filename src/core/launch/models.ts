@@ -4,8 +4,8 @@
  * cached per base URL (with the schema's fingerprint, to notice when the service changes),
  * and a list from settings is the last resort. Pure: no `vscode`.
  */
-import type { ServiceSchemaInfo } from '../api/types';
-import { plainL10n, type L10n } from '../util/l10n';
+import type { ServiceSchemaInfo } from '../../api/types';
+import { plainL10n, type L10n } from '../l10n';
 
 export interface CachedSchemaInfo {
   models: string[];

@@ -2,9 +2,9 @@
  * Launch presets from the `agentRuns.presets` setting (usually a workspace setting, shared
  * with the team), checked against the models the service offers right now. Pure: no `vscode`.
  */
-import { PERMISSIONS, REASONING_EFFORTS, type Permission, type ReasoningEffort } from '../api/types';
+import { PERMISSIONS, REASONING_EFFORTS, type Permission, type ReasoningEffort } from '../../api/types';
 import { cloneForm, parseBranches, type LaunchForm } from './form';
-import type { L10n } from '../util/l10n';
+import type { L10n } from '../l10n';
 import { isAuthoritative, type ModelCatalog } from './models';
 import type { MainStep } from './navigation';
 

@@ -4,7 +4,7 @@
  * block tagged with the language. Pure: no `vscode` (the command passes plain values in).
  */
 import { normalizeNewlines, type PromptAttachment } from './form';
-import type { L10n } from '../util/l10n';
+import type { L10n } from '../l10n';
 
 /** Default cap on the attached code, in characters (the service's limits are not documented). */
 export const DEFAULT_MAX_SELECTION_CHARS = 20_000;

@@ -4,11 +4,11 @@
  * confirmed after the service refused with 400 `user_email_required`, which it does before
  * creating anything). Pure: the vscode side supplies `SubmitEnv` and `SubmitUi`.
  */
-import { isApiError } from '../api/errors';
-import type { AgentRun, StartAgentRequest } from '../api/types';
+import { isApiError } from '../../api/errors';
+import type { AgentRun, StartAgentRequest } from '../../api/types';
 import { describeStartFailure, resumeOffer, type FailureActionId, type StartFailure } from './failure';
 import { buildStartRequest, cloneForm, emailToSend, type LaunchForm } from './form';
-import type { L10n } from '../util/l10n';
+import type { L10n } from '../l10n';
 import type { StepId } from './navigation';
 
 export interface SubmitEnv {

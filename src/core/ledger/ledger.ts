@@ -4,8 +4,8 @@
  * One store, many views: the tree, the status bar, the poller and the panels all read it
  * and listen to `onDidChange`, which names exactly the runs that changed.
  */
-import { Emitter, type Event } from './events';
-import { isTerminalStatus, type Agent, type RunStatus } from '../api/types';
+import { Emitter, type Event } from '../events';
+import { isTerminalStatus, type Agent, type RunStatus } from '../../api/types';
 
 /** The subset of vscode.Memento the ledger needs. */
 export interface KeyValueStore {

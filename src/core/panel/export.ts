@@ -5,8 +5,8 @@
  * else an Agent object carries (an unknown field, something the glue attached) never reaches
  * the file. The functions never see a token; the panel that calls them does not have one.
  */
-import type { Agent, AgentLifecycle, AgentMessage } from '../api/types';
-import type { TranscriptSnapshot } from './transcript';
+import type { Agent, AgentLifecycle, AgentMessage } from '../../api/types';
+import type { TranscriptSnapshot } from '../transcript/transcript';
 
 /** Labels for the Markdown export; the panel passes localized ones. */
 export interface ExportLabels {

@@ -8,7 +8,7 @@
  * between the two observations (the best evidence of when it happened), otherwise at the
  * observation time. States are kept as sent; unknown values are fine.
  */
-import { isTerminalStatus, type AgentLifecycle, type RunStatus } from '../api/types';
+import { isTerminalStatus, type AgentLifecycle, type RunStatus } from '../../api/types';
 import type { LaneView, LifecycleView } from './protocol';
 
 export type LaneName = 'conversation' | 'sandbox';

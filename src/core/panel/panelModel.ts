@@ -7,7 +7,7 @@
  * poller may merge into the shared store itself; the session only remembers which transcript
  * instance and revision it has shown.
  */
-import type { Agent } from '../api/types';
+import type { Agent } from '../../api/types';
 import { LifecycleTracker, latestTime } from './lifecycle';
 import {
   cutText,
@@ -23,7 +23,7 @@ import {
   type WebviewStrings,
   type WireMessage,
 } from './protocol';
-import type { Transcript } from './transcript';
+import type { Transcript } from '../transcript/transcript';
 
 /** What the host knows about a run right now. */
 export interface RunView {

@@ -1,6 +1,6 @@
 /**
  * The one message protocol between the run panel (extension side, `panel.ts`) and the app
- * inside the webview (`src/webview-app`). Both sides import this file; it has no `vscode`
+ * inside the webview (`src/panel-app`). Both sides import this file; it has no `vscode`
  * import and no DOM use, so it also runs in plain mocha.
  *
  * Every message that crosses the boundary is checked with the zod/mini schemas below; a
@@ -9,7 +9,7 @@
  * render unbounded data.
  */
 import * as z from 'zod/mini';
-import type { AgentMessage } from '../api/types';
+import type { AgentMessage } from '../../api/types';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -559,27 +559,3 @@ export function toWireMessage(
 }
 
 /** The fields that decide where a message goes in the transcript. */
-export interface OrderFields {
-  sequence?: number;
-  createdAt?: number;
-  arrival: number;
-}
-
-/**
- * Transcript order, shared by the extension's cache and the webview's timeline: by `sequence`,
- * then `createdAt`, then first arrival. A missing value sorts after every present one, which
- * keeps the order total (a plain "compare when both have it" would not be transitive).
- */
-export function compareOrder(a: OrderFields, b: OrderFields): number {
-  const sa = a.sequence ?? Number.POSITIVE_INFINITY;
-  const sb = b.sequence ?? Number.POSITIVE_INFINITY;
-  if (sa !== sb) {
-    return sa < sb ? -1 : 1;
-  }
-  const ca = a.createdAt ?? Number.POSITIVE_INFINITY;
-  const cb = b.createdAt ?? Number.POSITIVE_INFINITY;
-  if (ca !== cb) {
-    return ca < cb ? -1 : 1;
-  }
-  return a.arrival - b.arrival;
-}

@@ -17,12 +17,12 @@
  * - everything else backs off per run, exponentially from the run's own cadence, with jitter,
  *   capped at `maxBackoffMs`; consecutive network-class failures flip reachability once.
  */
-import { isApiError } from '../api/errors';
-import type { Agent } from '../api/types';
-import { systemClock, type Clock } from './clock';
-import type { Disposable } from './events';
+import { isApiError } from '../../api/errors';
+import type { Agent } from '../../api/types';
+import { systemClock, type Clock } from '../clock';
+import type { Disposable } from '../events';
 
-export { systemClock, type Clock } from './clock';
+export { systemClock, type Clock } from '../clock';
 
 export interface PollerSettings {
   /** A run whose panel is open. */

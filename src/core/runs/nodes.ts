@@ -11,9 +11,9 @@
  * the extension host (a group refreshed during one leaves rows registered twice: "Element with
  * id … is already registered"). runsTree.ts spaces those full refreshes out.
  */
-import { isTerminalStatus } from '../api/types';
-import type { RunRecord } from '../core/ledger';
-import type { AppGroup } from './runPresentation';
+import { isTerminalStatus } from '../../api/types';
+import type { RunRecord } from '../ledger/ledger';
+import type { AppGroup } from './presentation';
 
 /** A group of runs of one app. */
 export class AppNode {

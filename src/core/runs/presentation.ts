@@ -3,11 +3,11 @@
  * tooltip lines. No `vscode` import, so it is unit-tested in plain mocha; `runsTree.ts`
  * turns it into a TreeItem.
  */
-import { oneLine } from '../api/sanitize';
-import { isTerminalStatus } from '../api/types';
-import { runTime, type RunRecord } from '../core/ledger';
-import type { L10n } from '../util/l10n';
-import { formatAge, formatDuration, formatTimestamp } from '../util/time';
+import { oneLine } from '../../api/sanitize';
+import { isTerminalStatus } from '../../api/types';
+import { runTime, type RunRecord } from '../ledger/ledger';
+import type { L10n } from '../l10n';
+import { formatAge, formatDuration, formatTimestamp } from '../time';
 
 export const LABEL_MAX = 60;
 

@@ -3,8 +3,8 @@
  * messages are in `createGroup.ts`. The POST is never sent again on its own: every action is a
  * button the person presses.
  */
-import { isApiError } from '../api/errors';
-export { unauthorizedReport } from '../auth/unauthorizedReport';
+import { isApiError } from '../../api/errors';
+export { unauthorizedReport } from '../connection/unauthorizedReport';
 
 export type CreateFailureAction = 'setToken' | 'retry' | 'edit' | 'showLogs';
 

@@ -2,7 +2,7 @@
  * The test groups this editor created, per base URL (the service has no list endpoint).
  * No `vscode` here: the store takes a Memento-shaped key/value store, so it is unit-tested.
  */
-import { Emitter, type Event } from '../core/events';
+import { Emitter, type Event } from '../events';
 
 /** The subset of vscode.Memento the store needs. */
 export interface KeyValueStore {

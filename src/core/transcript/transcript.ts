@@ -14,8 +14,8 @@
  * are evicted first and counted. Anything at or before the newest evicted position is not
  * taken in again, so a service that keeps returning a long history does not cause churn.
  */
-import type { AgentMessage } from '../api/types';
-import { compareOrder, type OrderFields } from './protocol';
+import type { AgentMessage } from '../../api/types';
+import { compareOrder, type OrderFields } from './order';
 
 export interface TranscriptEntry extends OrderFields {
   /** Stable key (`id:…`, `seq:…` or `hash:…`), used by the webview to find the element. */

@@ -21,9 +21,9 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { AgentMessage } from '../api/types';
-import { Transcript, TranscriptStore, normalizeMessage, type MergeResult } from '../webview/transcript';
-import { Disposable } from '../util/disposable';
+import type { AgentMessage } from '../../api/types';
+import { Transcript, TranscriptStore, normalizeMessage, type MergeResult } from './transcript';
+import { Disposable } from '../disposable';
 
 /** Files kept per base URL; the least recently written go first (never one a panel shows). */
 const MAX_FILES = 100;

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { isTerminalStatus } from '../api/types';
-import type { GlueDeps } from '../glue/glueDeps';
+import { isTerminalStatus } from '../../api/types';
+import type { GlueDeps } from '../glueDeps';
 
 export function registerClearFinished(context: vscode.ExtensionContext, deps: GlueDeps): void {
   context.subscriptions.push(vscode.commands.registerCommand('agentRuns.clearFinished', async () => {

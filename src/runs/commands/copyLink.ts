@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { GlueDeps } from '../glue/glueDeps';
-import { buildRunLink } from '../util/deepLink';
+import type { GlueDeps } from '../glueDeps';
+import { buildRunLink } from '../../core/runs/deepLink';
 import { resolveRun } from './pickRun';
 
 /** A `vscode://` link that opens the run in any editor with this extension. Never holds the token. */

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { GlueDeps } from '../glue/glueDeps';
+import type { GlueDeps } from '../glueDeps';
 import { resolveRun } from './pickRun';
 
 export function registerOpenRun(context: vscode.ExtensionContext, deps: GlueDeps): void {

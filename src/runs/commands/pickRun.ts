@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import type { RunRecord } from '../core/ledger';
-import type { GlueDeps } from '../glue/glueDeps';
-import { agentIdOf } from '../views/nodes';
-import { presentRun } from '../views/runPresentation';
+import type { RunRecord } from '../../core/ledger/ledger';
+import type { GlueDeps } from '../glueDeps';
+import { agentIdOf } from '../../core/runs/nodes';
+import { presentRun } from '../../core/runs/presentation';
 
 interface RunPick extends vscode.QuickPickItem {
   agentId: string;

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { GlueDeps } from '../glue/glueDeps';
+import type { GlueDeps } from '../glueDeps';
 import { refreshRuns } from './refreshRun';
 
 /** The view's Refresh: reads every unfinished run now and redraws the list. */

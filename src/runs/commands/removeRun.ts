@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { GlueDeps } from '../glue/glueDeps';
+import type { GlueDeps } from '../glueDeps';
 import { selectedRunIds } from './pickRun';
 
 /** Removes runs from the list only: the service keeps them, and "Track Run by ID" brings one back. */

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { isApiError } from '../api/errors';
-import type { GlueDeps } from '../glue/glueDeps';
-import { runLabel } from '../views/runPresentation';
+import { isApiError } from '../../api/errors';
+import type { GlueDeps } from '../glueDeps';
+import { runLabel } from '../../core/runs/presentation';
 import { resolveRun } from './pickRun';
 
 /**

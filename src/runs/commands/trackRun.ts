@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { GlueDeps } from '../glue/glueDeps';
-import { extractAgentId } from '../util/agentId';
+import type { GlueDeps } from '../glueDeps';
+import { extractAgentId } from '../../core/runs/agentId';
 
 /**
  * Adds a run started elsewhere (the service has no list endpoint): reads it once to make

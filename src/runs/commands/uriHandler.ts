@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { GlueDeps } from '../glue/glueDeps';
-import { normalizeBaseUrl } from '../api/baseUrl';
-import { parseRunLink } from '../util/deepLink';
+import type { GlueDeps } from '../glueDeps';
+import { normalizeBaseUrl } from '../../api/baseUrl';
+import { parseRunLink } from '../../core/runs/deepLink';
 import { trackRun } from './trackRun';
 
 /**

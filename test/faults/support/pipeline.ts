@@ -1,4 +1,4 @@
-// The follow pipeline without VS Code, wired the way src/glue/polling.ts (RunSync) wires it:
+// The follow pipeline without VS Code, wired the way src/runs/runSync.ts (RunSync) wires it:
 // the real HTTP client against the emulator, the real poller on virtual time, the real run
 // ledger and transcript store, and describeApiError for what the person would read. Every
 // place text ends up (log lines, error messages and their causes, the persisted ledger, the
@@ -9,9 +9,9 @@ import { describeApiError } from '../../../src/api/describe';
 import { isApiError } from '../../../src/api/errors';
 import { isTerminalStatus, type Agent } from '../../../src/api/types';
 import { Emitter } from '../../../src/core/events';
-import { RunLedger, type KeyValueStore } from '../../../src/core/ledger';
-import { Poller, type PollerSettings } from '../../../src/core/poller';
-import { TranscriptStore } from '../../../src/webview/transcript';
+import { RunLedger, type KeyValueStore } from '../../../src/core/ledger/ledger';
+import { Poller, type PollerSettings } from '../../../src/core/polling/poller';
+import { TranscriptStore } from '../../../src/core/transcript/transcript';
 import type { Scenario } from '../registry';
 import { VirtualClock } from './virtualClock';
 
