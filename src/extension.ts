@@ -25,6 +25,7 @@ import type { RunLedger } from './core/ledger/ledger';
 import type { Poller } from './core/polling/poller';
 import { showApiError } from './connection/showApiError';
 import type { GlueDeps } from './runs/glueDeps';
+import { afterPost } from './runs/afterPost';
 import { Ledgers } from './runs/ledgers';
 import { RunSync } from './runs/runSync';
 import { LazyTranscriptCache } from './runs/transcripts';
@@ -134,6 +135,7 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
     api: () => conn.api(),
     showApiError: (error, extraButtons) => showApiError(conn, gate, log, error, extraButtons),
     reportUnauthorized: (error) => gate.report(error),
+    afterPost: (post) => afterPost(ledgers.current, sync.poller, post),
     openRun: (agentId) => {
       panels.open(agentId);
       return Promise.resolve();

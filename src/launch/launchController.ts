@@ -419,23 +419,7 @@ export class LaunchController implements vscode.Disposable {
     if (ledger.baseUrl !== baseUrl) {
       this.deps.log.warn(`Run ${run.agentId} was started on ${baseUrl}, but the run list now follows ${ledger.baseUrl}.`);
     }
-    ledger.upsert({
-      agentId: run.agentId,
-      source: 'started',
-      status: run.status,
-      appId: run.appId ?? request.appId,
-      projectId: run.projectId,
-      createdAt: run.createdAt,
-      prompt: request.prompt,
-      model: request.model,
-      reasoningEffort: request.reasoningEffort,
-      permission: request.permission,
-      permittedBranches: request.permittedBranches,
-      completionWebhookUrl: request.completionWebhookUrl,
-      userEmail: request.userEmail,
-    });
-    this.deps.poller.track(run.agentId);
-    this.deps.poller.burst(run.agentId);
+    this.deps.afterPost({ kind: 'start', run, request });
     this.deps.log.info(`Started agent run ${run.agentId} on ${request.appId} with ${request.model} (${run.status}).`);
     await this.globalState.update(RECENT_APPS_KEY, pushRecent(reviveIdList(this.globalState.get(RECENT_APPS_KEY)), request.appId, MAX_RECENT_APPS));
     await this.globalState.update(LAST_MODEL_KEY, request.model);

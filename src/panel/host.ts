@@ -148,18 +148,7 @@ export class PanelHost extends Disposable implements RunPanelHost {
       d.log.info(`Follow-up sent to ${agentId} from its panel; the run is ${ack.status}.`);
       d.log.trace(`Follow-up text for ${agentId}: ${request.prompt}`);
       d.drafts.set(agentId, undefined);
-      const record = d.ledgers.current.get(agentId);
-      if (record) {
-        d.ledgers.current.upsert({
-          agentId,
-          source: record.source,
-          status: ack.status,
-          ...(request.permission ? { permission: request.permission } : {}),
-          ...(request.permittedBranches ? { permittedBranches: request.permittedBranches } : {}),
-        });
-      }
-      d.sync.poller.track(agentId);
-      d.sync.poller.burst(agentId);
+      d.afterPost({ kind: 'followUp', agentId, ack, prompt: request.prompt, permission: request.permission, permittedBranches: request.permittedBranches });
     } catch (e) {
       if (isApiError(e) && e.kind === 'unauthorized') {
         d.gate.report(e, { interactive: true });

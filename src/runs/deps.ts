@@ -13,6 +13,7 @@ import type { LedgerChange, RunLedger, RunRecord } from '../core/ledger/ledger';
 import type { Poller } from '../core/polling/poller';
 import type { TokenStore } from '../connection/tokenStore';
 import type { LaunchPrefill } from '../core/launch/form';
+import type { AfterPost } from './afterPost';
 
 
 export interface Deps {
@@ -56,6 +57,9 @@ export interface Deps {
 
   /** Every change of the current ledger's runs, across ledger switches. */
   readonly onDidChangeRuns: vscode.Event<LedgerChange>;
+
+  /** After the service acknowledged a start or a follow-up: list, follow and burst-poll the run (see runs/afterPost.ts). */
+  afterPost(post: AfterPost): void;
 
   /** Opens the run's panel (tracking nothing new; the run must be in the ledger). */
   openRun(agentId: string): Promise<void>;

@@ -51,6 +51,13 @@ export interface RunRecord {
   unread: boolean;
   /** The last polling failure, user-facing, cleared by the next success. */
   pollError?: string;
+  /**
+   * The last follow-up the service acknowledged and when (Unix ms), kept until a read shows it
+   * (its prompt in the history, a later `updatedAt`, or a queued turn). Until then a read that
+   * still says `completed` is stale, not a completion.
+   */
+  pendingFollowUpPrompt?: string;
+  pendingFollowUpAt?: number;
 }
 
 export interface LedgerChange {
@@ -437,10 +444,10 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 const STRING_FIELDS = [
   'appId', 'projectId', 'projectName', 'prompt', 'model', 'reasoningEffort', 'permission',
-  'completionWebhookUrl', 'userEmail', 'lastError', 'conversationState', 'sandboxState', 'pollError',
+  'completionWebhookUrl', 'userEmail', 'lastError', 'conversationState', 'sandboxState', 'pollError', 'pendingFollowUpPrompt',
 ] as const;
 const NUMBER_FIELDS = [
-  'queuedTurnCount', 'createdAt', 'updatedAt', 'completedAt', 'messageCount', 'lastCheckedAt', 'lastChangeAt', 'seenAt',
+  'queuedTurnCount', 'createdAt', 'updatedAt', 'completedAt', 'messageCount', 'lastCheckedAt', 'lastChangeAt', 'seenAt', 'pendingFollowUpAt',
 ] as const;
 
 /** Rebuilds a record from stored JSON, keeping only well-typed fields. */

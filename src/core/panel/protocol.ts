@@ -153,6 +153,11 @@ export const wireMessageSchema = z.object({
   /** Number of attachments when more than were sent. */
   attachmentCount: z.optional(count),
   createdAt: timestamp,
+  /**
+   * Messages just before this one that the service no longer returns and that were never seen
+   * here: about this many (0 when the count is unknown). The panel and exports show the gap here.
+   */
+  gapBefore: z.optional(count),
 });
 export type WireMessage = z.infer<typeof wireMessageSchema>;
 
@@ -171,7 +176,7 @@ export function checkWireMessage(v: unknown): WireMessage | string {
   if (!isRecord(v)) {
     return '';
   }
-  const { key, arrival, id, sequence, role, content, contentLength, toolName, toolParameters, toolParametersLength, attachments, attachmentCount, createdAt } = v;
+  const { key, arrival, id, sequence, role, content, contentLength, toolName, toolParameters, toolParametersLength, attachments, attachmentCount, createdAt, gapBefore } = v;
   if (!isStr(key, MAX_ID_CHARS)) return 'key';
   if (!isCount(arrival)) return 'arrival';
   const w: WireMessage = { key, arrival };
@@ -223,6 +228,10 @@ export function checkWireMessage(v: unknown): WireMessage | string {
   if (createdAt !== undefined) {
     if (!isTimestamp(createdAt)) return 'createdAt';
     w.createdAt = createdAt;
+  }
+  if (gapBefore !== undefined) {
+    if (!isCount(gapBefore)) return 'gapBefore';
+    w.gapBefore = gapBefore;
   }
   return w;
 }
@@ -315,6 +324,21 @@ export type TranscriptInfo = z.infer<typeof transcriptInfoSchema>;
 
 export const PERMISSION_VALUES = ['read_only', 'allow_edits'] as const;
 
+/**
+ * A follow-up the extension is sending, or may have sent, for this run. The state lives in the
+ * extension (per run, persisted), not in the page: hiding, showing or reloading the panel keeps
+ * the composer locked. `sending`: the POST is under way. `uncertain`: the request may have
+ * reached the service but no answer came (timeout, cut connection, reload mid-send); the
+ * extension reads the history and clears this when the prompt appears there. Absent: idle.
+ */
+export const sendStateSchema = z.object({
+  state: z.enum(['sending', 'uncertain']),
+  prompt: str(MAX_PROMPT_CHARS),
+  /** When the send started (Unix ms). */
+  since: timestamp,
+});
+export type SendState = z.infer<typeof sendStateSchema>;
+
 // ------------------------------------------------------------------ extension → webview
 
 export const initMessageSchema = z.object({
@@ -335,6 +359,8 @@ export const initMessageSchema = z.object({
   /** Key of the first message the user has not seen yet; a divider is drawn above it. */
   firstUnseenKey: optStr(MAX_ID_CHARS),
   draft: str(MAX_PROMPT_CHARS),
+  /** A follow-up being sent or that may have been sent (see `sendStateSchema`). */
+  send: z.optional(sendStateSchema),
   /** Cut-off used for content and tool parameters (for the "show full message" action). */
   maxContentChars: count,
 });
@@ -364,7 +390,12 @@ export type FollowUpResultMessage = z.infer<typeof followUpResultMessageSchema>;
 export const draftMessageSchema = z.object({ type: z.literal('draft'), text: str(MAX_PROMPT_CHARS) });
 export type DraftMessage = z.infer<typeof draftMessageSchema>;
 
-export type ExtensionToWebviewMessage = InitMessage | UpdateMessage | FollowUpResultMessage | DraftMessage;
+
+/** The run's follow-up send state changed (`send` absent = idle again). */
+export const sendStateMessageSchema = z.object({ type: z.literal('sendState'), send: z.optional(sendStateSchema) });
+export type SendStateMessage = z.infer<typeof sendStateMessageSchema>;
+
+export type ExtensionToWebviewMessage = InitMessage | UpdateMessage | FollowUpResultMessage | DraftMessage | SendStateMessage;
 
 // ------------------------------------------------------------------ webview → extension
 
@@ -380,6 +411,10 @@ const webviewToExtensionSchema = z.discriminatedUnion('type', [
     permittedBranches: z.optional(branchList),
   }),
   z.strictObject({ type: z.literal('draftChanged'), text: str(MAX_PROMPT_CHARS) }),
+  /** The person chose to send an `uncertain` follow-up again, knowing it may already have arrived. */
+  z.strictObject({ type: z.literal('resendFollowUp') }),
+  /** The person gave up an `uncertain` follow-up: its text goes back to the draft, nothing is sent. */
+  z.strictObject({ type: z.literal('discardFollowUp') }),
   z.strictObject({ type: z.literal('copy'), text: str(MAX_COPY_CHARS) }),
   z.strictObject({ type: z.literal('openLink'), url: str(MAX_URL_CHARS) }),
   z.strictObject({ type: z.literal('export'), format: z.enum(['markdown', 'json']) }),
@@ -422,6 +457,7 @@ const extensionToWebviewSchemas = {
   update: updateMessageSchema,
   followUpResult: followUpResultMessageSchema,
   draft: draftMessageSchema,
+  sendState: sendStateMessageSchema,
 } as const;
 
 /** Validates a message from the extension. */

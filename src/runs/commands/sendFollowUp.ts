@@ -45,11 +45,7 @@ export async function sendFollowUp(deps: GlueDeps, agentId: string): Promise<boo
       deps.drafts.set(agentId, undefined);
       deps.log.info(`Follow-up sent to ${agentId}; the run is ${ack.status}.`);
       deps.log.trace(`Follow-up text for ${agentId}: ${text}`);
-      if (deps.ledgers.current.has(agentId)) {
-        deps.ledgers.current.upsert({ agentId, source: deps.ledgers.current.get(agentId)?.source ?? 'tracked', status: ack.status });
-      }
-      deps.sync.poller.track(agentId);
-      deps.sync.poller.burst(agentId);
+      deps.afterPost({ kind: 'followUp', agentId, ack, prompt: text });
       void vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Follow-up sent'), 4000);
       return true;
     } catch (e) {

@@ -1,0 +1,65 @@
+/**
+ * What happens after the service acknowledged a start or a follow-up, in one place: the run
+ * goes into (or is updated in) the run list, it is followed, and it is read fast for a short
+ * while so the person sees it move. Every POST path (launch flow, panel composer, palette
+ * follow-up, chat and tools) comes through here.
+ */
+import type { AgentRun, FollowUpAck, StartAgentRequest } from '../api/types';
+import type { RunLedger, RunSource } from '../core/ledger/ledger';
+import type { Poller } from '../core/polling/poller';
+
+export type AfterPost =
+  | {
+      kind: 'start';
+      run: AgentRun;
+      request: StartAgentRequest;
+      /** How the run entered the list; `started` unless a caller says otherwise. */
+      source?: RunSource;
+    }
+  | {
+      kind: 'followUp';
+      agentId: string;
+      ack: FollowUpAck;
+      prompt: string;
+      permission?: string;
+      permittedBranches?: string[];
+    };
+
+export function afterPost(ledger: RunLedger, poller: Pick<Poller, 'track' | 'burst'>, post: AfterPost, now = Date.now()): void {
+  if (post.kind === 'start') {
+    const { run, request } = post;
+    ledger.upsert({
+      agentId: run.agentId,
+      source: post.source ?? 'started',
+      status: run.status,
+      appId: run.appId ?? request.appId,
+      projectId: run.projectId,
+      createdAt: run.createdAt,
+      prompt: request.prompt,
+      model: request.model,
+      reasoningEffort: request.reasoningEffort,
+      permission: request.permission,
+      permittedBranches: request.permittedBranches,
+      completionWebhookUrl: request.completionWebhookUrl,
+      userEmail: request.userEmail,
+    }, now);
+    poller.track(run.agentId);
+    poller.burst(run.agentId);
+    return;
+  }
+  const { agentId, ack } = post;
+  const record = ledger.get(agentId);
+  if (record) {
+    ledger.upsert({
+      agentId,
+      source: record.source,
+      status: ack.status,
+      pendingFollowUpPrompt: post.prompt,
+      pendingFollowUpAt: now,
+      ...(post.permission ? { permission: post.permission } : {}),
+      ...(post.permittedBranches ? { permittedBranches: post.permittedBranches } : {}),
+    }, now);
+  }
+  poller.track(agentId);
+  poller.burst(agentId);
+}
