@@ -4,6 +4,8 @@
  * own client, so the emulator's tests check the emulator and nothing else.
  */
 import type { Emulator } from './index';
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as path from 'node:path';
 
 export interface CallOptions {
   /** Bearer token; `null` sends no Authorization header. */
@@ -125,3 +127,22 @@ export async function runToEnd(emulator: Emulator, caller: ApiCaller, agentId: s
   }
   throw new Error(`run ${agentId} did not finish within ${maxSteps} steps`);
 }
+
+/** `npm run emulator` as a child process (test/emulator/cli.js next to this file), with what it prints so far. */
+export interface CliRun {
+  readonly child: ChildProcess;
+  /** stdout and stderr so far. */
+  output(): string;
+  /** The exit code. */
+  readonly exited: Promise<number | null>;
+}
+
+export function spawnCli(args: readonly string[]): CliRun {
+  const child = spawn(process.execPath, [path.join(__dirname, 'cli.js'), ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PORT: '' } });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+

@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import * as path from 'node:path';
 import { MANUAL_EPOCH, SEED, startEmulator, type Emulator } from '../emulator/index';
-import { admin, ApiCaller, call, obj, waitFor, type Json } from '../emulator/testing';
+import { admin, ApiCaller, call, obj, spawnCli, waitFor, type Json } from '../emulator/testing';
 
 const { apps } = SEED;
 
@@ -274,14 +272,12 @@ describe('emulator: lifecycle', () => {
 
 describe('emulator: CLI', () => {
   it('prints the base URL, a ready token, the admin URL and a hint, serves, and stops on SIGINT', async () => {
-    const cli = path.join(__dirname, '..', 'emulator', 'cli.js');
-    const child = spawn(process.execPath, [cli, '--port', '0', '--step-ms', '50'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PORT: '' } });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const run = spawnCli(['--port', '0', '--step-ms', '50']);
+    const { child, exited } = run;
+    const printed = () => run.output();
     try {
-      await waitFor(() => /Hint:/.test(output), 5_000, 'the CLI banner');
+      await waitFor(() => /Hint:/.test(printed()), 5_000, 'the CLI banner');
+      const output = printed();
       const baseUrl = /Base URL:\s+(\S+)/.exec(output)?.[1] ?? '';
       const token = /Token:\s+(\S+)/.exec(output)?.[1] ?? '';
       const adminUrl = /Admin:\s+(\S+)/.exec(output)?.[1] ?? '';
@@ -290,8 +286,8 @@ describe('emulator: CLI', () => {
       assert.equal(adminUrl, baseUrl.replace('/api/public/v1', '/__admin'));
       const started = await call(`${baseUrl}/agents`, 'POST', { token, body: { appId: apps.todo, prompt: 'cli', model: 'hosted/auto' } });
       assert.equal(started.status, 201);
-      await waitFor(() => output.includes('POST /api/public/v1/agents → 201'), 2_000, 'the request line');
-      assert.equal(output.split(token).length - 1, 1, 'the token is printed once, at start');
+      await waitFor(() => printed().includes('POST /api/public/v1/agents → 201'), 2_000, 'the request line');
+      assert.equal(printed().split(token).length - 1, 1, 'the token is printed once, at start');
     } finally {
       child.kill('SIGINT');
     }

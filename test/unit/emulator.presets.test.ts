@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import * as path from 'node:path';
 import { PRESETS, SEED, startEmulator, UNKNOWN_FIELDS } from '../emulator/index';
-import { admin, ApiCaller, call, obj, runToEnd, waitFor, type Json } from '../emulator/testing';
+import { admin, ApiCaller, call, obj, runToEnd, spawnCli, waitFor, type Json } from '../emulator/testing';
 
 const start = (overrides: Json = {}): Json => ({ appId: SEED.apps.todo, prompt: 'preset', model: 'hosted/auto', ...overrides });
 
@@ -49,14 +47,12 @@ describe('emulator: presets', () => {
   });
 
   it('CLI --preset real starts with those settings; an unknown preset stops with an error', async () => {
-    const cli = path.join(__dirname, '..', 'emulator', 'cli.js');
-    const child = spawn(process.execPath, [cli, '--port', '0', '--preset', 'real', '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PORT: '' } });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const run = spawnCli(['--port', '0', '--preset', 'real', '--quiet']);
+    const { child, exited } = run;
+    const printed = () => run.output();
     try {
-      await waitFor(() => /Hint:/.test(output), 5_000, 'the CLI banner');
+      await waitFor(() => /Hint:/.test(printed()), 5_000, 'the CLI banner');
+      const output = printed();
       assert.match(output, /Preset:\s+real /);
       const adminUrl = /Admin:\s+(\S+)/.exec(output)?.[1] ?? '';
       assert.deepEqual(obj(await call(`${adminUrl}/settings`, 'GET')), PRESETS.real);
@@ -65,11 +61,8 @@ describe('emulator: presets', () => {
     }
     assert.equal(await exited, 0);
 
-    const bad = spawn(process.execPath, [cli, '--port', '0', '--preset', 'fake'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let error = '';
-    bad.stderr.on('data', (chunk: Buffer) => (error += chunk.toString('utf8')));
-    const code = await new Promise<number | null>((resolve) => bad.on('exit', (c) => resolve(c)));
-    assert.equal(code, 1);
-    assert.match(error, /--preset must be one of reference, real/);
+    const bad = spawnCli(['--port', '0', '--preset', 'fake']);
+    assert.equal(await bad.exited, 1);
+    assert.match(bad.output(), /--preset must be one of reference, real/);
   });
 });
