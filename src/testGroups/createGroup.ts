@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { CreateTestGroupRequest, TestGroupCreated } from '../api/types';
-import { defaultGroupName } from '../core/testIds/testIds';
+import { defaultGroupName } from '../core/testIds';
 import type { Deps } from '../runs/deps';
 import { copyGroupId } from './copyId';
 import { createFailureActions, unauthorizedReport, type CreateFailureAction } from '../core/testGroups/failure';

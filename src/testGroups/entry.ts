@@ -1,6 +1,6 @@
 /**
  * Test-file scanning and what is built on it, as its own bundle (`dist/testGroups.js`):
- * reading files, test-ID extraction (`src/core/testIds/testIds.ts`, with its worker), the create-group
+ * reading files, test-ID extraction (`src/core/testIds`, with its worker), the create-group
  * flow and the runs about tests. Loaded on the first such command, or when the test-ID
  * pattern setting changes (see `src/testGroups/load.ts`).
  *

@@ -1,13 +1,13 @@
 /**
  * Which files a command is about, and what test IDs they hold: reading (bounded, off the
- * editor's buffers when open), extraction (src/core/testIds/testIds), and the notes a person sees.
+ * editor's buffers when open), extraction (src/core/testIds), and the notes a person sees.
  */
 import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
 import {
   DEFAULT_SCAN_LIMITS, TestIdPatternError, compileTestIdPattern, extractTestIds, mergeFileTestIds, type ExtractResult, type MergedTestIds,
   type OffsetRange, type PatternProblem, type ScanLimits,
-} from '../core/testIds/testIds';
+} from '../core/testIds';
 import { SETTING_ID_PATTERN, section, showWithOpenSetting, testIdPattern } from './settings';
 
 // `agentRuns.testIds.maxFileSizeKB` and `agentRuns.testIds.scanTimeoutMs`, bounded (read per scan).

@@ -4,7 +4,7 @@
  * The app ID comes from `agentRuns.appId` (or the group's app).
  */
 import * as vscode from 'vscode';
-import { buildTestsPrompt, type PromptFile } from '../core/testIds/testIds';
+import { buildTestsPrompt, type PromptFile } from '../core/testIds';
 import type { Deps } from '../runs/deps';
 import { noIdsMessage, resolveTargets, scanForCommand } from './scan';
 import { defaultAppId } from './settings';

@@ -1,6 +1,6 @@
 /**
  * Which paths are test files: the test-file globs, without `vscode`. Its own module because
- * the context keys (activation) need only this, while the test-ID scanning in `testIds.ts`
+ * the context keys (activation) need only this, while the test-ID scanning (the rest of this folder)
  * loads with the test-group commands. Pure functions and constants only: it is bundled into
  * both.
  */
