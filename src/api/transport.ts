@@ -71,10 +71,12 @@ export function noProxyMatch(target: URL, entries: readonly string[]): string | 
     const entry = raw.trim().toLowerCase();
     if (entry === '') continue;
     if (entry === '*') return raw.trim();
-    const m = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(entry);
-    if (!m) continue;
-    const name = m[1].replace(/^\[|\]$/g, '').replace(/^\*?\./, '');
-    if (m[2] !== undefined && m[2] !== port) continue;
+    // A bare IPv6 address has colons of its own and no port.
+    const bareV6 = (entry.match(/:/g) ?? []).length > 1 && !entry.startsWith('[');
+    const m = bareV6 ? undefined : /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(entry);
+    if (!bareV6 && !m) continue;
+    const name = (m?.[1] ?? entry).replace(/^\[|\]$/g, '').replace(/^\*?\./, '');
+    if (m?.[2] !== undefined && m[2] !== port) continue;
     if (host === name || host.endsWith(`.${name}`)) return raw.trim();
   }
   return undefined;
