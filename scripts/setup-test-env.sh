@@ -21,6 +21,8 @@ APT_PACKAGES=(
   chromium         # the browser for UI tests and the workbench of integration tests
   fonts-liberation # so text in screenshots renders with real glyphs
   ripgrep          # stands in for @vscode/ripgrep's GitHub download (see below)
+  squid            # the company proxy of the network fault scenarios (test/faults/support/squid.ts)
+  openssl          # the private CA those scenarios make at test time
   libkrb5-dev      # kerberos (a code-server native module)
   libxkbfile-dev   # native-keymap
   libsecret-1-dev  # keytar-style secret storage modules

@@ -7,12 +7,10 @@
  * - connect, headers and body each have a timeout, and the body a size cap;
  * - every failure is an `ApiError`; the token is in no message, cause or log entry.
  */
-import { Agent, EnvHttpProxyAgent, ProxyAgent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { normalizeBaseUrl } from './baseUrl';
-import type { AgentRunsApi, ClientOptions, ProxySettings, RequestLogEntry, RequestOptions, Timeouts } from './contract';
-import {
-  BodyDeadlineError, BodyTooLargeError, httpError, transportError, type FailureContext,
-} from './describe';
+import type { AgentRunsApi, ClientOptions, RequestLogEntry, RequestOptions, Timeouts } from './contract';
+import { httpError, transportError, type FailureContext } from './describe';
 import { ApiError } from './errors';
 import {
   parseAgent, parseAgentRun, parseFollowUpAck, parseTestGroupCreated,
@@ -20,14 +18,14 @@ import {
 import { oneLine, sanitizeServerText } from './sanitize';
 import { extractSchemaInfo } from './schemaInfo';
 import type { Agent as AgentData, AgentRun, FollowUpAck, ServiceSchemaInfo, TestGroupCreated } from './types';
+import { createTransport, header, MAX_RESPONSE_BYTES, readBody, send, type Transport } from './transport';
 import {
   validateAgentId, validateCreateTestGroupRequest, validateFollowUpRequest, validateStartAgentRequest,
 } from './validate';
 
-export const DEFAULT_TIMEOUTS: Readonly<Timeouts> = Object.freeze({ connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000 });
+export { MAX_RESPONSE_BYTES };
 
-/** Responses larger than this are refused (`invalid_response`). The schema document is the largest expected. */
-export const MAX_RESPONSE_BYTES = 20 * 1024 * 1024;
+export const DEFAULT_TIMEOUTS: Readonly<Timeouts> = Object.freeze({ connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000 });
 
 /** Same-origin redirects followed for one GET. */
 export const MAX_REDIRECTS = 3;
@@ -79,105 +77,132 @@ function checkToken(token: unknown): string {
   return value;
 }
 
-function proxyEnv(name: string): string | undefined {
-  const v = process.env[name.toLowerCase()] ?? process.env[name.toUpperCase()];
-  return v !== undefined && v.trim() !== '' ? v.trim() : undefined;
-}
-
-interface DispatcherChoice {
-  dispatcher: Dispatcher;
-  viaProxy: boolean;
-  /** Proxy credentials, redacted like the token. */
+/** What every exchange of one client shares. */
+interface Session {
+  base: URL;
+  baseUrl: string;
+  token: string;
+  userAgent: string;
+  timeouts: Timeouts;
+  transport: Transport;
+  /** The token and proxy credentials: in no message, cause or log entry. */
   secrets: string[];
+  emit(entry: RequestLogEntry): void;
 }
 
-function proxySecrets(uri: string | undefined): string[] {
-  if (!uri) return [];
-  try {
-    const u = new URL(uri);
-    return [u.password, decodeURIComponent(u.password), u.username && u.password ? `${u.username}:${u.password}` : '']
-      .filter((s) => s.length >= 4);
-  } catch {
-    return [];
-  }
+/** Path of `url` relative to the base URL when inside it, else its absolute path. */
+function relativePath(base: URL, url: URL): string {
+  return url.pathname.startsWith(`${base.pathname}/`) ? url.pathname.slice(base.pathname.length) : url.pathname;
 }
 
-function createDispatcher(proxy: ProxySettings | undefined, timeouts: Timeouts): DispatcherChoice {
-  const common = {
-    connect: { timeout: timeouts.connectMs },
-    headersTimeout: timeouts.headersMs,
-    bodyTimeout: timeouts.bodyMs,
-    maxResponseSize: MAX_RESPONSE_BYTES,
+function failureContext(session: Session, spec: CallSpec): FailureContext {
+  const route = session.transport.route;
+  return {
+    method: spec.method, path: spec.path, host: session.base.host, secrets: session.secrets,
+    userEmail: spec.userEmail, model: spec.model,
+    viaProxy: route.kind === 'proxy', proxySource: route.kind === 'proxy' ? route.source : undefined,
   };
-  const rejectUnauthorized = proxy?.strictSSL !== false;
-  const tls = { timeout: timeouts.connectMs, rejectUnauthorized };
-  const explicit = proxy?.url?.trim();
-  if (explicit) {
-    let uri: URL;
-    try {
-      uri = new URL(explicit.includes('://') ? explicit : `http://${explicit}`);
-    } catch {
-      throw new ApiError({
-        kind: 'invalid_input',
-        message: 'The proxy setting (http.proxy) is not a valid URL, e.g. http://proxy.example.com:3128.',
-        mayHaveReachedServer: false,
-      });
-    }
-    return {
-      dispatcher: new ProxyAgent({ ...common, uri: uri.href, requestTls: tls, proxyTls: tls }),
-      viaProxy: true,
-      secrets: proxySecrets(uri.href),
-    };
-  }
-  const httpProxy = proxyEnv('http_proxy');
-  const httpsProxy = proxyEnv('https_proxy');
-  if (httpProxy || httpsProxy) {
-    return {
-      dispatcher: new EnvHttpProxyAgent({
-        ...common,
-        httpProxy,
-        httpsProxy,
-        noProxy: proxyEnv('no_proxy') ?? '',
-        requestTls: tls,
-        proxyTls: tls,
-      }),
-      viaProxy: true,
-      secrets: [...proxySecrets(httpProxy), ...proxySecrets(httpsProxy)],
-    };
-  }
-  return { dispatcher: new Agent(common), viaProxy: false, secrets: [] };
 }
 
-function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
-  const v = headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
-
-/** Reads the whole body under a size cap and a whole-body deadline. */
-async function readBody(body: Dispatcher.ResponseData['body'], contentLength: string | undefined, deadlineMs: number): Promise<Buffer> {
-  const declared = contentLength !== undefined && /^\d+$/.test(contentLength) ? Number(contentLength) : undefined;
-  if (declared !== undefined && declared > MAX_RESPONSE_BYTES) {
-    body.destroy();
-    throw new BodyTooLargeError(MAX_RESPONSE_BYTES);
-  }
-  // undici's bodyTimeout is an idle timeout; this bounds a body that trickles forever.
-  const timer = setTimeout(() => body.destroy(new BodyDeadlineError()), deadlineMs);
-  const chunks: Buffer[] = [];
-  let size = 0;
+/** Where a redirect answer leads, or the `ApiError` that refuses to follow it. */
+function redirectTarget(session: Session, spec: CallSpec, ctx: FailureContext, at: URL, status: number, location: string | undefined, hop: number): URL | ApiError {
+  const refuse = (kind: 'invalid_response' | 'cross_origin_redirect', message: string): ApiError =>
+    new ApiError({ kind, status, method: spec.method, path: ctx.path, mayHaveReachedServer: true, message });
+  let target: URL | undefined;
   try {
-    for await (const chunk of body) {
-      const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
-      size += buf.length;
-      if (size > MAX_RESPONSE_BYTES) {
-        body.destroy();
-        throw new BodyTooLargeError(MAX_RESPONSE_BYTES);
-      }
-      chunks.push(buf);
-    }
-  } finally {
-    clearTimeout(timer);
+    target = location ? new URL(location, at) : undefined;
+  } catch {
+    target = undefined;
   }
-  return Buffer.concat(chunks, size);
+  const host = session.base.host;
+  if (!target) {
+    return refuse('invalid_response', `The service answered with a redirect (${status}) without a valid destination. Check the base URL.`);
+  }
+  if (target.origin !== session.base.origin) {
+    return refuse('cross_origin_redirect', `The service redirected to another site (${sanitizeServerText(target.origin, session.secrets, 100)}); it was not followed, so the token stays with ${host}. Check the base URL.`);
+  }
+  if (spec.method !== 'GET') {
+    return refuse('invalid_response', `The service answered ${spec.method} ${ctx.path} with a redirect (${status}), which is not followed for requests that change data. Check the base URL. The request may have been received; check before sending it again.`);
+  }
+  if (hop >= MAX_REDIRECTS) {
+    return refuse('invalid_response', `The service redirected more than ${MAX_REDIRECTS} times. Check the base URL.`);
+  }
+  return target;
+}
+
+/** One hop: the JSON of a 2xx answer, or the same-origin URL a GET is redirected to. */
+async function hopOnce(session: Session, spec: CallSpec, url: URL, hop: number, payload: string | undefined): Promise<{ json: unknown } | { next: URL }> {
+  const started = performance.now();
+  const ctx: FailureContext = { ...failureContext(session, spec), path: relativePath(session.base, url) };
+  const finish = (status: number | undefined, error?: ApiError): void => {
+    session.emit({ method: spec.method, path: ctx.path, status, durationMs: Math.round(performance.now() - started), errorKind: error?.kind });
+  };
+  const fail = (status: number | undefined, error: ApiError): never => {
+    finish(status, error);
+    throw error;
+  };
+  // The invariant the whole redirect policy protects; unreachable unless that policy breaks.
+  if (url.origin !== session.base.origin) {
+    throw new ApiError({
+      kind: 'cross_origin_redirect', method: spec.method, path: ctx.path, mayHaveReachedServer: hop > 0,
+      message: `Refused to send the token to ${sanitizeServerText(url.origin, session.secrets, 100)}; it goes only to ${session.base.host}.`,
+    });
+  }
+  const headers: Record<string, string> = { authorization: `Bearer ${session.token}`, accept: 'application/json', 'user-agent': session.userAgent };
+  if (payload !== undefined) headers['content-type'] = 'application/json';
+  const aborted = (): boolean => spec.signal?.aborted === true;
+  let response: Dispatcher.ResponseData;
+  try {
+    response = await send(session.transport, url, { method: spec.method, headers, body: payload, signal: spec.signal }, session.timeouts);
+  } catch (e) {
+    return fail(undefined, transportError({ error: e, phase: 'request', callerAborted: aborted(), timeouts: session.timeouts }, ctx));
+  }
+  const status = response.statusCode;
+  const resHeaders = response.headers;
+  if (REDIRECT_STATUSES.has(status)) {
+    await response.body.dump().catch(() => undefined);
+    const target = redirectTarget(session, spec, ctx, url, status, header(resHeaders, 'location'), hop);
+    if (target instanceof ApiError) return fail(status, target);
+    finish(status);
+    return { next: target };
+  }
+  let raw: Buffer | undefined;
+  let bodyFailure: unknown;
+  try {
+    raw = await readBody(response.body, header(resHeaders, 'content-length'), session.timeouts.bodyMs);
+  } catch (e) {
+    bodyFailure = e;
+  }
+  if (status < 200 || status > 299) {
+    // The status says what happened; a body that could not be read only loses the detail.
+    return fail(status, httpError(status, { retryAfter: resHeaders['retry-after'] }, raw?.toString('utf8'), ctx));
+  }
+  if (bodyFailure !== undefined || raw === undefined) {
+    return fail(status, transportError({ error: bodyFailure, phase: 'body', callerAborted: aborted(), timeouts: session.timeouts }, ctx));
+  }
+  try {
+    const json = decodeJson(raw, header(resHeaders, 'content-type'), spec.method, ctx.path);
+    finish(status);
+    return { json };
+  } catch (e) {
+    return fail(status, e as ApiError);
+  }
+}
+
+async function exchange(session: Session, spec: CallSpec, disposed: boolean): Promise<unknown> {
+  if (disposed) {
+    throw new ApiError({ kind: 'aborted', message: 'The API client was closed; the request was not sent.', mayHaveReachedServer: false, method: spec.method, path: spec.path });
+  }
+  if (spec.signal?.aborted) {
+    throw new ApiError({ kind: 'aborted', message: 'The request was cancelled.', mayHaveReachedServer: false, method: spec.method, path: spec.path });
+  }
+  const payload = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+  let url = new URL(session.baseUrl + spec.path);
+  for (let hop = 0; ; hop++) {
+    const result = await hopOnce(session, spec, url, hop, payload);
+    if ('json' in result) return result.json;
+    url = result.next;
+  }
 }
 
 export function createClient(options: ClientOptions): AgentRunsApi {
@@ -187,161 +212,32 @@ export function createClient(options: ClientOptions): AgentRunsApi {
   const timeouts = resolveTimeouts(options.timeouts);
   const userAgent = oneLine(typeof options.userAgent === 'string' && options.userAgent.trim() !== '' ? options.userAgent : DEFAULT_USER_AGENT, 200)
     .replace(/[^\x20-\x7e]/g, '');
-  const { dispatcher, viaProxy, secrets: proxyCredentials } = createDispatcher(options.proxy, timeouts);
-  const secrets = [token, ...proxyCredentials];
+  const transport = createTransport(base, options.proxy, timeouts, options.env ?? process.env);
+  const dispatcher = transport.dispatcher;
   const log = options.log;
+  const session: Session = {
+    base, baseUrl, token, userAgent, timeouts, transport,
+    secrets: [token, ...transport.secrets],
+    emit: (entry) => {
+      if (!log) return;
+      try {
+        log(entry);
+      } catch {
+        // A failing logger must not turn a good response into a failure.
+      }
+    },
+  };
   let disposed = false;
   const inFlight = new Set<Promise<unknown>>();
 
-  function emit(entry: RequestLogEntry): void {
-    if (!log) return;
-    try {
-      log(entry);
-    } catch {
-      // A failing logger must not turn a good response into a failure.
-    }
-  }
-
-  /** Path of `url` relative to the base URL when inside it, else its absolute path. */
-  function relativePath(url: URL): string {
-    return url.pathname.startsWith(`${base.pathname}/`) ? url.pathname.slice(base.pathname.length) : url.pathname;
-  }
-
   function call(spec: CallSpec): Promise<unknown> {
-    const running = exchange(spec);
+    const running = exchange(session, spec, disposed);
     inFlight.add(running);
     const forget = (): void => {
       inFlight.delete(running);
     };
     void running.then(forget, forget);
     return running;
-  }
-
-  async function exchange(spec: CallSpec): Promise<unknown> {
-    const ctx: FailureContext = {
-      method: spec.method,
-      path: spec.path,
-      host: base.host,
-      secrets,
-      userEmail: spec.userEmail,
-      model: spec.model,
-      viaProxy,
-    };
-    if (disposed) {
-      throw new ApiError({ kind: 'aborted', message: 'The API client was closed; the request was not sent.', mayHaveReachedServer: false, method: spec.method, path: spec.path });
-    }
-    if (spec.signal?.aborted) {
-      throw new ApiError({ kind: 'aborted', message: 'The request was cancelled.', mayHaveReachedServer: false, method: spec.method, path: spec.path });
-    }
-    const payload = spec.body === undefined ? undefined : JSON.stringify(spec.body);
-    let url = new URL(baseUrl + spec.path);
-
-    for (let hop = 0; ; hop++) {
-      const started = performance.now();
-      const hopPath = relativePath(url);
-      const hopCtx: FailureContext = { ...ctx, path: hopPath };
-      const finish = (status: number | undefined, error?: ApiError): void => {
-        emit({ method: spec.method, path: hopPath, status, durationMs: Math.round(performance.now() - started), errorKind: error?.kind });
-      };
-      const fail = (status: number | undefined, error: ApiError): never => {
-        finish(status, error);
-        throw error;
-      };
-
-      // The invariant the whole redirect policy protects; unreachable unless that policy breaks.
-      if (url.origin !== base.origin) {
-        throw new ApiError({
-          kind: 'cross_origin_redirect', method: spec.method, path: hopPath, mayHaveReachedServer: hop > 0,
-          message: `Refused to send the token to ${sanitizeServerText(url.origin, secrets, 100)}; it goes only to ${base.host}.`,
-        });
-      }
-
-      const headers: Record<string, string> = {
-        authorization: `Bearer ${token}`,
-        accept: 'application/json',
-        'user-agent': userAgent,
-      };
-      if (payload !== undefined) headers['content-type'] = 'application/json';
-
-      let response: Dispatcher.ResponseData;
-      try {
-        response = await request(url, {
-          method: spec.method,
-          headers,
-          body: payload,
-          dispatcher,
-          signal: spec.signal,
-          headersTimeout: timeouts.headersMs,
-          bodyTimeout: timeouts.bodyMs,
-        });
-      } catch (e) {
-        return fail(undefined, transportError({ error: e, phase: 'request', callerAborted: spec.signal?.aborted === true, timeouts }, hopCtx));
-      }
-
-      const status = response.statusCode;
-      const resHeaders = response.headers;
-
-      if (REDIRECT_STATUSES.has(status)) {
-        await response.body.dump().catch(() => undefined);
-        const location = header(resHeaders, 'location');
-        let target: URL | undefined;
-        try {
-          target = location ? new URL(location, url) : undefined;
-        } catch {
-          target = undefined;
-        }
-        if (!target) {
-          return fail(status, new ApiError({
-            kind: 'invalid_response', status, method: spec.method, path: hopPath, mayHaveReachedServer: true,
-            message: `The service answered with a redirect (${status}) without a valid destination. Check the base URL.`,
-          }));
-        }
-        if (target.origin !== base.origin) {
-          return fail(status, new ApiError({
-            kind: 'cross_origin_redirect', status, method: spec.method, path: hopPath, mayHaveReachedServer: true,
-            message: `The service redirected to another site (${sanitizeServerText(target.origin, secrets, 100)}); it was not followed, so the token stays with ${base.host}. Check the base URL.`,
-          }));
-        }
-        if (spec.method !== 'GET') {
-          return fail(status, new ApiError({
-            kind: 'invalid_response', status, method: spec.method, path: hopPath, mayHaveReachedServer: true,
-            message: `The service answered ${spec.method} ${hopPath} with a redirect (${status}), which is not followed for requests that change data. Check the base URL. The request may have been received; check before sending it again.`,
-          }));
-        }
-        if (hop >= MAX_REDIRECTS) {
-          return fail(status, new ApiError({
-            kind: 'invalid_response', status, method: spec.method, path: hopPath, mayHaveReachedServer: true,
-            message: `The service redirected more than ${MAX_REDIRECTS} times. Check the base URL.`,
-          }));
-        }
-        finish(status);
-        url = target;
-        continue;
-      }
-
-      let raw: Buffer | undefined;
-      let bodyFailure: unknown;
-      try {
-        raw = await readBody(response.body, header(resHeaders, 'content-length'), timeouts.bodyMs);
-      } catch (e) {
-        bodyFailure = e;
-      }
-
-      if (status < 200 || status > 299) {
-        // The status says what happened; a body that could not be read only loses the detail.
-        return fail(status, httpError(status, { retryAfter: resHeaders['retry-after'] }, raw?.toString('utf8'), hopCtx));
-      }
-      if (bodyFailure !== undefined || raw === undefined) {
-        return fail(status, transportError({ error: bodyFailure, phase: 'body', callerAborted: spec.signal?.aborted === true, timeouts }, hopCtx));
-      }
-      try {
-        const json = decodeJson(raw, header(resHeaders, 'content-type'), spec.method, hopPath);
-        finish(status);
-        return json;
-      } catch (e) {
-        return fail(status, e as ApiError);
-      }
-    }
   }
 
   /** Runs a parser; its `invalid_response` gets the request's method, path and a POST hint. */

@@ -18,11 +18,21 @@ export interface RequestLogEntry {
   errorKind?: string;
 }
 
+/**
+ * The editor's network settings, applied the way the editor applies them to its own requests
+ * (see src/api/transport.ts for the rules and README "What the extension declares and why").
+ */
 export interface ProxySettings {
-  /** The editor's `http.proxy`; empty means use HTTPS_PROXY/HTTP_PROXY/NO_PROXY from the environment. */
+  /** `http.proxy`; empty means HTTPS_PROXY/HTTP_PROXY from the environment. */
   url?: string;
-  /** The editor's `http.proxyStrictSSL` (default true). */
+  /** `http.proxyStrictSSL` (default true): verify the service's certificate. */
   strictSSL?: boolean;
+  /** `http.noProxy`: hosts reached directly, added to NO_PROXY from the environment. */
+  noProxy?: readonly string[];
+  /** `http.proxyAuthorization`: the Proxy-Authorization header sent to the proxy on CONNECT. */
+  authorization?: string;
+  /** `http.systemCertificates` (default true): trust the operating system's certificate store too. */
+  systemCertificates?: boolean;
 }
 
 export interface Timeouts {
@@ -37,6 +47,8 @@ export interface ClientOptions {
   /** The bearer token, sent only to the base URL's origin. */
   token: string;
   proxy?: ProxySettings;
+  /** Where HTTPS_PROXY, NO_PROXY, SSL_CERT_FILE and NODE_EXTRA_CA_CERTS are read (default `process.env`). */
+  env?: Readonly<Record<string, string | undefined>>;
   timeouts?: Partial<Timeouts>;
   userAgent?: string;
   log?: (entry: RequestLogEntry) => void;

@@ -19,6 +19,8 @@ export interface FailureContext {
   model?: string;
   /** Whether a proxy is in use, to name it when the connection fails. */
   viaProxy?: boolean;
+  /** The setting or variable the proxy came from (`http.proxy`, `HTTPS_PROXY` ...), to name it. */
+  proxySource?: string;
 }
 
 // ---------------------------------------------------------------- helpers
@@ -294,7 +296,8 @@ export function transportError(f: TransportFailure, ctx: FailureContext): ApiErr
   }
   if (UNREACHABLE_CODES.has(code)) {
     const target = ctx.viaProxy ? `the proxy for ${host}` : host;
-    return make('network', `Could not connect to ${target}: ${code === 'ECONNREFUSED' ? 'the connection was refused' : 'the host is unreachable'}. Check the base URL and that the service is running.`, false);
+    const check = ctx.viaProxy ? `Check the proxy (${ctx.proxySource ?? 'http.proxy'}), or list ${host} in http.noProxy to reach it directly.` : 'Check the base URL and that the service is running.';
+    return make('network', `Could not connect to ${target}: ${code === 'ECONNREFUSED' ? 'the connection was refused' : 'the host is unreachable'}. ${check}`, false);
   }
   if (PARSE_CODES.has(code) || code.startsWith('HPE_') || (f.error instanceof Error && f.error.name === 'HTTPParserError')) {
     const what = code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE' || code === 'AR_BODY_TOO_LARGE'
@@ -309,13 +312,21 @@ export function transportError(f: TransportFailure, ctx: FailureContext): ApiErr
     return make('invalid_response', arrived('The service\'s response was cut off.'), true);
   }
   if (code !== '' && isTlsCode(code)) {
-    return make('network', arrived(`The secure connection to ${host} failed (${code}). Check the certificate, or the proxy settings (http.proxyStrictSSL).`), true);
+    return make('network', arrived(`The secure connection to ${host} failed (${code}): its certificate is not trusted. If a private certificate authority signed it, trust that authority in the operating system and keep http.systemCertificates on; http.proxyStrictSSL off skips the check (not recommended).`), true);
   }
   if (RESET_CODES.has(code) || code === 'ETIMEDOUT') {
     return make(code === 'ETIMEDOUT' ? 'timeout' : 'network', arrived(`The connection to ${host} was interrupted.`), true);
   }
-  if (/proxy/i.test(messageOf(f.error))) {
-    return make('network', arrived(`The proxy refused the connection to ${host}. Check the proxy settings (http.proxy).`), true);
+  const proxyStatus = /proxy response \((\d{3})\)/i.exec(messageOf(f.error))?.[1];
+  if (proxyStatus === '407') {
+    // The tunnel was never opened: nothing reached the service.
+    return make('network', `The proxy (${ctx.proxySource ?? 'http.proxy'}) asked for credentials (407). Set http.proxyAuthorization, or user:password in the proxy URL.`, false);
+  }
+  if (proxyStatus !== undefined || /proxy/i.test(messageOf(f.error))) {
+    const answer = proxyStatus !== undefined ? ` (${proxyStatus})` : '';
+    const text = `The proxy refused the connection to ${host}${answer}. Check the proxy settings (${ctx.proxySource ?? 'http.proxy'}), or list ${host} in http.noProxy.`;
+    // A status answer to CONNECT means the tunnel never opened; otherwise it is unclear.
+    return proxyStatus !== undefined ? make('network', text, false) : make('network', arrived(text), true);
   }
   return make('network', arrived(`The request to ${host} failed${code ? ` (${code})` : ''}.`), true);
 }

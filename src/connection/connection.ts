@@ -8,7 +8,7 @@
  * editor's proxy settings change.
  */
 import * as vscode from 'vscode';
-import type { AgentRunsApi, RequestLogEntry } from '../api/contract';
+import type { AgentRunsApi, ProxySettings, RequestLogEntry } from '../api/contract';
 import { isInsecureRemote, normalizeBaseUrl } from '../api/baseUrl';
 import type { ApiModule } from './loadApi';
 import { Disposable } from '../core/disposable';
@@ -56,6 +56,23 @@ export interface ConnectionOptions {
   loadApi: () => ApiModule;
 }
 
+/** The editor's network settings the client honours (see src/api/transport.ts). */
+const NETWORK_SETTINGS = ['http.proxy', 'http.proxyStrictSSL', 'http.noProxy', 'http.proxyAuthorization', 'http.systemCertificates'];
+
+/** The editor's network settings, as the editor would apply them to its own requests. */
+export function readNetworkSettings(): ProxySettings {
+  const http = vscode.workspace.getConfiguration('http');
+  const noProxy = http.get<unknown>('noProxy', []);
+  const authorization = http.get<unknown>('proxyAuthorization', null);
+  return {
+    url: http.get<string>('proxy', ''),
+    strictSSL: http.get<boolean>('proxyStrictSSL', true),
+    noProxy: Array.isArray(noProxy) ? noProxy.filter((v): v is string => typeof v === 'string') : [],
+    authorization: typeof authorization === 'string' && authorization.trim() !== '' ? authorization : undefined,
+    systemCertificates: http.get<boolean>('systemCertificates', true),
+  };
+}
+
 export function readBaseUrlSetting(): { baseUrl?: string; problem?: string } {
   const raw = vscode.workspace.getConfiguration('agentRuns').get<string>('baseUrl', '');
   if (raw.trim() === '') {
@@ -92,8 +109,8 @@ export class Connection extends Disposable {
     this._register(vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('agentRuns.baseUrl')) {
         this.onBaseUrlSetting();
-      } else if (e.affectsConfiguration('http.proxy') || e.affectsConfiguration('http.proxyStrictSSL')) {
-        this.options.log.info('Proxy settings changed; the next request uses them.');
+      } else if (NETWORK_SETTINGS.some((key) => e.affectsConfiguration(key))) {
+        this.options.log.info('Network settings changed; the next request uses them.');
         this.invalidateClient();
       }
     }));
@@ -263,9 +280,8 @@ export class Connection extends Disposable {
     if (!(await this.confirmInsecure(baseUrl, quiet))) {
       return undefined;
     }
-    const http = vscode.workspace.getConfiguration('http');
-    const proxyUrl = http.get<string>('proxy', '');
-    const strictSSL = http.get<boolean>('proxyStrictSSL', true);
+    const proxy = readNetworkSettings();
+    const proxyUrl = proxy.url;
     const api = this.api();
     const log = this.options.log;
     const declared = (this.options.context.extension.packageJSON as { version?: unknown }).version;
@@ -275,7 +291,7 @@ export class Connection extends Disposable {
       return api.createClient({
         baseUrl,
         token,
-        proxy: { url: proxyUrl, strictSSL },
+        proxy,
         userAgent: `agent-runs-vscode/${version} (${vscode.env.appName} ${vscode.version})`,
         log: (entry: RequestLogEntry) => {
           const outcome = entry.status !== undefined ? String(entry.status) : (entry.errorKind ?? 'failed');

@@ -40,7 +40,9 @@ export type Category =
   /** Hostile content rendered inertly, the panel responsive. */
   | 'hostile'
   /** Forged or invalid webview messages ignored and logged. */
-  | 'messages';
+  | 'messages'
+  /** Company proxies (squid, with and without authentication), noProxy, a private CA. */
+  | 'network';
 
 export interface ScenarioRecord {
   tier: string;

@@ -1,7 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { inspect } from 'node:util';
 import { ApiError, createClient, type AgentRunsApi, type ClientOptions } from '../../src/api';
-import { json, startProxy, startServer, TOKEN, type TestProxy, type TestServer } from './fixtures/apiServers';
+import * as tls from 'node:tls';
+import { chooseRoute, noProxyMatch, OS_CA_FILES, trustedCertificates } from '../../src/api/transport';
+import { closedPort, json, startProxy, startServer, TOKEN, type TestProxy, type TestServer } from './fixtures/apiServers';
+import { makePrivateCa } from './fixtures/privateCa';
 
 const PROXY_VARS = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy', 'NO_PROXY', 'no_proxy'];
 
@@ -172,5 +175,79 @@ describe('api: proxy support', () => {
   it('refuses an unusable http.proxy value at creation', () => {
     assert.throws(() => createClient({ baseUrl: server.baseUrl, token: TOKEN, proxy: { url: 'http://[bad' } }),
       (e: unknown) => e instanceof ApiError && e.kind === 'invalid_input' && /http\.proxy/.test(e.message));
+  });
+});
+
+describe('api: the route and trust the editor\'s network settings give', () => {
+  const https = new URL('https://agents.corp.example:8443/api/public/v1');
+  const http = new URL('http://127.0.0.1:3000/api/public/v1');
+
+  it('http.proxy wins, then HTTPS_PROXY/HTTP_PROXY (lower case first) by the target\'s scheme', () => {
+    assert.deepEqual(chooseRoute(https, { url: 'http://p:1' }, { HTTPS_PROXY: 'http://e:2' }), { kind: 'proxy', uri: 'http://p:1', source: 'http.proxy' });
+    assert.deepEqual(chooseRoute(https, {}, { https_proxy: 'http://l:3', HTTPS_PROXY: 'http://u:4' }), { kind: 'proxy', uri: 'http://l:3', source: 'HTTPS_PROXY' });
+    assert.deepEqual(chooseRoute(https, {}, { HTTP_PROXY: 'http://h:5' }), { kind: 'proxy', uri: 'http://h:5', source: 'HTTP_PROXY' });
+    assert.deepEqual(chooseRoute(http, {}, { HTTPS_PROXY: 'http://s:6' }), { kind: 'direct' });
+    assert.deepEqual(chooseRoute(https, { url: '  ' }, {}), { kind: 'direct' });
+  });
+
+  it('http.noProxy and NO_PROXY both send excluded hosts direct, also away from http.proxy', () => {
+    assert.deepEqual(chooseRoute(https, { url: 'http://p:1', noProxy: ['corp.example'] }, {}), { kind: 'direct', bypassedBy: 'corp.example' });
+    assert.deepEqual(chooseRoute(https, { url: 'http://p:1' }, { no_proxy: 'x.org, .corp.example' }), { kind: 'direct', bypassedBy: '.corp.example' });
+    assert.equal(chooseRoute(https, { url: 'http://p:1', noProxy: ['other.example', 'xample'] }, {}).kind, 'proxy');
+  });
+
+  it('reads noProxy entries as curl and the editor do', () => {
+    const cases: [string, string, boolean][] = [
+      ['https://a.corp.example/', '*', true],
+      ['https://corp.example/', 'corp.example', true],
+      ['https://a.b.corp.example/', 'corp.example', true],
+      ['https://a.corp.example/', '*.corp.example', true],
+      ['https://notcorp.example/', 'corp.example', false],
+      ['https://corp.example:8443/', 'corp.example:8443', true],
+      ['https://corp.example/', 'corp.example:8443', false],
+      ['https://corp.example/', 'corp.example:443', true],
+      ['http://127.0.0.1:3000/', '127.0.0.1', true],
+      ['http://127.0.0.10/', '127.0.0.1', false],
+      ['http://[::1]:3000/', '[::1]:3000', true],
+      ['http://[::1]:3000/', '::1', true],
+    ];
+    for (const [url, entry, expected] of cases) {
+      assert.equal(noProxyMatch(new URL(url), [entry]) !== undefined, expected, `${entry} vs ${url}`);
+    }
+  });
+
+  it('http.systemCertificates: Node\'s roots plus the OS bundle (SSL_CERT_FILE first) and NODE_EXTRA_CA_CERTS; off means Node\'s defaults', () => {
+    const ca = makePrivateCa();
+    try {
+      const withOs = trustedCertificates({}, { SSL_CERT_FILE: ca.caCertFile }) ?? [];
+      assert.ok(withOs.includes(ca.caCert.trim()), 'the OS bundle was not read');
+      assert.ok(withOs.length > tls.rootCertificates.length, 'Node\'s roots were dropped');
+      assert.ok((trustedCertificates({}, { SSL_CERT_FILE: '/nonexistent', NODE_EXTRA_CA_CERTS: ca.caCertFile }) ?? []).includes(ca.caCert.trim()));
+      assert.equal(trustedCertificates({ systemCertificates: false }, { SSL_CERT_FILE: ca.caCertFile }), undefined);
+      // Without SSL_CERT_FILE the distribution's bundle is the store.
+      const seen: string[] = [];
+      trustedCertificates({}, {}, (f) => {
+        seen.push(f);
+        return false;
+      });
+      assert.deepEqual(seen, [...OS_CA_FILES]);
+    } finally {
+      ca.remove();
+    }
+  });
+
+  it('refuses an http.proxyAuthorization with a line break and keeps it out of messages', async () => {
+    assert.throws(() => createClient({ baseUrl: 'https://a.example/api/public/v1', token: TOKEN, proxy: { url: 'http://127.0.0.1:1', authorization: 'Basic abc\r\nX-Evil: 1' } }),
+      (e: unknown) => e instanceof ApiError && e.kind === 'invalid_input' && /http\.proxyAuthorization/.test(e.message) && !e.message.includes('X-Evil'));
+    const dead = await closedPort();
+    const c = createClient({ baseUrl: 'https://a.example/api/public/v1', token: TOKEN, env: {}, proxy: { url: `http://127.0.0.1:${dead}`, authorization: 'Basic c2VjcmV0UHJveHlDcmVk' }, timeouts: { connectMs: 2_000 } });
+    try {
+      const e = await c.getAgent('a').then(() => undefined, (err: unknown) => err);
+      assert.ok(e instanceof ApiError, inspect(e));
+      assert.match(e.message, /proxy \(http\.proxy\)/);
+      assert.ok(!inspect(e, { depth: 6 }).includes('c2VjcmV0UHJveHlDcmVk'));
+    } finally {
+      await c.dispose();
+    }
   });
 });
