@@ -23,7 +23,7 @@ import {
   type WebviewStrings,
   type WireMessage,
 } from './protocol';
-import type { Transcript } from '../transcript/transcript';
+import type { Transcript, TranscriptEntry } from '../transcript/transcript';
 
 /** What the host knows about a run right now. */
 export interface RunView {
@@ -171,6 +171,15 @@ export interface SessionDeps {
   draft(agentId: string): string;
 }
 
+/** An entry as the page gets it, with the gap before it (the page shows it there). */
+function wire(e: TranscriptEntry): WireMessage {
+  const w = toWireMessage(e.key, e.arrival, e.message);
+  if (e.gapBefore !== undefined && e.gapBefore > 0) {
+    w.gapBefore = e.gapBefore;
+  }
+  return w;
+}
+
 function info(t: Transcript): TranscriptInfo {
   const s = t.snapshotInfo();
   return {
@@ -215,7 +224,7 @@ export class PanelSession {
       activity,
       freshness,
       transcript: tInfo,
-      messages: snapshot.entries.map((e) => toWireMessage(e.key, e.arrival, e.message)),
+      messages: snapshot.entries.map(wire),
       draft: deps.draft(agentId),
       maxContentChars: MAX_WIRE_CONTENT_CHARS,
     };
@@ -287,7 +296,7 @@ export class PanelSession {
     if (diff('transcript', tInfo)) {
       update.transcript = tInfo;
     }
-    const messages: WireMessage[] = changes.entries.map((e) => toWireMessage(e.key, e.arrival, e.message));
+    const messages: WireMessage[] = changes.entries.map(wire);
     if (messages.length > 0) {
       update.messages = messages;
     }
