@@ -7,10 +7,9 @@
  */
 import * as vscode from 'vscode';
 import { ApiError, isApiError } from '../api/errors';
-import { isDormant, type Agent, type HistoryLimitParam } from '../api/types';
-import type { AgentRunsApi } from '../api/contract';
+import type { Agent } from '../api/types';
 import { Poller, type PollerSettings } from '../core/polling/poller';
-import { HistoryWindows } from '../core/polling/historyWindow';
+import { RunReader, applyRead } from '../core/polling/runReads';
 import { isFinishedRun, type LedgerChange } from '../core/ledger/ledger';
 import type { Connection } from '../connection/connection';
 import type { UnauthorizedGate } from '../connection/unauthorizedGate';
@@ -44,14 +43,12 @@ export function readPollingSettings(): Partial<PollerSettings> {
   return { panelMs: ms('panelSeconds'), backgroundMs: ms('backgroundSeconds'), unfocusedMs: ms('unfocusedSeconds') };
 }
 
-/** After a failed schema read, windows wait this long before it is tried again. */
-const SCHEMA_RETRY_MS = 5 * 60_000;
-
 export class RunSync extends Disposable {
   readonly poller: Poller;
-  private readonly windows = new HistoryWindows();
-  /** The served schema's history window parameter, read once per service on the first poll. */
-  private schema: { baseUrl: string; param: Promise<HistoryLimitParam | undefined>; failedAt?: number } | undefined;
+  private readonly reader = new RunReader({
+    lastSequence: (agentId) => this.o.ledgers.current.get(agentId)?.lastSequence,
+    log: (message) => this.o.log.info(message),
+  });
   private readonly wasActive = new Map<string, boolean>();
   private readonly connectivityEmitter = this._register(new vscode.EventEmitter<boolean>());
   /** True = reachable again, false = offline. Once per transition. */
@@ -103,29 +100,15 @@ export class RunSync extends Disposable {
    * `'dormant'` for an unknown status without `completedAt` (read slowly).
    */
   applyAgent(agentId: string, agent: Agent): boolean | 'dormant' {
-    const ledger = this.o.ledgers.current;
-    if (!ledger.has(agentId)) {
-      // Removed from the list while the read was under way: do not bring it back.
-      return true;
+    if (this.o.ledgers.current.has(agentId)) {
+      this.o.remember?.(agentId, agent);
     }
-    const viewing = this.o.isViewing(agentId) && vscode.window.state.focused;
-    this.o.remember?.(agentId, agent);
-    this.o.transcripts.merge(agentId, agent.history);
-    const result = ledger.applyAgent({ ...agent, agentId }, { viewing });
-    if (!result.changed) {
-      this.o.unchanged?.(agentId);
-    }
-    const record = ledger.get(agentId);
-    if (!record) {
-      return true;
-    }
-    if (result.becameTerminal && ledger.claimFinishNotice(agentId)) {
-      this.o.alerts.runFinished(record);
-    }
-    if (isFinishedRun(record)) {
-      return true;
-    }
-    return record.pendingFollowUpAt === undefined && isDormant(record) ? 'dormant' : false;
+    return applyRead(this.o.ledgers.current, agentId, agent, {
+      viewing: this.o.isViewing(agentId) && vscode.window.state.focused,
+      merge: (id, history) => this.o.transcripts.merge(id, history),
+      finished: (record) => this.o.alerts.runFinished(record),
+      unchanged: this.o.unchanged,
+    });
   }
 
   /** The user-facing text of an error (the API module's describeApiError when it is one). */
@@ -145,30 +128,7 @@ export class RunSync extends Disposable {
     if (!client) {
       throw new ApiError({ kind: 'invalid_input', message: vscode.l10n.t('Not connected: set the base URL and the API token.'), mayHaveReachedServer: false });
     }
-    const param = await this.historyParam(client);
-    const lastSequence = this.o.ledgers.current.get(agentId)?.lastSequence;
-    const read = await this.windows.read(agentId, lastSequence, param, (limit) =>
-      client.getAgent(agentId, { signal, history: param && limit !== undefined ? { param: param.name, limit } : undefined }));
-    return read.agent;
-  }
-
-  /** The history window parameter of the current service, from its schema; undefined while unknown or absent. */
-  private historyParam(client: Pick<AgentRunsApi, 'baseUrl' | 'getSchemaInfo'>): Promise<HistoryLimitParam | undefined> {
-    const s = this.schema;
-    if (s && s.baseUrl === client.baseUrl && (s.failedAt === undefined || Date.now() - s.failedAt < SCHEMA_RETRY_MS)) {
-      return s.param;
-    }
-    const next: NonNullable<RunSync['schema']> = { baseUrl: client.baseUrl, param: Promise.resolve(undefined) };
-    next.param = client.getSchemaInfo().then(
-      (info) => info.historyLimit,
-      (error: unknown) => {
-        next.failedAt = Date.now();
-        this.o.log.info(`The service's schema could not be read (${this.describe(error)}); reading runs without a history window for now.`);
-        return undefined;
-      },
-    );
-    this.schema = next;
-    return next.param;
+    return this.reader.read(client, agentId, signal);
   }
 
   private onError(agentId: string, error: unknown, retryIn: number | undefined): void {
@@ -195,7 +155,7 @@ export class RunSync extends Disposable {
       const record = ledger.get(id);
       if (!record) {
         this.poller.untrack(id);
-        this.windows.forget(id);
+        this.reader.forget(id);
         this.wasActive.delete(id);
         continue;
       }
