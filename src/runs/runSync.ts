@@ -107,7 +107,7 @@ export class RunSync extends Disposable {
       viewing: this.o.isViewing(agentId) && vscode.window.state.focused,
       merge: (id, history) => this.o.transcripts.merge(id, history),
       finished: (record) => this.o.alerts.runFinished(record),
-      unchanged: this.o.unchanged,
+      unchanged: (id) => this.o.unchanged?.(id),
     });
   }
 
