@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { ApiError, isApiError } from '../api/errors';
 import type { Agent } from '../api/types';
 import { Poller, type PollerSettings } from '../core/polling/poller';
-import { RunReader, applyRead } from '../core/polling/runReads';
+import { RunReader, applyRead, type ReadClient } from '../core/polling/runReads';
 import { isFinishedRun, type LedgerChange } from '../core/ledger/ledger';
 import type { Connection } from '../connection/connection';
 import type { UnauthorizedGate } from '../connection/unauthorizedGate';
@@ -109,6 +109,11 @@ export class RunSync extends Disposable {
       finished: (record) => this.o.alerts.runFinished(record),
       unchanged: (id) => this.o.unchanged?.(id),
     });
+  }
+
+  /** One read the way the poller reads (history window included), for a run read outside it (Track Run by ID). */
+  readRun(client: ReadClient, agentId: string, signal?: AbortSignal): Promise<Agent> {
+    return this.reader.read(client, agentId, signal);
   }
 
   /** The user-facing text of an error (the API module's describeApiError when it is one). */

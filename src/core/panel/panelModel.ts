@@ -3,9 +3,9 @@
  * session and, after each change of the run, an `update` holding only what changed. panel.ts
  * does the VS Code side (webview, serializer, commands) around it.
  *
- * Transcript changes are found by revision (transcript.ts), not by who merged: the host's
- * poller may merge into the shared store itself; the session only remembers which transcript
- * instance and revision it has shown.
+ * Transcript changes are found by revision (transcript.ts): each read is merged once, into the
+ * shared store, before anything here hears of it (core/polling/runReads.ts); the session only
+ * remembers which transcript instance and revision it has shown.
  */
 import type { Agent } from '../../api/types';
 import { LifecycleTracker, latestTime } from './lifecycle';
@@ -119,10 +119,7 @@ export class RunObserver {
     return s;
   }
 
-  /**
-   * Folds the host's latest data for a run into the transcript (a no-op when the host's
-   * poller already merged it into the shared store) and the lifecycle lanes.
-   */
+  /** Takes the host's latest data for a run into the lifecycle lanes and the activity clock (the transcript is already merged). */
   observe(agentId: string): void {
     const run = this.deps.getRun(agentId);
     if (!run) {
@@ -131,7 +128,6 @@ export class RunObserver {
     const s = this.state(agentId);
     const now = this.deps.now();
     const transcript = this.deps.transcript(agentId);
-    transcript.merge(Array.isArray(run.agent.history) ? run.agent.history : undefined);
     const lifecycleChanged = s.lifecycle.observe(
       { lifecycle: run.agent.lifecycle, status: run.agent.status, completedAt: run.agent.completedAt },
       now,
