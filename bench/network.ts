@@ -12,10 +12,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as FakeTimers from '@sinonjs/fake-timers';
 import { createClient, isTerminalStatus, type AgentRunsApi } from '../src/api/index';
+import type { Agent } from '../src/api/types';
 import { Poller, clampPollerSettings, type Clock, type PollerSettings } from '../src/core/polling/poller';
 import { startEmulator, type Emulator } from '../test/emulator/index';
 import { paths } from '../test/support/paths';
 import { registerCleanup } from '../test/support/processes';
+import { measureHistoryBytes } from './historyBytes';
 import type { Report } from './report';
 
 /** Active runs followed at once in each cadence measurement. */
@@ -46,8 +48,14 @@ export function configuredSettings(): PollerSettings {
 
 type Cadence = 'panel' | 'background' | 'unfocused';
 
+/** How a rig reads and takes in a run; by default a bare getAgent and "finished" from the status. */
+export interface RigReads {
+  fetchRun(agentId: string, signal: AbortSignal): Promise<Agent>;
+  onResult(agentId: string, agent: Agent): boolean | 'dormant';
+}
+
 /** One poller on a virtual clock, its requests counted at the emulator. */
-class Rig {
+export class Rig {
   readonly fake = FakeTimers.createClock(Date.now()) as FakeTimers.NodeClock;
   /** Due time of each pending poller timer, so the clock can jump exactly to the next one. */
   private readonly due = new Map<FakeTimers.NodeTimer, number>();
@@ -70,10 +78,10 @@ class Rig {
   private readonly inFlight = new Set<Promise<unknown>>();
   readonly errors: string[] = [];
 
-  constructor(client: AgentRunsApi, settings: PollerSettings) {
+  constructor(client: AgentRunsApi, settings: PollerSettings, reads?: RigReads) {
     this.poller = new Poller({
       fetchRun: (agentId, signal) => {
-        const read = client.getAgent(agentId, { signal });
+        const read = reads ? reads.fetchRun(agentId, signal) : client.getAgent(agentId, { signal });
         this.inFlight.add(read);
         void read.then(
           () => this.inFlight.delete(read),
@@ -81,7 +89,7 @@ class Rig {
         );
         return read;
       },
-      onResult: (_agentId, agent) => isTerminalStatus(agent.status),
+      onResult: (agentId, agent) => (reads ? reads.onResult(agentId, agent) : isTerminalStatus(agent.status)),
       onError: (agentId, error) => this.errors.push(`${agentId}: ${error instanceof Error ? error.message : String(error)}`),
       onUnauthorized: () => this.errors.push('401'),
       clock: this.clock,
@@ -221,6 +229,7 @@ export async function measureNetwork(report: Report): Promise<void> {
     } finally {
       rig.dispose();
     }
+    await measureHistoryBytes(report, settings);
   } finally {
     await client.dispose();
     await emulator.close();

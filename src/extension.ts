@@ -25,7 +25,7 @@ import type { RunLedger } from './core/ledger/ledger';
 import type { Poller } from './core/polling/poller';
 import { showApiError } from './connection/showApiError';
 import type { GlueDeps } from './runs/glueDeps';
-import { afterPost } from './runs/afterPost';
+import { afterPost, type AfterPost } from './runs/afterPost';
 import { Ledgers } from './runs/ledgers';
 import { RunSync } from './runs/runSync';
 import { LazyTranscriptCache } from './runs/transcripts';
@@ -57,6 +57,10 @@ export interface AgentRunsTestApi {
   connection(): { baseUrl: string | undefined; signedIn: boolean; tokenRejected: boolean; online: boolean };
   /** Runs the AGENT_RUNS_SEED_TOKEN_FILE import again (tests: "a new token was set"). */
   seedToken(): Promise<boolean>;
+  /** What the composer does once the service acknowledged a POST (tests: a follow-up whose reads are still stale). */
+  afterPost(post: AfterPost): void;
+  /** The `sequence` of every message in a run's transcript, in order (-1 without one). */
+  transcriptSequences(agentId: string): number[];
 }
 
 let shutdown: (() => Promise<void>) | undefined;
@@ -67,6 +71,26 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
   context.subscriptions.push(log);
   Emitter.onListenerError = (err) => log.error(`A listener failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
 
+  const base = buildBase(context, log);
+  const runs = buildRuns(context, log, base);
+  const deps = buildDeps(context, log, base, runs);
+  registerRunCommands(context, deps, base, log);
+  runs.host.attach(deps);
+  registerStartRun(context, deps);
+  registerTestGroups(context, deps);
+
+  // After registration, off the activation path.
+  void seedTokenFromEnv(process.env, base.conn, base.auth, log).catch((e: unknown) => log.warn(`Seeding the token failed: ${e instanceof Error ? e.message : String(e)}`));
+  const flush = (): Promise<void> => Promise.all([base.ledgers.flush(), base.transcripts.flush()]).then(() => undefined);
+  shutdown = flush;
+
+  const activationMs = performance.now() - started;
+  log.debug(`Agent Runs activated in ${activationMs.toFixed(1)} ms (${base.ledgers.current.active().length} unfinished run(s) to follow).`);
+  return testApi(base, runs, deps, log, flush, activationMs);
+}
+
+/** Connection, token, run list, transcripts, 401 gate, drafts: what every feature stands on. */
+function buildBase(context: vscode.ExtensionContext, log: vscode.LogOutputChannel) {
   const auth = new TokenStore(context.secrets);
   const conn = new Connection({ context, auth, log, loadApi });
   const ledgers = new Ledgers(context.globalState, log, conn.current.baseUrl);
@@ -80,25 +104,35 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
     ledgers.switchTo(state.baseUrl);
     transcripts.switchBaseUrl(state.baseUrl);
   }));
+  return { auth, conn, ledgers, transcripts, gate, drafts };
+}
+type Base = ReturnType<typeof buildBase>;
 
+/** The run model's readers and views: panel host, polling, alerts, the Runs view and status bar. */
+function buildRuns(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, b: Base) {
   // The webview serializer must exist when activate returns (panels come back after a reload);
   // the panel manager behind it loads on first use (dist/panel.js).
   const host = new PanelHost(log);
-  const panels = new LazyRunPanels(context.extensionUri, host, { transcripts: () => transcripts.transcripts });
+  const panels = new LazyRunPanels(context.extensionUri, host, { transcripts: () => b.transcripts.transcripts });
   context.subscriptions.push(host, panels);
   const alerts = new RunAlerts(log, (id) => host.isViewing(id));
   const sync = new RunSync({
-    ledgers, connection: conn, gate, transcripts, alerts, log,
+    ledgers: b.ledgers, connection: b.conn, gate: b.gate, transcripts: b.transcripts, alerts, log,
     isViewing: (id) => host.isViewing(id),
     remember: (id, agent) => host.remember(id, agent),
     unchanged: (id) => host.polled(id),
   });
   context.subscriptions.push(sync);
+  const view = new RunsView(new RunsTreeProvider(b.ledgers, b.conn), b.ledgers);
+  const statusBar = new RunsStatusBar(b.ledgers);
+  context.subscriptions.push(view, statusBar, new RunDecorations(b.ledgers));
+  const connectivity = wireNotices(context, log, b.gate, sync, view, statusBar);
+  return { host, panels, alerts, sync, view, connectivity };
+}
+type Runs = ReturnType<typeof buildRuns>;
 
-  const view = new RunsView(new RunsTreeProvider(ledgers, conn), ledgers);
-  const statusBar = new RunsStatusBar(ledgers);
-  context.subscriptions.push(view, statusBar, new RunDecorations(ledgers));
-
+/** The rejected-token and offline notices of the view and status bar; returns whether the service is reachable. */
+function wireNotices(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, gate: UnauthorizedGate, sync: RunSync, view: RunsView, statusBar: RunsStatusBar): () => boolean {
   context.subscriptions.push(gate.onDidChange(() => {
     statusBar.setRejected(gate.rejected);
     view.setNotice('rejected', gate.rejected ? vscode.l10n.t('The service rejected the API token. Runs are not updated until you set a new one.') : undefined);
@@ -120,7 +154,13 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
       offlineNotified = false;
     }
   }));
+  return () => reachable;
+}
 
+/** What the features receive (runs/glueDeps.ts): extension.ts wires them through it, never to each other. */
+function buildDeps(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, b: Base, r: Runs): GlueDeps {
+  const { auth, conn, ledgers, gate, drafts, transcripts } = b;
+  const { sync, panels, view } = r;
   const deps: GlueDeps = {
     context,
     log,
@@ -149,8 +189,11 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
     drafts,
     transcripts,
   };
+  return deps;
+}
 
-  registerConnectionCommands(context, { conn, auth, log });
+function registerRunCommands(context: vscode.ExtensionContext, deps: GlueDeps, b: Base, log: vscode.LogOutputChannel): void {
+  registerConnectionCommands(context, { conn: b.conn, auth: b.auth, log });
   registerTrackRun(context, deps);
   registerOpenRun(context, deps);
   registerSendFollowUp(context, deps);
@@ -161,33 +204,26 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
   registerRemoveRun(context, deps);
   registerClearFinished(context, deps);
   registerUriHandler(context, deps);
-  host.attach(deps);
-  registerStartRun(context, deps);
-  registerTestGroups(context, deps);
+}
 
-  // After registration, off the activation path.
-  void seedTokenFromEnv(process.env, conn, auth, log).catch((e: unknown) => log.warn(`Seeding the token failed: ${e instanceof Error ? e.message : String(e)}`));
-
-  shutdown = async () => {
-    await Promise.all([ledgers.flush(), transcripts.flush()]);
-  };
-
-  const activationMs = performance.now() - started;
-  log.debug(`Agent Runs activated in ${activationMs.toFixed(1)} ms (${ledgers.current.active().length} unfinished run(s) to follow).`);
+function testApi(b: Base, r: Runs, deps: GlueDeps, log: vscode.LogOutputChannel, flush: () => Promise<void>, activationMs: number): AgentRunsTestApi {
+  const { conn, ledgers, gate, auth } = b;
   return {
     ledger: () => ledgers.current,
-    poller: sync.poller,
+    poller: r.sync.poller,
     get unauthorizedPrompts() {
       return gate.promptCount;
     },
     get notificationsShown() {
-      return alerts.shownCount;
+      return r.alerts.shownCount;
     },
-    notificationsFor: (agentId) => alerts.shownFor(agentId),
-    flush: () => Promise.all([ledgers.flush(), transcripts.flush()]).then(() => undefined),
+    notificationsFor: (agentId) => r.alerts.shownFor(agentId),
+    flush,
     activationMs,
-    connection: () => ({ baseUrl: conn.current.baseUrl, signedIn: conn.current.signedIn, tokenRejected: gate.rejected, online: reachable }),
+    connection: () => ({ baseUrl: conn.current.baseUrl, signedIn: conn.current.signedIn, tokenRejected: gate.rejected, online: r.connectivity() }),
     seedToken: () => seedTokenFromEnv(process.env, conn, auth, log),
+    afterPost: (post) => deps.afterPost(post),
+    transcriptSequences: (agentId) => b.transcripts.transcripts.get(agentId).snapshot().entries.map((e) => e.sequence ?? -1),
   };
 }
 

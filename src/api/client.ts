@@ -9,7 +9,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { normalizeBaseUrl } from './baseUrl';
-import type { AgentRunsApi, ClientOptions, RequestLogEntry, RequestOptions, Timeouts } from './contract';
+import type { AgentRunsApi, ClientOptions, GetAgentOptions, RequestLogEntry, RequestOptions, Timeouts } from './contract';
 import { httpError, transportError, type FailureContext } from './describe';
 import { ApiError } from './errors';
 import {
@@ -260,9 +260,11 @@ export function createClient(options: ClientOptions): AgentRunsApi {
       return parsed('POST', '/agents', json, parseAgentRun);
     },
 
-    async getAgent(agentId, opts?: RequestOptions): Promise<AgentData> {
+    async getAgent(agentId, opts?: GetAgentOptions): Promise<AgentData> {
       const path = `/agents/${encodeURIComponent(validateAgentId(agentId))}`;
-      const json = await call({ method: 'GET', path, signal: opts?.signal });
+      const h = opts?.history;
+      const query = h && Number.isSafeInteger(h.limit) && h.limit >= 1 ? `?${encodeURIComponent(h.param)}=${h.limit}` : '';
+      const json = await call({ method: 'GET', path: path + query, signal: opts?.signal });
       return parsed('GET', path, json, parseAgent);
     },
 

@@ -7,6 +7,11 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+export interface GetAgentOptions extends RequestOptions {
+  /** Ask for the most recent `limit` history messages, in the query parameter the served schema names. */
+  history?: { readonly param: string; readonly limit: number };
+}
+
 /** One line per request, for the output channel. Never carries the token or bodies. */
 export interface RequestLogEntry {
   method: string;
@@ -58,7 +63,7 @@ export interface ClientOptions {
 export interface AgentRunsApi {
   readonly baseUrl: string;
   startAgent(request: StartAgentRequest, options?: RequestOptions): Promise<AgentRun>;
-  getAgent(agentId: string, options?: RequestOptions): Promise<Agent>;
+  getAgent(agentId: string, options?: GetAgentOptions): Promise<Agent>;
   sendFollowUp(agentId: string, request: FollowUpRequest, options?: RequestOptions): Promise<FollowUpAck>;
   createTestGroup(request: CreateTestGroupRequest, options?: RequestOptions): Promise<TestGroupCreated>;
   /** `GET /openapi.json`, reduced to what the extension uses (model ids, version, fingerprint). */

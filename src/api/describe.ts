@@ -129,7 +129,10 @@ export function httpError(
 ): ApiError {
   const server = readServerErrorBody(bodyText, ctx.secrets);
   const code = server.code;
+  // Any answer may say when to come back (a 502 from a gateway, a 409 ...), not only 429 and 503.
+  const retryAfterMs = parseRetryAfter(headers.retryAfter, now);
   const base = {
+    retryAfterMs,
     status,
     code,
     reason: server.reason,
@@ -173,7 +176,6 @@ export function httpError(
     return make('not_found', `The service has nothing at ${ctx.method} ${ctx.path} (404). Check the base URL.`);
   }
   if (status === 429) {
-    const retryAfterMs = parseRetryAfter(headers.retryAfter, now);
     const when = retryAfterMs === undefined ? undefined : formatDelay(retryAfterMs);
     const message = isPost(ctx)
       ? `The service is rate limiting requests (429); try again ${when ? `in ${when}` : 'shortly'}.`
@@ -181,7 +183,6 @@ export function httpError(
     return make('rate_limited', message, { retryAfterMs });
   }
   if (status >= 500 && status <= 599) {
-    const retryAfterMs = parseRetryAfter(headers.retryAfter, now);
     const sentence = `The service failed (${status}); try again later.${isPost(ctx) ? MAY_HAVE_ARRIVED : ''}`;
     return make('server', withServerText(sentence, server), { retryAfterMs });
   }

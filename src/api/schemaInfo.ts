@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { ApiError } from './errors';
-import type { ServiceSchemaInfo } from './types';
+import type { HistoryLimitParam, ServiceSchemaInfo } from './types';
 
 type Json = Record<string, unknown>;
 
@@ -139,6 +139,38 @@ export function extractModelIds(doc: unknown): string[] {
   return [...new Set(values.filter((v) => v !== ''))];
 }
 
+/** The read-one-run operation: `GET /agents/{agentId}` (any path parameter name). */
+function agentGetOperation(doc: Json): Json | undefined {
+  const paths = deref(doc, doc.paths);
+  if (!paths) return undefined;
+  const key = Object.keys(paths).find((k) => /\/agents\/\{[^}/]+\}\/?$/.test(k));
+  if (key === undefined) return undefined;
+  const item = deref(doc, paths[key]);
+  return item ? deref(doc, item.get) : undefined;
+}
+
+const positiveInt = (v: unknown): number | undefined => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 1 ? v : undefined);
+
+/**
+ * The query parameter that caps `history` on `GET /agents/{agentId}`: `historyLimit`, else the
+ * one integer query parameter named like a limit. Undefined when the document has none.
+ */
+export function extractHistoryLimit(doc: unknown): HistoryLimitParam | undefined {
+  if (!isRecord(doc)) return undefined;
+  const op = agentGetOperation(doc);
+  if (!op || !Array.isArray(op.parameters)) return undefined;
+  const params = op.parameters.map((p) => deref(doc, p)).filter((p): p is Json => p !== undefined && p.in === 'query' && typeof p.name === 'string');
+  const param = params.find((p) => p.name === 'historyLimit') ?? params.find((p) => /limit/i.test(String(p.name)));
+  if (!param) return undefined;
+  const schema = deref(doc, param.schema) ?? {};
+  const out: HistoryLimitParam = { name: String(param.name) };
+  const maximum = positiveInt(schema.maximum);
+  const byDefault = positiveInt(schema.default);
+  if (maximum !== undefined) out.maximum = maximum;
+  if (byDefault !== undefined) out.defaultLimit = maximum === undefined ? byDefault : Math.min(byDefault, maximum);
+  return out;
+}
+
 /** Reduces a served OpenAPI document to {@link ServiceSchemaInfo}. */
 export function extractSchemaInfo(doc: unknown): ServiceSchemaInfo {
   if (!isRecord(doc)) {
@@ -149,6 +181,8 @@ export function extractSchemaInfo(doc: unknown): ServiceSchemaInfo {
     });
   }
   const info: ServiceSchemaInfo = { models: extractModelIds(doc), fingerprint: schemaFingerprint(doc) };
+  const historyLimit = extractHistoryLimit(doc);
+  if (historyLimit) info.historyLimit = historyLimit;
   const version = isRecord(doc.info) ? doc.info.version : undefined;
   if (typeof version === 'string' && version !== '') info.version = version;
   else if (typeof version === 'number') info.version = String(version);

@@ -25,6 +25,25 @@ export function isTerminalStatus(status: RunStatus | undefined): boolean {
   return status === 'completed' || status === 'error';
 }
 
+/**
+ * Whether a run is over: a terminal known status, or a status the reference does not list
+ * (`cancelled`, `timed_out`, ...) with `completedAt` set. An unknown status without
+ * `completedAt` may still move, so it is not finished (it is read slowly, see the poller).
+ */
+export function isFinished(run: { readonly status?: RunStatus; readonly completedAt?: number }): boolean {
+  const { status } = run;
+  if (status === undefined || (KNOWN_STATUSES as readonly string[]).includes(status)) {
+    return isTerminalStatus(status);
+  }
+  return run.completedAt !== undefined;
+}
+
+/** A status the reference does not list, without `completedAt`: maybe paused, maybe stuck. */
+export function isDormant(run: { readonly status?: RunStatus; readonly completedAt?: number }): boolean {
+  const { status } = run;
+  return status !== undefined && !(KNOWN_STATUSES as readonly string[]).includes(status) && run.completedAt === undefined;
+}
+
 // ---------------------------------------------------------------- requests
 
 export interface StartAgentRequest {
@@ -132,4 +151,13 @@ export interface ServiceSchemaInfo {
   version?: string;
   /** A stable fingerprint of the served document, to notice when it changes. */
   fingerprint: string;
+  /** The history-window query parameter of `GET /agents/{agentId}`, when the document has one. */
+  historyLimit?: HistoryLimitParam;
+}
+
+/** How the service caps `history`: the query parameter's name, its default and maximum as documented. */
+export interface HistoryLimitParam {
+  name: string;
+  defaultLimit?: number;
+  maximum?: number;
 }

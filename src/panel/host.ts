@@ -74,10 +74,15 @@ export class PanelHost extends Disposable implements RunPanelHost {
     return this.deps;
   }
 
-  /** Keeps the newest read of a run (history included) for the panel; call before the ledger hears of it. */
+  /**
+   * Keeps the newest read of a run for the panel (fields the ledger does not keep, such as
+   * `lastLifecycleEventAt`); call before the ledger hears of it. Without its history: the
+   * transcript store holds that, merged once.
+   */
   remember(agentId: string, agent: Agent): void {
+    const { history: _history, ...rest } = agent;
     this.latest.delete(agentId);
-    this.latest.set(agentId, agent);
+    this.latest.set(agentId, rest);
     while (this.latest.size > MAX_REMEMBERED) {
       const oldest = this.latest.keys().next().value;
       if (oldest === undefined) {

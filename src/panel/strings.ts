@@ -120,6 +120,7 @@ export function exportLabels(): ExportLabels {
     toolCall: t('Tool call'),
     attachments: t('Attachments'),
     earlierUnavailable: t('Earlier messages were no longer available from the service; about {0} are missing.', P),
+    gap: t('About {0} messages here are no longer available from the service.', P),
     dropped: t('{0} older messages were dropped from the local cache.', P),
     noMessages: t('No messages.'),
     exportedAt: t('Exported {0}', P),

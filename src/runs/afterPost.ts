@@ -61,5 +61,5 @@ export function afterPost(ledger: RunLedger, poller: Pick<Poller, 'track' | 'bur
     }, now);
   }
   poller.track(agentId);
-  poller.burst(agentId);
+  poller.burst(agentId, { reopening: true });
 }

@@ -7,9 +7,10 @@
  */
 import * as vscode from 'vscode';
 import { ApiError, isApiError } from '../api/errors';
-import { isTerminalStatus, type Agent } from '../api/types';
+import type { Agent } from '../api/types';
 import { Poller, type PollerSettings } from '../core/polling/poller';
-import type { LedgerChange } from '../core/ledger/ledger';
+import { RunReader, applyRead, type ReadClient } from '../core/polling/runReads';
+import { isFinishedRun, type LedgerChange } from '../core/ledger/ledger';
 import type { Connection } from '../connection/connection';
 import type { UnauthorizedGate } from '../connection/unauthorizedGate';
 import type { RunAlerts } from './alerts';
@@ -44,6 +45,10 @@ export function readPollingSettings(): Partial<PollerSettings> {
 
 export class RunSync extends Disposable {
   readonly poller: Poller;
+  private readonly reader = new RunReader({
+    lastSequence: (agentId) => this.o.ledgers.current.get(agentId)?.lastSequence,
+    log: (message) => this.o.log.info(message),
+  });
   private readonly wasActive = new Map<string, boolean>();
   private readonly connectivityEmitter = this._register(new vscode.EventEmitter<boolean>());
   /** True = reachable again, false = offline. Once per transition. */
@@ -90,27 +95,25 @@ export class RunSync extends Disposable {
   }
 
   /**
-   * Folds one read into the ledger and the transcript cache; raises the completion alert.
-   * Returns whether the run is finished (the poller stops reading it).
+   * Folds one read into the ledger and the transcript cache; raises the completion alert (once
+   * across windows). Returns whether the run is finished (the poller stops reading it), or
+   * `'dormant'` for an unknown status without `completedAt` (read slowly).
    */
-  applyAgent(agentId: string, agent: Agent): boolean {
-    const ledger = this.o.ledgers.current;
-    if (!ledger.has(agentId)) {
-      // Removed from the list while the read was under way: do not bring it back.
-      return true;
+  applyAgent(agentId: string, agent: Agent): boolean | 'dormant' {
+    if (this.o.ledgers.current.has(agentId)) {
+      this.o.remember?.(agentId, agent);
     }
-    const viewing = this.o.isViewing(agentId) && vscode.window.state.focused;
-    this.o.remember?.(agentId, agent);
-    this.o.transcripts.merge(agentId, agent.history);
-    const result = ledger.applyAgent({ ...agent, agentId }, { viewing });
-    if (!result.changed) {
-      this.o.unchanged?.(agentId);
-    }
-    const record = ledger.get(agentId);
-    if (result.becameTerminal && record) {
-      this.o.alerts.runFinished(record);
-    }
-    return record ? isTerminalStatus(record.status) : true;
+    return applyRead(this.o.ledgers.current, agentId, agent, {
+      viewing: this.o.isViewing(agentId) && vscode.window.state.focused,
+      merge: (id, history) => this.o.transcripts.merge(id, history),
+      finished: (record) => this.o.alerts.runFinished(record),
+      unchanged: (id) => this.o.unchanged?.(id),
+    });
+  }
+
+  /** One read the way the poller reads (history window included), for a run read outside it (Track Run by ID). */
+  readRun(client: ReadClient, agentId: string, signal?: AbortSignal): Promise<Agent> {
+    return this.reader.read(client, agentId, signal);
   }
 
   /** The user-facing text of an error (the API module's describeApiError when it is one). */
@@ -130,7 +133,7 @@ export class RunSync extends Disposable {
     if (!client) {
       throw new ApiError({ kind: 'invalid_input', message: vscode.l10n.t('Not connected: set the base URL and the API token.'), mayHaveReachedServer: false });
     }
-    return client.getAgent(agentId, { signal });
+    return this.reader.read(client, agentId, signal);
   }
 
   private onError(agentId: string, error: unknown, retryIn: number | undefined): void {
@@ -157,10 +160,11 @@ export class RunSync extends Disposable {
       const record = ledger.get(id);
       if (!record) {
         this.poller.untrack(id);
+        this.reader.forget(id);
         this.wasActive.delete(id);
         continue;
       }
-      const active = !isTerminalStatus(record.status);
+      const active = !isFinishedRun(record);
       const before = this.wasActive.get(id);
       // Only transitions: a run the poller gave up on (404) is not picked up again by
       // an unrelated change, only by a refresh or a follow-up.

@@ -7,8 +7,7 @@
  * nodes.ts); elements keep their identity and every TreeItem has an `id`.
  */
 import * as vscode from 'vscode';
-import { isTerminalStatus } from '../api/types';
-import { runTime, type LedgerChange } from '../core/ledger/ledger';
+import { isFinishedRun, runTime, type LedgerChange } from '../core/ledger/ledger';
 import type { Connection } from '../connection/connection';
 import type { Ledgers } from './ledgers';
 import { Disposable } from '../core/disposable';
@@ -217,7 +216,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
   private appItem(node: AppNode): vscode.TreeItem {
     const item = new vscode.TreeItem(node.group.label, vscode.TreeItemCollapsibleState.Expanded);
     item.id = `app:${node.key}`;
-    const active = node.group.runs.filter((r) => !isTerminalStatus(r.status)).length;
+    const active = node.group.runs.filter((r) => !isFinishedRun(r)).length;
     const parts: string[] = [];
     if (node.group.description) {
       parts.push(node.group.description);

@@ -42,7 +42,9 @@ export type Category =
   /** Forged or invalid webview messages ignored and logged. */
   | 'messages'
   /** Company proxies (squid, with and without authentication), noProxy, a private CA. */
-  | 'network';
+  | 'network'
+  /** Capped histories: no message the service still returns is lost between polls. */
+  | 'histories';
 
 export interface ScenarioRecord {
   tier: string;
@@ -53,6 +55,8 @@ export interface ScenarioRecord {
   tokenLeaks: number;
   duplicatePosts: number;
   lostDrafts: number;
+  /** Messages the service returned (or could have) that the transcript does not hold. Absent in older records. */
+  lostMessages?: number;
   /** What was found, one line each (never the token itself). */
   findings: string[];
   error?: string;
@@ -71,6 +75,8 @@ export interface Scenario {
   duplicatePosts(count: number, detail: string): void;
   /** A follow-up the person typed that cannot be found any more. */
   lostDraft(detail: string): void;
+  /** Messages the service still returns that never reached the transcript. */
+  lostMessages(count: number, detail: string): void;
   /** A line for the report. */
   note(text: string): void;
 }
@@ -150,6 +156,12 @@ function makeScenario(state: ScenarioState): Scenario {
       r.lostDrafts++;
       r.findings.push(`lost draft: ${detail}`);
     },
+    lostMessages: (count, detail) => {
+      if (count > 0) {
+        r.lostMessages = (r.lostMessages ?? 0) + count;
+        r.findings.push(`lost messages (${count}): ${detail}`);
+      }
+    },
     note: (text) => {
       r.findings.push(`note: ${text}`);
     },
@@ -182,6 +194,7 @@ export function scenario(category: Category, title: string, body: (s: Scenario) 
       tokenLeaks: 0,
       duplicatePosts: 0,
       lostDrafts: 0,
+      lostMessages: 0,
       findings: [],
       durationMs: 0,
     };
@@ -201,7 +214,7 @@ export function scenario(category: Category, title: string, body: (s: Scenario) 
       current = undefined;
       record.durationMs = Date.now() - started;
     }
-    const counted = record.crashes + record.tokenLeaks + record.duplicatePosts + record.lostDrafts;
+    const counted = record.crashes + record.tokenLeaks + record.duplicatePosts + record.lostDrafts + (record.lostMessages ?? 0);
     record.passed = error === undefined && counted === 0;
     if (error !== undefined) {
       record.error = error.message.split('\n').slice(0, 6).join('\n');
@@ -211,7 +224,7 @@ export function scenario(category: Category, title: string, body: (s: Scenario) 
       throw error;
     }
     if (counted > 0) {
-      throw new Error(`scenario measured ${record.crashes} crash(es), ${record.tokenLeaks} token leak(s), ${record.duplicatePosts} duplicate POST(s), ${record.lostDrafts} lost draft(s):\n  ${record.findings.join('\n  ')}`);
+      throw new Error(`scenario measured ${record.crashes} crash(es), ${record.tokenLeaks} token leak(s), ${record.duplicatePosts} duplicate POST(s), ${record.lostDrafts} lost draft(s), ${record.lostMessages ?? 0} lost message(s):\n  ${record.findings.join('\n  ')}`);
     }
   });
 }
@@ -224,10 +237,11 @@ export interface Totals {
   tokenLeaks: number;
   duplicatePosts: number;
   lostDrafts: number;
+  lostMessages: number;
 }
 
 export function totals(all: readonly ScenarioRecord[]): Totals {
-  const t: Totals = { scenarios: all.length, passed: 0, failed: 0, crashes: 0, tokenLeaks: 0, duplicatePosts: 0, lostDrafts: 0 };
+  const t: Totals = { scenarios: all.length, passed: 0, failed: 0, crashes: 0, tokenLeaks: 0, duplicatePosts: 0, lostDrafts: 0, lostMessages: 0 };
   for (const r of all) {
     if (r.passed) {
       t.passed++;
@@ -238,12 +252,13 @@ export function totals(all: readonly ScenarioRecord[]): Totals {
     t.tokenLeaks += r.tokenLeaks;
     t.duplicatePosts += r.duplicatePosts;
     t.lostDrafts += r.lostDrafts;
+    t.lostMessages += r.lostMessages ?? 0;
   }
   return t;
 }
 
 export function summaryLine(t: Totals): string {
-  return `faults: ${t.scenarios} scenarios, ${t.crashes} crashes, ${t.tokenLeaks} token leaks, ${t.duplicatePosts} duplicate POSTs, ${t.lostDrafts} lost drafts`;
+  return `faults: ${t.scenarios} scenarios, ${t.crashes} crashes, ${t.tokenLeaks} token leaks, ${t.duplicatePosts} duplicate POSTs, ${t.lostDrafts} lost drafts, ${t.lostMessages} messages lost between polls`;
 }
 
 /** Records appended to a JSON-lines file by another process. */

@@ -10,7 +10,7 @@
 // 3. ui: a person's clicks in the real workbench (test/faults/ui, through test/e2e/harness).
 // Each scenario reports a record (test/faults/registry.ts); the counts below come from those
 // records. Exit status 0 only when every scenario passed and crashes, token leaks, duplicate
-// POSTs and lost drafts are all 0.
+// POSTs, lost drafts and messages lost between polls are all 0.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
@@ -245,7 +245,7 @@ async function main(): Promise<number> {
   printReport(all);
   log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   const t = totals(all);
-  return t.failed === 0 && t.crashes + t.tokenLeaks + t.duplicatePosts + t.lostDrafts === 0 && t.scenarios > 0 ? 0 : 1;
+  return t.failed === 0 && t.crashes + t.tokenLeaks + t.duplicatePosts + t.lostDrafts + t.lostMessages === 0 && t.scenarios > 0 ? 0 : 1;
 }
 
 runLauncher(log, main);

@@ -90,6 +90,39 @@ class EmulatorAdmin {
     assert.equal(res.status, 200, await res.text());
   }
 
+  async patch(agentId: string, fields: Record<string, unknown>): Promise<void> {
+    const res = await fetch(`${this.context.emulator?.adminUrl}/agents/${encodeURIComponent(agentId)}`, {
+      method: 'PATCH',
+      body: JSON.stringify(fields),
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(res.status, 200, await res.text());
+  }
+
+  async settings(patch: Record<string, unknown>): Promise<void> {
+    const res = await fetch(`${this.context.emulator?.adminUrl}/settings`, { method: 'PATCH', body: JSON.stringify(patch), headers: { 'content-type': 'application/json' } });
+    assert.equal(res.status, 200, await res.text());
+  }
+
+  async appendMessage(agentId: string, message: Record<string, unknown>): Promise<void> {
+    const res = await fetch(`${this.context.emulator?.adminUrl}/agents/${encodeURIComponent(agentId)}/messages`, { method: 'POST', body: JSON.stringify(message), headers: { 'content-type': 'application/json' } });
+    assert.equal(res.status, 201, await res.text());
+  }
+
+  async sequences(agentId: string): Promise<number[]> {
+    const res = await fetch(`${this.context.emulator?.adminUrl}/agents/${encodeURIComponent(agentId)}`);
+    return ((await res.json()) as { history: { sequence: number }[] }).history.map((m) => m.sequence);
+  }
+
+  async followUp(agentId: string, prompt: string): Promise<void> {
+    const res = await fetch(`${this.context.emulator?.baseUrl}/agents/${encodeURIComponent(agentId)}/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${this.emu.tokens.default}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt }),
+    });
+    assert.equal(res.status < 300, true, `POST /messages answered ${res.status}`);
+  }
+
   async requestCount(): Promise<number> {
     const res = await fetch(`${this.context.emulator?.adminUrl}/requests?since=0`);
     return ((await res.json()) as { next: number }).next;
@@ -302,6 +335,78 @@ describe('Runs: ledger, polling, alerts, 401', function () {
     assert.ok(cleared >= 1);
     assert.equal(api.ledger().has(done), false);
     assert.ok(api.ledger().all().every((r) => r.status !== 'completed' && r.status !== 'error'));
+  });
+
+  it('capped histories (default 5): a run writing 40 messages between two polls loses none, and the label is what was started', async () => {
+    await admin.settings({ historyDefault: 5, historyMax: 500 });
+    try {
+      const agentId = await admin.startRun('Write many notes [[slow]]');
+      await admin.waitUntilStarted(agentId);
+      await admin.setStatus(agentId, 'running');
+      assert.equal(await vscode.commands.executeCommand('agentRuns.trackRun', agentId), true);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      for (let round = 0; round < 3; round++) {
+        for (let i = 0; i < 40; i++) {
+          await admin.appendMessage(agentId, i % 2 === 0 ? { role: 'tool', content: `out ${round}.${i}`, toolName: 'read_file', toolParameters: { path: `f${i}` } } : { role: 'assistant', content: `note ${round}.${i}` });
+        }
+        await api.poller.pollNow(agentId);
+      }
+      const whole = await admin.sequences(agentId);
+      const have = new Set(api.transcriptSequences(agentId));
+      assert.deepEqual(whole.filter((q) => !have.has(q)), [], 'messages lost between polls');
+      assert.equal(api.ledger().get(agentId)?.prompt, 'Write many notes [[slow]]');
+      await vscode.commands.executeCommand('agentRuns.removeRun', agentId);
+    } finally {
+      await admin.settings({ historyDefault: null, historyMax: null });
+    }
+  });
+
+  it('a cancelled run with completedAt is finished: not polled, not active, cleared; without completedAt it stays followed', async () => {
+    const cancelled = await admin.startRun('Cancel me [[slow]]');
+    const paused = await admin.startRun('Pause me [[slow]]');
+    await admin.waitUntilStarted(cancelled);
+    await admin.waitUntilStarted(paused);
+    await admin.setStatus(cancelled, 'running');
+    await admin.setStatus(paused, 'running');
+    assert.equal(await vscode.commands.executeCommand('agentRuns.trackRun', cancelled), true);
+    assert.equal(await vscode.commands.executeCommand('agentRuns.trackRun', paused), true);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const shownBefore = api.notificationsFor(cancelled);
+    await admin.patch(cancelled, { status: 'cancelled', completedAt: 'now' });
+    await admin.patch(paused, { status: 'paused', completedAt: null });
+    await readUntilStatus(api, cancelled, 'cancelled');
+    await readUntilStatus(api, paused, 'paused');
+    assert.equal(api.poller.isTracked(cancelled), false, 'a cancelled run with completedAt is still polled');
+    assert.equal(api.poller.isTracked(paused), true, 'a paused run without completedAt is no longer followed');
+    assert.ok(!api.ledger().active().some((r) => r.agentId === cancelled), 'counted active');
+    assert.equal(api.notificationsFor(cancelled), shownBefore + 1, 'its end was not announced once');
+    await vscode.commands.executeCommand<number>('agentRuns.clearFinished');
+    assert.equal(api.ledger().has(cancelled), false, 'Clear Finished kept it');
+    assert.equal(api.ledger().has(paused), true);
+    await vscode.commands.executeCommand('agentRuns.removeRun', paused);
+  });
+
+  it('a follow-up on a finished run: stale reads are no completion, the next end is announced once', async () => {
+    const agentId = await admin.startRun('First turn');
+    await admin.waitUntilStarted(agentId);
+    await admin.patch(agentId, { status: 'completed', completedAt: 'now', updatedAt: 'now' });
+    assert.equal(await vscode.commands.executeCommand('agentRuns.trackRun', agentId), true);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    assert.equal(api.poller.isTracked(agentId), false);
+    const shownBefore = api.notificationsFor(agentId);
+    // Acknowledged, but the service still shows the finished turn: every read is stale.
+    api.afterPost({ kind: 'followUp', agentId, prompt: 'Second turn', ack: { agentId, status: 'queued' } });
+    await sleep(4_000);
+    assert.equal(api.notificationsFor(agentId), shownBefore, 'a stale read was announced as a completion');
+    assert.equal(api.poller.isTracked(agentId), true, 'polling stopped on a stale read');
+    assert.ok(api.ledger().active().some((r) => r.agentId === agentId), 'the run is not active again');
+    // The service takes the turn and ends it: one notice.
+    await admin.followUp(agentId, 'Second turn');
+    await waitFor('the follow-up to show', () => api.ledger().get(agentId)?.pendingFollowUpAt === undefined, 30_000);
+    await waitFor('the second turn to end', () => api.notificationsFor(agentId) === shownBefore + 1, 30_000);
+    await sleep(2_000);
+    assert.equal(api.notificationsFor(agentId), shownBefore + 1);
+    await vscode.commands.executeCommand('agentRuns.removeRun', agentId);
   });
 
   it('refuses a run ID the service does not know, and adds nothing', async () => {

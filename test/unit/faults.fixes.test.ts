@@ -18,6 +18,8 @@ function initFor(raw: Record<string, unknown>): ReturnType<typeof parseExtension
   const session = new PanelSession('a1', {
     getRun, transcript: (id) => store.get(id), observer, stallAfterMs: 600_000, locale: 'en', isMac: false, strings: () => strings, draft: () => '',
   });
+  // What the poller does before the panel hears of a read: one merge into the shared store.
+  store.get('a1').merge(agent.history);
   observer.observe('a1');
   return parseExtensionMessage(JSON.parse(JSON.stringify(session.init())) as unknown);
 }

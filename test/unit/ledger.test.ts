@@ -238,9 +238,138 @@ describe('RunLedger across windows (one shared store)', () => {
     b.syncFromStore();
     b.applyAgent({ agentId: 'x', status: 'completed' }, { now: t + 5_000 });
     await b.flush();
-    a.applyAgent({ agentId: 'x', status: 'running' }, { now: t + 1_000 });
+    // A read that changes something (an unchanged one writes nothing, see below).
+    a.applyAgent({ agentId: 'x', status: 'running', updatedAt: 1 }, { now: t + 1_000 });
     // a's write merged first: b's later read of the same run is kept.
     await a.flush();
     assert.equal(a.get('x')?.status, 'completed');
+  });
+
+  it('one "finished" notice per completion across windows, even where the other window\'s read is older', async () => {
+    const { a, b } = twoWindows();
+    const t = Date.now();
+    a.upsert({ agentId: 'x', source: 'started', status: 'running' }, t);
+    await a.flush();
+    b.syncFromStore();
+    const done = { agentId: 'x', status: 'completed', completedAt: 500 };
+    assert.equal(a.applyAgent(done, { now: t + 1_000 }).becameTerminal, true);
+    assert.equal(a.claimFinishNotice('x'), true);
+    assert.equal(a.claimFinishNotice('x'), false, 'the same window asked twice');
+    await a.flush();
+    // b read the same completion later (its record is the fresher one) and still says nothing.
+    assert.equal(b.applyAgent(done, { now: t + 9_000 }).becameTerminal, true);
+    assert.equal(b.claimFinishNotice('x'), false, 'the second window announced it again');
+    await b.flush();
+    // The next turn's completion is news again, for exactly one window.
+    const again = { agentId: 'x', status: 'completed', completedAt: 900 };
+    a.applyAgent({ agentId: 'x', status: 'running', updatedAt: 600 }, { now: t + 10_000 });
+    a.applyAgent(again, { now: t + 11_000 });
+    b.applyAgent(again, { now: t + 12_000 });
+    await a.flush();
+    assert.equal(b.claimFinishNotice('x'), true);
+    await b.flush();
+    assert.equal(a.claimFinishNotice('x'), false);
+  });
+
+  it('an unchanged read writes nothing to storage, not even while its panel is open', async () => {
+    const store = new MemoryStore();
+    const l = new RunLedger(store, BASE);
+    l.upsert({ agentId: 'a1', source: 'started', status: 'queued', prompt: 'p'.repeat(1000) }, 0);
+    l.applyAgent(agent({ updatedAt: 5 }), { now: 1 });
+    l.applyAgent(agent({ updatedAt: 5 }), { now: 2, viewing: true });
+    await l.flush();
+    const before = store.writes;
+    for (let i = 0; i < 10; i++) {
+      l.applyAgent(agent({ updatedAt: 5 }), { now: 3 + i, viewing: i % 2 === 0 });
+    }
+    await l.flush();
+    assert.equal(store.writes, before);
+    assert.equal(l.get('a1')?.lastCheckedAt, 12, 'the time of the read is still known in memory');
+    l.applyAgent(agent({ updatedAt: 6 }), { now: 20 });
+    await l.flush();
+    assert.equal(store.writes, before + 1);
+  });
+
+  describe('statuses the reference does not list', () => {
+    it('with completedAt: finished (not active, cleared, trimmed first); without: active', () => {
+      const l = new RunLedger(new MemoryStore(), BASE);
+      l.upsert({ agentId: 'c', source: 'started', status: 'running' }, 0);
+      l.upsert({ agentId: 'p', source: 'started', status: 'running' }, 0);
+      assert.equal(l.applyAgent({ agentId: 'c', status: 'cancelled', completedAt: 5 }, { now: 1 }).becameTerminal, true);
+      assert.equal(l.applyAgent({ agentId: 'p', status: 'paused' }, { now: 1 }).becameTerminal, false);
+      assert.deepEqual(l.active().map((r) => r.agentId), ['p']);
+      assert.equal(l.clearFinished(), 1);
+      assert.deepEqual(l.all().map((r) => r.agentId), ['p']);
+    });
+
+    it('the size cap drops old cancelled runs instead of keeping them forever', () => {
+      const l = new RunLedger(new MemoryStore(), BASE);
+      for (let i = 0; i < 500; i++) {
+        l.upsert({ agentId: `r${i}`, source: 'started', status: 'cancelled', completedAt: i, createdAt: i }, i);
+      }
+      l.upsert({ agentId: 'new', source: 'started', status: 'running', createdAt: 10_000 }, 10_000);
+      assert.equal(l.all().length, 500);
+      assert.equal(l.has('r0'), false);
+      assert.equal(l.has('new'), true);
+    });
+  });
+
+  describe('a follow-up on a finished run', () => {
+    function followedUp(): RunLedger {
+      const l = new RunLedger(new MemoryStore(), BASE);
+      l.upsert({ agentId: 'a1', source: 'started', status: 'running', prompt: 'first' }, 0);
+      l.applyAgent(agent({ status: 'completed', completedAt: 10, updatedAt: 10, history: [{ sequence: 1, role: 'user', content: 'first' }, { sequence: 2, role: 'assistant', content: 'ok' }] }), { now: 1 });
+      // What afterPost records on the acknowledgement.
+      l.upsert({ agentId: 'a1', source: 'started', status: 'queued', pendingFollowUpPrompt: 'again', pendingFollowUpAt: 100 }, 100);
+      return l;
+    }
+    const stale = agent({ status: 'completed', completedAt: 10, updatedAt: 10, history: [{ sequence: 1, role: 'user', content: 'first' }, { sequence: 2, role: 'assistant', content: 'ok' }] });
+
+    it('is active again, and a stale completed read is not a completion', () => {
+      const l = followedUp();
+      assert.deepEqual(l.active().map((r) => r.agentId), ['a1']);
+      const r = l.applyAgent(stale, { now: 101 });
+      assert.equal(r.becameTerminal, false);
+      assert.equal(l.get('a1')?.status, 'queued');
+      assert.equal(l.active().length, 1);
+      assert.equal(l.get('a1')?.pendingFollowUpPrompt, 'again');
+    });
+
+    for (const [name, shown] of [
+      ['its prompt in the history', { history: [...(stale.history ?? []), { sequence: 3, role: 'user', content: 'again' }] }],
+      ['a later updatedAt', { updatedAt: 11 }],
+      ['a queued turn', { lifecycle: { queuedTurnCount: 1 } }],
+    ] as [string, Partial<Agent>][]) {
+      it(`shows once the service shows it (${name}); the next completion is one`, () => {
+        const l = followedUp();
+        l.applyAgent({ ...stale, ...shown }, { now: 102 });
+        assert.equal(l.get('a1')?.pendingFollowUpAt, undefined);
+        assert.equal(l.get('a1')?.pendingFollowUpPrompt, undefined);
+        const r = l.applyAgent({ ...stale, ...shown, completedAt: 20, updatedAt: 20 }, { now: 103 });
+        assert.equal(l.get('a1')?.status, 'completed');
+        assert.equal(r.becameTerminal || l.active().length === 0, true);
+      });
+    }
+
+    it('an old prompt of the same text earlier in the history does not count', () => {
+      const l = new RunLedger(new MemoryStore(), BASE);
+      l.upsert({ agentId: 'a1', source: 'started', status: 'running', prompt: 'again' }, 0);
+      l.applyAgent(agent({ status: 'completed', completedAt: 10, updatedAt: 10, history: [{ sequence: 1, role: 'user', content: 'again' }] }), { now: 1 });
+      l.upsert({ agentId: 'a1', source: 'started', status: 'queued', pendingFollowUpPrompt: 'again', pendingFollowUpAt: 100 }, 100);
+      l.applyAgent(agent({ status: 'completed', completedAt: 10, updatedAt: 10, history: [{ sequence: 1, role: 'user', content: 'again' }] }), { now: 101 });
+      assert.equal(l.get('a1')?.pendingFollowUpPrompt, 'again');
+    });
+  });
+
+  it('the label comes from what was sent, or from a history that reaches back to the start', () => {
+    const l = new RunLedger(new MemoryStore(), BASE);
+    l.upsert({ agentId: 'sent', source: 'started', status: 'running', prompt: 'what I sent' }, 0);
+    l.applyAgent({ agentId: 'sent', history: [{ sequence: 1, role: 'user', content: 'other' }] }, { now: 1 });
+    assert.equal(l.get('sent')?.prompt, 'what I sent');
+    // Tracked by ID, history capped to its tail: its first user message is a follow-up, not the prompt.
+    l.applyAgent({ agentId: 'tail', history: [{ sequence: 40, role: 'user', content: 'a later follow-up' }] }, { now: 1 });
+    assert.equal(l.get('tail')?.prompt, undefined);
+    l.applyAgent({ agentId: 'whole', history: [{ sequence: 1, role: 'user', content: 'the start' }, { sequence: 2, role: 'user', content: 'later' }] }, { now: 1 });
+    assert.equal(l.get('whole')?.prompt, 'the start');
   });
 });

@@ -40,6 +40,8 @@ interface HarnessOptions {
   settings?: Partial<PollerSettings>;
   random?: () => number;
   reply?: (id: string, n: number) => Reply;
+  /** What onResult answers; default: finished on a terminal status. */
+  verdict?: (agent: Agent) => boolean | 'dormant';
 }
 
 /** A poller wired to a fake clock and a scriptable fake service that records everything. */
@@ -78,7 +80,7 @@ class Harness {
         if (this.onResultThrows) {
           throw new Error('listener bug');
         }
-        return isTerminalStatus(agent.status);
+        return options.verdict ? options.verdict(agent) : isTerminalStatus(agent.status);
       },
       onError: (id, error, retry) => {
         this.errors.push({ id, error, retry, at: this.fake.now });
@@ -368,6 +370,15 @@ describe('Poller', () => {
       assert.equal(h.timers(), 0);
     });
 
+    it('a follow-up on a tracked finished run: a stale terminal read inside the burst does not stop it', async () => {
+      const h = new Harness({ reply: (_id, n) => ({ status: n < 3 ? 'completed' : n < 5 ? 'running' : 'completed' }) });
+      h.poller.track('a');
+      h.poller.burst('a', { reopening: true });
+      await h.tickTo(MINUTE);
+      assert.deepEqual(h.times('a'), [0, SECOND, 2 * SECOND, 3 * SECOND, 4 * SECOND, 5 * SECOND]);
+      assert.equal(h.poller.isTracked('a'), false);
+    });
+
     it('a terminal read right after a start stops at once (the run was already tracked)', async () => {
       const h = new Harness({ reply: () => ({ status: 'error' }) });
       h.poller.track('a');
@@ -495,6 +506,79 @@ describe('Poller', () => {
       h.poller.resume();
       await h.tick(0);
       assert.equal(h.calls.length, 3);
+      h.poller.dispose();
+    });
+  });
+
+  describe('Retry-After on other answers', () => {
+    it('a 502 with Retry-After holds that run (not the others) until then, longer than its backoff', async () => {
+      const h = new Harness({
+        reply: (id, n) => (id === 'a' && n === 1 ? { error: apiError('server', { status: 502, retryAfterMs: 2 * MINUTE }) } : { status: 'running' }),
+      });
+      h.poller.track('a');
+      h.poller.track('b');
+      await h.tickTo(5 * MINUTE);
+      const a = h.times('a');
+      // Read at 0 and 15 s (502), then not before 15 s + 2 min.
+      assert.deepEqual(a.slice(0, 3), [0, 15 * SECOND, 15 * SECOND + 2 * MINUTE]);
+      assert.deepEqual(h.times('b').slice(0, 4), [0, 15 * SECOND, 30 * SECOND, 45 * SECOND], 'another run is not held');
+      h.poller.dispose();
+    });
+
+    it('a refresh does not read a held run sooner either', async () => {
+      const h = new Harness({
+        reply: (_id, n) => (n === 0 ? { error: apiError('client', { status: 409, retryAfterMs: MINUTE }) } : { status: 'running' }),
+      });
+      h.poller.track('a');
+      await h.tick(0);
+      void h.poller.pollNow('a');
+      await h.tickTo(30 * SECOND);
+      assert.deepEqual(h.times('a'), [0]);
+      await h.tickTo(MINUTE + 1);
+      assert.deepEqual(h.times('a'), [0, MINUTE]);
+      h.poller.dispose();
+    });
+
+    it('a 503 with Retry-After holds the whole service, like a 429', async () => {
+      const h = new Harness({
+        reply: (id, n) => (id === 'a' && n === 1 ? { error: apiError('server', { status: 503, retryAfterMs: MINUTE }) } : { status: 'running' }),
+      });
+      h.poller.track('a');
+      await h.tickTo(10 * SECOND);
+      h.poller.track('b');
+      await h.tickTo(16 * SECOND);
+      assert.deepEqual(h.times('b'), [10 * SECOND]);
+      await h.tickTo(15 * SECOND + MINUTE - 1);
+      assert.deepEqual(h.times('b'), [10 * SECOND], 'b waited for the service-wide hold');
+      await h.tickTo(2 * MINUTE);
+      assert.ok(h.times('b').some((t) => t >= 15 * SECOND + MINUTE));
+      h.poller.dispose();
+    });
+  });
+
+  describe('dormant runs (a status the reference does not list, no completedAt)', () => {
+    it('are read at the background cadence doubling to at most every 10 minutes, even with a panel open', async () => {
+      const h = new Harness({ reply: () => ({ status: 'paused' }), verdict: (a) => (a.status === 'paused' ? 'dormant' : isTerminalStatus(a.status)) });
+      h.poller.setPanelOpen('a', true);
+      h.poller.track('a');
+      await h.tickTo(60 * MINUTE);
+      const gaps = diffs(h.times('a'));
+      assert.deepEqual(gaps.slice(0, 7), [15, 30, 60, 120, 240, 480, 600].map((x) => x * SECOND));
+      assert.ok(gaps.every((g) => g <= 10 * MINUTE), String(gaps));
+      assert.equal(h.poller.isTracked('a'), true);
+      h.poller.dispose();
+    });
+
+    it('speed up again once the run moves', async () => {
+      let status: RunStatus = 'paused';
+      const h = new Harness({ reply: () => ({ status }), verdict: (a) => (a.status === 'paused' ? 'dormant' : isTerminalStatus(a.status)) });
+      h.poller.track('a');
+      await h.tickTo(10 * MINUTE);
+      status = 'running';
+      const next = h.times('a').length;
+      await h.tickTo(30 * MINUTE);
+      const after = diffs(h.times('a').slice(next));
+      assert.ok(after.length > 10 && after.slice(1).every((g) => g === 15 * SECOND), String(after));
       h.poller.dispose();
     });
   });

@@ -90,6 +90,17 @@ describe('export', () => {
     assert.ok(toMarkdown({ agentId: 'y' }, new Transcript().snapshot()).includes('No messages.'));
   });
 
+  it('says where messages are missing, in Markdown and JSON', () => {
+    const t = new Transcript();
+    t.merge([{ id: 'a', sequence: 1, role: 'user', content: 'start' }, { id: 'b', sequence: 9, role: 'assistant', content: 'after the gap' }]);
+    const md = toMarkdown({ agentId: 'x' }, t.snapshot());
+    const gapLine = md.indexOf('About 7 messages here are no longer available');
+    assert.ok(gapLine > md.indexOf('start') && gapLine < md.indexOf('after the gap'), md);
+    assert.ok(!md.includes('Earlier messages were no longer available'), 'the gap is said where it is, not only globally');
+    const json = JSON.parse(toJson({ agentId: 'x' }, t.snapshot())) as { transcript: { messages: { sequence: number; gapBefore?: number }[] } };
+    assert.deepEqual(json.transcript.messages.map((m) => [m.sequence, m.gapBefore]), [[1, undefined], [9, 7]]);
+  });
+
   it('writes one full message for "open in editor"', () => {
     const long = 'x'.repeat(100_000);
     const text = messageToMarkdown({ role: 'assistant', sequence: 9, createdAt: T0, content: long, toolName: 't', toolParameters: 'not json' });

@@ -121,7 +121,8 @@ describe('panel model', () => {
     const observer = new RunObserver({ getRun: (id) => runs.get(id), transcript: (id) => store.get(id), now: () => T0 });
     const session = new PanelSession('a2', { getRun: (id) => runs.get(id), transcript: (id) => store.get(id), observer, stallAfterMs: 60_000, locale: 'en', isMac: true, strings: () => strings, draft: () => '' });
     session.init();
-    runs.set('a2', { agent: { ...agent, history: [msg(1), msg(2), msg(3), msg(4), msg(8)] } });
+    runs.set('a2', { agent });
+    store.get('a2').merge([msg(1), msg(2), msg(3), msg(4), msg(8)]);
     observer.observe('a2');
     const u = valid(session.update()) as UpdateMessage;
     assert.deepEqual(u.messages?.map((m) => m.key), ['id:m3', 'id:m4', 'id:m8']);
@@ -145,5 +146,37 @@ describe('panel model', () => {
     assert.deepEqual(Object.keys(h).sort(), ['agentId', 'lastError', 'permittedBranches', 'status']);
     assert.deepEqual(h.permittedBranches, ['main', 'dev']);
     assert.equal(h.lastError?.length, 20_000);
+  });
+});
+
+describe('panel model: one merge per read', () => {
+  it('observing a run does not merge its history again (the poller merged it once into the shared store)', () => {
+    const store = new TranscriptStore();
+    let merges = 0;
+    const transcript = store.get('a3');
+    const merge = transcript.merge.bind(transcript);
+    transcript.merge = (h) => {
+      merges++;
+      return merge(h);
+    };
+    const runs = new Map<string, RunView>([['a3', { agent: { agentId: 'a3', history: [msg(1), msg(2)] } }]]);
+    const observer = new RunObserver({ getRun: (id) => runs.get(id), transcript: (id) => store.get(id), now: () => T0 });
+    transcript.merge([msg(1), msg(2)]);
+    observer.observe('a3');
+    observer.observe('a3');
+    assert.equal(merges, 1);
+  });
+
+  it('sends the gap before a message with that message', () => {
+    const store = new TranscriptStore();
+    const runs = new Map<string, RunView>([['a4', { agent: { agentId: 'a4' } }]]);
+    const observer = new RunObserver({ getRun: (id) => runs.get(id), transcript: (id) => store.get(id), now: () => T0 });
+    const session = new PanelSession('a4', { getRun: (id) => runs.get(id), transcript: (id) => store.get(id), observer, stallAfterMs: 60_000, locale: 'en', isMac: false, strings: () => strings, draft: () => '' });
+    store.get('a4').merge([msg(1), msg(5)]);
+    const init = valid(session.init());
+    assert.deepEqual(init.messages.map((m) => [m.key, m.gapBefore]), [['id:m1', undefined], ['id:m5', 3]]);
+    store.get('a4').merge([msg(2), msg(3), msg(4)]);
+    const u = valid(session.update()) as UpdateMessage;
+    assert.ok(u.messages?.some((m) => m.key === 'id:m5' && m.gapBefore === undefined), 'the filled gap is taken back');
   });
 });

@@ -198,4 +198,25 @@ describe('transcript: merge', () => {
     store.get('c');
     assert.ok(store.has('a') && store.has('c') && !store.has('b'), 'least recently used goes first');
   });
+
+  it('marks a gap at the message after it, and takes the mark back (as a change) when the gap is filled', () => {
+    const t = new Transcript();
+    t.merge(range(1, 4));
+    const r1 = t.merge(range(10, 12));
+    const gapAt = t.snapshot().entries.filter((e) => e.gapBefore !== undefined).map((e) => [e.sequence, e.gapBefore]);
+    assert.deepEqual(gapAt, [[10, 6]]);
+    assert.deepEqual(r1.added.map((e) => [e.sequence, e.gapBefore]), [[10, 6], [11, undefined]]);
+    const before = t.revision;
+    const r2 = t.merge(range(4, 10));
+    assert.deepEqual(t.snapshot().entries.filter((e) => e.gapBefore !== undefined), []);
+    assert.ok(r2.changed.some((e) => e.sequence === 10 && e.gapBefore === undefined), 'the message after the old gap is sent again');
+    assert.ok(t.changesSince(before).entries.some((e) => e.sequence === 10));
+  });
+
+  it('a history that starts late carries the gap on its first message', () => {
+    const t = new Transcript();
+    t.merge(range(41, 43));
+    assert.deepEqual(t.snapshot().entries.map((e) => e.gapBefore), [40, undefined]);
+  });
 });
+

@@ -5,60 +5,13 @@
  * and listen to `onDidChange`, which names exactly the runs that changed.
  */
 import { Emitter, type Event } from '../events';
-import { isTerminalStatus, type Agent, type RunStatus } from '../../api/types';
+import type { Agent, RunStatus } from '../../api/types';
+import { observeAgent } from './observe';
+import {
+  freshness, isFinishedRun, isRecord, reviveRecord, runTime, sameValue, stripUndefined, type KeyValueStore, type RunRecord,
+} from './record';
 
-/** The subset of vscode.Memento the ledger needs. */
-export interface KeyValueStore {
-  get<T>(key: string): T | undefined;
-  update(key: string, value: unknown): PromiseLike<void>;
-}
-
-export type RunSource = 'started' | 'tracked';
-
-export interface RunRecord {
-  agentId: string;
-  source: RunSource;
-  /** When the run entered the ledger (Unix ms). */
-  addedAt: number;
-  status: RunStatus;
-  appId?: string;
-  projectId?: string;
-  projectName?: string;
-  /** The initial prompt as the user typed it (for the label, "clone" and exports). */
-  prompt?: string;
-  model?: string;
-  reasoningEffort?: string;
-  permission?: string;
-  permittedBranches?: string[];
-  completionWebhookUrl?: string;
-  userEmail?: string;
-  lastError?: string;
-  queuedTurnCount?: number;
-  conversationState?: string;
-  sandboxState?: string;
-  createdAt?: number;
-  updatedAt?: number;
-  completedAt?: number;
-  /** Number of history messages seen in the latest poll (for unread counts). */
-  messageCount?: number;
-  /** Last successful read of the run (Unix ms). */
-  lastCheckedAt?: number;
-  /** Last time a read showed something new (Unix ms). */
-  lastChangeAt?: number;
-  /** Last time the user looked at the run (opened its panel). */
-  seenAt?: number;
-  /** Something changed since the user last looked. */
-  unread: boolean;
-  /** The last polling failure, user-facing, cleared by the next success. */
-  pollError?: string;
-  /**
-   * The last follow-up the service acknowledged and when (Unix ms), kept until a read shows it
-   * (its prompt in the history, a later `updatedAt`, or a queued turn). Until then a read that
-   * still says `completed` is stale, not a completion.
-   */
-  pendingFollowUpPrompt?: string;
-  pendingFollowUpAt?: number;
-}
+export { isFinishedRun, reviveRecord, runTime, type KeyValueStore, type RunRecord, type RunSource } from './record';
 
 export interface LedgerChange {
   /** The runs that changed; empty with `structural` when runs were added or removed. */
@@ -71,7 +24,7 @@ export interface ApplyResult {
   changed: boolean;
   previousStatus: RunStatus;
   statusChanged: boolean;
-  /** The run moved from a non-terminal status into `completed` or `error` with this read. */
+  /** The run became finished (see isFinishedRun) with this read. */
   becameTerminal: boolean;
 }
 
@@ -96,10 +49,6 @@ export type LedgerProblem =
   | { readonly kind: 'dropped'; readonly count: number }
   | { readonly kind: 'save' };
 
-/** The run's sort time: when it was created on the service, else when we learned of it. */
-export function runTime(r: RunRecord): number {
-  return r.createdAt ?? r.addedAt;
-}
 
 export class RunLedger {
   private readonly runs = new Map<string, RunRecord>();
@@ -136,7 +85,7 @@ export class RunLedger {
 
   /** Runs not yet finished: the only ones anything should poll. */
   active(): RunRecord[] {
-    return this.all().filter((r) => !isTerminalStatus(r.status));
+    return this.all().filter((r) => !isFinishedRun(r));
   }
 
   /** Adds a run, or merges the given fields into the one already there. */
@@ -156,40 +105,21 @@ export class RunLedger {
 
   /**
    * Folds a fresh read of the run into its record. Marks it unread when something the user
-   * would care about changed and they are not looking at it right now.
+   * would care about changed and they are not looking at it right now. A read that changes
+   * nothing stored writes nothing (the time of the read is kept in memory only).
    */
   applyAgent(agent: Agent, options: { now?: number; viewing?: boolean } = {}): ApplyResult {
     const now = options.now ?? Date.now();
     const existing = this.runs.get(agent.agentId);
     const previousStatus: RunStatus = existing?.status ?? 'queued';
     const base: RunRecord = existing ?? { agentId: agent.agentId, source: 'tracked', addedAt: now, status: previousStatus, unread: false };
-    const lifecycle = agent.lifecycle;
-    const observed: Partial<RunRecord> = stripUndefined({
-      status: agent.status ?? base.status,
-      appId: agent.appId,
-      projectId: agent.projectId,
-      projectName: agent.projectName,
-      model: agent.model,
-      reasoningEffort: agent.reasoningEffort,
-      permission: agent.permission,
-      permittedBranches: agent.permittedBranches,
-      lastError: agent.lastError,
-      queuedTurnCount: lifecycle?.queuedTurnCount,
-      conversationState: lifecycle?.conversationState,
-      sandboxState: lifecycle?.sandboxState,
-      createdAt: agent.createdAt,
-      updatedAt: agent.updatedAt,
-      completedAt: agent.completedAt,
-      messageCount: agent.history ? Math.max(agent.history.length, base.messageCount ?? 0) : undefined,
-    });
-    if (base.prompt === undefined && agent.history) {
-      const firstUser = agent.history.find((m) => m.role === 'user' && typeof m.content === 'string');
-      if (firstUser?.content) {
-        observed.prompt = firstUser.content;
-      }
-    }
-    const changed = !existing || (Object.keys(observed) as (keyof RunRecord)[]).some((k) => !sameValue(base[k], observed[k]));
+    const { fields: observed, followUpSettled } = observeAgent(base, agent, now);
+    const changed = !existing || followUpSettled || (Object.keys(observed) as (keyof RunRecord)[]).some((k) => !sameValue(base[k], observed[k]));
     const next: RunRecord = { ...base, ...observed, lastCheckedAt: now, pollError: undefined };
+    if (followUpSettled) {
+      delete next.pendingFollowUpPrompt;
+      delete next.pendingFollowUpAt;
+    }
     if (changed) {
       next.lastChangeAt = now;
       if (existing && !options.viewing) {
@@ -205,19 +135,36 @@ export class RunLedger {
     }
     this.runs.set(next.agentId, next);
     const statusChanged = previousStatus !== next.status;
-    const hadErrorBefore = existing?.pollError !== undefined;
-    if (changed || !existing || hadErrorBefore || options.viewing) {
+    const wasUnread = existing?.unread === true && options.viewing === true;
+    if (changed || existing?.pollError !== undefined || wasUnread) {
       this.changed({ agentIds: [next.agentId], structural: !existing });
-    } else {
-      // Only bookkeeping moved (lastCheckedAt): persist quietly, no view refresh.
-      this.persist();
     }
     return {
       changed,
       previousStatus,
       statusChanged,
-      becameTerminal: statusChanged && !isTerminalStatus(previousStatus) && isTerminalStatus(next.status),
+      becameTerminal: !isFinishedRun(base) && isFinishedRun(next),
     };
+  }
+
+  /**
+   * Whether this window should announce that the run finished: true once per completion across
+   * all windows sharing the store (the mark is stored with the run and merged like a tombstone,
+   * newest wins). Reads the store first, so another window's mark is seen.
+   */
+  claimFinishNotice(agentId: string, now = Date.now()): boolean {
+    this.syncFromStore();
+    const r = this.runs.get(agentId);
+    if (!r || !isFinishedRun(r)) {
+      return false;
+    }
+    const mark = r.completedAt ?? r.updatedAt ?? now;
+    if (r.finishNotifiedFor !== undefined && r.finishNotifiedFor >= mark) {
+      return false;
+    }
+    this.runs.set(agentId, { ...r, finishNotifiedFor: mark });
+    this.persist();
+    return true;
   }
 
   /** Records a failed poll (user-facing text) so views can show the run as stale. */
@@ -256,7 +203,7 @@ export class RunLedger {
 
   /** Removes finished runs; returns how many went. */
   clearFinished(): number {
-    const finished = [...this.runs.values()].filter((r) => isTerminalStatus(r.status));
+    const finished = [...this.runs.values()].filter(isFinishedRun);
     const gone = finished.map((r) => r.agentId);
     for (const r of finished) {
       this.runs.delete(r.agentId);
@@ -367,8 +314,11 @@ export class RunLedger {
         ids.add(theirs.agentId);
         structural = true;
       } else if (freshness(theirs) > freshness(mine)) {
-        this.runs.set(theirs.agentId, theirs);
+        this.runs.set(theirs.agentId, withNotice(theirs, mine.finishNotifiedFor));
         ids.add(theirs.agentId);
+      } else if ((theirs.finishNotifiedFor ?? -Infinity) > (mine.finishNotifiedFor ?? -Infinity)) {
+        // Older in all else, but that window announced a completion this one has not.
+        this.runs.set(mine.agentId, { ...mine, finishNotifiedFor: theirs.finishNotifiedFor });
       }
     }
     if (ids.size === 0) {
@@ -383,7 +333,7 @@ export class RunLedger {
       return;
     }
     // Oldest finished runs go first; active runs are never dropped.
-    const finished = this.all().filter((r) => isTerminalStatus(r.status)).reverse();
+    const finished = this.all().filter(isFinishedRun).reverse();
     for (const r of finished) {
       if (this.runs.size <= MAX_RUNS) {
         break;
@@ -433,66 +383,7 @@ export class RunLedger {
   }
 }
 
-/** How recent what a record knows is: its latest read, look or change. */
-function freshness(r: RunRecord): number {
-  return Math.max(r.addedAt, r.lastCheckedAt ?? 0, r.lastChangeAt ?? 0, r.seenAt ?? 0);
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-const STRING_FIELDS = [
-  'appId', 'projectId', 'projectName', 'prompt', 'model', 'reasoningEffort', 'permission',
-  'completionWebhookUrl', 'userEmail', 'lastError', 'conversationState', 'sandboxState', 'pollError', 'pendingFollowUpPrompt',
-] as const;
-const NUMBER_FIELDS = [
-  'queuedTurnCount', 'createdAt', 'updatedAt', 'completedAt', 'messageCount', 'lastCheckedAt', 'lastChangeAt', 'seenAt', 'pendingFollowUpAt',
-] as const;
-
-/** Rebuilds a record from stored JSON, keeping only well-typed fields. */
-export function reviveRecord(item: unknown): RunRecord | undefined {
-  if (!isRecord(item) || typeof item.agentId !== 'string' || item.agentId === '') {
-    return undefined;
-  }
-  const r: RunRecord = {
-    agentId: item.agentId,
-    source: item.source === 'started' ? 'started' : 'tracked',
-    addedAt: typeof item.addedAt === 'number' && Number.isFinite(item.addedAt) ? item.addedAt : 0,
-    status: typeof item.status === 'string' ? item.status : 'queued',
-    unread: item.unread === true,
-  };
-  for (const k of STRING_FIELDS) {
-    const v = item[k];
-    if (typeof v === 'string') {
-      r[k] = v;
-    }
-  }
-  for (const k of NUMBER_FIELDS) {
-    const v = item[k];
-    if (typeof v === 'number' && Number.isFinite(v)) {
-      r[k] = v;
-    }
-  }
-  if (Array.isArray(item.permittedBranches) && item.permittedBranches.every((b) => typeof b === 'string')) {
-    r.permittedBranches = item.permittedBranches;
-  }
-  return r;
-}
-
-function stripUndefined<T extends object>(o: T): T {
-  const out = {} as T;
-  for (const [k, v] of Object.entries(o)) {
-    if (v !== undefined) {
-      (out as Record<string, unknown>)[k] = v;
-    }
-  }
-  return out;
-}
-
-function sameValue(a: unknown, b: unknown): boolean {
-  if (Array.isArray(a) && Array.isArray(b)) {
-    return a.length === b.length && a.every((x, i) => x === b[i]);
-  }
-  return a === b;
+/** `r` keeping the later of its own and `other`'s finish-notice mark. */
+function withNotice(r: RunRecord, other: number | undefined): RunRecord {
+  return other !== undefined && other > (r.finishNotifiedFor ?? -Infinity) ? { ...r, finishNotifiedFor: other } : r;
 }

@@ -31,6 +31,8 @@ export interface ExportLabels {
   toolCall: string;
   attachments: string;
   earlierUnavailable: string;
+  /** Shown where messages are missing, before the message after the gap. */
+  gap: string;
   dropped: string;
   noMessages: string;
   exportedAt: string;
@@ -58,6 +60,7 @@ export const DEFAULT_EXPORT_LABELS: ExportLabels = {
   toolCall: 'Tool call',
   attachments: 'Attachments',
   earlierUnavailable: 'Earlier messages were no longer available from the service; about {0} are missing.',
+  gap: 'About {0} messages here are no longer available from the service.',
   dropped: '{0} older messages were dropped from the local cache.',
   noMessages: 'No messages.',
   exportedAt: 'Exported {0}',
@@ -210,7 +213,8 @@ export function toMarkdown(run: Agent, transcript: TranscriptSnapshot, options: 
     lines.push('');
   }
   lines.push(`## ${inline(L.transcript)}`, '');
-  if (transcript.earlierMessagesUnavailable) {
+  // Gaps are said where they are (below); this line only covers one no message marks.
+  if (transcript.earlierMessagesUnavailable && !transcript.entries.some((e) => (e.gapBefore ?? 0) > 0)) {
     lines.push(`> ${inline(fill(L.earlierUnavailable, transcript.missingMessageCount))}`, '');
   }
   if (transcript.droppedMessageCount > 0) {
@@ -220,6 +224,9 @@ export function toMarkdown(run: Agent, transcript: TranscriptSnapshot, options: 
     lines.push(L.noMessages, '');
   }
   for (const e of transcript.entries) {
+    if (e.gapBefore !== undefined && e.gapBefore > 0) {
+      lines.push(`> ${inline(fill(L.gap, e.gapBefore))}`, '');
+    }
     const m = pickMessage(e.message);
     const head = [m.role ?? '?'];
     const when = iso(m.createdAt);
@@ -259,7 +266,7 @@ export function toJson(run: Agent, transcript: TranscriptSnapshot, options: Expo
       earlierMessagesUnavailable: transcript.earlierMessagesUnavailable,
       missingMessageCount: transcript.missingMessageCount,
       droppedMessageCount: transcript.droppedMessageCount,
-      messages: transcript.entries.map((e) => pickMessage(e.message)),
+      messages: transcript.entries.map((e) => (e.gapBefore ? { gapBefore: e.gapBefore, ...pickMessage(e.message) } : pickMessage(e.message))),
     },
   };
   return JSON.stringify(doc, null, 2) + '\n';

@@ -3,9 +3,9 @@
  * session and, after each change of the run, an `update` holding only what changed. panel.ts
  * does the VS Code side (webview, serializer, commands) around it.
  *
- * Transcript changes are found by revision (transcript.ts), not by who merged: the host's
- * poller may merge into the shared store itself; the session only remembers which transcript
- * instance and revision it has shown.
+ * Transcript changes are found by revision (transcript.ts): each read is merged once, into the
+ * shared store, before anything here hears of it (core/polling/runReads.ts); the session only
+ * remembers which transcript instance and revision it has shown.
  */
 import type { Agent } from '../../api/types';
 import { LifecycleTracker, latestTime } from './lifecycle';
@@ -23,7 +23,7 @@ import {
   type WebviewStrings,
   type WireMessage,
 } from './protocol';
-import type { Transcript } from '../transcript/transcript';
+import type { Transcript, TranscriptEntry } from '../transcript/transcript';
 
 /** What the host knows about a run right now. */
 export interface RunView {
@@ -119,10 +119,7 @@ export class RunObserver {
     return s;
   }
 
-  /**
-   * Folds the host's latest data for a run into the transcript (a no-op when the host's
-   * poller already merged it into the shared store) and the lifecycle lanes.
-   */
+  /** Takes the host's latest data for a run into the lifecycle lanes and the activity clock (the transcript is already merged). */
   observe(agentId: string): void {
     const run = this.deps.getRun(agentId);
     if (!run) {
@@ -131,7 +128,6 @@ export class RunObserver {
     const s = this.state(agentId);
     const now = this.deps.now();
     const transcript = this.deps.transcript(agentId);
-    transcript.merge(Array.isArray(run.agent.history) ? run.agent.history : undefined);
     const lifecycleChanged = s.lifecycle.observe(
       { lifecycle: run.agent.lifecycle, status: run.agent.status, completedAt: run.agent.completedAt },
       now,
@@ -169,6 +165,15 @@ export interface SessionDeps {
   isMac: boolean;
   strings(): WebviewStrings;
   draft(agentId: string): string;
+}
+
+/** An entry as the page gets it, with the gap before it (the page shows it there). */
+function wire(e: TranscriptEntry): WireMessage {
+  const w = toWireMessage(e.key, e.arrival, e.message);
+  if (e.gapBefore !== undefined && e.gapBefore > 0) {
+    w.gapBefore = e.gapBefore;
+  }
+  return w;
 }
 
 function info(t: Transcript): TranscriptInfo {
@@ -215,7 +220,7 @@ export class PanelSession {
       activity,
       freshness,
       transcript: tInfo,
-      messages: snapshot.entries.map((e) => toWireMessage(e.key, e.arrival, e.message)),
+      messages: snapshot.entries.map(wire),
       draft: deps.draft(agentId),
       maxContentChars: MAX_WIRE_CONTENT_CHARS,
     };
@@ -287,7 +292,7 @@ export class PanelSession {
     if (diff('transcript', tInfo)) {
       update.transcript = tInfo;
     }
-    const messages: WireMessage[] = changes.entries.map((e) => toWireMessage(e.key, e.arrival, e.message));
+    const messages: WireMessage[] = changes.entries.map(wire);
     if (messages.length > 0) {
       update.messages = messages;
     }

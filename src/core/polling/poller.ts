@@ -10,12 +10,15 @@
  *
  * Failures:
  * - 401 pauses everything (one `onUnauthorized`) until `resume()`;
- * - 429 is a hold on ALL requests until Retry-After (or 30 s, doubling while it repeats), after
- *   which the waiting runs are let through one slot at a time, `RATE_LIMIT_STAGGER_MS` apart;
+ * - 429, and 503 with Retry-After, are a hold on ALL requests until Retry-After (or 30 s,
+ *   doubling while 429s repeat), after which the waiting runs are let through one slot at a
+ *   time, `RATE_LIMIT_STAGGER_MS` apart; any other answer with Retry-After holds that run;
  * - 404 is retried a few times quickly (the service can answer 404 right after a start), then
  *   reported once and the run is dropped;
  * - everything else backs off per run, exponentially from the run's own cadence, with jitter,
  *   capped at `maxBackoffMs`; consecutive network-class failures flip reachability once.
+ * A run whose status the reference does not list and that has no `completedAt` ("dormant") is
+ * read at the background cadence, doubling per such read up to `DORMANT_MAX_MS`.
  */
 import { isApiError } from '../../api/errors';
 import type { Agent } from '../../api/types';
@@ -71,6 +74,8 @@ export const RATE_LIMIT_MIN_MS = 1_000;
 export const RATE_LIMIT_MAX_MS = 3_600_000;
 /** After a hold, the waiting runs are let through one at a time, this far apart. */
 export const RATE_LIMIT_STAGGER_MS = 1_000;
+/** The slowest a dormant run (unknown status, no completedAt) is read: it may still move. */
+export const DORMANT_MAX_MS = 600_000;
 /** Consecutive network/timeout/5xx failures (across runs) before reporting offline. */
 export const OFFLINE_AFTER_FAILURES = 3;
 /** Error backoff is shortened by up to this fraction, at random, so runs that failed together drift apart. */
@@ -106,8 +111,11 @@ export function clampPollerSettings(partial: Partial<PollerSettings>): PollerSet
 export interface PollerDeps {
   /** Reads one run; rejects with ApiError (or anything). Must honour `signal`. */
   fetchRun(agentId: string, signal: AbortSignal): Promise<Agent>;
-  /** Called with each successful read. Return true if the run is now finished (stop polling it). */
-  onResult(agentId: string, agent: Agent): boolean;
+  /**
+   * Called with each successful read. Return true if the run is now finished (stop polling it),
+   * `'dormant'` for a run that is not finished but not known to be moving either (read slowly).
+   */
+  onResult(agentId: string, agent: Agent): boolean | 'dormant';
   /**
    * Called for each failed read, after the poller decided what to do (e.g. to mark the run stale).
    * `willRetryInMs` is undefined when the poller will not read the run again on its own
@@ -152,6 +160,10 @@ interface Run {
   reopening: boolean;
   /** Consecutive failures other than 401/404/429. */
   failures: number;
+  /** Consecutive dormant reads (see DORMANT_MAX_MS). */
+  dormant: number;
+  /** The service asked (Retry-After) not to read this run before then. */
+  holdUntil: number;
   /** Jitter factor drawn at the latest failure, in (1 - BACKOFF_JITTER, 1]. */
   jitter: number;
   /** 404 retries used. */
@@ -255,18 +267,18 @@ export class Poller implements Disposable {
 
   /**
    * After the user's own POST (start, follow-up): fast reads for `burstDurationMs`, even when
-   * unfocused. Re-tracks a finished run, and until that run has been seen active again a
-   * terminal read inside the burst does not stop it (the follow-up may not show yet).
+   * unfocused. Re-tracks a finished run. With `reopening` (a follow-up), or for a run that was
+   * not tracked, a terminal read inside the burst does not stop it until the run has been seen
+   * active again: it is the state from before the POST (the follow-up may not show yet).
    */
-  burst(agentId: string): void {
+  burst(agentId: string, options: { reopening?: boolean } = {}): void {
     if (this.disposed) {
       return;
     }
     const run = this.ensure(agentId);
-    if (!run.tracked) {
-      run.tracked = true;
-      run.reopening = true;
-    }
+    // Callers track first, so "not tracked" alone cannot tell a follow-up: they say so.
+    run.reopening ||= options.reopening === true || !run.tracked;
+    run.tracked = true;
     run.burstUntil = this.clock.now() + this.settings.burstDurationMs;
     // The POST just went through: the service is reachable and the run exists.
     run.failures = 0;
@@ -315,7 +327,7 @@ export class Poller implements Disposable {
     if (run.queued) {
       this.queue.splice(this.queue.indexOf(run), 1);
       this.queue.unshift(run);
-    } else if (this.clock.now() >= this.holdUntil) {
+    } else if (this.clock.now() >= Math.max(this.holdUntil, run.holdUntil)) {
       this.clearTimer(run);
       this.enqueue(run, true);
     } else {
@@ -357,6 +369,7 @@ export class Poller implements Disposable {
     for (const run of this.runs.values()) {
       run.failures = 0;
       run.notFound = 0;
+      run.holdUntil = 0;
     }
     this.rescheduleAll();
   }
@@ -420,6 +433,8 @@ export class Poller implements Disposable {
         burstUntil: 0,
         reopening: false,
         failures: 0,
+        dormant: 0,
+        holdUntil: 0,
         jitter: 1,
         notFound: 0,
         skipCadence: false,
@@ -437,9 +452,21 @@ export class Poller implements Disposable {
       return s.burstMs;
     }
     if (!this.focused) {
-      return s.unfocusedMs;
+      return Math.max(s.unfocusedMs, this.dormantDelay(run));
+    }
+    if (run.dormant > 0) {
+      return Math.max(s.backgroundMs, this.dormantDelay(run));
     }
     return this.openPanels.has(run.id) ? s.panelMs : s.backgroundMs;
+  }
+
+  /** Background cadence doubling per dormant read, at most DORMANT_MAX_MS (never faster than the background cadence). */
+  private dormantDelay(run: Run): number {
+    if (run.dormant === 0) {
+      return 0;
+    }
+    const bg = this.settings.backgroundMs;
+    return Math.max(bg, Math.min(DORMANT_MAX_MS, bg * 2 ** Math.min(run.dormant - 1, 30)));
   }
 
   /** Exponential from the run's own cadence (errors never make polling faster), jittered, capped. */
@@ -463,7 +490,8 @@ export class Poller implements Disposable {
     if (!run.skipBackoff && run.failures > 0) {
       due = Math.max(due, last + this.backoffDelay(run, now));
     }
-    return due;
+    // The service said when; not even a refresh reads sooner.
+    return Math.max(due, run.holdUntil);
   }
 
   private allocateSlot(): number {
@@ -619,7 +647,9 @@ export class Poller implements Disposable {
     this.rateLimitStreak = 0;
     run.failures = 0;
     run.notFound = 0;
-    let finished = this.guard('onResult', () => this.deps.onResult(run.id, agent) === true, false);
+    const verdict = this.guard<boolean | 'dormant'>('onResult', () => this.deps.onResult(run.id, agent), false);
+    let finished = verdict === true;
+    run.dormant = verdict === 'dormant' ? run.dormant + 1 : 0;
     if (this.disposed) {
       return;
     }
@@ -675,7 +705,9 @@ export class Poller implements Disposable {
       this.networkFailures = 0;
     }
 
-    if (kind === 'rate_limited') {
+    const retryAfter = isApiError(error) ? error.retryAfterMs : undefined;
+    if (kind === 'rate_limited' || (retryAfter !== undefined && isApiError(error) && error.status === 503)) {
+      // Said by the service as a whole (too many requests, unavailable): every run waits.
       this.rateLimited(error);
     } else if (kind === 'not_found') {
       if (run.tracked && run.notFound < NOT_FOUND_RETRY_DELAYS_MS.length) {
@@ -687,6 +719,9 @@ export class Poller implements Disposable {
     } else {
       run.failures++;
       run.jitter = 1 - BACKOFF_JITTER * clampUnit(this.random());
+    }
+    if (kind !== 'rate_limited' && retryAfter !== undefined && Number.isFinite(retryAfter) && retryAfter >= 0) {
+      run.holdUntil = now + Math.min(RATE_LIMIT_MAX_MS, Math.max(RATE_LIMIT_MIN_MS, retryAfter));
     }
 
     this.afterRead(run);

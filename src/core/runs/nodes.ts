@@ -11,8 +11,7 @@
  * the extension host (a group refreshed during one leaves rows registered twice: "Element with
  * id … is already registered"). runsTree.ts spaces those full refreshes out.
  */
-import { isTerminalStatus } from '../../api/types';
-import type { RunRecord } from '../ledger/ledger';
+import { isFinishedRun, type RunRecord } from '../ledger/ledger';
 import type { AppGroup } from './presentation';
 
 /** A group of runs of one app. */
@@ -161,8 +160,8 @@ function groupLooksDifferent(a: AppGroup, b: AppGroup): boolean {
     if (a.runs[i].agentId !== b.runs[i].agentId) {
       return true;
     }
-    activeA += isTerminalStatus(a.runs[i].status) ? 0 : 1;
-    activeB += isTerminalStatus(b.runs[i].status) ? 0 : 1;
+    activeA += isFinishedRun(a.runs[i]) ? 0 : 1;
+    activeB += isFinishedRun(b.runs[i]) ? 0 : 1;
   }
   // The group's description counts its active runs.
   return activeA !== activeB;

@@ -4,8 +4,7 @@
  * turns it into a TreeItem.
  */
 import { oneLine } from '../../api/sanitize';
-import { isTerminalStatus } from '../../api/types';
-import { runTime, type RunRecord } from '../ledger/ledger';
+import { isFinishedRun, runTime, type RunRecord } from '../ledger/ledger';
 import type { L10n } from '../l10n';
 import { formatAge, formatDuration, formatTimestamp } from '../time';
 
@@ -86,7 +85,7 @@ export function statusIcon(status: string): IconSpec {
  */
 export function runContextValue(r: RunRecord): string {
   let v = 'run;';
-  v += isTerminalStatus(r.status) ? 'terminal;' : 'active;';
+  v += isFinishedRun(r) ? 'terminal;' : 'active;';
   // The service takes follow-ups for any REST-created run, finished or not.
   v += 'followup;';
   if (r.unread) {

@@ -24,6 +24,11 @@ export interface TranscriptEntry extends OrderFields {
   readonly message: AgentMessage;
   readonly sequence?: number;
   readonly createdAt?: number;
+  /**
+   * Messages just before this one, by `sequence`, that were never taken in here (the service
+   * no longer returned them): the transcript is not whole at this point.
+   */
+  readonly gapBefore?: number;
 }
 
 export interface TranscriptSnapshot {
@@ -162,6 +167,7 @@ interface MutableEntry {
   sequence?: number;
   createdAt?: number;
   size: number;
+  gapBefore?: number;
 }
 
 const MAX_EVICTION_LOG = 20_000;
@@ -326,7 +332,11 @@ export class Transcript {
     const evicted = this.evict();
     const evictedSet = new Set(evicted);
     const before = [this.earlierUnavailable, this.missing];
-    this.computeGaps();
+    for (const e of this.computeGaps()) {
+      if (!addedSet.has(e) && !evictedSet.has(e.key)) {
+        changed.add(e);
+      }
+    }
 
     const byOrder = (a: MutableEntry, b: MutableEntry) => compareOrder(a, b);
     return {
@@ -443,13 +453,16 @@ export class Transcript {
    * (e.g. the recent part) and some messages were never seen here. The count is an estimate:
    * the service does not document that sequences are contiguous.
    */
-  private computeGaps(): void {
+  private computeGaps(): MutableEntry[] {
     let missing = 0;
     let prev: number | undefined;
+    const moved: MutableEntry[] = [];
     // Only safe integers count: a sequence of 1e300 (or -1e300) from a confused service would
     // make an estimate the webview's schema refuses, and the panel would never show.
+    let lead = 0;
     if (this.minSequenceSeen !== undefined && Number.isSafeInteger(this.minSequenceSeen) && this.minSequenceSeen > FIRST_SEQUENCES) {
-      missing += this.minSequenceSeen - FIRST_SEQUENCES;
+      lead = Math.min(this.minSequenceSeen - FIRST_SEQUENCES, MAX_MISSING_ESTIMATE);
+      missing += lead;
     }
     for (const e of this.list) {
       const s = e.sequence;
@@ -457,18 +470,29 @@ export class Transcript {
         continue;
       }
       // Between evicted messages and the first kept one nothing is counted: those were seen.
+      let gap: number | undefined;
       if (prev !== undefined && s > prev + 1) {
-        missing += s - prev - 1;
+        gap = Math.min(s - prev - 1, MAX_MISSING_ESTIMATE);
+        missing += gap;
+      } else if (prev === undefined && this.dropped === 0 && s === this.minSequenceSeen && lead > 0) {
+        gap = lead;
+      }
+      if (e.gapBefore !== gap) {
+        // The panel and the exports show the gap at this message, so it counts as a change.
+        e.gapBefore = gap;
+        e.rev = ++this.rev;
+        moved.push(e);
       }
       prev = s;
     }
     this.missing = Math.min(missing, MAX_MISSING_ESTIMATE);
     this.earlierUnavailable = missing > 0;
+    return moved;
   }
 }
 
 function freeze(e: MutableEntry): TranscriptEntry {
-  const out: { key: string; arrival: number; message: AgentMessage; sequence?: number; createdAt?: number } = {
+  const out: { key: string; arrival: number; message: AgentMessage; sequence?: number; createdAt?: number; gapBefore?: number } = {
     key: e.key,
     arrival: e.arrival,
     message: e.message,
@@ -478,6 +502,9 @@ function freeze(e: MutableEntry): TranscriptEntry {
   }
   if (e.createdAt !== undefined) {
     out.createdAt = e.createdAt;
+  }
+  if (e.gapBefore !== undefined) {
+    out.gapBefore = e.gapBefore;
   }
   return out;
 }

@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import { isTerminalStatus } from '../../api/types';
+import { isFinishedRun } from '../../core/ledger/ledger';
 import type { GlueDeps } from '../glueDeps';
 
 export function registerClearFinished(context: vscode.ExtensionContext, deps: GlueDeps): void {
   context.subscriptions.push(vscode.commands.registerCommand('agentRuns.clearFinished', async () => {
     const ledger = deps.ledgers.current;
-    const finished = ledger.all().filter((r) => isTerminalStatus(r.status)).map((r) => r.agentId);
+    const finished = ledger.all().filter(isFinishedRun).map((r) => r.agentId);
     if (finished.length === 0) {
       void vscode.window.setStatusBarMessage(vscode.l10n.t('No finished runs to clear.'), 3000);
       return 0;

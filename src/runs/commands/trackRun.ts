@@ -51,7 +51,7 @@ export async function trackRun(deps: GlueDeps, agentId: string): Promise<boolean
       (_progress, token) => {
         const controller = new AbortController();
         token.onCancellationRequested(() => controller.abort());
-        return client.getAgent(agentId, { signal: controller.signal });
+        return deps.sync.readRun(client, agentId, controller.signal);
       },
     );
     if (deps.ledgers.current !== ledger) {

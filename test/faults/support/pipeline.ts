@@ -7,10 +7,13 @@ import { createClient } from '../../../src/api/client';
 import type { AgentRunsApi, RequestLogEntry, Timeouts } from '../../../src/api/contract';
 import { describeApiError } from '../../../src/api/describe';
 import { isApiError } from '../../../src/api/errors';
-import { isTerminalStatus, type Agent } from '../../../src/api/types';
+import type { Agent, RunStatus } from '../../../src/api/types';
 import { Emitter } from '../../../src/core/events';
 import { RunLedger, type KeyValueStore } from '../../../src/core/ledger/ledger';
 import { Poller, type PollerSettings } from '../../../src/core/polling/poller';
+import { RunReader, applyRead } from '../../../src/core/polling/runReads';
+import type { RunRecord } from '../../../src/core/ledger/ledger';
+import { afterPost } from '../../../src/runs/afterPost';
 import { TranscriptStore } from '../../../src/core/transcript/transcript';
 import type { Scenario } from '../registry';
 import { VirtualClock } from './virtualClock';
@@ -77,11 +80,15 @@ export class Pipeline {
   readonly ledger: RunLedger;
   readonly transcripts = new TranscriptStore(50);
   readonly poller: Poller;
+  /** "Run finished" notices raised (what RunAlerts would show). */
+  readonly finishedNotices: RunRecord[] = [];
+  private readonly reader: RunReader;
   private readonly previousListenerError = Emitter.onListenerError;
 
   constructor(private readonly options: PipelineOptions) {
     this.client = this.makeClient(options.token);
     this.ledger = new RunLedger(this.store, options.baseUrl, (m) => this.ledgerWarnings.push(m));
+    this.reader = new RunReader({ lastSequence: (id) => this.ledger.get(id)?.lastSequence, now: () => this.clock.now(), log: (m) => this.logs.push(m) });
     Emitter.onListenerError = (err) => this.crashes.push(`a listener threw: ${String(err)}`);
     this.poller = new Poller({
       clock: this.clock,
@@ -134,7 +141,7 @@ export class Pipeline {
     const attempt: ReadAttempt = { agentId, at: this.clock.now() };
     this.reads.push(attempt);
     try {
-      const agent = await this.client.getAgent(agentId, { signal });
+      const agent = await this.reader.read(this.client, agentId, signal);
       attempt.outcome = 'ok';
       return agent;
     } catch (e) {
@@ -147,14 +154,13 @@ export class Pipeline {
     }
   }
 
-  private applyAgent(agentId: string, agent: Agent): boolean {
-    if (!this.ledger.has(agentId)) {
-      return true;
-    }
-    this.transcripts.get(agentId).merge(agent.history);
-    this.ledger.applyAgent({ ...agent, agentId });
-    const record = this.ledger.get(agentId);
-    return record ? isTerminalStatus(record.status) : true;
+  private applyAgent(agentId: string, agent: Agent): boolean | 'dormant' {
+    return applyRead(this.ledger, agentId, agent, {
+      viewing: false,
+      now: this.clock.now(),
+      merge: (id, history) => this.transcripts.get(id).merge(history),
+      finished: (record) => this.finishedNotices.push(record),
+    });
   }
 
   private onError(agentId: string, error: unknown): void {
@@ -179,6 +185,11 @@ export class Pipeline {
       this.ledger.upsert({ agentId, source: 'started', status: 'queued' });
       this.poller.track(agentId);
     }
+  }
+
+  /** A follow-up the service acknowledged, through the same afterPost as the extension. */
+  followedUp(agentId: string, prompt: string, status: RunStatus): void {
+    afterPost(this.ledger, this.poller, { kind: 'followUp', agentId, prompt, ack: { agentId, status } }, this.clock.now());
   }
 
   /** Lets `ms` of virtual time pass; requests run in real time, with virtual time stopped. */

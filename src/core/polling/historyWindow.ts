@@ -1,0 +1,103 @@
+/**
+ * Reading a run whose history the service caps (`historyLimit`: the most recent N messages,
+ * `sequence` global to the conversation). Each read asks for a small window sized to what the
+ * run wrote lately, so a poll costs about what is new; when the oldest message returned is
+ * past the last one seen + 1 and the window came back full, messages were left out, and the
+ * read is repeated with a window reaching back to the last one seen (up to the maximum). What
+ * lies beyond the maximum is gone for good: the transcript records the gap where it is.
+ * Pure: no vscode, no I/O of its own.
+ */
+import type { Agent, AgentMessage, HistoryLimitParam } from '../../api/types';
+
+/** The smallest window asked for: the newest message (to see it change) and one more. */
+export const MIN_WINDOW = 2;
+/** Without a documented maximum, the widest window asked for. */
+export const FALLBACK_MAX_WINDOW = 500;
+/** Reads of one poll, widening included. */
+const MAX_REQUESTS = 3;
+
+/** Reads the run asking for `limit` recent messages; `undefined`: no parameter (the service's default). */
+export type WindowedGet = (limit: number | undefined) => Promise<Agent>;
+
+export interface WindowedRead {
+  readonly agent: Agent;
+  /** The window of each request made, in order (`undefined`: none sent). */
+  readonly limits: readonly (number | undefined)[];
+}
+
+export class HistoryWindows {
+  /** New messages per run at the latest read: the next window's size. */
+  private readonly recent = new Map<string, number>();
+
+  /**
+   * One poll of one run. `lastSequence`: the highest sequence already taken in (undefined for a
+   * run not read yet: the widest window). `param` undefined: the schema documents no window,
+   * so none is sent and truncation is left to the transcript's gap detection.
+   */
+  async read(agentId: string, lastSequence: number | undefined, param: HistoryLimitParam | undefined, get: WindowedGet): Promise<WindowedRead> {
+    if (!param) {
+      return { agent: await get(undefined), limits: [undefined] };
+    }
+    const max = param.maximum ?? FALLBACK_MAX_WINDOW;
+    const limits: number[] = [];
+    let limit = lastSequence === undefined ? max : clamp(Math.ceil((this.recent.get(agentId) ?? 0) * 1.5) + MIN_WINDOW, max);
+    let agent: Agent;
+    for (;;) {
+      limits.push(limit);
+      agent = await get(limit);
+      const wanted = windowNeeded(agent.history, limit, lastSequence);
+      if (wanted === undefined || limit >= max || limits.length >= MAX_REQUESTS) {
+        break;
+      }
+      limit = clamp(Math.max(wanted, limit * 2), max);
+    }
+    const newest = maxSequence(agent.history);
+    if (newest !== undefined && lastSequence !== undefined) {
+      this.recent.set(agentId, Math.max(0, newest - lastSequence));
+    }
+    return { agent, limits };
+  }
+
+  forget(agentId: string): void {
+    this.recent.delete(agentId);
+  }
+}
+
+/**
+ * The window that would have reached back to `lastSequence` + 1, or undefined when this
+ * answer is complete: fewer messages than asked for, or the oldest one follows what was seen.
+ * Messages arriving between two requests are allowed for with a little slack.
+ */
+export function windowNeeded(history: readonly AgentMessage[] | undefined, limit: number, lastSequence: number | undefined): number | undefined {
+  if (!history || history.length < limit || lastSequence === undefined) {
+    return undefined;
+  }
+  let oldest: number | undefined;
+  let newest: number | undefined;
+  for (const m of history) {
+    const s = m.sequence;
+    if (s !== undefined && Number.isSafeInteger(s)) {
+      oldest = oldest === undefined ? s : Math.min(oldest, s);
+      newest = newest === undefined ? s : Math.max(newest, s);
+    }
+  }
+  if (oldest === undefined || newest === undefined || oldest <= lastSequence + 1) {
+    return undefined;
+  }
+  const span = newest - lastSequence;
+  return span + Math.ceil(span / 4) + MIN_WINDOW;
+}
+
+function maxSequence(history: readonly AgentMessage[] | undefined): number | undefined {
+  let max: number | undefined;
+  for (const m of history ?? []) {
+    if (m.sequence !== undefined && Number.isSafeInteger(m.sequence)) {
+      max = max === undefined ? m.sequence : Math.max(max, m.sequence);
+    }
+  }
+  return max;
+}
+
+function clamp(n: number, max: number): number {
+  return Math.max(1, Math.min(max, Math.max(MIN_WINDOW, Math.round(n))));
+}

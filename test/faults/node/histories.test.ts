@@ -1,0 +1,85 @@
+// Capped histories and stale reads, on the poller's virtual clock with real HTTP: a run that
+// writes more between two polls than the service's default window loses nothing; a follow-up
+// on a finished run is not taken for a completion while reads still show the last turn.
+import * as assert from 'node:assert/strict';
+import type { AgentMessage } from '../../../src/api/types';
+import { scenario } from '../registry';
+import { admin, startRun, useEmulator } from '../support/emulatorFixture';
+import { Pipeline } from '../support/pipeline';
+
+const SECOND = 1_000;
+
+/** A real deployment's caps: 20 messages unless asked, never more than 500. */
+const CAPPED = { historyDefault: 20, historyMax: 500 };
+
+describe('faults: capped histories and stale reads', function () {
+  this.timeout(120_000);
+  const emu = useEmulator();
+
+  scenario('histories', 'a run writes up to 150 messages between two polls of its open panel (default window 20): messages lost between polls = 0', async (s) => {
+    const e = emu();
+    await admin(e, 'PATCH', '/settings', CAPPED);
+    const id = await startRun(e, 'many');
+    const p = new Pipeline({ baseUrl: e.baseUrl, token: e.tokens.default });
+    try {
+      p.poller.setPanelOpen(id, true);
+      p.follow(id);
+      await p.runFor(SECOND);
+      let written = 0;
+      // Between two panel polls (2 s): nothing, a few, more than the default, far more.
+      for (const burst of [0, 3, 25, 0, 60, 1, 150, 40, 0, 90, 2, 130]) {
+        for (let i = 0; i < burst; i++, written++) {
+          await admin(e, 'POST', `/agents/${id}/messages`, i % 3 === 0
+            ? { role: 'tool', content: `output ${written}`, toolName: 'run_command', toolParameters: { command: `step ${written}` } }
+            : { role: 'assistant', content: `message ${written}` });
+        }
+        await p.runFor(2 * SECOND);
+      }
+      const whole = (await admin(e, 'GET', `/agents/${id}`)) as { history: AgentMessage[] };
+      const have = new Set(p.transcripts.get(id).snapshot().entries.map((x) => x.sequence));
+      const lost = whole.history.filter((m) => !have.has(m.sequence));
+      s.lostMessages(lost.length, `sequences ${lost.slice(0, 10).map((m) => m.sequence).join(', ')}${lost.length > 10 ? ', ...' : ''} of ${whole.history.length}`);
+      s.note(`${written} messages written, ${whole.history.length} in the run, ${p.reads.length} reads`);
+      assert.equal(p.transcripts.get(id).snapshotInfo().earlierMessagesUnavailable, false, 'a gap the client could fill is reported');
+      for (const text of p.store.writes) {
+        s.sink('persisted ledger', text);
+      }
+    } finally {
+      await p.dispose();
+    }
+  });
+
+  scenario('responses', 'a follow-up on a finished run: reads that still say completed are no completion; one notice per turn', async (s) => {
+    const e = emu();
+    const id = await startRun(e, 'first turn');
+    await admin(e, 'PATCH', `/agents/${id}`, { status: 'completed', completedAt: 'now', updatedAt: 'now' });
+    const p = new Pipeline({ baseUrl: e.baseUrl, token: e.tokens.default });
+    try {
+      p.follow(id);
+      await p.runUntil('the first completion', () => p.finishedNotices.length === 1, 30 * SECOND);
+      assert.equal(p.poller.isTracked(id), false);
+      // Acknowledged, but the service does not show the new turn yet: every read is stale.
+      p.followedUp(id, 'second turn', 'queued');
+      const from = p.reads.length;
+      await p.runFor(60 * SECOND);
+      assert.equal(p.finishedNotices.length, 1, 'a stale read was announced as a completion');
+      assert.equal(p.poller.isTracked(id), true, 'polling stopped on a stale read');
+      assert.equal(p.ledger.active().length, 1, 'the run is active again');
+      assert.ok(p.reads.length - from >= 10, `kept reading (${p.reads.length - from} reads)`);
+      // Now the service takes the turn (the same prompt, as the extension sent it) and ends it.
+      await p.client.sendFollowUp(id, { prompt: 'second turn' });
+      await e.advance(1_000);
+      await p.runUntil('the follow-up to show', () => p.ledger.get(id)?.pendingFollowUpAt === undefined, 60 * SECOND);
+      for (let i = 0; i < 10; i++) {
+        await e.advance(1_000);
+      }
+      await p.runUntil('the second completion', () => p.finishedNotices.length === 2, 120 * SECOND);
+      await p.runFor(60 * SECOND);
+      assert.equal(p.finishedNotices.length, 2);
+      assert.equal(p.poller.isTracked(id), false);
+      s.note(`${p.reads.length} reads in all`);
+    } finally {
+      await p.dispose();
+    }
+  });
+});

@@ -1,0 +1,148 @@
+import * as assert from 'node:assert/strict';
+import { createClient, type AgentRunsApi } from '../../src/api/index';
+import type { Agent, AgentMessage, HistoryLimitParam } from '../../src/api/types';
+import { HistoryWindows, MIN_WINDOW, windowNeeded } from '../../src/core/polling/historyWindow';
+import { Transcript } from '../../src/core/transcript/transcript';
+import { startEmulator, type Emulator } from '../emulator/index';
+import { adminOk } from '../emulator/testing';
+
+const seqs = (from: number, to: number): AgentMessage[] => {
+  const out: AgentMessage[] = [];
+  for (let s = from; s <= to; s++) out.push({ sequence: s, role: 'assistant', content: `m${s}` });
+  return out;
+};
+
+/** A fake capped service over `count` messages: the most recent `limit` (default `byDefault`, at most `max`). */
+function fakeGet(count: () => number, byDefault: number, max: number, asked: (number | undefined)[]) {
+  return (limit: number | undefined): Promise<Agent> => {
+    asked.push(limit);
+    const n = count();
+    const k = Math.min(limit ?? byDefault, max);
+    return Promise.resolve({ agentId: 'a', status: 'running', history: seqs(Math.max(1, n - k + 1), n) });
+  };
+}
+
+describe('History windows', () => {
+  describe('windowNeeded', () => {
+    it('is undefined for a complete answer: fewer than asked, or reaching back to the last one seen', () => {
+      assert.equal(windowNeeded(seqs(6, 8), 5, 5), undefined, 'fewer than asked');
+      assert.equal(windowNeeded(seqs(6, 10), 5, 5), undefined, 'oldest = last seen + 1');
+      assert.equal(windowNeeded(seqs(3, 7), 5, 5), undefined, 'overlaps');
+      assert.equal(windowNeeded(seqs(6, 10), 5, undefined), undefined, 'nothing seen yet: nothing to reach back to');
+    });
+
+    it('asks for a window reaching back to the last one seen, with slack, when the answer is full and starts past it', () => {
+      const wanted = windowNeeded(seqs(26, 30), 5, 5);
+      assert.ok(wanted !== undefined && wanted >= 25, String(wanted));
+    });
+  });
+
+  describe('HistoryWindows.read', () => {
+    const param: HistoryLimitParam = { name: 'historyLimit', defaultLimit: 20, maximum: 500 };
+
+    it('without a documented parameter sends none', async () => {
+      const asked: (number | undefined)[] = [];
+      const r = await new HistoryWindows().read('a', 3, undefined, fakeGet(() => 40, 20, 500, asked));
+      assert.deepEqual(asked, [undefined]);
+      assert.equal(r.agent.history?.length, 20);
+    });
+
+    it('reads a new run with the widest window, then small windows sized to what is new', async () => {
+      let n = 30;
+      const asked: (number | undefined)[] = [];
+      const w = new HistoryWindows();
+      const get = fakeGet(() => n, 20, 500, asked);
+      await w.read('a', undefined, param, get);
+      assert.deepEqual(asked, [500]);
+      n = 31;
+      await w.read('a', 30, param, get);
+      n = 31;
+      await w.read('a', 31, param, get);
+      assert.deepEqual(asked.slice(1), [MIN_WINDOW, MIN_WINDOW + 2], 'a small window, growing with what came last time');
+      await w.read('a', 31, param, get);
+      assert.equal(asked[asked.length - 1], MIN_WINDOW, 'nothing new: back to the smallest');
+    });
+
+    it('widens when more came than the window holds, and loses nothing', async () => {
+      let n = 10;
+      const asked: (number | undefined)[] = [];
+      const w = new HistoryWindows();
+      const get = fakeGet(() => n, 20, 500, asked);
+      n = 130;
+      const r = await w.read('a', 10, param, get);
+      assert.equal(asked.length, 2);
+      assert.ok((asked[1] ?? 0) >= 120);
+      const got = (r.agent.history ?? []).map((m) => m.sequence);
+      assert.ok(got.includes(11) && got.includes(130));
+    });
+
+    it('stops at the maximum: what lies beyond it is gone for good', async () => {
+      const asked: (number | undefined)[] = [];
+      const r = await new HistoryWindows().read('a', 10, param, fakeGet(() => 1_000, 20, 500, asked));
+      assert.equal(asked[asked.length - 1], 500);
+      assert.ok(asked.length <= 3);
+      assert.equal(r.agent.history?.[0].sequence, 501);
+    });
+  });
+
+  describe('against the emulator with capped histories (default 20, maximum 500)', function () {
+    this.timeout(30_000);
+    let emu: Emulator;
+    let client: AgentRunsApi;
+
+    before(async () => {
+      emu = await startEmulator({ clock: 'manual', settings: { historyDefault: 20, historyMax: 500 } });
+      client = createClient({ baseUrl: emu.baseUrl, token: emu.tokens.default });
+    });
+    after(async () => {
+      await client.dispose();
+      await emu.close();
+    });
+
+    it('reads the parameter from the served schema', async () => {
+      const info = await client.getSchemaInfo();
+      assert.deepEqual(info.historyLimit, { name: 'historyLimit', defaultLimit: 20, maximum: 500 });
+    });
+
+    it('messages lost between polls = 0, whatever a run writes between two reads; a gap past the maximum is marked where it is', async () => {
+      const param = (await client.getSchemaInfo()).historyLimit;
+      const run = await client.startAgent({ appId: 'app_todo', prompt: 'Count', model: 'hosted/auto' });
+      const windows = new HistoryWindows();
+      const transcript = new Transcript();
+      let last: number | undefined;
+      const poll = async (): Promise<void> => {
+        const r = await windows.read(run.agentId, last, param, (limit) =>
+          client.getAgent(run.agentId, { history: param && limit !== undefined ? { param: param.name, limit } : undefined }));
+        transcript.merge(r.agent.history);
+        for (const m of r.agent.history ?? []) last = Math.max(last ?? 0, m.sequence ?? 0);
+      };
+      const write = async (count: number): Promise<void> => {
+        for (let i = 0; i < count; i++) {
+          await adminOk(emu.adminUrl, 'POST', `/agents/${run.agentId}/messages`, i % 2 === 0
+            ? { role: 'tool', content: `result ${i}`, toolName: 'read_file', toolParameters: { path: `f${i}.ts` } }
+            : { role: 'assistant', content: `note ${i}` });
+        }
+      };
+      await poll();
+      for (const count of [0, 1, 3, 21, 60, 0, 250, 2]) {
+        await write(count);
+        await poll();
+      }
+      const whole = (await adminOk(emu.adminUrl, 'GET', `/agents/${run.agentId}`)) as { history: AgentMessage[] };
+      const have = new Set(transcript.snapshot().entries.map((e) => e.sequence));
+      const lost = whole.history.filter((m) => !have.has(m.sequence));
+      assert.deepEqual(lost.map((m) => m.sequence), [], 'messages lost between polls');
+      assert.equal(transcript.snapshotInfo().earlierMessagesUnavailable, false, 'no gap the client could fill is reported');
+
+      // 700 at once: 500 can be had, about 200 are gone for good, and the transcript says so there.
+      const before = last ?? 0;
+      await write(700);
+      await poll();
+      const entries = transcript.snapshot().entries;
+      const marked = entries.filter((e) => (e.gapBefore ?? 0) > 0);
+      assert.equal(marked.length, 1);
+      assert.ok(marked[0].sequence !== undefined && marked[0].sequence > before + 1);
+      assert.equal(marked[0].gapBefore, marked[0].sequence - before - 1);
+    });
+  });
+});
