@@ -2,7 +2,7 @@
  * `npm run bench`: measures what the extension costs the editor and checks the budgets of
  * issue 8. package.json builds first (`npm run test:setup`, `npm run package`, `tsc -p bench`).
  *
- *   npm run bench [-- --only activation,size,webview,network,memory] [--cold-starts N] [--heap-snapshots]
+ *   npm run bench [-- --only activation,size,webview,network,memory,scan] [--cold-starts N] [--heap-snapshots]
  *
  * Prints the environment and a Markdown table (each figure with its budget and PASS/FAIL),
  * writes test-results/bench.json, and exits 1 when a budget is missed or a measurement failed.
@@ -18,10 +18,11 @@ import { measureActivation } from './activation';
 import { snapshotBuild } from './build';
 import { measureMemory } from './memory';
 import { measureNetwork } from './network';
+import { measureScan } from './scan';
 import { measureSizes } from './size';
 import { measureWebview } from './webview';
 
-const SECTIONS: readonly Section[] = ['size', 'webview', 'network', 'activation', 'memory'];
+const SECTIONS: readonly Section[] = ['size', 'webview', 'network', 'activation', 'memory', 'scan'];
 
 interface Options {
   readonly only: ReadonlySet<Section>;
@@ -118,6 +119,7 @@ async function main(): Promise<number> {
     const version = await measureMemory(report, build, options.heapSnapshots ? { heapSnapshots: snapshots } : {});
     env.codeServer ??= version;
   });
+  await run('scan', () => measureScan(report));
 
   if (interruptedBy()) {
     return 130;

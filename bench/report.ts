@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-export type Section = 'activation' | 'size' | 'webview' | 'network' | 'memory';
+export type Section = 'activation' | 'size' | 'webview' | 'network' | 'memory' | 'scan';
 export type Status = 'PASS' | 'FAIL' | 'INFO' | 'ERROR';
 
 export interface Budget {
@@ -99,6 +99,7 @@ const SECTION_TITLES: Record<Section, string> = {
   webview: 'Webview',
   network: 'Network',
   memory: 'Memory',
+  scan: 'Scan',
 };
 
 export function markdownTable(figures: readonly Figure[]): string {

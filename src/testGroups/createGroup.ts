@@ -11,7 +11,9 @@ import type { Deps } from '../runs/deps';
 import { copyGroupId } from './copyId';
 import { createFailureActions, unauthorizedReport, type CreateFailureAction } from '../core/testGroups/failure';
 import { BACK, checkAppId, inputText, pickAppId, pickTestIds, type StepFrame } from './inputs';
-import { noIdsMessage, resolveTargets, scanForCommand, type ScanOutcome, type TargetSet } from './scan';
+import { noIdsMessage } from './notes';
+import { scanForCommand, type ScanOutcome } from './scan';
+import { resolveTargets, type TargetSet } from './targets';
 import { defaultAppId, showWithOpenSetting } from './settings';
 import type { TestGroupStore } from '../core/testGroups/store';
 

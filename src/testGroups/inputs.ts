@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { FileScan, ScanOutcome } from './scan';
-import { duplicatesNote, truncationNote } from './scan';
+import { duplicatesNote, truncationNote } from './notes';
 
 export const BACK = Symbol('back');
 export type StepResult<T> = T | typeof BACK | undefined;

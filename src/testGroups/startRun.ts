@@ -6,7 +6,9 @@
 import * as vscode from 'vscode';
 import { buildTestsPrompt, type PromptFile } from '../core/testIds';
 import type { Deps } from '../runs/deps';
-import { noIdsMessage, resolveTargets, scanForCommand } from './scan';
+import { noIdsMessage } from './notes';
+import { scanForCommand } from './scan';
+import { resolveTargets } from './targets';
 import { defaultAppId } from './settings';
 import type { TestGroupRecord } from '../core/testGroups/store';
 

@@ -154,6 +154,42 @@ describe('Test groups from test files', function () {
     assert.deepEqual(stored?.testIds, ['TC-7', 'TC-3']);
   });
 
+  it('reads a 5 MB one-line JSON file with 10,000 IDs whole without holding the extension host', async function () {
+    const commands = await vscode.commands.getCommands(true);
+    if (!commands.includes('agentRuns.startRun')) this.skip();
+    // One line, so the scan has no line break to pause at: it held this thread for ~10-20 s
+    // before its line lookups were linear and it paused inside a line. (Start Run, not Create:
+    // the service takes at most 1,000 IDs per group.)
+    const pad = 'x'.repeat(470);
+    const json = `[${Array.from({ length: 10_000 }, (_, i) => `{"testId":"BIG-${i}","pad":"${pad}"}`).join(',')}]`;
+    assert.ok(json.length > 5_000_000 && json.length < 5 * 1024 * 1024);
+    fs.writeFileSync(path.join(ws, 'tg', 'big.test.json'), json);
+    // The longest the extension host's event loop went without running a 50 ms interval.
+    let last = Date.now();
+    let longest = 0;
+    const timer = setInterval(() => {
+      longest = Math.max(longest, Date.now() - last);
+      last = Date.now();
+    }, 50);
+    let value: { prompt: string } | undefined;
+    try {
+      value = await vscode.commands.executeCommand<{ prompt: string } | undefined>(START_RUN, file('big.test.json'), [file('big.test.json')]);
+    } finally {
+      clearInterval(timer);
+      // A wait that ends with the command is seen here: the interval may not have run since.
+      longest = Math.max(longest, Date.now() - last);
+      fs.rmSync(path.join(ws, 'tg', 'big.test.json'), { force: true });
+    }
+    await sleep(500);
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    assert.ok(value);
+    assert.match(value.prompt, /tg\/big\.test\.json: BIG-0, BIG-1, BIG-2, /);
+    assert.match(value.prompt, /, BIG-9998, BIG-9999$/);
+    assert.equal(value.prompt.split(', ').length, 10_000);
+    // Generous: the scan itself takes milliseconds.
+    assert.ok(longest < 3000, `the extension host's event loop waited ${longest} ms`);
+  });
+
   it('pre-fills the run prompt with the files and their test IDs', async function () {
     const commands = await vscode.commands.getCommands(true);
     if (!commands.includes('agentRuns.startRun')) this.skip();

@@ -239,18 +239,27 @@ describe('testIds: bounded scanning', () => {
 
   it('stops at the time budget and yields to the event loop while scanning', async () => {
     const text = Array.from({ length: 200_000 }, (_, i) => `{ testId: "ID-${i}" }, // ${'x'.repeat(40)}`).join('\n');
-    let ticks = 0;
-    const timer = setInterval(() => ticks++, 1);
+    // The clock moves 1 ms per deadline check, and a ticker counts the event loop's turns: a
+    // wall clock and a 1 ms interval raced (a busy machine could use up 30 ms between two checks
+    // before the interval ever ran).
+    let clock = 0;
+    let turns = 0;
+    let ticking = true;
+    const tick = (): void => {
+      turns++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
     try {
-      const r = await extractTestIds(text, { chunkChars: 4096, limits: { timeBudgetMs: 30, maxOccurrences: 1e9 } });
+      const r = await extractTestIds(text, { chunkChars: 4096, now: () => clock++, limits: { timeBudgetMs: 30, maxOccurrences: 1e9 } });
       assert.equal(r.truncated?.reason, 'time');
       assert.ok(r.truncated.scannedChars < text.length);
       assert.ok((r.truncated.line ?? 0) > 0);
       assert.ok(r.ids.length > 0 && r.ids.length < 200_000);
     } finally {
-      clearInterval(timer);
+      ticking = false;
     }
-    assert.ok(ticks > 0, 'the event loop ran while scanning');
+    assert.ok(turns >= 25, `the event loop turned ${turns} times while scanning`);
   });
 
   it('stops at the ID cap', async () => {
@@ -292,6 +301,139 @@ describe('testIds: bounded scanning', () => {
     controller.abort();
     const r = await extractTestIds('// @testId A\n', { signal: controller.signal });
     assert.equal(r.truncated?.reason, 'cancelled');
+  });
+});
+
+/**
+ * Counts the characters `String#indexOf` and `lastIndexOf` look at while `run` runs: a measure
+ * of the scan's own searching that does not depend on the machine's speed or load.
+ */
+function searchedChars<T>(run: () => T): { result: T; searched: number } {
+  const proto = String.prototype;
+  // Kept to be called with an explicit `this` and put back afterwards.
+  // eslint-disable-next-line @typescript-eslint/unbound-method
+  const { indexOf, lastIndexOf } = proto;
+  let searched = 0;
+  proto.indexOf = function (this: string, search: string, position?: number): number {
+    const from = Math.min(Math.max(Math.trunc(position ?? 0) || 0, 0), this.length);
+    const at = indexOf.call(this, search, position);
+    searched += (at === -1 ? this.length : at) - from;
+    return at;
+  };
+  proto.lastIndexOf = function (this: string, search: string, position?: number): number {
+    const from = position === undefined ? this.length : Math.min(Math.max(Math.trunc(position) || 0, 0), this.length);
+    const at = lastIndexOf.call(this, search, position);
+    searched += from - (at === -1 ? 0 : at);
+    return at;
+  };
+  try {
+    const result = run();
+    return { result, searched };
+  } finally {
+    proto.indexOf = indexOf;
+    proto.lastIndexOf = lastIndexOf;
+  }
+}
+
+/** A single-line JSON array of `count` objects, each with a `"testId"` key, about `chars` long. */
+function oneLineJson(count: number, chars: number): string {
+  const pad = 'x'.repeat(Math.max(0, Math.floor(chars / count) - 50));
+  return `[${Array.from({ length: count }, (_, i) => `{"testId":"T-${i}","name":"case ${i}","pad":"${pad}"}`).join(',')}]`;
+}
+
+describe('testIds: long lines (linear time, the time box inside a line)', () => {
+  const json = oneLineJson(10_000, 5 * 1024 * 1024);
+
+  it('a 5 MB one-line JSON file with 10,000 IDs: every ID, each character searched about once', () => {
+    assert.ok(json.length > 5_000_000 && !json.includes('\n'));
+    const { result, searched } = searchedChars(() => extractTestIdsSync(json, { fileName: 'cases.json', limits: { timeBudgetMs: 600_000 } }));
+    assert.equal(result.ids.length, 10_000);
+    assert.equal(result.ids[9999], 'T-9999');
+    assert.equal(result.occurrences[9999]?.line, 0);
+    // Exactly the ID cap (10,000) is all there is: not a truncation.
+    assert.equal(result.truncated, undefined);
+    // Searching back to the line start and forward to the next line break from each match
+    // looked at ~10,000 × 5 MB characters.
+    assert.ok(searched <= 3 * json.length, `searched ${searched} characters of ${json.length}`);
+  });
+
+  it('thousands of selections on one long line are widened in one pass', () => {
+    // Select all occurrences of `testId`, in the order an editor may give them.
+    const selections = [...json.matchAll(/testId/g)].map((m) => ({ start: m.index, end: m.index + 6 })).reverse();
+    assert.equal(selections.length, 10_000);
+    const { result, searched } = searchedChars(() => selectionSegments(json, selections));
+    assert.deepEqual(result, [{ start: 0, end: json.length }]);
+    assert.ok(searched <= 3 * json.length, `searched ${searched} characters of ${json.length}`);
+  });
+
+  it('widening in one pass keeps the lines and merges of the selections', () => {
+    const text = 'aa\nbb\ncc\ndd\nee\n';
+    // Out of order, overlapping, adjacent lines, an end at column 0, one line apart.
+    assert.deepEqual(selectionSegments(text, [{ start: 13, end: 14 }, { start: 0, end: 1 }, { start: 1, end: 2 }, { start: 7, end: 9 }, { start: 9, end: 10 }]), [
+      { start: 0, end: 3 }, { start: 6, end: 15 },
+    ]);
+    assert.deepEqual(selectionSegments(text, [{ start: 0, end: 1 }, { start: 7, end: 8 }]), [{ start: 0, end: 3 }, { start: 6, end: 9 }]);
+    assert.deepEqual(selectionSegments(text, [{ start: 4, end: 6 }, { start: 3, end: 4 }]), [{ start: 3, end: 6 }]);
+    assert.deepEqual(selectionSegments(text, [{ start: 15, end: 20 }]), [{ start: 15, end: 15 }]);
+  });
+
+  it('a bare YAML value followed by a long run of blanks is read in linear time', () => {
+    // The lazy value before `[ \t]*$` retried the run from each of its blanks: 200,000 spaces took minutes.
+    const text = `testId: a${' '.repeat(200_000)}b\n- testId: c${'\t '.repeat(100_000)}# note\ntestId: d ${' '.repeat(100_000)}\n`;
+    const started = Date.now();
+    const r = extractTestIdsSync(text, { fileName: 'cases.yaml' });
+    const elapsed = Date.now() - started;
+    assert.deepEqual(r.ids, [`a${' '.repeat(200_000)}b`, 'c', 'd']);
+    assert.ok(elapsed < 2000, `took ${elapsed} ms (linear: a few ms)`);
+  });
+
+  it('the time budget stops the scan inside one long line (injected clock)', async () => {
+    let clock = 0;
+    const now = (): number => clock++;
+    const text = oneLineJson(200, 200 * 100);
+    const r = await extractTestIds(text, { chunkChars: 1000, now, limits: { timeBudgetMs: 5, maxOccurrences: 1e9 } });
+    assert.equal(r.truncated?.reason, 'time');
+    assert.equal(r.truncated.line, 0);
+    assert.ok(r.truncated.scannedChars > 0 && r.truncated.scannedChars < text.length, `scanned ${r.truncated.scannedChars} of ${text.length}`);
+    assert.ok(r.ids.length > 0 && r.ids.length < 200, `${r.ids.length} IDs`);
+    // The synchronous scan checks the same deadline.
+    clock = 0;
+    const s = extractTestIdsSync(text, { chunkChars: 1000, now, limits: { timeBudgetMs: 5, maxOccurrences: 1e9 } });
+    assert.equal(s.truncated?.reason, 'time');
+    assert.deepEqual(s.ids, r.ids);
+  });
+
+  it('yields to the event loop inside one long line: a cancel lands mid-line', async () => {
+    const controller = new AbortController();
+    setImmediate(() => controller.abort());
+    const r = await extractTestIds(json, { chunkChars: 4096, signal: controller.signal });
+    assert.equal(r.truncated?.reason, 'cancelled');
+    assert.ok(r.truncated.scannedChars > 0 && r.truncated.scannedChars < json.length, `scanned ${r.truncated.scannedChars} of ${json.length}`);
+    assert.ok(r.ids.length > 0 && r.ids.length < 10_000, `${r.ids.length} IDs`);
+  });
+
+  it('pausing inside a line finds the same IDs as one pass', async () => {
+    const text = oneLineJson(300, 300 * 60);
+    const whole = extractTestIdsSync(text);
+    const paused = await extractTestIds(text, { chunkChars: 7 });
+    assert.equal(whole.ids.length, 300);
+    assert.deepEqual(paused.occurrences, whole.occurrences);
+  });
+
+  it('exactly the ID cap is not a truncation; one more is (built-in, in-thread and worker patterns)', async () => {
+    const lines = (n: number): string => Array.from({ length: n }, (_, i) => `// @testId C-${i}`).join('\n');
+    const limits = { maxOccurrences: 10 };
+    assert.equal((await extractTestIds(lines(10), { limits })).truncated, undefined);
+    assert.equal(extractTestIdsSync(lines(10), { limits }).truncated, undefined);
+    assert.equal((await extractTestIds(lines(10), { limits, pattern: String.raw`@testId (\S+)` })).truncated, undefined);
+    assert.equal((await extractTestIds(lines(10), { limits, pattern: String.raw`@testId (\S+)`, inThread: true })).truncated, undefined);
+    for (const options of [{}, { pattern: String.raw`@testId (\S+)` }, { pattern: String.raw`@testId (\S+)`, inThread: true }]) {
+      const r = await extractTestIds(lines(11), { limits, ...options });
+      assert.equal(r.truncated?.reason, 'count', JSON.stringify(options));
+      assert.equal(r.ids.length, 10);
+      assert.equal(r.truncated.line, 9);
+      assert.equal(r.truncated.scannedChars, lines(10).length - 3);
+    }
   });
 });
 

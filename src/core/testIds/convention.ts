@@ -2,12 +2,13 @@
  * The built-in test ID convention: one regular expression for keys, annotations and
  * decorators (and bare YAML values in YAML files), and how a match becomes an ID.
  */
+import type { LineIndex } from './lines';
 import type { RawMatch } from './types';
 
 /*
  * One regex, several branches; the first defined group is the ID. All branches stay on one
- * line ([ \t], [^\r\n]) so the text can be scanned in line-aligned chunks, and none nests
- * quantifiers, so it runs in linear time.
+ * line ([ \t], [^\r\n]) so the text can be scanned in line-aligned chunks, and no branch can
+ * split the same text two ways, so it runs in linear time (a long line costs its length once).
  *   1–3  key: `testId: "…"`, `"testId": "…"`, `'testId': '…'`, `testId: \`…\``
  *   4–6  annotation: `@testId ID`, `@testId: ID`, `@testId "ID with spaces"`
  *   7–8  decorator: `@testId("ID")`, `@TestId('ID')`
@@ -18,7 +19,12 @@ const KEY = String.raw`(?<![\w$@.])(?:"testId"|'testId'|testId)[ \t]*:[ \t]*(?:"
   '`' + String.raw`([^` + '`' + String.raw`\\\r\n$]*)` + '`)';
 const ANNOTATION = String.raw`@[tT]estId(?:[ \t]*:[ \t]*|[ \t]+)(?:"([^"\r\n]+)"|'([^'\r\n]+)'|([^\s"'` + '`' + String.raw`]+))`;
 const DECORATOR = String.raw`@[tT]estId\([ \t]*(?:"([^"\r\n]+)"|'([^'\r\n]+)')[ \t]*\)`;
-const YAML_BARE = String.raw`^[ \t]*(?:-[ \t]+)?testId[ \t]*:[ \t]+([^\s"'#&*!|>{}\[\],` + '`' + String.raw`@%][^\r\n]*?)[ \t]*(?:[ \t]#[^\r\n]*)?$`;
+// A bare YAML value ends where a run of blanks meets a `#` comment or the line's end. Words
+// and blank runs alternate and cannot overlap; a lazy `[^\r\n]*?` before `[ \t]*$` (as this
+// was) retried a blank run from each of its characters: seconds for 50,000 spaces.
+const YAML_VALUE_START = String.raw`[^\s"'#&*!|>{}\[\],` + '`' + String.raw`@%]`;
+const YAML_BARE = String.raw`^[ \t]*(?:-[ \t]+)?testId[ \t]*:[ \t]+(` + YAML_VALUE_START +
+  String.raw`(?:[^ \t\r\n\u2028\u2029]|[ \t]+(?=[^ \t#\r\n\u2028\u2029]))*)[ \t]*(?:[ \t]#[^\r\n]*)?$`;
 
 const DEFAULT_SOURCE = `${KEY}|${ANNOTATION}|${DECORATOR}`;
 const DEFAULT_SOURCE_YAML = `${YAML_BARE}|${DEFAULT_SOURCE}`;
@@ -52,15 +58,18 @@ function trimAnnotationId(id: string): string {
   return id.replace(/(?:\*\/|-->|[,;)])+$/, '');
 }
 
-/** Interprets one match of a default regex: the first defined group is the ID. */
-export function defaultMatchToRaw(text: string, m: RegExpExecArray, yaml: boolean): RawMatch | undefined {
+/**
+ * Interprets one match of a default regex: the first defined group is the ID. `lines` finds
+ * the match's line start (matches come in order) for the commented-out check.
+ */
+export function defaultMatchToRaw(text: string, m: RegExpExecArray, yaml: boolean, lines: LineIndex): RawMatch | undefined {
   const keyGroups = yaml ? KEY_GROUPS_YAML : KEY_GROUPS_DEFAULT;
   for (let g = 1; g < m.length; g++) {
     const value = m[g];
     if (value === undefined) continue;
     const at = m.indices?.[g]?.[0] ?? m.index;
     if (keyGroups.includes(g)) {
-      const lineStart = text.lastIndexOf('\n', m.index - 1) + 1;
+      const lineStart = lines.lineStartOf(m.index);
       if (COMMENT_LINE_START.test(text.slice(lineStart, m.index))) return undefined;
       const quote = g === keyGroups[0] ? '"' : g === keyGroups[1] ? "'" : '`';
       return { id: unescapeQuoted(value, quote), offset: at };

@@ -1,27 +1,37 @@
 /** The ranges of a text to scan: selections widened to lines, the character cap, chunks. */
+import { LineIndex } from './lines';
 import type { OffsetRange, Segment } from './types';
 
-/** Widens every non-empty range to whole lines, sorts and merges them. */
+/**
+ * Widens every non-empty range to whole lines, sorts and merges them. In one pass over the
+ * text however many ranges there are (select all occurrences of `testId` on a one-line file
+ * gives thousands on a single line).
+ */
 export function selectionSegments(text: string, selections: readonly OffsetRange[] | undefined): Segment[] | undefined {
-  const nonEmpty = (selections ?? []).filter((s) => s.end > s.start);
-  if (nonEmpty.length === 0) return undefined;
-  const widened = nonEmpty
+  const clamped = (selections ?? [])
+    .filter((s) => s.end > s.start)
     .map((s) => {
       const start = Math.max(0, Math.min(s.start, text.length));
       let end = Math.max(start, Math.min(s.end, text.length));
-      const lineStart = text.lastIndexOf('\n', start - 1) + 1;
       // A selection ending at column 0 of a line does not include that line.
       if (end > start && text[end - 1] === '\n') end--;
-      const nl = text.indexOf('\n', end);
-      const lineEnd = nl === -1 ? text.length : nl + 1;
-      return { start: lineStart, end: lineEnd };
+      return { start, end };
     })
     .sort((a, b) => a.start - b.start);
+  if (clamped.length === 0) return undefined;
+  // Starts come in order, and an end is looked up only past the merged end so far: both
+  // indexes move forward only.
+  const starts = new LineIndex(text);
+  const ends = new LineIndex(text);
   const merged: Segment[] = [];
-  for (const s of widened) {
+  for (const s of clamped) {
     const last = merged[merged.length - 1];
-    if (last && s.start <= last.end) last.end = Math.max(last.end, s.end);
-    else merged.push({ ...s });
+    const lineStart = starts.lineStartOf(s.start);
+    if (last && lineStart <= last.end) {
+      if (s.end >= last.end) last.end = Math.max(last.end, ends.lineEndOf(s.end));
+    } else {
+      merged.push({ start: lineStart, end: ends.lineEndOf(s.end) });
+    }
   }
   return merged;
 }

@@ -22,7 +22,7 @@ export const DEFAULT_SCAN_LIMITS: ScanLimits = {
   maxOccurrences: 10_000,
 };
 
-/** The default chunk size of the in-thread scan: each chunk runs without yielding. */
+/** The default chunk size of the in-thread scan: it pauses (deadline, signal, event loop) at least this often. */
 export const DEFAULT_CHUNK_CHARS = 64 * 1024;
 
 export interface ExtractOptions {
@@ -33,8 +33,10 @@ export interface ExtractOptions {
   /** Limit to these ranges (each widened to whole lines); empty ranges are ignored. */
   selections?: readonly OffsetRange[];
   limits?: Partial<ScanLimits>;
-  /** Chunk size of the in-thread scan (tests make it small). */
+  /** Characters the in-thread scan covers between two checks of the deadline (tests make it small). */
   chunkChars?: number;
+  /** The clock of the in-thread scan's time budget, in milliseconds (tests inject one). */
+  now?: () => number;
   /** Stops the scan; the result is then marked truncated with reason `cancelled`. */
   signal?: AbortSignal;
   /** Run a user pattern in this thread (no catastrophic-backtracking guard). For tests only. */

@@ -15,6 +15,8 @@ let batch = [];
 let total = 0;
 let lastPost = Date.now();
 let scanned = 0;
+let last = [0, segments.length > 0 ? segments[0].start : 0];
+let full = false;
 function post(done, absolute) {
   parentPort.postMessage({ done, matches: batch, scanned, absolute });
   batch = [];
@@ -27,19 +29,21 @@ outer: for (const seg of segments) {
   while ((m = re.exec(text)) !== null) {
     if (m[0] === '') re.lastIndex++;
     const at = m.indices && m.indices[1] ? m.indices[1][0] : m.index;
-    batch.push([m[1] === undefined ? null : m[1], seg.start + at]);
-    total++;
     if (total >= maxOccurrences) {
-      parentPort.postMessage({ done: true, full: true, matches: batch, scanned: scanned + at, absolute: seg.start + at });
-      batch = [];
+      // One past the cap: stop where the last collected ID was (exactly the cap is no truncation).
+      parentPort.postMessage({ done: true, full: true, matches: batch, scanned: last[0], absolute: last[1] });
+      full = true;
       break outer;
     }
+    batch.push([m[1] === undefined ? null : m[1], seg.start + at]);
+    total++;
+    last = [scanned + at, seg.start + at];
     if (batch.length >= 256 || Date.now() - lastPost > 25) post(false, seg.start + re.lastIndex);
   }
   scanned += text.length;
-  if (total < maxOccurrences) post(false, seg.start + text.length);
+  post(false, seg.start + text.length);
 }
-if (total < maxOccurrences) post(true, 0);
+if (!full) post(true, 0);
 `;
 
 interface WorkerReply {
