@@ -47,32 +47,10 @@ export function assertCodeServerInstalled(): void {
   }
 }
 
-const MACHINE_SCOPES: ReadonlySet<string> = new Set(['machine', 'machine-overridable', 'application-machine']);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The settings the extension's package.json declares with a machine scope. */
-export function machineScopedSettings(): Set<string> {
-  const manifest: unknown = JSON.parse(fs.readFileSync(path.join(paths.repoRoot, 'package.json'), 'utf8'));
-  const contributes = isRecord(manifest) ? manifest.contributes : undefined;
-  const configuration = isRecord(contributes) ? contributes.configuration : undefined;
-  const keys = new Set<string>();
-  for (const section of Array.isArray(configuration) ? configuration : [configuration]) {
-    const properties = isRecord(section) ? section.properties : undefined;
-    for (const [key, schema] of Object.entries(isRecord(properties) ? properties : {})) {
-      if (isRecord(schema) && typeof schema.scope === 'string' && MACHINE_SCOPES.has(schema.scope)) {
-        keys.add(key);
-      }
-    }
-  }
-  return keys;
-}
-
 /**
- * Lays out a fresh profile inside `root`: user data with settings (machine-scoped ones in the
- * remote machine settings too), extensions, workspace.
+ * Lays out a fresh profile inside `root`: user data with settings, extensions, workspace. The
+ * extension declares no machine-scoped setting, so a remote window (code-server's) applies
+ * them from User/settings.json like desktop VS Code does.
  */
 export function createProfile(root: string, options: ProfileOptions = {}): Profile {
   const profile: Profile = {
@@ -90,16 +68,6 @@ export function createProfile(root: string, options: ProfileOptions = {}): Profi
   fs.writeFileSync(profile.configFile, '');
   const settings = { ...QUIET_SETTINGS, ...options.settings };
   fs.writeFileSync(path.join(profile.userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
-  // code-server's window is a remote one. There VS Code keeps machine-scoped settings (such as
-  // agentRuns.baseUrl, machine-overridable) in the remote's machine settings (where it writes
-  // them too), and whether it applies them from the User settings depends on when it learns
-  // their scope. So they also go where a remote window reads them; desktop VS Code reads User.
-  const machineKeys = machineScopedSettings();
-  const machine = Object.fromEntries(Object.entries(settings).filter(([key]) => machineKeys.has(key)));
-  if (Object.keys(machine).length > 0) {
-    fs.mkdirSync(path.join(profile.userDataDir, 'Machine'), { recursive: true });
-    fs.writeFileSync(path.join(profile.userDataDir, 'Machine', 'settings.json'), JSON.stringify(machine, null, 2));
-  }
   for (const [relative, content] of Object.entries(options.workspaceFiles ?? {})) {
     const file = path.join(profile.workspaceDir, relative);
     fs.mkdirSync(path.dirname(file), { recursive: true });

@@ -7,8 +7,7 @@
 //   AGENT_RUNS_SEED_TOKEN_FILE=<file>  an API token (mode 0600) that the extension moves
 //                                      into SecretStorage for the configured base URL and
 //                                      deletes, so tests and the demo start signed in
-// Settings reach the extension the ordinary way: <user-data-dir>/User/settings.json (and
-// Machine/settings.json for machine-scoped ones, see codeServer.ts createProfile).
+// Settings reach the extension the ordinary way: <user-data-dir>/User/settings.json.
 import * as fs from 'node:fs';
 
 export const TEST_CONTEXT_ENV = 'AGENT_RUNS_TEST_CONTEXT';

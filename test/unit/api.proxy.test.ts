@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { inspect } from 'node:util';
 import { ApiError, createClient, type AgentRunsApi, type ClientOptions } from '../../src/api';
 import * as tls from 'node:tls';
-import { chooseRoute, noProxyMatch, OS_CA_FILES, trustedCertificates } from '../../src/api/transport';
+import { chooseRoute, createTransport, noProxyMatch, OS_CA_FILES, trustedCertificates } from '../../src/api/transport';
 import { closedPort, json, startProxy, startServer, TOKEN, type TestProxy, type TestServer } from './fixtures/apiServers';
 import { makePrivateCa } from './fixtures/privateCa';
 
@@ -231,6 +231,20 @@ describe('api: the route and trust the editor\'s network settings give', () => {
         return false;
       });
       assert.deepEqual(seen, [...OS_CA_FILES]);
+    } finally {
+      ca.remove();
+    }
+  });
+
+  it('builds one TLS context per client from the trusted CAs (not one per connection: ~45 ms each)', async () => {
+    const ca = makePrivateCa();
+    const timeouts = { connectMs: 1_000, headersMs: 1_000, bodyMs: 1_000 };
+    try {
+      const withStore = createTransport(https, {}, timeouts, { SSL_CERT_FILE: ca.caCertFile });
+      assert.ok(withStore.secureContext, 'no shared TLS context');
+      const off = createTransport(https, { systemCertificates: false }, timeouts, { SSL_CERT_FILE: ca.caCertFile });
+      assert.equal(off.secureContext, undefined);
+      await Promise.all([withStore.dispatcher.close(), off.dispatcher.close()]);
     } finally {
       ca.remove();
     }
