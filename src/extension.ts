@@ -16,7 +16,7 @@ import { registerOpenRun } from './runs/commands/openRun';
 import { registerRefresh } from './runs/commands/refresh';
 import { registerRefreshRun } from './runs/commands/refreshRun';
 import { registerRemoveRun } from './runs/commands/removeRun';
-import { registerSendFollowUp } from './runs/commands/sendFollowUp';
+import { registerFollowUpCommand } from './runs/commands/followUpCommand';
 import { registerStartRun, startRunPrefilled } from './launch/register';
 import { registerTrackRun } from './runs/commands/trackRun';
 import { registerUriHandler } from './runs/commands/uriHandler';
@@ -30,6 +30,8 @@ import { Ledgers } from './runs/ledgers';
 import { RunSync } from './runs/runSync';
 import { LazyTranscriptCache } from './runs/transcripts';
 import { Drafts } from './runs/drafts';
+import { FollowUpSends } from './runs/followUpSends';
+import { watchFollowUpSends } from './runs/followUp';
 import { loadApi } from './connection/loadApi';
 import { RunAlerts } from './runs/alerts';
 import { RunDecorations } from './runs/runDecorations';
@@ -74,6 +76,7 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
   const transcripts = new LazyTranscriptCache(context.globalStorageUri, log, conn.current.baseUrl);
   const gate = new UnauthorizedGate(conn, auth, log);
   const drafts = new Drafts(context.workspaceState, (message) => log.warn(message));
+  const sends = new FollowUpSends(context.workspaceState);
   context.subscriptions.push(auth, conn, ledgers, transcripts, gate);
   // A new base URL means another service: its own runs, transcripts and token.
   context.subscriptions.push(conn.onDidChange((state) => {
@@ -90,10 +93,15 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
   const sync = new RunSync({
     ledgers, connection: conn, gate, transcripts, alerts, log,
     isViewing: (id) => host.isViewing(id),
-    remember: (id, agent) => host.remember(id, agent),
+    remember: (id, agent) => {
+      host.remember(id, agent);
+      // A follow-up that may have arrived is settled by the history that shows it.
+      sends.observe(id, agent.history);
+    },
     unchanged: (id) => host.polled(id),
   });
-  context.subscriptions.push(sync);
+  context.subscriptions.push(sync, sends);
+  context.subscriptions.push(watchFollowUpSends(sends, ledgers, sync));
 
   const view = new RunsView(new RunsTreeProvider(ledgers, conn), ledgers);
   const statusBar = new RunsStatusBar(ledgers);
@@ -147,13 +155,14 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
     sync,
     view,
     drafts,
+    sends,
     transcripts,
   };
 
   registerConnectionCommands(context, { conn, auth, log });
   registerTrackRun(context, deps);
   registerOpenRun(context, deps);
-  registerSendFollowUp(context, deps);
+  registerFollowUpCommand(context, deps);
   registerRefresh(context, deps);
   registerRefreshRun(context, deps);
   registerCopyAgentId(context, deps);

@@ -4,7 +4,7 @@
  * which the run may exist on the service says so and offers "Track Run by ID" — a POST is
  * never repeated without the person asking. Pure: no `vscode`.
  */
-import { isApiError, type ApiError } from '../../api/errors';
+import { isApiError, mayHaveArrived, type ApiError } from '../../api/errors';
 import { redactSecrets, sanitizeServerText } from '../../api/sanitize';
 export { unauthorizedReport } from '../connection/unauthorizedReport';
 import type { L10n } from '../l10n';
@@ -71,9 +71,7 @@ export function actionLabel(id: FailureActionId, l10n: L10n, mayExist = false): 
  * timeout, a reset connection or an unreadable answer leaves it open.
  */
 export function mayRunExist(error: unknown): boolean {
-  if (!isApiError(error)) return true;
-  if (error.status !== undefined && error.status >= 400 && error.status < 500) return false;
-  return error.mayHaveReachedServer;
+  return mayHaveArrived(error);
 }
 
 function seconds(ms: number): number {
