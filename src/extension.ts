@@ -32,6 +32,8 @@ import { LazyTranscriptCache } from './runs/transcripts';
 import { Drafts } from './runs/drafts';
 import { FollowUpSends } from './runs/followUpSends';
 import { watchFollowUpSends } from './runs/followUp';
+import { UnconfirmedStarts } from './runs/unconfirmedStarts';
+import { registerStartNotices } from './runs/startNotices';
 import { loadApi } from './connection/loadApi';
 import { RunAlerts } from './runs/alerts';
 import { RunDecorations } from './runs/runDecorations';
@@ -77,6 +79,7 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
   const gate = new UnauthorizedGate(conn, auth, log);
   const drafts = new Drafts(context.workspaceState, (message) => log.warn(message));
   const sends = new FollowUpSends(context.workspaceState);
+  const starts = new UnconfirmedStarts(context.workspaceState);
   context.subscriptions.push(auth, conn, ledgers, transcripts, gate);
   // A new base URL means another service: its own runs, transcripts and token.
   context.subscriptions.push(conn.onDidChange((state) => {
@@ -105,7 +108,9 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
 
   const view = new RunsView(new RunsTreeProvider(ledgers, conn), ledgers);
   const statusBar = new RunsStatusBar(ledgers);
-  context.subscriptions.push(view, statusBar, new RunDecorations(ledgers));
+  context.subscriptions.push(view, statusBar, new RunDecorations(ledgers), starts);
+  view.provider.showStartNotices(starts);
+  registerStartNotices(context, starts, ledgers);
 
   context.subscriptions.push(gate.onDidChange(() => {
     statusBar.setRejected(gate.rejected);
@@ -143,6 +148,7 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
     api: () => conn.api(),
     showApiError: (error, extraButtons) => showApiError(conn, gate, log, error, extraButtons),
     reportUnauthorized: (error) => gate.report(error),
+    starts,
     afterPost: (post) => afterPost(ledgers.current, sync.poller, post),
     openRun: (agentId) => {
       panels.open(agentId);
