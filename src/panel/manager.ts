@@ -54,6 +54,7 @@ import { webviewHtml } from '../core/panel/html';
 import { PanelSession, RunObserver, type RunView } from '../core/panel/panelModel';
 import { cutText, isSafeLinkUrl, parsePanelState, parseWebviewMessage, type ExtensionToWebviewMessage, type SendState, type WebviewToExtensionMessage } from '../core/panel/protocol';
 import { exportLabels, webviewStrings } from './strings';
+import { PanelComposer } from './composer';
 import { TranscriptStore, type Transcript, type TranscriptSnapshot } from '../core/transcript/transcript';
 import { RUN_PANEL_VIEW_TYPE } from '../core/panel/viewType';
 
@@ -277,8 +278,7 @@ export class RunPanelManager implements vscode.Disposable {
 /** One open panel. */
 class RunPanel {
   private ready = false;
-  /** The allow-edits question of a Send is open: a second Send waits for nothing, it is dropped. */
-  private confirming = false;
+  private readonly composer: PanelComposer;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly session: PanelSession;
 
@@ -288,6 +288,7 @@ class RunPanel {
     readonly panel: vscode.WebviewPanel,
   ) {
     const isMac = process.platform === 'darwin';
+    this.composer = new PanelComposer(manager.host, agentId, (m) => this.post(m));
     this.session = new PanelSession(agentId, {
       getRun: (id) => manager.host.getRun(id),
       transcript: (id) => manager.transcript(id),
@@ -307,7 +308,7 @@ class RunPanel {
       panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)),
       manager.host.onDidChangeSendState((id) => {
         if (id === agentId) {
-          this.post(sendStateMessage(manager.host.getSendState(agentId)));
+          this.composer.postSendState();
         }
       }),
       panel.onDidChangeViewState(() => {
@@ -400,24 +401,10 @@ class RunPanel {
         return;
       }
       case 'sendFollowUp':
-        await this.onSubmitFollowUp(m.requestId, { prompt: m.prompt, permission: m.permission, permittedBranches: m.permittedBranches });
-        return;
       case 'resendFollowUp':
-        await this.onResendFollowUp();
-        return;
-      case 'discardFollowUp': {
-        const text = this.host.discardFollowUp(this.agentId);
-        if (text !== undefined) {
-          this.post({ type: 'draft', text: this.host.getDraft(this.agentId) });
-        }
-        return;
-      }
+      case 'discardFollowUp':
       case 'draftChanged':
-        // While a follow-up is on its way the composer is locked and its text lives in the send:
-        // a page torn down and rebuilt must not put the sent text back as a draft.
-        if (this.host.getSendState(this.agentId) === undefined) {
-          this.host.setDraft(this.agentId, m.text);
-        }
+        await this.composer.handle(m);
         return;
       case 'copy':
         await vscode.env.clipboard.writeText(m.text);
@@ -448,89 +435,6 @@ class RunPanel {
     }
   }
 
-  /**
-   * The composer's Send. A second Send (double click, Enter twice, a page rebuilt after the tab
-   * was hidden) while this run has a send under way, or one being confirmed, sends nothing: the
-   * page is told the lock again instead.
-   */
-  private async onSubmitFollowUp(requestId: number, req: FollowUpInput): Promise<void> {
-    if (this.confirming || this.host.getSendState(this.agentId)) {
-      this.host.log.debug(`Run panel ${this.agentId}: a second Send while a follow-up is on its way was ignored.`);
-      this.post(sendStateMessage(this.host.getSendState(this.agentId)));
-      return;
-    }
-    const input: FollowUpInput = { prompt: req.prompt };
-    if (req.permission) {
-      input.permission = req.permission;
-    }
-    if (req.permittedBranches && req.permittedBranches.length > 0) {
-      input.permittedBranches = req.permittedBranches;
-    }
-    this.confirming = true;
-    let allowed: boolean;
-    try {
-      allowed = await this.confirmAllowEdits(input);
-    } finally {
-      this.confirming = false;
-    }
-    if (!allowed) {
-      this.post({ type: 'followUpResult', requestId, ok: false, error: vscode.l10n.t('Cancelled; the prompt was not sent.') });
-      return;
-    }
-    this.reportResult(requestId, await this.host.submitFollowUp(this.agentId, input));
-  }
-
-  /** The person chose to send an `uncertain` follow-up again, knowing it may have arrived. */
-  private async onResendFollowUp(): Promise<void> {
-    const input = this.host.sentInput(this.agentId);
-    if (!input) {
-      this.post(sendStateMessage(this.host.getSendState(this.agentId)));
-      return;
-    }
-    this.reportResult(0, await this.host.submitFollowUp(this.agentId, input, true));
-  }
-
-  private reportResult(requestId: number, result: FollowUpSubmitResult): void {
-    switch (result.kind) {
-      case 'sent':
-        this.post({ type: 'followUpResult', requestId, ok: true });
-        return;
-      case 'busy':
-        this.post(sendStateMessage(this.host.getSendState(this.agentId)));
-        return;
-      case 'failed':
-        this.post({ type: 'followUpResult', requestId, ok: false, error: cutText(result.message, 2_000) });
-        if (result.offerClone) {
-          // The page cannot change the model: the way forward is another run.
-          const clone = vscode.l10n.t('Clone Run');
-          void vscode.window.showErrorMessage(result.message, clone).then((pick) => (pick === clone ? this.host.cloneRun(this.agentId) : undefined));
-        }
-        return;
-    }
-  }
-
-  /** The modal guardrail when the follow-up switches the run to `allow_edits`. */
-  private async confirmAllowEdits(input: FollowUpInput): Promise<boolean> {
-    const current = this.host.getRun(this.agentId)?.agent;
-    if (input.permission !== 'allow_edits' || current?.permission === 'allow_edits') {
-      return true;
-    }
-    const branches = input.permittedBranches ?? current?.permittedBranches ?? [];
-    const allow = vscode.l10n.t('Allow edits');
-    const choice = await vscode.window.showWarningMessage(
-      vscode.l10n.t('Let this run edit the project?'),
-      {
-        modal: true,
-        detail:
-          branches.length > 0
-            ? vscode.l10n.t('The agent may change code on these branches: {0}', branches.join(', '))
-            : vscode.l10n.t('No branch restriction is set: the agent may change code on any branch it can reach.'),
-      },
-      allow,
-    );
-    return choice === allow;
-  }
-
   private async openInEditor(key: string): Promise<void> {
     const entry = this.manager.transcript(this.agentId).get(key);
     if (!entry) {
@@ -543,10 +447,6 @@ class RunPanel {
     });
     await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true });
   }
-}
-
-function sendStateMessage(send: SendState | undefined): ExtensionToWebviewMessage {
-  return send ? { type: 'sendState', send } : { type: 'sendState' };
 }
 
 function panelTitle(agentId: string, agent: Agent | undefined): string {
