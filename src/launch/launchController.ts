@@ -5,16 +5,16 @@
  *
  * The typed prompt is never lost: a cancelled form, a failed start the person walked away
  * from, and a prompt being composed in an editor (promptComposer.ts) are all kept as a draft
- * (workspace state) and offered again by the next "Start Agent Run". A draft saved after the
- * service refused one of its values carries that refusal, which the restored form marks.
+ * (workspace state) and offered again by the next "Start Agent Run". A value the service
+ * refused (an email, a model, an app) stays marked in the form and its draft until looked at.
  */
 import * as vscode from 'vscode';
 import type { AgentRunsApi } from '../api/contract';
 import type { AgentRun, StartAgentRequest } from '../api/types';
 import type { Deps } from '../runs/deps';
 import {
-  emptyForm, firstProblem, formFromRecord, hasTypedContent, promptPreview, reviveForm,
-  type LaunchForm, type LaunchPrefill, type PromptAttachment, type RefusedValue,
+  addRefusal, emptyForm, firstProblem, formFromRecord, hasTypedContent, promptPreview, reviveForm,
+  type LaunchForm, type LaunchPrefill, type PromptAttachment,
 } from '../core/launch/form';
 import { emailModelsKey, pushRecent, reviveIdList, type ModelCatalog } from '../core/launch/models';
 import type { StepId } from '../core/launch/navigation';
@@ -127,8 +127,9 @@ export class LaunchController implements vscode.Disposable {
         await this.onStarted(outcome.run, outcome.request, sending.sentTo());
         return;
       }
-      // The draft remembers what the service refused; the form reopened now does not need to.
-      await this.saveDraft(form, outcome.refused);
+      // What the service refused is marked (now and in the draft) until the person looked at it.
+      form = addRefusal(form, outcome.refused);
+      await this.saveDraft(form);
       if (outcome.kind === 'stopped') return;
       // Edit / Choose Another Model: the same values, opened where the person asked.
       start = outcome.step;
@@ -191,13 +192,8 @@ export class LaunchController implements vscode.Disposable {
     return raw && typeof raw === 'object' ? reviveForm(raw.form) : undefined;
   }
 
-  private async saveDraft(form: LaunchForm, refused?: RefusedValue): Promise<void> {
-    let saved = form;
-    if (refused) {
-      const others = (form.refused ?? []).filter((r) => r.step !== refused.step);
-      saved = { ...form, refused: [...others, refused] };
-    }
-    await this.workspaceState.update(DRAFT_KEY, hasTypedContent(saved) ? { form: saved, savedAt: Date.now() } : undefined);
+  private async saveDraft(form: LaunchForm): Promise<void> {
+    await this.workspaceState.update(DRAFT_KEY, hasTypedContent(form) ? { form, savedAt: Date.now() } : undefined);
   }
 
   private async onStarted(run: AgentRun, request: StartAgentRequest, baseUrl: string): Promise<void> {

@@ -33,13 +33,15 @@ export class PanelComposer {
           this.post({ type: 'draft', text: this.host.getDraft(this.agentId) });
         }
         return;
-      case 'draftChanged':
-        // While a follow-up is on its way the composer is locked and its text lives in the send:
-        // a page torn down and rebuilt must not put the sent text back as a draft.
-        if (this.host.getSendState(this.agentId) === undefined) {
+      case 'draftChanged': {
+        // The text of a follow-up on its way (or that may have arrived) lives in the send: a page
+        // torn down and rebuilt must not put it back as a draft. Anything else typed is kept.
+        const send = this.host.getSendState(this.agentId);
+        if (send?.state !== 'sending' && !(send && m.text.trim() === send.prompt.trim())) {
           this.host.setDraft(this.agentId, m.text);
         }
         return;
+      }
     }
   }
 

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { ApiError, type ApiErrorKind } from '../../src/api/errors';
 import type { AgentRun, StartAgentRequest } from '../../src/api/types';
 import { refusedValue, type FailureActionId, type StartFailure } from '../../src/core/launch/failure';
-import { acknowledgeRefusal, activeRefusals, cloneForm, emptyForm, firstProblem, reviveForm, type LaunchForm } from '../../src/core/launch/form';
+import { acknowledgeRefusal, activeRefusals, addRefusal, cloneForm, emptyForm, firstProblem, reviveForm, type LaunchForm } from '../../src/core/launch/form';
 import { submitLaunch, type SubmitEnv, type SubmitUi } from '../../src/core/launch/submit';
 import { plainL10n } from '../../src/core/l10n';
 
@@ -70,6 +70,16 @@ describe('launch: a value the service refused is marked when the form comes back
     assert.equal(firstProblem({ ...cloneForm(restored), userEmail: 'member@acme.dev' }, plainL10n), undefined);
     // Accepting another step leaves it.
     assert.equal(acknowledgeRefusal(restored, 'appId').refused?.length, 1);
+  });
+
+  it('the mark goes on the form (and so into its draft); a newer refusal of the same field replaces the older', () => {
+    const first = addRefusal(base(), { step: 'userEmail', value: 'ex@other.org', reason: 'not a member' });
+    const second = addRefusal(addRefusal(first, { step: 'model', value: 'provider/claude', reason: 'credits' }), { step: 'userEmail', value: 'ex@other.org', reason: 'no credentials' });
+    assert.deepEqual(second.refused?.map((r) => [r.step, r.reason]), [['model', 'credits'], ['userEmail', 'no credentials']]);
+    assert.equal(addRefusal(first, undefined), first);
+    assert.equal(base().refused, undefined);
+    const draft = reviveForm(JSON.parse(JSON.stringify({ ...second })));
+    assert.equal(draft?.refused?.length, 2);
   });
 
   it('stored refusals that make no sense are dropped', () => {

@@ -157,6 +157,14 @@ export function activeRefusals(form: LaunchForm): RefusedValue[] {
   return (form.refused ?? []).filter((r) => refusableValue(form, r.step) === r.value.trim());
 }
 
+/** The form marked with a value the service just refused (replacing an older mark of that field). */
+export function addRefusal(form: LaunchForm, refused: RefusedValue | undefined): LaunchForm {
+  if (!refused) return form;
+  const copy = cloneForm(form);
+  copy.refused = [...(form.refused ?? []).filter((r) => r.step !== refused.step), { ...refused }];
+  return copy;
+}
+
 /** The person looked at (and accepted) a step: its refusal mark goes. */
 export function acknowledgeRefusal(form: LaunchForm, step: string): LaunchForm {
   if (!form.refused?.some((r) => r.step === step)) return form;
