@@ -1,8 +1,9 @@
 /**
  * The launch form as a multi-step quick input: [preset] → app ID → prompt → model → review,
- * with the options (effort, permission, branches, webhook, email) reachable from the review.
- * Values live in one `LaunchForm`, so Back, Edit and Clone never lose anything. Rendering
- * only: sending is `submit.ts`, the decisions are in the pure modules.
+ * with the options (effort, permission, branches, webhook, email) reachable from the review
+ * (those and the review are in formSteps.ts). Values live in one `LaunchForm`, so Back, Edit
+ * and Clone never lose anything. Rendering only: sending is `submit.ts`, the decisions are in
+ * the pure modules.
  */
 import * as vscode from 'vscode';
 import { acknowledgeRefusal, checkAppId, checkModel, checkPrompt, cloneForm, fullPrompt, isMultiLine, promptPreview, type LaunchForm } from '../core/launch/form';

@@ -12,9 +12,12 @@ export class StartNoticeNode {
 
 export function startNoticeItem(node: StartNoticeNode): vscode.TreeItem {
   const s = node.start;
-  const item = new vscode.TreeItem(vscode.l10n.t('A start may have reached the service ({0}, “{1}”)', s.appId, firstWords(s.prompt, 40)), vscode.TreeItemCollapsibleState.None);
+  // Short label first (the side bar is narrow); the whole sentence is the tooltip and the accessible name.
+  const words = firstWords(s.prompt, 40);
+  const item = new vscode.TreeItem(vscode.l10n.t('May have started: “{0}”', words), vscode.TreeItemCollapsibleState.None);
   item.id = `start:${s.id}`;
-  item.description = vscode.l10n.t('Track Run by ID');
+  item.description = vscode.l10n.t('{0} · Track Run by ID', s.appId);
+  item.accessibilityInformation = { label: vscode.l10n.t('A start may have reached the service ({0}, “{1}”). Track Run by ID to follow it, or dismiss.', s.appId, words) };
   item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
   item.contextValue = 'startNotice;';
   item.command = { command: 'agentRuns.trackRun', title: vscode.l10n.t('Track Run by ID') };
