@@ -16,7 +16,7 @@ import { registerOpenRun } from './runs/commands/openRun';
 import { registerRefresh } from './runs/commands/refresh';
 import { registerRefreshRun } from './runs/commands/refreshRun';
 import { registerRemoveRun } from './runs/commands/removeRun';
-import { registerSendFollowUp } from './runs/commands/sendFollowUp';
+import { registerFollowUpCommand } from './runs/commands/followUpCommand';
 import { registerStartRun, startRunPrefilled } from './launch/register';
 import { registerTrackRun } from './runs/commands/trackRun';
 import { registerUriHandler } from './runs/commands/uriHandler';
@@ -30,6 +30,10 @@ import { Ledgers } from './runs/ledgers';
 import { RunSync } from './runs/runSync';
 import { LazyTranscriptCache } from './runs/transcripts';
 import { Drafts } from './runs/drafts';
+import { FollowUpSends } from './runs/followUpSends';
+import { watchFollowUpSends } from './runs/followUp';
+import { UnconfirmedStarts } from './runs/unconfirmedStarts';
+import { registerStartNotices } from './runs/startNotices';
 import { loadApi } from './connection/loadApi';
 import { RunAlerts } from './runs/alerts';
 import { RunDecorations } from './runs/runDecorations';
@@ -98,13 +102,15 @@ function buildBase(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
   const transcripts = new LazyTranscriptCache(context.globalStorageUri, log, conn.current.baseUrl);
   const gate = new UnauthorizedGate(conn, auth, log);
   const drafts = new Drafts(context.workspaceState, (message) => log.warn(message));
-  context.subscriptions.push(auth, conn, ledgers, transcripts, gate);
+  const sends = new FollowUpSends(context.workspaceState);
+  const starts = new UnconfirmedStarts(context.workspaceState);
+  context.subscriptions.push(auth, conn, ledgers, transcripts, gate, sends, starts);
   // A new base URL means another service: its own runs, transcripts and token.
   context.subscriptions.push(conn.onDidChange((state) => {
     ledgers.switchTo(state.baseUrl);
     transcripts.switchBaseUrl(state.baseUrl);
   }));
-  return { auth, conn, ledgers, transcripts, gate, drafts };
+  return { auth, conn, ledgers, transcripts, gate, drafts, sends, starts };
 }
 type Base = ReturnType<typeof buildBase>;
 
@@ -119,13 +125,19 @@ function buildRuns(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
   const sync = new RunSync({
     ledgers: b.ledgers, connection: b.conn, gate: b.gate, transcripts: b.transcripts, alerts, log,
     isViewing: (id) => host.isViewing(id),
-    remember: (id, agent) => host.remember(id, agent),
+    remember: (id, agent) => {
+      host.remember(id, agent);
+      // A follow-up that may have arrived is settled by the history that shows it.
+      b.sends.observe(id, agent.history);
+    },
     unchanged: (id) => host.polled(id),
   });
-  context.subscriptions.push(sync);
+  context.subscriptions.push(sync, watchFollowUpSends(b.sends, b.ledgers, sync));
   const view = new RunsView(new RunsTreeProvider(b.ledgers, b.conn), b.ledgers);
   const statusBar = new RunsStatusBar(b.ledgers);
   context.subscriptions.push(view, statusBar, new RunDecorations(b.ledgers));
+  view.provider.showStartNotices(b.starts);
+  registerStartNotices(context, b.starts, b.ledgers);
   const connectivity = wireNotices(context, log, b.gate, sync, view, statusBar);
   return { host, panels, alerts, sync, view, connectivity };
 }
@@ -159,7 +171,7 @@ function wireNotices(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 
 /** What the features receive (runs/glueDeps.ts): extension.ts wires them through it, never to each other. */
 function buildDeps(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, b: Base, r: Runs): GlueDeps {
-  const { auth, conn, ledgers, gate, drafts, transcripts } = b;
+  const { auth, conn, ledgers, gate, drafts, transcripts, sends, starts } = b;
   const { sync, panels, view } = r;
   const deps: GlueDeps = {
     context,
@@ -175,6 +187,7 @@ function buildDeps(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
     api: () => conn.api(),
     showApiError: (error, extraButtons) => showApiError(conn, gate, log, error, extraButtons),
     reportUnauthorized: (error) => gate.report(error),
+    starts,
     afterPost: (post) => afterPost(ledgers.current, sync.poller, post),
     openRun: (agentId) => {
       panels.open(agentId);
@@ -187,6 +200,7 @@ function buildDeps(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
     sync,
     view,
     drafts,
+    sends,
     transcripts,
   };
   return deps;
@@ -196,7 +210,7 @@ function registerRunCommands(context: vscode.ExtensionContext, deps: GlueDeps, b
   registerConnectionCommands(context, { conn: b.conn, auth: b.auth, log });
   registerTrackRun(context, deps);
   registerOpenRun(context, deps);
-  registerSendFollowUp(context, deps);
+  registerFollowUpCommand(context, deps);
   registerRefresh(context, deps);
   registerRefreshRun(context, deps);
   registerCopyAgentId(context, deps);

@@ -87,3 +87,18 @@ export class ApiError extends Error {
 export function isApiError(e: unknown): e is ApiError {
   return e instanceof ApiError || (typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'ApiError' && typeof (e as { kind?: unknown }).kind === 'string');
 }
+
+/**
+ * Whether a failed POST may have taken effect on the service: it may have reached it, and no
+ * 4xx answer says it was refused (a 4xx is a refusal before anything was created). Such a
+ * request must never be sent again without the person choosing to.
+ */
+export function mayHaveArrived(error: unknown): boolean {
+  if (!isApiError(error)) {
+    return true;
+  }
+  if (error.status !== undefined && error.status >= 400 && error.status < 500) {
+    return false;
+  }
+  return error.mayHaveReachedServer;
+}

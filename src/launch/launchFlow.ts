@@ -1,69 +1,27 @@
 /**
  * The launch form as a multi-step quick input: [preset] → app ID → prompt → model → review,
- * with the options (effort, permission, branches, webhook, email) reachable from the review.
- * Values live in one `LaunchForm`, so Back, Edit and Clone never lose anything. Rendering
- * only: sending is `submit.ts`, the decisions are in the pure modules.
+ * with the options (effort, permission, branches, webhook, email) reachable from the review
+ * (those and the review are in formSteps.ts). Values live in one `LaunchForm`, so Back, Edit
+ * and Clone never lose anything. Rendering only: sending is `submit.ts`, the decisions are in
+ * the pure modules.
  */
 import * as vscode from 'vscode';
-import { REASONING_EFFORTS, type Permission, type ReasoningEffort } from '../api/types';
-import {
-  DEFAULT_PERMISSION, DEFAULT_REASONING_EFFORT,
-  checkAppId, checkBranches, checkEmail, checkModel, checkPrompt, checkWebhookUrl, cloneForm, firstProblem,
-  formatBranches, fullPrompt, isMultiLine, parseBranches, promptPreview,
-  type LaunchForm,
-} from '../core/launch/form';
+import { acknowledgeRefusal, checkAppId, checkModel, checkPrompt, cloneForm, fullPrompt, isMultiLine, promptPreview, type LaunchForm } from '../core/launch/form';
 import { isAuthoritative, type ModelCatalog } from '../core/launch/models';
 import { mainSteps, Navigator, type MainStep, type StepId } from '../core/launch/navigation';
-import { applyPreset, checkPreset, type LaunchPreset, type PresetCheck } from '../core/launch/presets';
+import { applyPreset, checkPreset, type PresetCheck } from '../core/launch/presets';
 import { showInput, showPick, type PickUpdate, type StepButton, type StepResult } from './quickInput';
+import {
+  branchesStep, effortStep, emailStep, permissionStep, reviewStep, webhookStep,
+  type FlowContext, type FlowResult, type StepHost, type StepOutcome, type ValueItem,
+} from './formSteps';
+
+export type { FlowContext, FlowResult };
 
 const l10n = vscode.l10n;
 
-export interface FlowContext {
-  /** The list known right now (cache or fallback), if any. */
-  initialCatalog: ModelCatalog | undefined;
-  /** Resolves with the list to use (live when reachable). */
-  catalog: Promise<ModelCatalog>;
-  /** Reads the list from the service again ("Reload" button). */
-  reloadCatalog(): Promise<ModelCatalog>;
-  presets: readonly LaunchPreset[];
-  defaultAppId: string;
-  recentAppIds: readonly string[];
-  defaultModel: string;
-  lastModel: string | undefined;
-  /** Models the service said need `userEmail`. */
-  emailModels: ReadonlySet<string>;
-  /** `agentRuns.userEmail` or git's `user.email`, for display in the review. */
-  defaultEmail: Promise<string | undefined>;
-  /** Shown in every step's title, e.g. "restored unsent prompt". */
-  titleNote?: string;
-  /**
-   * When set (a restored draft), every step offers "Discard" which starts over with this
-   * form: otherwise a draft could only be got rid of by sending it.
-   */
-  freshForm?: () => LaunchForm;
-}
-
-export type FlowResult =
-  | { kind: 'submit'; form: LaunchForm }
-  /** The person wants to write the prompt in an editor; the form waits. */
-  | { kind: 'compose'; form: LaunchForm }
-  | { kind: 'cancel'; form: LaunchForm };
-
-type StepOutcome =
-  | { kind: 'discard' }
-  | { kind: 'next' }
-  | { kind: 'back' }
-  | { kind: 'cancel' }
-  | { kind: 'open'; step: StepId }
-  | { kind: 'compose' }
-  | { kind: 'submit' }
-  | { kind: 'stay' };
-
 interface ModelItem extends vscode.QuickPickItem { model: string }
 interface PresetItem extends vscode.QuickPickItem { check?: PresetCheck }
-interface ValueItem<T> extends vscode.QuickPickItem { value: T }
-interface ReviewItem extends vscode.QuickPickItem { target?: StepId | 'start' }
 
 const COMPOSE_BUTTON_ID = 'compose';
 const RELOAD_BUTTON_ID = 'reload';
@@ -81,21 +39,17 @@ function reloadButton(): StepButton {
   return { id: RELOAD_BUTTON_ID, iconPath: new vscode.ThemeIcon('refresh'), tooltip: l10n.t('Reload the model list from the service') };
 }
 
-function separator<T extends vscode.QuickPickItem>(label: string): T {
-  return { label, kind: vscode.QuickPickItemKind.Separator } as T;
-}
-
-class LaunchFlow {
-  private form: LaunchForm;
+class LaunchFlow implements StepHost {
+  form: LaunchForm;
   private readonly skip = new Set<MainStep>();
   private nav: Navigator;
   private titleNote: string | undefined;
   private catalog: ModelCatalog | undefined;
   private modelNotice: string | undefined;
-  private email: string | undefined;
+  email: string | undefined;
   private catalogPromise: Promise<ModelCatalog>;
 
-  constructor(initial: LaunchForm, private readonly ctx: FlowContext, start?: StepId) {
+  constructor(initial: LaunchForm, readonly ctx: FlowContext, start?: StepId) {
     this.form = cloneForm(initial);
     this.catalog = ctx.initialCatalog;
     this.catalogPromise = ctx.catalog;
@@ -134,6 +88,8 @@ class LaunchFlow {
           if (this.nav.back() === undefined) return { kind: 'cancel', form: this.form };
           break;
         case 'next':
+          // Accepting a step is looking at it: a value the service refused last time is settled.
+          this.form = acknowledgeRefusal(this.form, this.nav.current);
           if (this.nav.next() === undefined) return { kind: 'submit', form: this.form };
           break;
         case 'open':
@@ -152,7 +108,7 @@ class LaunchFlow {
   }
 
   /** Title, step counter, Back, and the flow-wide buttons after the step's own ones. */
-  private common(label: string, own: StepButton[] = []): { title: string; step: number; totalSteps: number; canGoBack: boolean; buttons: StepButton[] } {
+  common(label: string, own: StepButton[] = []): { title: string; step: number; totalSteps: number; canGoBack: boolean; buttons: StepButton[] } {
     const { step, total } = this.nav.position();
     const buttons = this.titleNote !== undefined && this.ctx.freshForm ? [...own, discardButton()] : own;
     return { title: this.title(label), step, totalSteps: total, canGoBack: this.nav.canGoBack, buttons };
@@ -164,16 +120,16 @@ class LaunchFlow {
       case 'appId': return this.appIdStep();
       case 'prompt': return this.promptStep();
       case 'model': return this.modelStep();
-      case 'review': return this.reviewStep();
-      case 'reasoningEffort': return this.effortStep();
-      case 'permission': return this.permissionStep();
-      case 'permittedBranches': return this.branchesStep();
-      case 'completionWebhookUrl': return this.webhookStep();
-      case 'userEmail': return this.emailStep();
+      case 'review': return reviewStep(this);
+      case 'reasoningEffort': return effortStep(this);
+      case 'permission': return permissionStep(this);
+      case 'permittedBranches': return branchesStep(this);
+      case 'completionWebhookUrl': return webhookStep(this);
+      case 'userEmail': return emailStep(this);
     }
   }
 
-  private plain<T>(r: StepResult<T>): StepOutcome | undefined {
+  plain<T>(r: StepResult<T>): StepOutcome | undefined {
     if (r.kind === 'back') return { kind: 'back' };
     if (r.kind === 'cancel') return { kind: 'cancel' };
     if (r.kind === 'button' && r.id === DISCARD_BUTTON_ID) return { kind: 'discard' };
@@ -408,155 +364,6 @@ class LaunchFlow {
     if (r.kind !== 'accept') return { kind: 'stay' };
     this.form.model = r.value.model;
     this.modelNotice = undefined;
-    return { kind: 'next' };
-  }
-
-  // ------------------------------------------------------------ review
-
-  private emailDescription(): string {
-    if (this.form.userEmail.trim() !== '') return this.form.userEmail.trim();
-    if (this.ctx.emailModels.has(this.form.model)) {
-      return this.email
-        ? l10n.t('{0} (the model needs one; from settings or git)', this.email)
-        : l10n.t('none yet: the model needs one, you will be asked');
-    }
-    return l10n.t('not sent (asked for if the model needs one)');
-  }
-
-  private async reviewStep(): Promise<StepOutcome> {
-    const f = this.form;
-    const problem = firstProblem(f, l10n);
-    const { firstLine, lines } = promptPreview(f.prompt);
-    const promptDetail = [
-      lines > 1 ? l10n.t('{0} lines', lines) : undefined,
-      f.attachment ? l10n.t('+ {0}', f.attachment.label) : undefined,
-    ].filter((s): s is string => s !== undefined).join(' ');
-    const none = l10n.t('none');
-    const isDefault = (yes: boolean): string => (yes ? ` ${l10n.t('(default)')}` : '');
-    const start: ReviewItem = problem
-      ? { label: `$(error) ${l10n.t('Fix before starting')}`, description: problem.message, target: problem.step }
-      : {
-        label: `$(rocket) ${l10n.t('Start Agent Run')}`,
-        description: f.permission === 'allow_edits' ? l10n.t('edits allowed: you will be asked to confirm') : '',
-        target: 'start',
-      };
-    const items: ReviewItem[] = [
-      start,
-      separator<ReviewItem>(l10n.t('Run')),
-      { label: l10n.t('App ID'), description: f.appId || none, target: 'appId' },
-      { label: l10n.t('Prompt'), description: firstLine || none, detail: promptDetail || undefined, target: 'prompt' },
-      { label: l10n.t('Model'), description: f.model || none, target: 'model' },
-      separator<ReviewItem>(l10n.t('Options')),
-      { label: l10n.t('Reasoning effort'), description: f.reasoningEffort + isDefault(f.reasoningEffort === DEFAULT_REASONING_EFFORT), target: 'reasoningEffort' },
-      {
-        label: l10n.t('Permission'),
-        description: f.permission === 'allow_edits' ? `$(warning) ${f.permission}` : f.permission + isDefault(f.permission === DEFAULT_PERMISSION),
-        target: 'permission',
-      },
-      { label: l10n.t('Permitted branches'), description: f.permittedBranches.length > 0 ? formatBranches(f.permittedBranches) : none, target: 'permittedBranches' },
-      { label: l10n.t('Completion webhook URL'), description: f.completionWebhookUrl || none, target: 'completionWebhookUrl' },
-      { label: l10n.t('User email'), description: this.emailDescription(), target: 'userEmail' },
-    ];
-    const r = await showPick<ReviewItem>({
-      ...this.common(l10n.t('Review')),
-      placeholder: problem ? problem.message : l10n.t('Press Enter to start the run, or pick a field to change it'),
-      items,
-      active: items[0],
-    });
-    const plain = this.plain(r);
-    if (plain) return plain;
-    if (r.kind !== 'accept') return { kind: 'stay' };
-    const target = r.value.target;
-    if (target === undefined) return { kind: 'stay' };
-    if (target === 'start') return { kind: 'submit' };
-    return { kind: 'open', step: target };
-  }
-
-  // ------------------------------------------------------------ options
-
-  private async effortStep(): Promise<StepOutcome> {
-    const items: Array<ValueItem<ReasoningEffort>> = REASONING_EFFORTS.map((e) => ({
-      label: e,
-      description: e === DEFAULT_REASONING_EFFORT ? l10n.t('default') : '',
-      value: e,
-    }));
-    const r = await showPick<ValueItem<ReasoningEffort>>({
-      ...this.common(l10n.t('Reasoning effort')),
-      placeholder: l10n.t('How much reasoning the model should spend'),
-      items,
-      active: items.find((i) => i.value === this.form.reasoningEffort),
-    });
-    const plain = this.plain(r);
-    if (plain) return plain;
-    if (r.kind !== 'accept') return { kind: 'stay' };
-    this.form.reasoningEffort = r.value.value;
-    return { kind: 'next' };
-  }
-
-  private async permissionStep(): Promise<StepOutcome> {
-    const items: Array<ValueItem<Permission>> = [
-      { label: 'read_only', description: l10n.t('default'), detail: l10n.t('The agent can read the app but not change it.'), value: 'read_only' },
-      {
-        label: 'allow_edits',
-        detail: l10n.t('The agent may change the app on the permitted branches. You confirm before the run starts.'),
-        value: 'allow_edits',
-      },
-    ];
-    const r = await showPick<ValueItem<Permission>>({
-      ...this.common(l10n.t('Permission')),
-      placeholder: l10n.t('What the agent may do'),
-      items,
-      active: items.find((i) => i.value === this.form.permission),
-    });
-    const plain = this.plain(r);
-    if (plain) return plain;
-    if (r.kind !== 'accept') return { kind: 'stay' };
-    this.form.permission = r.value.value;
-    return { kind: 'next' };
-  }
-
-  private async branchesStep(): Promise<StepOutcome> {
-    const r = await showInput({
-      ...this.common(l10n.t('Permitted branches')),
-      value: formatBranches(this.form.permittedBranches),
-      prompt: l10n.t('Branches the run may access when branch restrictions apply, separated by commas. Leave empty for none.'),
-      placeholder: l10n.t('e.g. main, feature/login'),
-      validate: (v) => checkBranches(v, l10n),
-    });
-    const plain = this.plain(r);
-    if (plain) return plain;
-    if (r.kind !== 'accept') return { kind: 'stay' };
-    this.form.permittedBranches = parseBranches(r.value);
-    return { kind: 'next' };
-  }
-
-  private async webhookStep(): Promise<StepOutcome> {
-    const r = await showInput({
-      ...this.common(l10n.t('Completion webhook URL')),
-      value: this.form.completionWebhookUrl,
-      prompt: l10n.t('The service sends one POST to this URL when the run ends. Leave empty for none.'),
-      placeholder: 'https://hooks.example.com/agent-done',
-      validate: (v) => checkWebhookUrl(v, l10n),
-    });
-    const plain = this.plain(r);
-    if (plain) return plain;
-    if (r.kind !== 'accept') return { kind: 'stay' };
-    this.form.completionWebhookUrl = r.value.trim();
-    return { kind: 'next' };
-  }
-
-  private async emailStep(): Promise<StepOutcome> {
-    const r = await showInput({
-      ...this.common(l10n.t('User email')),
-      value: this.form.userEmail,
-      prompt: l10n.t('Email of the workspace member whose provider credentials a connected-provider model uses. Leave empty to send one only when the model needs it (agentRuns.userEmail or git\'s user.email).'),
-      placeholder: this.email ?? 'you@example.com',
-      validate: (v) => checkEmail(v, l10n),
-    });
-    const plain = this.plain(r);
-    if (plain) return plain;
-    if (r.kind !== 'accept') return { kind: 'stay' };
-    this.form.userEmail = r.value.trim();
     return { kind: 'next' };
   }
 }

@@ -1,16 +1,16 @@
 /**
  * The extension side the run panel depends on (`RunPanelHost`): the latest polled Agent per
- * run, its freshness, drafts, follow-ups, links. Backed by the ledger, the poller and the
+ * run, its freshness, drafts, follow-ups (through the run's one send lock), links. Backed by the ledger, the poller and the
  * persisting transcript cache; it never hands the token or the client to the panel.
  */
 import * as vscode from 'vscode';
-import { isApiError } from '../api/errors';
 import type { Agent } from '../api/types';
 import type { RunRecord } from '../core/ledger/ledger';
 import type { GlueDeps } from '../runs/glueDeps';
-import { describeError } from '../connection/showApiError';
+import type { SendState } from '../core/panel/protocol';
+import { discardFollowUp, followUpFailure, submitFollowUp } from '../runs/followUp';
 import { Disposable } from '../core/disposable';
-import type { FollowUpInput, RunPanelHost, RunView } from './manager';
+import type { FollowUpInput, FollowUpSubmitResult, RunPanelHost, RunView } from './manager';
 
 const MAX_REMEMBERED = 50;
 
@@ -138,28 +138,38 @@ export class PanelHost extends Disposable implements RunPanelHost {
     return this.changeEmitter.event(listener);
   }
 
-  async sendFollowUp(agentId: string, request: FollowUpInput): Promise<void> {
+  async submitFollowUp(agentId: string, input: FollowUpInput, resend = false): Promise<FollowUpSubmitResult> {
     const d = this.d;
-    const client = await d.getClient();
-    if (!client) {
-      throw new Error(vscode.l10n.t('Not connected: set the base URL and the API token, then send again.'));
-    }
-    try {
-      const ack = await client.sendFollowUp(agentId, {
-        prompt: request.prompt,
-        ...(request.permission ? { permission: request.permission } : {}),
-        ...(request.permittedBranches ? { permittedBranches: request.permittedBranches } : {}),
-      });
-      d.log.info(`Follow-up sent to ${agentId} from its panel; the run is ${ack.status}.`);
-      d.log.trace(`Follow-up text for ${agentId}: ${request.prompt}`);
-      d.drafts.set(agentId, undefined);
-      d.afterPost({ kind: 'followUp', agentId, ack, prompt: request.prompt, permission: request.permission, permittedBranches: request.permittedBranches });
-    } catch (e) {
-      if (isApiError(e) && e.kind === 'unauthorized') {
-        d.gate.report(e, { interactive: true });
+    const outcome = await submitFollowUp(d, agentId, input, { resend, from: 'panel' });
+    switch (outcome.kind) {
+      case 'sent':
+        return { kind: 'sent' };
+      case 'busy':
+        return { kind: 'busy' };
+      case 'notConnected':
+        return { kind: 'failed', message: vscode.l10n.t('Not connected: set the base URL and the API token, then send again.'), mayHaveArrived: false, offerClone: false };
+      case 'failed': {
+        const failure = followUpFailure(d, outcome);
+        return { kind: 'failed', message: failure.message, mayHaveArrived: outcome.mayHaveArrived, offerClone: failure.actions.includes('cloneRun') };
       }
-      throw new Error(describeError(d.conn, e));
     }
+  }
+
+  getSendState(agentId: string): SendState | undefined {
+    return this.d.sends.get(agentId);
+  }
+
+  /** The text an `uncertain` follow-up sent, for the person's deliberate resend. */
+  sentInput(agentId: string): FollowUpInput | undefined {
+    return this.d.sends.get(agentId)?.state === 'uncertain' ? this.d.sends.input(agentId) : undefined;
+  }
+
+  onDidChangeSendState(listener: (agentId: string) => void): vscode.Disposable {
+    return this.d.sends.onDidChange(listener);
+  }
+
+  discardFollowUp(agentId: string): string | undefined {
+    return discardFollowUp(this.d, agentId);
   }
 
   getDraft(agentId: string): string {

@@ -15,7 +15,7 @@
  * The `WebviewPanelSerializer` must be registered during `activate`, and package.json needs
  * `"onWebviewPanel:agentRuns.run"` in `activationEvents` so panels come back after a reload.
  * By default the manager registers it, so it is then constructed in `activate`. The extension
- * instead registers a thin serializer itself (`LazyRunPanels` in lazyPanels.ts), creates the
+ * instead registers a thin serializer itself (`LazyRunPanels` in panels.ts), creates the
  * manager with `registerSerializer: false` on first use (this file is in the lazily loaded
  * dist/panel.js) and hands it each restored panel (`restore`).
  *
@@ -27,8 +27,10 @@
  *   `history` into the transcript store (a no-op if the poller already did), updates the
  *   lifecycle lanes (lifecycle.ts) and posts only what changed since the webview's last
  *   message (panelModel.ts, by transcript revision).
- * - `sendFollowUp`: POSTs the follow-up; rejects with an Error whose message is user-facing.
- *   The manager already asked for confirmation when the follow-up switches to `allow_edits`.
+ * - `submitFollowUp`: sends the follow-up through the run's one send lock (never twice); the
+ *   manager already asked for confirmation when the follow-up switches to `allow_edits`.
+ *   `getSendState`/`onDidChangeSendState`/`sentInput`/`discardFollowUp`: that lock, which the
+ *   page shows (`init.send`, `sendState`): it outlives hidden tabs and reloads.
  * - `getDraft`/`setDraft`: per-run composer draft, kept by the host (e.g. workspaceState).
  * - `cloneRun`: opens the launch form pre-filled from this run.
  * - `openExternalLink`: opens an http/https/mailto URL (already checked); the host confirms
@@ -50,8 +52,9 @@ import { isTerminalStatus, type Agent, type Permission } from '../api/types';
 import { messageToMarkdown, toJson, toMarkdown } from '../core/panel/export';
 import { webviewHtml } from '../core/panel/html';
 import { PanelSession, RunObserver, type RunView } from '../core/panel/panelModel';
-import { cutText, isSafeLinkUrl, parsePanelState, parseWebviewMessage, type ExtensionToWebviewMessage, type WebviewToExtensionMessage } from '../core/panel/protocol';
+import { cutText, isSafeLinkUrl, parsePanelState, parseWebviewMessage, type ExtensionToWebviewMessage, type SendState, type WebviewToExtensionMessage } from '../core/panel/protocol';
 import { exportLabels, webviewStrings } from './strings';
+import { PanelComposer } from './composer';
 import { TranscriptStore, type Transcript, type TranscriptSnapshot } from '../core/transcript/transcript';
 import { RUN_PANEL_VIEW_TYPE } from '../core/panel/viewType';
 
@@ -64,12 +67,24 @@ export interface FollowUpInput {
   permittedBranches?: string[];
 }
 
+export type FollowUpSubmitResult =
+  | { kind: 'sent' }
+  /** The run already has a follow-up on its way or one that may have arrived: nothing was sent. */
+  | { kind: 'busy' }
+  | { kind: 'failed'; message: string; mayHaveArrived: boolean; offerClone: boolean };
+
 export interface RunPanelHost {
   getRun(agentId: string): RunView | undefined;
   /** Fire whenever the run or its transcript changed (also after loading a saved transcript). */
   onDidChangeRun(listener: (agentId: string) => void): vscode.Disposable;
-  /** Rejects with an Error whose message can be shown to the user as is. */
-  sendFollowUp(agentId: string, request: FollowUpInput): Promise<void>;
+  /** Sends once through the run's send lock; `resend` only for an `uncertain` one. Never rejects for a service failure. */
+  submitFollowUp(agentId: string, input: FollowUpInput, resend?: boolean): Promise<FollowUpSubmitResult>;
+  getSendState(agentId: string): SendState | undefined;
+  onDidChangeSendState(listener: (agentId: string) => void): vscode.Disposable;
+  /** What an `uncertain` follow-up sent (for Resend). */
+  sentInput(agentId: string): FollowUpInput | undefined;
+  /** Gives up an `uncertain` follow-up; returns the text now in the draft. */
+  discardFollowUp(agentId: string): string | undefined;
   getDraft(agentId: string): string;
   setDraft(agentId: string, text: string): void;
   cloneRun(agentId: string): Promise<void>;
@@ -263,6 +278,7 @@ export class RunPanelManager implements vscode.Disposable {
 /** One open panel. */
 class RunPanel {
   private ready = false;
+  private readonly composer: PanelComposer;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly session: PanelSession;
 
@@ -272,6 +288,7 @@ class RunPanel {
     readonly panel: vscode.WebviewPanel,
   ) {
     const isMac = process.platform === 'darwin';
+    this.composer = new PanelComposer(manager.host, agentId, (m) => this.post(m));
     this.session = new PanelSession(agentId, {
       getRun: (id) => manager.host.getRun(id),
       transcript: (id) => manager.transcript(id),
@@ -289,6 +306,11 @@ class RunPanel {
     panel.webview.html = this.html();
     this.disposables.push(
       panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)),
+      manager.host.onDidChangeSendState((id) => {
+        if (id === agentId) {
+          this.composer.postSendState();
+        }
+      }),
       panel.onDidChangeViewState(() => {
         // Without retainContextWhenHidden the page is torn down when hidden; it sends
         // `ready` again when shown and gets a fresh `init`.
@@ -368,15 +390,21 @@ class RunPanel {
 
   private async handle(m: WebviewToExtensionMessage): Promise<void> {
     switch (m.type) {
-      case 'ready':
+      case 'ready': {
         this.ready = true;
-        this.post(this.session.init());
+        const init = this.session.init();
+        const send = this.host.getSendState(this.agentId);
+        if (send) {
+          init.send = send;
+        }
+        this.post(init);
         return;
+      }
       case 'sendFollowUp':
-        await this.sendFollowUp(m.requestId, { prompt: m.prompt, permission: m.permission, permittedBranches: m.permittedBranches });
-        return;
+      case 'resendFollowUp':
+      case 'discardFollowUp':
       case 'draftChanged':
-        this.host.setDraft(this.agentId, m.text);
+        await this.composer.handle(m);
         return;
       case 'copy':
         await vscode.env.clipboard.writeText(m.text);
@@ -405,45 +433,6 @@ class RunPanel {
         this.host.markSeen(this.agentId);
         return;
     }
-  }
-
-  private async sendFollowUp(requestId: number, req: FollowUpInput): Promise<void> {
-    const input: FollowUpInput = { prompt: req.prompt };
-    if (req.permission) {
-      input.permission = req.permission;
-    }
-    if (req.permittedBranches && req.permittedBranches.length > 0) {
-      input.permittedBranches = req.permittedBranches;
-    }
-    const current = this.host.getRun(this.agentId)?.agent;
-    if (input.permission === 'allow_edits' && current?.permission !== 'allow_edits') {
-      const branches = input.permittedBranches ?? current?.permittedBranches ?? [];
-      const allow = vscode.l10n.t('Allow edits');
-      const choice = await vscode.window.showWarningMessage(
-        vscode.l10n.t('Let this run edit the project?'),
-        {
-          modal: true,
-          detail:
-            branches.length > 0
-              ? vscode.l10n.t('The agent may change code on these branches: {0}', branches.join(', '))
-              : vscode.l10n.t('No branch restriction is set: the agent may change code on any branch it can reach.'),
-        },
-        allow,
-      );
-      if (choice !== allow) {
-        this.post({ type: 'followUpResult', requestId, ok: false, error: vscode.l10n.t('Cancelled; the prompt was not sent.') });
-        return;
-      }
-    }
-    try {
-      await this.host.sendFollowUp(this.agentId, input);
-    } catch (e) {
-      const msg = e instanceof Error && e.message ? e.message : vscode.l10n.t('The follow-up could not be sent.');
-      this.post({ type: 'followUpResult', requestId, ok: false, error: cutText(msg, 2_000) });
-      return;
-    }
-    this.host.setDraft(this.agentId, '');
-    this.post({ type: 'followUpResult', requestId, ok: true });
   }
 
   private async openInEditor(key: string): Promise<void> {

@@ -14,6 +14,7 @@ import type { Poller } from '../core/polling/poller';
 import type { TokenStore } from '../connection/tokenStore';
 import type { LaunchPrefill } from '../core/launch/form';
 import type { AfterPost } from './afterPost';
+import type { UnconfirmedStarts } from './unconfirmedStarts';
 
 
 export interface Deps {
@@ -57,6 +58,12 @@ export interface Deps {
 
   /** Every change of the current ledger's runs, across ledger switches. */
   readonly onDidChangeRuns: vscode.Event<LedgerChange>;
+
+  /**
+   * Starts under way and those that may have reached the service unanswered: the launch flow
+   * registers each `POST /agents` here, so a reload or a cut connection never loses one silently.
+   */
+  readonly starts: UnconfirmedStarts;
 
   /** After the service acknowledged a start or a follow-up: list, follow and burst-poll the run (see runs/afterPost.ts). */
   afterPost(post: AfterPost): void;

@@ -6,6 +6,7 @@ import type { Connection } from '../connection/connection';
 import type { UnauthorizedGate } from '../connection/unauthorizedGate';
 import type { Deps } from './deps';
 import type { Drafts } from './drafts';
+import type { FollowUpSends } from './followUpSends';
 import type { RunsView } from './runsTree';
 import type { Ledgers } from './ledgers';
 import type { RunSync } from './runSync';
@@ -18,5 +19,7 @@ export interface GlueDeps extends Deps {
   readonly sync: RunSync;
   readonly view: RunsView;
   readonly drafts: Drafts;
+  /** Follow-ups being sent or that may have arrived, per run: the one lock every send path asks. */
+  readonly sends: FollowUpSends;
   readonly transcripts: Transcripts;
 }

@@ -15,6 +15,11 @@ import { nextAgeTick } from '../core/time';
 import { AppNode, RunNode, RunsTreeModel, type TreeNode } from '../core/runs/nodes';
 import { runUri } from './runDecorations';
 import { groupByApp, presentRun } from '../core/runs/presentation';
+import { StartNoticeNode, startNoticeItem } from './startNotices';
+import type { UnconfirmedStarts } from './unconfirmedStarts';
+
+/** A row of the Runs view: an app, a run, or a start that may have reached the service. */
+export type RunsTreeElement = TreeNode | StartNoticeNode;
 
 export const RUNS_VIEW_ID = 'agentRuns.runs';
 
@@ -29,9 +34,9 @@ interface PendingChanges {
   all: boolean;
 }
 
-export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvider<TreeNode> {
-  private readonly changeEmitter = this._register(new vscode.EventEmitter<TreeNode | TreeNode[] | undefined>());
-  readonly onDidChangeTreeData: vscode.Event<TreeNode | TreeNode[] | undefined> = this.changeEmitter.event;
+export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvider<RunsTreeElement> {
+  private readonly changeEmitter = this._register(new vscode.EventEmitter<RunsTreeElement | RunsTreeElement[] | undefined>());
+  readonly onDidChangeTreeData: vscode.Event<RunsTreeElement | RunsTreeElement[] | undefined> = this.changeEmitter.event;
   private readonly flushEmitter = this._register(new vscode.EventEmitter<void>());
   /** After a batch of changes was handed to VS Code. */
   readonly onDidApplyChanges: vscode.Event<void> = this.flushEmitter.event;
@@ -39,6 +44,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
   private pending: PendingChanges | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private lastReshapeAt = Number.NEGATIVE_INFINITY;
+  private starts: UnconfirmedStarts | undefined;
 
   constructor(
     private readonly ledgers: Ledgers,
@@ -55,6 +61,13 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
   private get listing(): boolean {
     const s = this.connection.current;
     return s.baseUrl !== undefined && s.signedIn;
+  }
+
+  /** Shows the starts that may have reached the service above the apps, until settled or dismissed. */
+  showStartNotices(starts: UnconfirmedStarts): void {
+    this.starts = starts;
+    this._register(starts.onDidChange(() => this.refreshAll()));
+    this.refreshAll();
   }
 
   refreshAll(): void {
@@ -115,7 +128,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     return next;
   }
 
-  getChildren(element?: TreeNode): TreeNode[] {
+  getChildren(element?: RunsTreeElement): RunsTreeElement[] {
     if (!element) {
       if (!this.listing) {
         this.model.clear();
@@ -132,7 +145,8 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
       if (waited) {
         this.flushEmitter.fire();
       }
-      return roots;
+      const notices = this.starts?.uncertain().map((s) => new StartNoticeNode(s)) ?? [];
+      return notices.length > 0 ? [...notices, ...roots] : roots;
     }
     if (element instanceof AppNode) {
       return this.model.children(element);
@@ -140,11 +154,14 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     return [];
   }
 
-  getParent(element: TreeNode): TreeNode | undefined {
+  getParent(element: RunsTreeElement): RunsTreeElement | undefined {
     return element instanceof RunNode ? element.parent : undefined;
   }
 
-  getTreeItem(element: TreeNode): vscode.TreeItem {
+  getTreeItem(element: RunsTreeElement): vscode.TreeItem {
+    if (element instanceof StartNoticeNode) {
+      return startNoticeItem(element);
+    }
     return element instanceof AppNode ? this.appItem(element) : this.runItem(element);
   }
 
@@ -286,7 +303,7 @@ export interface RevealOptions {
  * token was rejected or the service is unreachable, ages re-rendered while visible.
  */
 export class RunsView extends Disposable {
-  readonly treeView: vscode.TreeView<TreeNode>;
+  readonly treeView: vscode.TreeView<RunsTreeElement>;
   private ageTimer: ReturnType<typeof setTimeout> | undefined;
   private notices: { rejected?: string; offline?: string } = {};
   /** A reveal asked for while the run's row was waiting for the next batch of changes. */

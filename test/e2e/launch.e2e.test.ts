@@ -342,6 +342,46 @@ describe('Start an agent run (UI)', function () {
     await clearNotifications(wb);
   });
 
+  it('a start cut after the body was sent stays in the Runs view (Track Run by ID, Dismiss); Retry Anyway settles it; nothing is re-sent on its own', async () => {
+    const wb = workbench();
+    const before = starts(wb.emulator).length;
+    const notice = /May have started: “Split the payments service”/;
+    await startFromPalette(wb);
+    await fillForm(wb, { appId: 'app_todo', prompt: 'Split the payments service', model: 'hosted/fast' });
+    wb.emulator.inject({ method: 'POST', path: '^/agents$', reset: true, passThrough: true, times: 1 });
+    await pick(wb, 'Start Agent Run');
+    await wb.waitForNotification(/may have been created anyway/);
+    // The person walks away from the message: the start is not lost, the Runs view keeps it.
+    await clearNotifications(wb);
+    await wb.runCommand('Agent Runs: Focus on Runs View');
+    const row = await wb.waitForTreeRow(notice);
+    assert.equal((await wb.treeRowParts(row)).description, 'app_todo · Track Run by ID');
+    assert.match((await row.getAttribute('aria-label')) ?? '', /A start may have reached the service \(app_todo, “Split the payments service”\)/);
+    await shoot(wb, 'launch-start-may-have-arrived');
+    await wb.page.waitForTimeout(1_500);
+    assert.equal(starts(wb.emulator).length, before + 1, 'the start was sent again on its own');
+    // Clicking the row is Track Run by ID; the row stays until the run is in the list or dismissed.
+    await row.click();
+    await waitUntil(async () => /Track Run by ID|Agent ID/i.test(await quickTitle(wb) + await quickMessage(wb)), UI_TIMEOUT_MS, 'Track Run by ID to ask for the ID');
+    await wb.closeQuickInput();
+    await wb.contextMenu(notice, 'Dismiss');
+    await waitUntil(async () => (await wb.page.locator('.monaco-list-row', { hasText: notice }).count()) === 0, UI_TIMEOUT_MS, 'the row to go');
+    assert.equal(starts(wb.emulator).length, before + 1);
+
+    // Once more, and this time Retry Anyway: the run that comes back settles the row.
+    await startFromPalette(wb);
+    await fillForm(wb, { appId: 'app_todo', prompt: 'Split the payments service', model: 'hosted/fast' });
+    wb.emulator.inject({ method: 'POST', path: '^/agents$', reset: true, passThrough: true, times: 1 });
+    await pick(wb, 'Start Agent Run');
+    const toast = await wb.waitForNotification(/may have been created anyway/);
+    await wb.waitForTreeRow(notice);
+    await clickNotificationButton(toast, 'Retry Anyway');
+    await wb.waitForNotification(/Agent run started on app_todo/);
+    await waitUntil(async () => (await wb.page.locator('.monaco-list-row', { hasText: notice }).count()) === 0, UI_TIMEOUT_MS, 'the started run to settle the row');
+    assert.equal(starts(wb.emulator).length, before + 3);
+    await clearNotifications(wb);
+  });
+
   it('401 and 429 say what to do, and the prompt survives them', async () => {
     const wb = workbench();
     await startFromPalette(wb);

@@ -4,11 +4,12 @@
  * which the run may exist on the service says so and offers "Track Run by ID" — a POST is
  * never repeated without the person asking. Pure: no `vscode`.
  */
-import { isApiError, type ApiError } from '../../api/errors';
+import { isApiError, mayHaveArrived, type ApiError } from '../../api/errors';
 import { redactSecrets, sanitizeServerText } from '../../api/sanitize';
 export { unauthorizedReport } from '../connection/unauthorizedReport';
 import type { L10n } from '../l10n';
 import { providerHint } from './models';
+import type { RefusedValue } from './form';
 
 export type FailureActionId =
   /** Send the same request again (only when the person clicks it). */
@@ -71,9 +72,7 @@ export function actionLabel(id: FailureActionId, l10n: L10n, mayExist = false): 
  * timeout, a reset connection or an unreadable answer leaves it open.
  */
 export function mayRunExist(error: unknown): boolean {
-  if (!isApiError(error)) return true;
-  if (error.status !== undefined && error.status >= 400 && error.status < 500) return false;
-  return error.mayHaveReachedServer;
+  return mayHaveArrived(error);
 }
 
 function seconds(ms: number): number {
@@ -165,6 +164,27 @@ export function describeStartFailure(error: unknown, ctx: FailureContext, l10n: 
   }
 }
 
+
+/**
+ * The value of the form a refusal was about, to be marked when the form comes back from a
+ * draft (so an email refused for one workspace does not ride silently into the next start).
+ */
+export function refusedValue(error: unknown, sent: { appId: string; model: string; userEmail?: string }, l10n: L10n): RefusedValue | undefined {
+  if (!isApiError(error)) return undefined;
+  const email = sent.userEmail?.trim() ?? '';
+  switch (error.kind) {
+    case 'user_not_workspace_member':
+      return email !== '' ? { step: 'userEmail', value: email, reason: l10n.t('not a member of the token\'s workspace, 403 user_not_workspace_member') } : undefined;
+    case 'missing_provider_credentials':
+      return email !== '' ? { step: 'userEmail', value: email, reason: l10n.t('no active credentials for the model\'s provider, 403 missing_provider_credentials') } : undefined;
+    case 'insufficient_credits':
+      return { step: 'model', value: sent.model, reason: l10n.t('too few paid credits for this service-hosted model, 402 insufficient_paid_credits') };
+    case 'not_found':
+      return { step: 'appId', value: sent.appId, reason: l10n.t('the service answered 404') };
+    default:
+      return undefined;
+  }
+}
 
 /** Shown after the person fixed something outside the form (set a token, changed settings). */
 export function resumeOffer(l10n: L10n): StartFailure {

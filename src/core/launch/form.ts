@@ -41,7 +41,21 @@ export interface LaunchForm {
   userEmail: string;
   /** The preset the values came from, for titles only. */
   presetName?: string;
+  /**
+   * Values the service refused when this form was last sent (kept with a saved draft): each is
+   * marked in the restored form and must be looked at before the next start.
+   */
+  refused?: RefusedValue[];
 }
+
+/** A value of the form the service refused, and why (one short clause). */
+export interface RefusedValue {
+  step: 'appId' | 'model' | 'userEmail';
+  value: string;
+  reason: string;
+}
+
+const REFUSABLE_STEPS: readonly RefusedValue['step'][] = ['appId', 'model', 'userEmail'];
 
 export interface FormDefaults {
   appId?: string;
@@ -64,6 +78,7 @@ export function emptyForm(defaults: FormDefaults = {}): LaunchForm {
 export function cloneForm(form: LaunchForm): LaunchForm {
   const copy: LaunchForm = { ...form, permittedBranches: [...form.permittedBranches] };
   if (form.attachment) copy.attachment = { ...form.attachment };
+  if (form.refused) copy.refused = form.refused.map((r) => ({ ...r }));
   return copy;
 }
 
@@ -118,8 +133,46 @@ export function reviveForm(raw: unknown): LaunchForm | undefined {
     if (typeof label === 'string' && typeof text === 'string' && text !== '') form.attachment = { label, text };
   }
   if (typeof r.presetName === 'string' && r.presetName !== '') form.presetName = r.presetName;
+  const refused = reviveRefused(r.refused);
+  if (refused.length > 0) form.refused = refused;
   if (form.prompt.trim() === '' && !form.attachment) return undefined;
   return form;
+}
+
+function reviveRefused(raw: unknown): RefusedValue[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.filter((v): v is RefusedValue => typeof v === 'object' && v !== null
+    && REFUSABLE_STEPS.includes((v as RefusedValue).step)
+    && typeof (v as RefusedValue).value === 'string' && typeof (v as RefusedValue).reason === 'string')
+    .map((v) => ({ step: v.step, value: v.value, reason: v.reason.slice(0, 300) }));
+}
+
+/** The form's value for a refusable step, as sent. */
+function refusableValue(form: LaunchForm, step: RefusedValue['step']): string {
+  return form[step].trim();
+}
+
+/** The refusals that still apply: the field holds the value the service refused. */
+export function activeRefusals(form: LaunchForm): RefusedValue[] {
+  return (form.refused ?? []).filter((r) => refusableValue(form, r.step) === r.value.trim());
+}
+
+/** The form marked with a value the service just refused (replacing an older mark of that field). */
+export function addRefusal(form: LaunchForm, refused: RefusedValue | undefined): LaunchForm {
+  if (!refused) return form;
+  const copy = cloneForm(form);
+  copy.refused = [...(form.refused ?? []).filter((r) => r.step !== refused.step), { ...refused }];
+  return copy;
+}
+
+/** The person looked at (and accepted) a step: its refusal mark goes. */
+export function acknowledgeRefusal(form: LaunchForm, step: string): LaunchForm {
+  if (!form.refused?.some((r) => r.step === step)) return form;
+  const rest = form.refused.filter((r) => r.step !== step);
+  const copy = cloneForm(form);
+  if (rest.length > 0) copy.refused = rest;
+  else delete copy.refused;
+  return copy;
 }
 
 /** True when the form holds text the person would be sorry to lose. */
@@ -227,6 +280,10 @@ export function firstProblem(form: LaunchForm, l10n: L10n): { step: 'appId' | 'p
   ] as const;
   for (const [step, message] of checks) {
     if (message !== undefined) return { step, message };
+  }
+  const refused = activeRefusals(form)[0];
+  if (refused) {
+    return { step: refused.step, message: l10n.t('The service refused {0} last time ({1}). Check it before starting again.', refused.value, refused.reason) };
   }
   return undefined;
 }

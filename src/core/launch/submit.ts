@@ -6,8 +6,8 @@
  */
 import { isApiError } from '../../api/errors';
 import type { AgentRun, StartAgentRequest } from '../../api/types';
-import { describeStartFailure, resumeOffer, type FailureActionId, type StartFailure } from './failure';
-import { buildStartRequest, cloneForm, emailToSend, type LaunchForm } from './form';
+import { describeStartFailure, refusedValue, resumeOffer, type FailureActionId, type StartFailure } from './failure';
+import { buildStartRequest, cloneForm, emailToSend, type LaunchForm, type RefusedValue } from './form';
 import type { L10n } from '../l10n';
 import type { StepId } from './navigation';
 
@@ -40,10 +40,10 @@ export interface SubmitUi {
 
 export type SubmitOutcome =
   | { kind: 'started'; run: AgentRun; request: StartAgentRequest; form: LaunchForm }
-  /** Re-open the form, pre-filled, at `step`. */
-  | { kind: 'edit'; form: LaunchForm; step: StepId }
+  /** Re-open the form, pre-filled, at `step`. `refused`: the value the last failure refused. */
+  | { kind: 'edit'; form: LaunchForm; step: StepId; refused?: RefusedValue }
   /** The person walked away (dismissed the message, or went to track the run): keep the form as a draft. */
-  | { kind: 'stopped'; form: LaunchForm; reason: 'dismissed' | 'tracked' };
+  | { kind: 'stopped'; form: LaunchForm; reason: 'dismissed' | 'tracked'; refused?: RefusedValue };
 
 export async function submitLaunch(initial: LaunchForm, env: SubmitEnv, ui: SubmitUi): Promise<SubmitOutcome> {
   const form = cloneForm(initial);
@@ -51,6 +51,7 @@ export async function submitLaunch(initial: LaunchForm, env: SubmitEnv, ui: Subm
     return { kind: 'edit', form, step: 'review' };
   }
   let askedForEmail = false;
+  let refused: RefusedValue | undefined;
   for (;;) {
     const needsEmail = env.modelNeedsEmail(form.model);
     const fallback = needsEmail && form.userEmail.trim() === '' ? await env.defaultEmail() : undefined;
@@ -63,6 +64,7 @@ export async function submitLaunch(initial: LaunchForm, env: SubmitEnv, ui: Subm
     } catch (err) {
       const ctx = { model: form.model, appId: form.appId, userEmail: email, secrets: await env.secrets() };
       failure = describeStartFailure(err, ctx, env.l10n);
+      refused = refusedValue(err, { appId: form.appId.trim(), model: form.model.trim(), userEmail: email }, env.l10n);
       if (isApiError(err) && err.kind === 'user_email_required') {
         await env.rememberModelNeedsEmail(form.model);
         if (!askedForEmail) {
@@ -78,7 +80,7 @@ export async function submitLaunch(initial: LaunchForm, env: SubmitEnv, ui: Subm
     }
     const next = await handleFailure(form, failure, email, ui, env.l10n);
     if (next === 'resend') continue;
-    return next;
+    return refused && next.kind !== 'started' ? { ...next, refused } : next;
   }
 }
 

@@ -1,0 +1,165 @@
+import * as vscode from 'vscode';
+import type { GlueDeps } from '../glueDeps';
+import { runLabel } from '../../core/runs/presentation';
+import { discardFollowUp, followUpFailure, submitFollowUp } from '../followUp';
+import type { FollowUpFailureAction, SendState } from '../followUpSends';
+import { resolveRun } from './pickRun';
+
+/**
+ * "Send Follow-up" from the palette, the tree or a notification: one input box. What was typed
+ * survives everything: cancelling keeps it as a draft, a failure offers what helps. While the
+ * run has a follow-up on its way (or one that may have arrived) the box does not open: the run
+ * is shown instead, so a second click never sends the same text twice.
+ */
+export function registerFollowUpCommand(context: vscode.ExtensionContext, deps: GlueDeps): void {
+  context.subscriptions.push(vscode.commands.registerCommand('agentRuns.sendFollowUp', async (arg?: unknown) => {
+    const agentId = await resolveRun(deps, arg, vscode.l10n.t('Send Follow-up'));
+    if (!agentId) {
+      return false;
+    }
+    return followUpFromPalette(deps, agentId);
+  }));
+}
+
+export async function followUpFromPalette(deps: GlueDeps, agentId: string): Promise<boolean> {
+  const waiting = deps.sends.get(agentId);
+  if (waiting) {
+    return showWaiting(deps, agentId, waiting);
+  }
+  const record = deps.ledgers.current.get(agentId);
+  const label = record ? runLabel(record, vscode.l10n, 50) : agentId;
+  let text = deps.drafts.get(agentId) ?? '';
+  let ask = true;
+  let resend = false;
+  for (;;) {
+    if (ask) {
+      const value = await askFollowUp(label, text, (v) => deps.drafts.set(agentId, v));
+      if (value === undefined) {
+        return false;
+      }
+      text = value;
+    }
+    deps.drafts.set(agentId, text);
+    const outcome = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Sending follow-up…') },
+      () => submitFollowUp(deps, agentId, { prompt: text }, { resend, from: 'palette' }),
+    );
+    resend = false;
+    switch (outcome.kind) {
+      case 'sent':
+        void vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Follow-up sent'), 4000);
+        return true;
+      case 'notConnected':
+        return false;
+      case 'busy':
+        // Another window of this run (its panel) started a send while the box was open.
+        return showWaiting(deps, agentId, outcome.send);
+      case 'failed': {
+        const failure = followUpFailure(deps, outcome);
+        const pick = await showFailure(failure.message, failure.actions);
+        if (pick === 'retry' || pick === 'resend') {
+          ask = false;
+          resend = pick === 'resend';
+          continue;
+        }
+        if (pick === 'edit') {
+          ask = true;
+          continue;
+        }
+        if (pick === 'openRun') {
+          await deps.openRun(agentId);
+        } else if (pick === 'cloneRun') {
+          await vscode.commands.executeCommand('agentRuns.cloneRun', agentId);
+        } else if (!outcome.mayHaveArrived) {
+          void vscode.window.setStatusBarMessage(vscode.l10n.t('The follow-up was kept as a draft.'), 5000);
+        }
+        return false;
+      }
+    }
+  }
+}
+
+/** A send of this run is under way or may have arrived: say so and show the run, never a new box. */
+async function showWaiting(deps: GlueDeps, agentId: string, send: SendState): Promise<boolean> {
+  await deps.openRun(agentId);
+  if (send.state === 'sending') {
+    void vscode.window.showInformationMessage(vscode.l10n.t('A follow-up to this run is being sent. Its panel shows when it has arrived.'));
+    return false;
+  }
+  const resend = vscode.l10n.t('Resend Anyway');
+  const discard = vscode.l10n.t('Back to Draft');
+  const pick = await vscode.window.showWarningMessage(
+    vscode.l10n.t('A follow-up to this run may already have reached the service ("{0}"). The run is being read to check; resend it only if its history does not show it.', firstWords(send.prompt)),
+    resend,
+    discard,
+  );
+  if (pick === discard) {
+    discardFollowUp(deps, agentId);
+    return false;
+  }
+  if (pick === resend && deps.sends.get(agentId)?.state === 'uncertain') {
+    const outcome = await submitFollowUp(deps, agentId, { prompt: send.prompt }, { resend: true, from: 'palette' });
+    if (outcome.kind === 'failed') {
+      const failure = followUpFailure(deps, outcome);
+      void vscode.window.showErrorMessage(failure.message);
+    }
+    return outcome.kind === 'sent';
+  }
+  return false;
+}
+
+async function showFailure(message: string, actions: readonly FollowUpFailureAction[]): Promise<FollowUpFailureAction | undefined> {
+  const labels: Record<FollowUpFailureAction, string> = {
+    openRun: vscode.l10n.t('Check the Run'),
+    resend: vscode.l10n.t('Resend Anyway'),
+    retry: vscode.l10n.t('Retry'),
+    edit: vscode.l10n.t('Edit'),
+    cloneRun: vscode.l10n.t('Clone Run'),
+  };
+  const pick = await vscode.window.showErrorMessage(message, ...actions.map((a) => labels[a]));
+  return actions.find((a) => labels[a] === pick);
+}
+
+function firstWords(text: string): string {
+  const line = text.split(/\r?\n/).find((l) => l.trim() !== '')?.trim() ?? '';
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+}
+
+/**
+ * An input box that keeps what is typed as the run's draft on every keystroke, so Escape or a
+ * lost focus never throws text away (showInputBox would return nothing on Escape).
+ */
+function askFollowUp(label: string, initial: string, keep: (text: string) => void): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const box = vscode.window.createInputBox();
+    box.title = vscode.l10n.t('Follow-up for "{0}"', label);
+    box.prompt = vscode.l10n.t('Sent to the agent as the next prompt of this run. Enter sends; Escape keeps it as a draft.');
+    box.placeholder = vscode.l10n.t('What should the agent do next?');
+    box.value = initial;
+    box.ignoreFocusOut = true;
+    let accepted = false;
+    box.onDidChangeValue((v) => {
+      keep(v);
+      box.validationMessage = undefined;
+    });
+    box.onDidAccept(() => {
+      if (accepted) {
+        return;
+      }
+      if (box.value.trim() === '') {
+        box.validationMessage = vscode.l10n.t('Write the follow-up prompt.');
+        return;
+      }
+      accepted = true;
+      resolve(box.value);
+      box.hide();
+    });
+    box.onDidHide(() => {
+      if (!accepted) {
+        resolve(undefined);
+      }
+      box.dispose();
+    });
+    box.show();
+  });
+}

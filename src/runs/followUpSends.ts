@@ -1,0 +1,268 @@
+/**
+ * Follow-ups being sent, per run, kept by the extension: no page, input box or tree button can
+ * POST the same follow-up twice. A webview page is torn down when its tab is hidden and comes
+ * back from `init`, so an in-flight guard inside the page forgot the send; here every send path
+ * (panel composer, palette, tree, notification) asks `send()`, which refuses while another send
+ * of the run is under way or may already have arrived.
+ *
+ * Kept in workspace state, like the drafts the text returns to: a `sending` entry found at
+ * activation belongs to a window that was reloaded mid-POST, and becomes `uncertain`. Global
+ * state would be shared with other windows, where a live send of one window would look like an
+ * interrupted one to the other.
+ *
+ * No `vscode` import: the fault suite drives it with the real client against the emulator.
+ */
+import { isApiError, mayHaveArrived } from '../api/errors';
+import type { L10n } from '../core/l10n';
+import type { AgentMessage, FollowUpAck } from '../api/types';
+import { Emitter, type Event } from '../core/events';
+import type { SendState } from '../core/panel/protocol';
+
+export type { SendState };
+
+/** The part of `vscode.Memento` used here. */
+export interface SendMemento {
+  get<T>(key: string): T | undefined;
+  update(key: string, value: unknown): Thenable<void>;
+}
+
+export const FOLLOW_UP_SENDS_KEY = 'agentRuns.followUpSends.v1';
+
+/**
+ * A user message may carry the service's clock, the send time is ours: a message stamped up to
+ * this much before the send still counts as the one sent (same text, not seen before the send).
+ */
+export const CLOCK_SKEW_MS = 30_000;
+
+const MAX_SENDS = 50;
+
+export interface FollowUpInput {
+  prompt: string;
+  permission?: 'read_only' | 'allow_edits';
+  permittedBranches?: string[];
+}
+
+interface StoredSend extends SendState {
+  since: number;
+  permission?: FollowUpInput['permission'];
+  permittedBranches?: string[];
+  /** IDs of user messages with the same text already known when the send began (not this send). */
+  knownIds?: string[];
+}
+
+export type SendOutcome =
+  | { kind: 'sent'; ack: FollowUpAck }
+  /** Another send of this run is under way or may have arrived: nothing was sent. */
+  | { kind: 'busy'; send: SendState }
+  /** `mayHaveArrived`: the run keeps an `uncertain` send; otherwise the run is free again. */
+  | { kind: 'failed'; error: unknown; mayHaveArrived: boolean };
+
+export interface SendOptions {
+  /** The person chose to send an `uncertain` follow-up again, knowing it may have arrived. */
+  resend?: boolean;
+  /** IDs of user messages with the same text the run already has (so they are not taken for this one). */
+  knownIds?: readonly string[];
+}
+
+export class FollowUpSends {
+  private readonly sends = new Map<string, StoredSend>();
+  private readonly changes = new Emitter<string>();
+  /** Fires with the agentId whenever a run's send state changed. */
+  readonly onDidChange: Event<string> = this.changes.event;
+
+  constructor(
+    private readonly memento: SendMemento,
+    private readonly now: () => number = Date.now,
+  ) {
+    let recovered = false;
+    for (const [agentId, send] of revive(memento.get<unknown>(FOLLOW_UP_SENDS_KEY))) {
+      // Nothing of this session sends yet: a `sending` entry is a POST cut by a reload.
+      if (send.state === 'sending') {
+        send.state = 'uncertain';
+        recovered = true;
+      }
+      this.sends.set(agentId, send);
+    }
+    if (recovered) {
+      this.persist();
+    }
+  }
+
+  get(agentId: string): SendState | undefined {
+    const s = this.sends.get(agentId);
+    return s ? { state: s.state, prompt: s.prompt, since: s.since } : undefined;
+  }
+
+  /** What an `uncertain` send sent, for the person's deliberate resend. */
+  input(agentId: string): FollowUpInput | undefined {
+    const s = this.sends.get(agentId);
+    if (!s) {
+      return undefined;
+    }
+    const input: FollowUpInput = { prompt: s.prompt };
+    if (s.permission) {
+      input.permission = s.permission;
+    }
+    if (s.permittedBranches) {
+      input.permittedBranches = [...s.permittedBranches];
+    }
+    return input;
+  }
+
+  /** Runs with an `uncertain` send, to be read until the prompt shows up in their history. */
+  uncertain(): string[] {
+    return [...this.sends].filter(([, s]) => s.state === 'uncertain').map(([id]) => id);
+  }
+
+  /**
+   * POSTs the follow-up through `post` unless the run already has a send under way or one that
+   * may have arrived (then `busy`, unless this is the person's deliberate resend of it).
+   */
+  async send(agentId: string, input: FollowUpInput, post: (input: FollowUpInput) => Promise<FollowUpAck>, options: SendOptions = {}): Promise<SendOutcome> {
+    const current = this.sends.get(agentId);
+    if (current && !(options.resend && current.state === 'uncertain')) {
+      return { kind: 'busy', send: { state: current.state, prompt: current.prompt, since: current.since } };
+    }
+    const entry: StoredSend = { ...input, state: 'sending', since: this.now() };
+    if (options.knownIds && options.knownIds.length > 0) {
+      entry.knownIds = options.knownIds.slice(0, 100);
+    }
+    this.set(agentId, entry);
+    try {
+      const ack = await post(input);
+      this.set(agentId, undefined);
+      return { kind: 'sent', ack };
+    } catch (error) {
+      const arrived = mayHaveArrived(error);
+      if (this.sends.get(agentId) === entry) {
+        this.set(agentId, arrived ? { ...entry, state: 'uncertain' } : undefined);
+      }
+      return { kind: 'failed', error, mayHaveArrived: arrived };
+    }
+  }
+
+  /** The person gave up an `uncertain` send: returns its text (for the draft); nothing is sent. */
+  discard(agentId: string): string | undefined {
+    const s = this.sends.get(agentId);
+    if (!s || s.state !== 'uncertain') {
+      return undefined;
+    }
+    this.set(agentId, undefined);
+    return s.prompt;
+  }
+
+  /**
+   * A read of the run: an `uncertain` send whose prompt is in the history (a user message with
+   * the same text, new since the send) did arrive, and is cleared. True when that happened.
+   */
+  observe(agentId: string, history: readonly AgentMessage[] | undefined): boolean {
+    const s = this.sends.get(agentId);
+    if (!s || s.state !== 'uncertain' || !history) {
+      return false;
+    }
+    const arrived = history.some((m) => m.role === 'user'
+      && typeof m.content === 'string' && m.content.trim() === s.prompt.trim()
+      && !(m.id !== undefined && s.knownIds?.includes(m.id))
+      && (typeof m.createdAt !== 'number' || m.createdAt >= s.since - CLOCK_SKEW_MS));
+    if (arrived) {
+      this.set(agentId, undefined);
+    }
+    return arrived;
+  }
+
+  /** The run left the list: its send state goes with it. */
+  forget(agentId: string): void {
+    if (this.sends.has(agentId)) {
+      this.set(agentId, undefined);
+    }
+  }
+
+  dispose(): void {
+    this.changes.dispose();
+  }
+
+  private set(agentId: string, send: StoredSend | undefined): void {
+    if (send) {
+      this.sends.set(agentId, send);
+    } else {
+      this.sends.delete(agentId);
+    }
+    this.persist();
+    this.changes.fire(agentId);
+  }
+
+  private persist(): void {
+    const kept = [...this.sends].sort((a, b) => b[1].since - a[1].since).slice(0, MAX_SENDS);
+    void this.memento.update(FOLLOW_UP_SENDS_KEY, kept.length > 0 ? Object.fromEntries(kept) : undefined);
+  }
+}
+
+/** Stored entries that still make sense; anything else is dropped (a lock must never be invented). */
+function revive(raw: unknown): [string, StoredSend][] {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return [];
+  }
+  const out: [string, StoredSend][] = [];
+  for (const [agentId, v] of Object.entries(raw as Record<string, unknown>)) {
+    if (typeof v !== 'object' || v === null) {
+      continue;
+    }
+    const r = v as Record<string, unknown>;
+    if ((r.state !== 'sending' && r.state !== 'uncertain') || typeof r.prompt !== 'string' || r.prompt.trim() === '' || typeof r.since !== 'number') {
+      continue;
+    }
+    const send: StoredSend = { state: r.state, prompt: r.prompt, since: r.since };
+    if (r.permission === 'read_only' || r.permission === 'allow_edits') {
+      send.permission = r.permission;
+    }
+    if (Array.isArray(r.permittedBranches)) {
+      send.permittedBranches = r.permittedBranches.filter((b): b is string => typeof b === 'string');
+    }
+    if (Array.isArray(r.knownIds)) {
+      send.knownIds = r.knownIds.filter((k): k is string => typeof k === 'string');
+    }
+    out.push([agentId, send]);
+  }
+  return out;
+}
+
+export type FollowUpFailureAction =
+  /** Open the run, whose history shows whether the follow-up arrived. */
+  | 'openRun'
+  /** Send it again knowing it may have arrived (the person's choice, never ours). */
+  | 'resend'
+  /** Nothing arrived: the same follow-up once more. */
+  | 'retry'
+  | 'edit'
+  /** A follow-up keeps the run's model: another model means another run. */
+  | 'cloneRun';
+
+export interface FollowUpFailure {
+  message: string;
+  actions: FollowUpFailureAction[];
+}
+
+/**
+ * What a failed follow-up tells the person and offers. `detail` is the client's one-line text.
+ * A request that may have arrived never offers a bare Retry: only a deliberate "Resend Anyway"
+ * next to "check the run"; a refusal for credits offers what a follow-up can change.
+ */
+export function describeFollowUpFailure(error: unknown, arrived: boolean, detail: string, l10n: L10n): FollowUpFailure {
+  if (arrived) {
+    return {
+      message: l10n.t('The follow-up may have reached the service, but no answer came ({0}). It is not sent again on its own: the run is read to see whether it arrived.', detail.replace(/[.\s]+$/, '')),
+      actions: ['openRun', 'resend'],
+    };
+  }
+  if (isApiError(error) && error.kind === 'insufficient_credits') {
+    return {
+      message: l10n.t('The workspace has too few paid credits to continue this run on its service-hosted model (402 insufficient_paid_credits). A follow-up keeps the run\'s model: add credits in the service\'s web interface and send it again, or clone the run with a connected-provider model.'),
+      actions: ['cloneRun', 'retry', 'edit'],
+    };
+  }
+  if (isApiError(error) && error.kind === 'unauthorized') {
+    // The shared 401 gate asks for a new token, once.
+    return { message: detail, actions: [] };
+  }
+  return { message: detail, actions: ['retry', 'edit'] };
+}

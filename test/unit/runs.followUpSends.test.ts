@@ -1,0 +1,163 @@
+import * as assert from 'node:assert/strict';
+import { ApiError, type ApiErrorKind } from '../../src/api/errors';
+import type { FollowUpAck } from '../../src/api/types';
+import { plainL10n } from '../../src/core/l10n';
+import { CLOCK_SKEW_MS, describeFollowUpFailure, FOLLOW_UP_SENDS_KEY, FollowUpSends, type SendMemento } from '../../src/runs/followUpSends';
+
+function memento(initial: Record<string, unknown> = {}): SendMemento & { data: Map<string, unknown> } {
+  const data = new Map<string, unknown>(Object.entries(initial));
+  return {
+    data,
+    get: <T>(key: string): T | undefined => data.get(key) as T | undefined,
+    update: (key: string, value: unknown) => {
+      if (value === undefined) {
+        data.delete(key);
+      } else {
+        data.set(key, JSON.parse(JSON.stringify(value)));
+      }
+      return Promise.resolve();
+    },
+  };
+}
+
+function apiError(kind: ApiErrorKind, extra: Partial<{ status: number; mayHaveReachedServer: boolean }> = {}): ApiError {
+  return new ApiError({ kind, message: `${kind} happened.`, mayHaveReachedServer: true, ...extra });
+}
+
+/** A POST the test answers when it wants, counting calls. */
+class Post {
+  calls = 0;
+  private settle: ((e?: Error) => void) | undefined;
+  readonly fn = (): Promise<FollowUpAck> => {
+    this.calls++;
+    return new Promise<FollowUpAck>((resolve, reject) => {
+      this.settle = (e) => (e === undefined ? resolve({ agentId: 'r1', status: 'queued' }) : reject(e));
+    });
+  };
+  answer(error?: Error): void {
+    this.settle?.(error);
+  }
+}
+
+const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+describe('follow-up sends: one POST per follow-up, whatever the page, box or button does', () => {
+  it('a second send while one is under way (double click, Enter twice, tree button) sends nothing', async () => {
+    const sends = new FollowUpSends(memento(), () => 1_000);
+    const post = new Post();
+    const first = sends.send('r1', { prompt: 'go on' }, post.fn);
+    const second = await sends.send('r1', { prompt: 'go on' }, post.fn);
+    assert.deepEqual(second, { kind: 'busy', send: { state: 'sending', prompt: 'go on', since: 1_000 } });
+    // A deliberate resend is only for a send that may have arrived, not for one under way.
+    assert.equal((await sends.send('r1', { prompt: 'go on' }, post.fn, { resend: true })).kind, 'busy');
+    assert.equal(post.calls, 1);
+    post.answer();
+    assert.equal((await first).kind, 'sent');
+    assert.equal(sends.get('r1'), undefined, 'the run is free again after the acknowledgement');
+  });
+
+  it('the state outlives the page: whoever asks during the POST sees "sending", and hears when it ends', async () => {
+    const sends = new FollowUpSends(memento(), () => 5);
+    const heard: string[] = [];
+    sends.onDidChange((id) => heard.push(`${id}:${sends.get(id)?.state ?? 'idle'}`));
+    const post = new Post();
+    const sending = sends.send('r1', { prompt: 'p' }, post.fn);
+    assert.equal(sends.get('r1')?.state, 'sending');
+    assert.equal(sends.get('other'), undefined);
+    post.answer();
+    await sending;
+    assert.deepEqual(heard, ['r1:sending', 'r1:idle']);
+  });
+
+  it('a reload mid-POST leaves an "uncertain" send: nothing resends it, the history settles it', async () => {
+    const state = memento();
+    let now = 10_000;
+    const before = new FollowUpSends(state, () => now);
+    const post = new Post();
+    void before.send('r1', { prompt: 'Also fix the footer', permission: 'allow_edits' }, post.fn, { knownIds: ['old'] });
+    await tick();
+    // The window reloads: the POST's answer is lost with the old extension host.
+    now = 20_000;
+    const after = new FollowUpSends(state, () => now);
+    assert.deepEqual(after.get('r1'), { state: 'uncertain', prompt: 'Also fix the footer', since: 10_000 });
+    assert.deepEqual(after.uncertain(), ['r1']);
+    const again = new Post();
+    assert.equal((await after.send('r1', { prompt: 'Also fix the footer' }, again.fn)).kind, 'busy');
+    assert.equal(again.calls, 0);
+    // Reads that do not show it keep it uncertain: an older message with the same text, one
+    // that was there before the send, another role, other text.
+    assert.equal(after.observe('r1', [
+      { id: 'old', role: 'user', content: 'Also fix the footer', createdAt: 10_500 },
+      { id: 'm0', role: 'user', content: 'Also fix the footer', createdAt: 10_000 - CLOCK_SKEW_MS - 1 },
+      { id: 'm1', role: 'assistant', content: 'Also fix the footer', createdAt: 11_000 },
+      { id: 'm2', role: 'user', content: 'Something else', createdAt: 11_000 },
+    ]), false);
+    assert.equal(after.get('r1')?.state, 'uncertain');
+    assert.equal(after.observe('r1', [{ id: 'm3', role: 'user', content: 'Also fix the footer\n', createdAt: 11_000 }]), true);
+    assert.equal(after.get('r1'), undefined);
+    assert.equal(state.data.has(FOLLOW_UP_SENDS_KEY), false, 'nothing left in storage');
+  });
+
+  it('only the person resends an uncertain follow-up, with what was sent; discard gives the text back', async () => {
+    const sends = new FollowUpSends(memento({ [FOLLOW_UP_SENDS_KEY]: { r1: { state: 'uncertain', prompt: 'p', since: 1, permission: 'allow_edits', permittedBranches: ['main'] }, r2: { state: 'uncertain', prompt: 'q', since: 2 } } }));
+    assert.deepEqual(sends.input('r1'), { prompt: 'p', permission: 'allow_edits', permittedBranches: ['main'] });
+    const post = new Post();
+    const resent = sends.send('r1', { prompt: 'p' }, post.fn, { resend: true });
+    assert.equal(sends.get('r1')?.state, 'sending');
+    post.answer();
+    assert.equal((await resent).kind, 'sent');
+    assert.equal(post.calls, 1);
+    assert.equal(sends.discard('r2'), 'q');
+    assert.equal(sends.get('r2'), undefined);
+    assert.equal(sends.discard('r2'), undefined);
+  });
+
+  for (const c of [
+    { title: 'a timeout after the body was sent', error: apiError('timeout'), uncertain: true },
+    { title: 'a connection cut after the body was sent', error: apiError('network'), uncertain: true },
+    { title: 'a 502 from a proxy', error: apiError('server', { status: 502 }), uncertain: true },
+    { title: 'an aborted request', error: apiError('aborted'), uncertain: true },
+    { title: 'a refused connection', error: apiError('network', { mayHaveReachedServer: false }), uncertain: false },
+    { title: 'a 402', error: apiError('insufficient_credits', { status: 402 }), uncertain: false },
+    { title: 'a 401', error: apiError('unauthorized', { status: 401 }), uncertain: false },
+  ]) {
+    it(`${c.title}: ${c.uncertain ? 'kept as "may have arrived", never offered as a bare Retry' : 'the run is free again, Retry offered'}`, async () => {
+      const sends = new FollowUpSends(memento());
+      const post = new Post();
+      const sending = sends.send('r1', { prompt: 'p' }, post.fn);
+      post.answer(c.error);
+      const outcome = await sending;
+      assert.equal(outcome.kind, 'failed');
+      assert.equal(outcome.kind === 'failed' && outcome.mayHaveArrived, c.uncertain);
+      assert.equal(sends.get('r1')?.state, c.uncertain ? 'uncertain' : undefined);
+      const failure = describeFollowUpFailure(c.error, c.uncertain, c.error.message, plainL10n);
+      if (c.uncertain) {
+        assert.deepEqual(failure.actions, ['openRun', 'resend']);
+        assert.match(failure.message, /may have reached the service/);
+      } else {
+        assert.ok(!failure.actions.includes('resend'));
+      }
+    });
+  }
+
+  it('402 insufficient_paid_credits on a follow-up: advice that works there (credits, or a clone on another model)', () => {
+    const failure = describeFollowUpFailure(apiError('insufficient_credits', { status: 402 }), false, 'Not enough paid credits for this model (402). Choose a connected-provider model or add credits.', plainL10n);
+    assert.equal(failure.actions[0], 'cloneRun');
+    assert.match(failure.message, /add credits/);
+    assert.match(failure.message, /clone the run/);
+    assert.doesNotMatch(failure.message, /Choose a connected-provider model/, 'a follow-up cannot choose a model');
+  });
+
+  it('stored entries that make no sense are dropped, never turned into a lock', () => {
+    const sends = new FollowUpSends(memento({ [FOLLOW_UP_SENDS_KEY]: { a: { state: 'sending', prompt: '  ', since: 1 }, b: 'x', c: { state: 'done', prompt: 'p', since: 1 }, d: { state: 'uncertain', prompt: 'p' } } }));
+    assert.deepEqual(['a', 'b', 'c', 'd'].map((id) => sends.get(id)), [undefined, undefined, undefined, undefined]);
+    assert.deepEqual(new FollowUpSends(memento({ [FOLLOW_UP_SENDS_KEY]: [1, 2] })).uncertain(), []);
+  });
+
+  it('forget drops the state of a run that left the list', async () => {
+    const sends = new FollowUpSends(memento({ [FOLLOW_UP_SENDS_KEY]: { r1: { state: 'uncertain', prompt: 'p', since: 1 } } }));
+    sends.forget('r1');
+    assert.equal(sends.get('r1'), undefined);
+    assert.equal((await sends.send('r1', { prompt: 'p' }, () => Promise.resolve({ agentId: 'r1', status: 'queued' }))).kind, 'sent');
+  });
+});
