@@ -38,6 +38,8 @@ import { RunsStatusBar } from './runs/statusBar';
 import { PanelHost } from './panel/host';
 import { LazyRunPanels } from './panel/panels';
 import { registerTestGroups } from './testGroups/register';
+import { registerAssistant, type AssistantTestHooks } from './assistant/register';
+import { registerTesting } from './testing/register';
 
 /** What activate() returns: enough for the integration tests to watch, never the token. */
 export interface AgentRunsTestApi {
@@ -57,6 +59,8 @@ export interface AgentRunsTestApi {
   connection(): { baseUrl: string | undefined; signedIn: boolean; tokenRejected: boolean; online: boolean };
   /** Runs the AGENT_RUNS_SEED_TOKEN_FILE import again (tests: "a new token was set"). */
   seedToken(): Promise<boolean>;
+  /** The language model tools and the chat handler, as registered (tests drive what the editor's UI would). */
+  readonly assistant: AssistantTestHooks;
 }
 
 let shutdown: (() => Promise<void>) | undefined;
@@ -164,6 +168,8 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
   host.attach(deps);
   registerStartRun(context, deps);
   registerTestGroups(context, deps);
+  const assistant = registerAssistant(context, deps);
+  registerTesting(context, deps);
 
   // After registration, off the activation path.
   void seedTokenFromEnv(process.env, conn, auth, log).catch((e: unknown) => log.warn(`Seeding the token failed: ${e instanceof Error ? e.message : String(e)}`));
@@ -188,6 +194,7 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
     activationMs,
     connection: () => ({ baseUrl: conn.current.baseUrl, signedIn: conn.current.signedIn, tokenRejected: gate.rejected, online: reachable }),
     seedToken: () => seedTokenFromEnv(process.env, conn, auth, log),
+    assistant,
   };
 }
 
