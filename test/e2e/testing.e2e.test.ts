@@ -36,7 +36,7 @@ describe('Test Explorer (UI)', function () {
   this.timeout(180_000);
   const workbench = useWorkbench({
     name: 'testing',
-    settings: { 'agentRuns.appId': 'app_todo', 'workbench.startupEditor': 'none' },
+    settings: { 'agentRuns.appId': 'app_todo', 'agentRuns.defaultModel': 'hosted/auto', 'workbench.startupEditor': 'none' },
     workspaceFiles: { 'checkout.test.js': fs.readFileSync(path.join(paths.repoRoot, 'test', 'fixtures', 'testfiles', 'checkout.test.js'), 'utf8') },
   });
 
@@ -81,5 +81,31 @@ describe('Test Explorer (UI)', function () {
     await waitUntil(async () => (await storedGroups(wb)).length > before, UI_TIMEOUT_MS, 'the emulator to store the group');
     const groups = await storedGroups(wb);
     assert.deepEqual(groups[groups.length - 1]?.testIds, ['CHK-002']);
+  });
+
+  it('another extension\'s assistant calls the start tool: the editor asks first, with app, model and allow_edits', async () => {
+    const wb = workbench();
+    const posts = (): number => wb.emulator.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/agents')).length;
+    const before = posts();
+    await wb.runCommand('Fixture Assistant: Delegate to a Hosted Agent');
+    const dialog = wb.page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+    const text = await dialog.innerText();
+    assert.match(text, /Start an agent run that may edit app_todo\?/);
+    assert.match(text, /app_todo/);
+    assert.match(text, /hosted\/auto/);
+    assert.match(text, /allow_edits — the agent may change the project's code, on: main/);
+    await wb.screenshot('assistant-tool-confirmation');
+    assert.equal(posts(), before, 'nothing is sent before the person confirms');
+    const buttons = await dialog.locator('.monaco-button').allInnerTexts();
+    const yes = buttons.map((b) => b.trim()).find((b) => /^(Yes|OK|Continue|Allow)$/i.test(b));
+    assert.ok(yes, `no confirm button in ${buttons.join(', ')}`);
+    await dialog.locator('.monaco-button', { hasText: yes }).first().click();
+    await wb.waitForNotification(/Fixture assistant: Started agent run \S+ on app_todo with model hosted\/auto, permission allow_edits/);
+    assert.equal(posts(), before + 1);
+    // Listed like any other run.
+    await wb.openActivityBarView('Agent Runs');
+    await wb.waitForTreeRow('Make the checkout discount test pass');
+    await wb.screenshot('assistant-tool-run-listed');
   });
 });

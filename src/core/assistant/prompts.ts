@@ -12,7 +12,9 @@ export interface Confirmation {
   message: string;
 }
 
-const field = (label: string, value: string): string => `- ${label}: ${value}`;
+// One paragraph per fact, not a list: the editor's confirmation dialog (outside a chat) shows
+// the Markdown as plain text, rendering inline code and bold in paragraphs but not in list items.
+const field = (label: string, value: string): string => `${label}: ${value}`;
 const code = (value: string, max = 120): string => `\`${oneLine(value, max).replace(/`/g, '\u02cb')}\``;
 
 function quotePrompt(prompt: string, max = 600): string {
@@ -47,9 +49,8 @@ export function startConfirmation(s: StartSummary, l10n: L10n): Confirmation {
       field(l10n.t('Model'), code(s.model)),
       field(l10n.t('Reasoning effort'), code(s.reasoningEffort)),
       permissionLine(s.permission, s.permittedBranches, l10n),
-      '',
       quotePrompt(s.prompt),
-    ].join('\n'),
+    ].join('\n\n'),
   };
 }
 
@@ -65,8 +66,8 @@ export interface FollowUpSummary {
 export function followUpConfirmation(s: FollowUpSummary, l10n: L10n): Confirmation {
   const lines = [field(l10n.t('Run'), `${code(s.agentId)}${s.runLabel ? ` — ${escapeMarkdown(oneLine(s.runLabel, 80))}` : ''}`)];
   lines.push(s.permission ? permissionLine(s.permission, s.permittedBranches, l10n) : field(l10n.t('Permission'), l10n.t('unchanged')));
-  lines.push('', quotePrompt(s.prompt));
-  return { title: l10n.t('Send a follow-up to run {0}?', oneLine(s.agentId, 40)), message: lines.join('\n') };
+  lines.push(quotePrompt(s.prompt));
+  return { title: l10n.t('Send a follow-up to run {0}?', oneLine(s.agentId, 40)), message: lines.join('\n\n') };
 }
 
 export function testGroupConfirmation(s: { name: string; appId: string; testIds: readonly string[] }, l10n: L10n): Confirmation {
@@ -74,7 +75,7 @@ export function testGroupConfirmation(s: { name: string; appId: string; testIds:
   const more = s.testIds.length > 20 ? ` ${l10n.t('and {0} more', s.testIds.length - 20)}` : '';
   return {
     title: l10n.t('Create test group “{0}” with {1} tests?', oneLine(s.name, 60), s.testIds.length),
-    message: [field(l10n.t('App'), code(s.appId)), field(l10n.t('Name'), escapeMarkdown(oneLine(s.name, 200))), field(l10n.t('Tests'), `${shown}${more}`)].join('\n'),
+    message: [field(l10n.t('App'), code(s.appId)), field(l10n.t('Name'), escapeMarkdown(oneLine(s.name, 200))), field(l10n.t('Tests'), `${shown}${more}`)].join('\n\n'),
   };
 }
 
