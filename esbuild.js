@@ -25,6 +25,10 @@ const lazyEntries = {
   transcripts: 'src/core/transcript/transcriptFiles.ts',
   // Test-ID scanning, creating test groups, runs about tests (src/testGroups/load.ts).
   testGroups: 'src/testGroups/entry.ts',
+  // Language model tools and the @agent-runs chat participant: the first tool call or chat request (src/assistant/load.ts).
+  assistant: 'src/assistant/entry.ts',
+  // "Ask Agent to Fix" from the Test Explorer: its first use (src/testing/load.ts).
+  testing: 'src/testing/entry.ts',
 };
 const lazyExternals = Object.keys(lazyEntries).map((name) => `./${name}.js`);
 

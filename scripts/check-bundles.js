@@ -44,6 +44,8 @@ const STATELESS = {
   'src/core/testIds/testFileGlobs.ts': 'pure glob functions and constants',
   'src/testGroups/settings.ts': 'configuration read on each call, constants',
   'src/testGroups/copyId.ts': 'one stateless function',
+  'src/testing/testKey.ts': 'two pure functions of a TestItem',
+  'src/core/assistant/': 'pure functions and constants (tool schemas, text building); no module state, no classes tested by identity',
   'node_modules/zod/':
     'zod 4 keeps its global config and registry on globalThis (shared by every copy) and answers instanceof from trait names, not class identity; no schema object crosses bundles',
 };

@@ -42,6 +42,8 @@ import { RunsStatusBar } from './runs/statusBar';
 import { PanelHost } from './panel/host';
 import { LazyRunPanels } from './panel/panels';
 import { registerTestGroups } from './testGroups/register';
+import { registerAssistant, type AssistantTestHooks } from './assistant/register';
+import { registerTesting } from './testing/register';
 
 /** What activate() returns: enough for the integration tests to watch, never the token. */
 export interface AgentRunsTestApi {
@@ -65,6 +67,8 @@ export interface AgentRunsTestApi {
   afterPost(post: AfterPost): void;
   /** The `sequence` of every message in a run's transcript, in order (-1 without one). */
   transcriptSequences(agentId: string): number[];
+  /** The language model tools and the chat handler, as registered (tests drive what the editor's UI would). */
+  readonly assistant: AssistantTestHooks;
 }
 
 let shutdown: (() => Promise<void>) | undefined;
@@ -82,6 +86,8 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
   runs.host.attach(deps);
   registerStartRun(context, deps);
   registerTestGroups(context, deps);
+  const assistant = registerAssistant(context, deps);
+  registerTesting(context, deps);
 
   // After registration, off the activation path.
   void seedTokenFromEnv(process.env, base.conn, base.auth, log).catch((e: unknown) => log.warn(`Seeding the token failed: ${e instanceof Error ? e.message : String(e)}`));
@@ -90,7 +96,7 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
 
   const activationMs = performance.now() - started;
   log.debug(`Agent Runs activated in ${activationMs.toFixed(1)} ms (${base.ledgers.current.active().length} unfinished run(s) to follow).`);
-  return testApi(base, runs, deps, log, flush, activationMs);
+  return testApi(base, runs, deps, log, flush, activationMs, assistant);
 }
 
 /** Connection, token, run list, transcripts, 401 gate, drafts: what every feature stands on. */
@@ -220,7 +226,7 @@ function registerRunCommands(context: vscode.ExtensionContext, deps: GlueDeps, b
   registerUriHandler(context, deps);
 }
 
-function testApi(b: Base, r: Runs, deps: GlueDeps, log: vscode.LogOutputChannel, flush: () => Promise<void>, activationMs: number): AgentRunsTestApi {
+function testApi(b: Base, r: Runs, deps: GlueDeps, log: vscode.LogOutputChannel, flush: () => Promise<void>, activationMs: number, assistant: AssistantTestHooks): AgentRunsTestApi {
   const { conn, ledgers, gate, auth } = b;
   return {
     ledger: () => ledgers.current,
@@ -238,6 +244,7 @@ function testApi(b: Base, r: Runs, deps: GlueDeps, log: vscode.LogOutputChannel,
     seedToken: () => seedTokenFromEnv(process.env, conn, auth, log),
     afterPost: (post) => deps.afterPost(post),
     transcriptSequences: (agentId) => b.transcripts.transcripts.get(agentId).snapshot().entries.map((e) => e.sequence ?? -1),
+    assistant,
   };
 }
 

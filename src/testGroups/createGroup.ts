@@ -16,6 +16,8 @@ import { scanForCommand, type ScanOutcome } from './scan';
 import { resolveTargets, type TargetSet } from './targets';
 import { defaultAppId, showWithOpenSetting } from './settings';
 import type { TestGroupStore } from '../core/testGroups/store';
+import { isTestItemsArgument } from '../core/assistant/testItems';
+import { outcomeForTestItems } from './testItems';
 
 const RECENT_APPS_KEY = 'agentRuns.testGroups.recentAppIds';
 const MAX_RECENT_APPS = 8;
@@ -42,6 +44,16 @@ export class CreateTestGroupFlow {
   constructor(private readonly deps: Deps, private readonly store: TestGroupStore) {}
 
   async run(args: readonly unknown[]): Promise<CreateResult | undefined> {
+    // Test Explorer items (src/testing): their lines, or their labels, instead of whole files.
+    if (isTestItemsArgument(args[0])) {
+      const got = await outcomeForTestItems(args[0], this.deps.log);
+      if (!got) return undefined;
+      if (got.outcome.merged.ids.length === 0) {
+        showWithOpenSetting('warning', noIdsMessage(got.outcome.files), 'agentRuns.testIds');
+        return undefined;
+      }
+      return this.collectAndSend(got.outcome, got.key);
+    }
     const set = await resolveTargets(args);
     if (set.targets.length === 0) {
       void vscode.window.showInformationMessage(set.skippedFolders.length > 0
@@ -51,8 +63,12 @@ export class CreateTestGroupFlow {
     }
     const outcome = await this.scan(set);
     if (!outcome) return undefined;
-    const labels = outcome.files.map((f) => f.label);
     const key = set.targets.map((t) => `${t.uri.toString()}#${t.selections?.map((s) => `${s.start}-${s.end}`).join(',') ?? ''}`).join('|');
+    return this.collectAndSend(outcome, key);
+  }
+
+  private async collectAndSend(outcome: ScanOutcome, key: string): Promise<CreateResult | undefined> {
+    const labels = outcome.files.map((f) => f.label);
     const draft: Draft = { ...this.drafts.get(key) };
     this.drafts.set(key, draft);
 

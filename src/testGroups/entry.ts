@@ -13,6 +13,7 @@ import type { TestGroupStore } from '../core/testGroups/store';
 
 export { checkPatternSetting } from './scan';
 export { startRunForFiles, startRunForGroup } from './startRun';
+export { scanFilesQuietly } from './testItems';
 
 /** The "Create Test Group from File(s)" flow; one per store, it keeps unfinished inputs. */
 export function createTestGroupFlow(deps: Deps, store: TestGroupStore): CreateTestGroupFlow {

@@ -1,0 +1,53 @@
+/**
+ * What the tools and the chat participant share: the client (quietly: a tool or a chat answer
+ * says what is missing as text, not as a notification), defaults from the settings, and every
+ * failure as one short sentence a person can act on (the UI's own messages, never a stack or
+ * the token).
+ */
+import * as vscode from 'vscode';
+import type { AgentRunsApi } from '../api/contract';
+import type { Deps } from '../runs/deps';
+import { ToolInputError } from '../core/assistant/schemas';
+
+/** A failure already worded for the person (missing setup, bad input). */
+export class Refusal extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'Refusal';
+  }
+}
+
+export async function clientOrRefuse(deps: Deps): Promise<AgentRunsApi> {
+  const client = await deps.getClient({ quiet: true });
+  if (client) return client;
+  const state = deps.connection();
+  if (!state.baseUrl) throw new Refusal(vscode.l10n.t('Agent Runs has no service URL yet: run “Agent Runs: Set Base URL” (setting agentRuns.baseUrl), then try again.'));
+  if (!state.signedIn) throw new Refusal(vscode.l10n.t('Agent Runs has no API token for this service: run “Agent Runs: Set API Token”, then try again.'));
+  throw new Refusal(vscode.l10n.t('Agent Runs cannot use the service URL as configured; check agentRuns.baseUrl and try again.'));
+}
+
+export function setting(key: 'appId' | 'defaultModel'): string {
+  const value = vscode.workspace.getConfiguration('agentRuns').get<unknown>(key);
+  return typeof value === 'string' ? value.trim() : '';
+}
+
+/** One sentence for any failure; a refused token also goes to the shared 401 gate. */
+export function failureText(deps: Deps, e: unknown): string {
+  if (e instanceof Refusal || e instanceof ToolInputError) return e.message;
+  const api = deps.api();
+  if (api.isApiError(e)) {
+    if (e.kind === 'unauthorized' && e.status !== undefined) deps.reportUnauthorized(e);
+    return api.describeApiError(e);
+  }
+  if (e instanceof vscode.CancellationError) return vscode.l10n.t('Cancelled.');
+  deps.log.error(`Agent Runs assistant: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+  return vscode.l10n.t('Something unexpected went wrong; the details are in the Agent Runs log (Agent Runs: Show Logs).');
+}
+
+/** An AbortSignal that follows a cancellation token. */
+export function signalOf(token: vscode.CancellationToken): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  if (token.isCancellationRequested) controller.abort();
+  const sub = token.onCancellationRequested(() => controller.abort());
+  return { signal: controller.signal, dispose: () => { sub.dispose(); } };
+}

@@ -1,0 +1,7 @@
+/**
+ * The language model tools and the chat participant as their own bundle (`dist/assistant.js`),
+ * loaded on the first tool call or chat request (see `src/assistant/load.ts`). Everything live
+ * comes in through `deps`.
+ */
+export { createTools, type AgentRunsTools } from './tools';
+export { handleChat, DEFAULT_FOLLOW, type FollowOptions } from './participant';

@@ -1,0 +1,49 @@
+/**
+ * The editor's assistant as an entry point: four language model tools (any chat assistant in
+ * the editor can start, read and follow up runs and create test groups through them, with our
+ * token handling and our run list) and the `@agent-runs` chat participant. Registered at
+ * activation with final API only; their code loads on first use. Where the editor has no
+ * `vscode.lm` or `vscode.chat` (another host, an older build), nothing is registered and the
+ * rest of the extension works as before.
+ */
+import * as vscode from 'vscode';
+import type { Deps } from '../runs/deps';
+import { TOOL_NAMES, type ToolName } from '../core/assistant/toolNames';
+import type { FollowOptions } from './participant';
+import { loadAssistant, type AssistantModule } from './load';
+
+export const PARTICIPANT_ID = 'agentRuns.assistant';
+
+type Input = Record<string, unknown>;
+
+/** What the integration tests drive directly (see README: which parts go through the editor's API). */
+export interface AssistantTestHooks {
+  tool(name: ToolName): vscode.LanguageModelTool<Input> | undefined;
+  handleChat(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, follow?: Partial<FollowOptions>): Promise<vscode.ChatResult>;
+}
+
+export function registerAssistant(context: vscode.ExtensionContext, deps: Deps): AssistantTestHooks {
+  let tools: ReturnType<AssistantModule['createTools']> | undefined;
+  const toolsNow = (): NonNullable<typeof tools> => (tools ??= loadAssistant().createTools(deps));
+  // Optional chaining: `vscode.lm` / `vscode.chat` may be missing where the editor has no chat.
+  const lm = (vscode as Partial<typeof vscode>).lm;
+  if (typeof lm?.registerTool === 'function') {
+    for (const name of TOOL_NAMES) {
+      context.subscriptions.push(lm.registerTool<Input>(name, {
+        prepareInvocation: (options, token) => toolsNow().get(name)?.prepareInvocation?.(options, token),
+        invoke: (options, token) => toolsNow().get(name)?.invoke(options, token),
+      }));
+    }
+  }
+  const handleChat: AssistantTestHooks['handleChat'] = (request, chatContext, stream, token, follow) => {
+    const module = loadAssistant();
+    return module.handleChat(deps, request, chatContext, stream, token, { ...module.DEFAULT_FOLLOW, ...follow });
+  };
+  const chat = (vscode as Partial<typeof vscode>).chat;
+  if (typeof chat?.createChatParticipant === 'function') {
+    const participant = chat.createChatParticipant(PARTICIPANT_ID, (request, chatContext, stream, token) => handleChat(request, chatContext, stream, token));
+    participant.iconPath = new vscode.ThemeIcon('rocket');
+    context.subscriptions.push(participant);
+  }
+  return { tool: (name) => toolsNow().get(name), handleChat };
+}

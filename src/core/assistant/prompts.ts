@@ -1,0 +1,135 @@
+/**
+ * Texts built from data: the confirmation a person sees before a tool sends something, and the
+ * prompt of "Ask Agent to Fix" built from a failed test. Pure, so unit-tested without an editor.
+ */
+import { oneLine } from '../../api/sanitize';
+import type { L10n } from '../l10n';
+import { cleanText, cut, escapeMarkdown } from './format';
+
+export interface Confirmation {
+  title: string;
+  /** Markdown. */
+  message: string;
+}
+
+// One paragraph per fact, not a list: the editor's confirmation dialog (outside a chat) shows
+// the Markdown as plain text, rendering inline code and bold in paragraphs but not in list items.
+const field = (label: string, value: string): string => `${label}: ${value}`;
+const code = (value: string, max = 120): string => `\`${oneLine(value, max).replace(/`/g, '\u02cb')}\``;
+
+function quotePrompt(prompt: string, max = 600): string {
+  const shown = cut(cleanText(prompt).trim(), max);
+  return `> ${escapeMarkdown(shown.text).replace(/\n/g, '  \n> ')}${shown.cut ? ' …' : ''}`;
+}
+
+function permissionLine(permission: string, branches: readonly string[] | undefined, l10n: L10n): string {
+  if (permission === 'allow_edits') {
+    const where = branches && branches.length > 0 ? branches.map((b) => code(b, 80)).join(', ') : l10n.t('any branch the service allows');
+    return field(l10n.t('Permission'), `**allow_edits** — ${l10n.t('the agent may change the project\'s code, on: {0}', where)}`);
+  }
+  return field(l10n.t('Permission'), `read_only — ${l10n.t('the agent may only read the project')}`);
+}
+
+export interface StartSummary {
+  appId: string;
+  model: string;
+  reasoningEffort: string;
+  permission: string;
+  permittedBranches?: readonly string[];
+  prompt: string;
+}
+
+export function startConfirmation(s: StartSummary, l10n: L10n): Confirmation {
+  return {
+    title: s.permission === 'allow_edits'
+      ? l10n.t('Start an agent run that may edit {0}?', oneLine(s.appId, 80))
+      : l10n.t('Start an agent run on {0}?', oneLine(s.appId, 80)),
+    message: [
+      field(l10n.t('App'), code(s.appId)),
+      field(l10n.t('Model'), code(s.model)),
+      field(l10n.t('Reasoning effort'), code(s.reasoningEffort)),
+      permissionLine(s.permission, s.permittedBranches, l10n),
+      quotePrompt(s.prompt),
+    ].join('\n\n'),
+  };
+}
+
+export interface FollowUpSummary {
+  agentId: string;
+  /** The run's first prompt line or app, when the run is in the list. */
+  runLabel?: string;
+  prompt: string;
+  permission?: string;
+  permittedBranches?: readonly string[];
+}
+
+export function followUpConfirmation(s: FollowUpSummary, l10n: L10n): Confirmation {
+  const lines = [field(l10n.t('Run'), `${code(s.agentId)}${s.runLabel ? ` — ${escapeMarkdown(oneLine(s.runLabel, 80))}` : ''}`)];
+  lines.push(s.permission ? permissionLine(s.permission, s.permittedBranches, l10n) : field(l10n.t('Permission'), l10n.t('unchanged')));
+  lines.push(quotePrompt(s.prompt));
+  return { title: l10n.t('Send a follow-up to run {0}?', oneLine(s.agentId, 40)), message: lines.join('\n\n') };
+}
+
+export function testGroupConfirmation(s: { name: string; appId: string; testIds: readonly string[] }, l10n: L10n): Confirmation {
+  const shown = s.testIds.slice(0, 20).map((id) => code(id, 80)).join(', ');
+  const more = s.testIds.length > 20 ? ` ${l10n.t('and {0} more', s.testIds.length - 20)}` : '';
+  return {
+    title: l10n.t('Create test group “{0}” with {1} tests?', oneLine(s.name, 60), s.testIds.length),
+    message: [field(l10n.t('App'), code(s.appId)), field(l10n.t('Name'), escapeMarkdown(oneLine(s.name, 200))), field(l10n.t('Tests'), `${shown}${more}`)].join('\n\n'),
+  };
+}
+
+export interface FailedTest {
+  /** The test's label, with its parents' labels before it. */
+  name: string;
+  /** Workspace-relative path and 1-based line, when known. */
+  location?: string;
+  message: string;
+  expected?: string;
+  actual?: string;
+  /** Stack frames as lines. */
+  stack?: readonly string[];
+  /** The test's source (its range in the file). */
+  source?: string;
+  languageId?: string;
+}
+
+function fence(text: string): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  return '`'.repeat(longest + 1);
+}
+
+/**
+ * The "Ask Agent to Fix" prompt. At most `maxChars` characters: the parts are cut in the
+ * order that matters least first (source, stack, then expected/actual, then the message),
+ * each noting the cut, so the name and the failure always survive.
+ */
+export function buildFixPrompt(t: FailedTest, maxChars: number, l10n: L10n): string {
+  const head = [
+    l10n.t('The test “{0}” fails. Find the cause and fix the code (or the test, if the test is wrong).', oneLine(t.name, 300)),
+    t.location ? l10n.t('Test location: {0}', oneLine(t.location, 300)) : '',
+  ].filter((s) => s !== '').join('\n');
+  const block = (title: string, text: string | undefined, lang = ''): { title: string; text: string; lang: string } | undefined =>
+    text !== undefined && text.trim() !== '' ? { title, text: cleanText(text).replace(/\s+$/, ''), lang } : undefined;
+  const parts = [
+    block(l10n.t('Failure message'), t.message),
+    block(l10n.t('Expected'), t.expected),
+    block(l10n.t('Actual'), t.actual),
+    block(l10n.t('Stack'), t.stack?.join('\n')),
+    block(l10n.t('Test source'), t.source, t.languageId ?? ''),
+  ].filter((p): p is { title: string; text: string; lang: string } => p !== undefined);
+  const render = (): string => [head, ...parts.map((p) => {
+    const f = fence(p.text);
+    return `${p.title}:\n${f}${p.lang}\n${p.text}\n${f}`;
+  })].join('\n\n');
+  const note = ` ${l10n.t('[cut]')}`;
+  // Least important first: source, stack, actual, expected, message.
+  const order = [...parts].reverse();
+  for (const p of order) {
+    const over = render().length - maxChars;
+    if (over <= 0) break;
+    const keep = Math.max(0, p.text.length - over - note.length);
+    p.text = keep > 0 ? cut(p.text, keep).text + note : note.trim();
+  }
+  return cut(render(), maxChars).text;
+}

@@ -1,0 +1,5 @@
+/**
+ * "Ask Agent to Fix" as its own bundle (`dist/testing.js`), loaded on its first use (see
+ * `src/testing/load.ts`): the prompt building stays out of the activation bundle.
+ */
+export { askToFix } from './askToFix';

@@ -1,0 +1,198 @@
+// The editor's assistant as an entry point, in the extension host against the emulator.
+// Through the editor's own API: the tools' registration (`vscode.lm.tools`), the read tool and
+// every refused input (`vscode.lm.invokeTool`: the editor calls our prepareInvocation, then
+// invoke). Directly on the registered objects (the test API activate() returns): what
+// prepareInvocation puts before the person, and invoke after a confirmation — the editor's
+// confirmation is a modal dialog in the workbench that nothing in the extension host can
+// answer — and the chat participant's handler, with a stream that records what it is given
+// (code-server 4.100 offline has no chat view to type into).
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { AgentRunsTestApi } from '../../src/extension';
+import { readTestContext, type IntegrationTestContext } from '../support/testContext';
+
+interface LoggedRequest {
+  method: string;
+  path: string;
+}
+
+async function requestsSince(context: IntegrationTestContext, n: number): Promise<{ requests: LoggedRequest[]; next: number }> {
+  const res = await fetch(`${context.emulator.adminUrl}/requests?since=${n}`);
+  return (await res.json()) as { requests: LoggedRequest[]; next: number };
+}
+
+function resultText(result: vscode.LanguageModelToolResult | null | undefined): string {
+  assert.ok(result, 'the tool returned no result');
+  return result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+}
+
+const none = new vscode.CancellationTokenSource().token;
+
+/** A chat response stream that records what the handler gives it. */
+class Recorder {
+  readonly markdown: string[] = [];
+  readonly buttons: vscode.Command[] = [];
+  readonly progress: string[] = [];
+  asStream(): vscode.ChatResponseStream {
+    const stream = {
+      markdown: (v: string | vscode.MarkdownString) => this.markdown.push(typeof v === 'string' ? v : v.value),
+      button: (c: vscode.Command) => this.buttons.push(c),
+      progress: (v: string) => this.progress.push(v),
+    };
+    return stream as unknown as vscode.ChatResponseStream;
+  }
+}
+
+function chatRequest(command: string | undefined, prompt: string): vscode.ChatRequest {
+  return { command, prompt, references: [], toolReferences: [] } as unknown as vscode.ChatRequest;
+}
+/** Markdown as it reads once rendered (service text and IDs are escaped). */
+const unescape = (md: string): string => md.replace(/\\(.)/g, '$1');
+const chatContext = { history: [] } as unknown as vscode.ChatContext;
+
+describe('Assistant: language model tools and @agent-runs', function () {
+  this.timeout(60_000);
+  const context = readTestContext();
+  let api: AgentRunsTestApi;
+  let runId = '';
+
+  before(async function () {
+    if (!context) this.skip();
+    const ext = vscode.extensions.all.find((e) => e.id.toLowerCase() === context.extensionId.toLowerCase());
+    assert.ok(ext);
+    api = (await ext.activate()) as AgentRunsTestApi;
+    const config = vscode.workspace.getConfiguration('agentRuns');
+    await config.update('appId', 'app_todo', vscode.ConfigurationTarget.Global);
+    await config.update('defaultModel', 'hosted/auto', vscode.ConfigurationTarget.Global);
+  });
+
+  after(async () => {
+    const config = vscode.workspace.getConfiguration('agentRuns');
+    await config.update('appId', undefined, vscode.ConfigurationTarget.Global);
+    await config.update('defaultModel', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  it('registers the four tools with the editor, with their schemas and #-names', () => {
+    const ours = vscode.lm.tools.filter((t) => t.name.startsWith('agentRuns_'));
+    assert.deepEqual(ours.map((t) => t.name).sort(), ['agentRuns_createTestGroup', 'agentRuns_readRun', 'agentRuns_sendFollowUp', 'agentRuns_startRun']);
+    const start = ours.find((t) => t.name === 'agentRuns_startRun');
+    assert.deepEqual((start?.inputSchema as { required?: string[] }).required, ['prompt']);
+    assert.equal((start?.inputSchema as { additionalProperties?: boolean }).additionalProperties, false);
+    assert.equal(typeof vscode.chat.createChatParticipant, 'function');
+  });
+
+  it('start: the confirmation shows app, model and allow_edits plainly; after it, the run is listed and followed', async () => {
+    const tool = api.assistant.tool('agentRuns_startRun');
+    assert.ok(tool && typeof tool.prepareInvocation === 'function');
+    const input = { prompt: 'Integration: tool start', permission: 'allow_edits', permittedBranches: ['main'] };
+    const prepared = await tool.prepareInvocation?.({ input }, none);
+    const confirm = prepared?.confirmationMessages;
+    assert.ok(confirm, 'a start must be confirmed');
+    assert.equal(confirm.title, 'Start an agent run that may edit app_todo?');
+    const message = typeof confirm.message === 'string' ? confirm.message : confirm.message.value;
+    assert.match(message, /App: `app_todo`/);
+    assert.match(message, /Model: `hosted\/auto`/);
+    assert.match(message, /\*\*allow_edits\*\* — the agent may change the project's code, on: `main`/);
+
+    const text = resultText(await tool.invoke({ input, toolInvocationToken: undefined }, none));
+    const id = /Started agent run (\S+) on app_todo/.exec(text)?.[1];
+    assert.ok(id, text);
+    runId = id;
+    const record = api.ledger().get(id);
+    assert.equal(record?.source, 'started');
+    assert.equal(record?.permission, 'allow_edits');
+    assert.ok(api.poller.isTracked(id) || api.ledger().get(id)?.status === 'completed', 'the new run is followed');
+  });
+
+  it('read: through vscode.lm.invokeTool, bounded text of the run', async () => {
+    assert.ok(runId);
+    const result = await vscode.lm.invokeTool('agentRuns_readRun', { input: { agentId: runId, maxMessages: 2 }, toolInvocationToken: undefined }, none);
+    const text = resultText(result);
+    assert.match(text, new RegExp(`^Run ${runId}\\nstatus: (queued|running|completed)`));
+    assert.match(text, /app: app_todo/);
+  });
+
+  it('bad input to every tool, through vscode.lm.invokeTool: a clear sentence, nothing sent', async () => {
+    const ctx = context!;
+    const { next } = await requestsSince(ctx, 0);
+    const cases: [string, Record<string, unknown>, RegExp][] = [
+      ['agentRuns_startRun', { appId: 'app_todo' }, /prompt is required/],
+      ['agentRuns_startRun', { prompt: 12 }, /prompt must be text, not a number/],
+      ['agentRuns_startRun', { prompt: 'x'.repeat(10 * 1024 * 1024) }, /prompt is too long: 10485760 characters, at most 100000/],
+      ['agentRuns_startRun', { prompt: 'x', model: 'no/such-model' }, /model "no\/such-model" is not offered by the service/],
+      ['agentRuns_startRun', { prompt: 'x', sudo: true }, /Unknown field "sudo"/],
+      ['agentRuns_readRun', {}, /agentId is required/],
+      ['agentRuns_readRun', { agentId: 'ag_does_not_exist' }, /ag_does_not_exist/],
+      ['agentRuns_sendFollowUp', { agentId: 'ag_does_not_exist', prompt: 'go on' }, /ag_does_not_exist/],
+      ['agentRuns_sendFollowUp', { agentId: runId, prompt: 'go', appId: 'other' }, /Unknown field "appId"/],
+      ['agentRuns_createTestGroup', { testIds: ['A-1'] }, /name is required/],
+      ['agentRuns_createTestGroup', { name: 'g', testIds: [1, 2] }, /testIds\[0\] must be text/],
+      ['agentRuns_createTestGroup', { name: 'g', files: ['../../etc/passwd'] }, /is not a file in the open workspace folders/],
+    ];
+    for (const [name, input, expected] of cases) {
+      const text = resultText(await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, none));
+      assert.match(text, /^Not done: /, `${name} ${JSON.stringify(input).slice(0, 80)}`);
+      assert.match(text, expected, text);
+      assert.ok(text.length < 400, `${name}: ${text.length} characters`);
+      assert.doesNotMatch(text, /\n\s+at /, 'no stack');
+    }
+    const sent = (await requestsSince(ctx, next)).requests;
+    assert.deepEqual(sent.filter((r) => r.method !== 'GET'), [], 'nothing but reads was sent');
+    // Reads only: the schema (model check), the unknown run, and the poller following the run started above.
+    assert.ok(sent.every((r) => /\/(openapi\.json|agents\/[\w-]+)$/.test(r.path)), sent.map((r) => r.path).join(', '));
+  });
+
+  it('follow-up and test group: confirmed first, then sent; the group is on the service', async () => {
+    const follow = api.assistant.tool('agentRuns_sendFollowUp');
+    const input = { agentId: runId, prompt: 'Integration: and the tests too' };
+    const prepared = await follow?.prepareInvocation?.({ input }, none);
+    assert.equal(prepared?.confirmationMessages?.title, `Send a follow-up to run ${runId}?`);
+    const text = resultText(await follow!.invoke({ input, toolInvocationToken: undefined }, none));
+    assert.match(text, new RegExp(`Follow-up sent to run ${runId}`));
+    assert.equal(api.ledger().get(runId)?.pendingFollowUpPrompt, 'Integration: and the tests too');
+
+    const group = api.assistant.tool('agentRuns_createTestGroup');
+    const gInput = { name: 'From the tool', testIds: ['T-2', 'T-1'] };
+    const gPrepared = await group?.prepareInvocation?.({ input: gInput }, none);
+    assert.equal(gPrepared?.confirmationMessages?.title, 'Create test group “From the tool” with 2 tests?');
+    const gText = resultText(await group!.invoke({ input: gInput, toolInvocationToken: undefined }, none));
+    const groupId = /Created test group (\S+)/.exec(gText)?.[1];
+    assert.ok(groupId, gText);
+    const stored = ((await (await fetch(`${context!.emulator.adminUrl}/test-groups`)).json()) as { testGroups: { groupId: string; testIds: string[] }[] }).testGroups;
+    assert.deepEqual(stored.find((g) => g.groupId === groupId)?.testIds, ['T-2', 'T-1']);
+  });
+
+  it('@agent-runs /start starts a run with the settings\' defaults and streams its progress with buttons', async () => {
+    const rec = new Recorder();
+    const source = new vscode.CancellationTokenSource();
+    const before = new Set(api.ledger().all().map((r) => r.agentId));
+    const result = await api.assistant.handleChat(chatRequest('start', 'Integration: chat start'), chatContext, rec.asStream(), source.token, { intervalMs: 100, maxMs: 20_000, maxParts: 40 });
+    assert.equal(result.errorDetails, undefined, rec.markdown.join('\n'));
+    const started = api.ledger().all().filter((r) => !before.has(r.agentId));
+    assert.equal(started.length, 1);
+    const id = started[0].agentId;
+    assert.equal(started[0].permission, 'read_only');
+    assert.ok(unescape(rec.markdown[0] ?? '').includes(`Started run ${id} on app_todo`), rec.markdown[0]);
+    assert.deepEqual(rec.buttons.map((b) => [b.command, b.arguments]), [['agentRuns.openRun', [id]], ['agentRuns.sendFollowUp', [id]]]);
+    // The emulator runs a turn in a few steps: the stream starts unfinished and ends at completed.
+    const statuses = rec.markdown.filter((m) => m.startsWith('**'));
+    assert.match(statuses[0] ?? '', /^\*\*(queued|running)\*\*/);
+    assert.match(statuses.at(-1) ?? '', /^\*\*completed\*\*/);
+    assert.ok(rec.markdown.some((m) => m.startsWith('> ')), 'an agent message is quoted');
+  });
+
+  it('@agent-runs /status stops when cancelled; /followup without text says how', async () => {
+    const rec = new Recorder();
+    const source = new vscode.CancellationTokenSource();
+    const running = api.assistant.handleChat(chatRequest('status', runId), chatContext, rec.asStream(), source.token, { intervalMs: 60_000, maxMs: 600_000, maxParts: 40 });
+    setTimeout(() => source.cancel(), 300);
+    const started = Date.now();
+    await running;
+    assert.ok(Date.now() - started < 5000, 'cancellation ends the follow at once');
+    assert.equal(rec.buttons[0]?.command, 'agentRuns.openRun');
+
+    const help = new Recorder();
+    await api.assistant.handleChat(chatRequest('followup', ''), chatContext, help.asStream(), none);
+    assert.match(unescape(help.markdown.join('')), /followup <run ID>/);
+  });
+});
