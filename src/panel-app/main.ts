@@ -4,9 +4,10 @@
  */
 import { parseExtensionMessage, type WebviewToExtensionMessage } from '../core/panel/protocol';
 import { formatDuration, formatExactTime, formatNumber, formatRelativeTime, renderMarkdown } from '../core/panel/render';
-import { App, type PersistedState } from './app';
+import { App } from './app';
+import type { Viewport } from './history';
+import { parsePersistedState, type PersistedState } from './page';
 import { createSanitizer, type Sanitizer } from './sanitize';
-import type { Viewport } from './timeline';
 
 interface VsCodeApi {
   postMessage(message: WebviewToExtensionMessage): void;
@@ -91,7 +92,7 @@ function main(): void {
         requestAnimationFrame(follow);
       }
     },
-    scrollIntoView(el) {
+    scrollIntoView(el: Element) {
       requestAnimationFrame(() => {
         if (el.isConnected) {
           el.scrollIntoView({ block: 'start' });
@@ -99,12 +100,18 @@ function main(): void {
       });
     },
     height: () => window.innerHeight,
+    offsetWithin: (el) => -el.getBoundingClientRect().top,
+    scrollWithin(el, y) {
+      // An explicit position wins over following the end.
+      pinPending = false;
+      followFrames = 0;
+      const s = scroller();
+      s.scrollTop = s.scrollTop + (y + el.getBoundingClientRect().top);
+    },
+    topOf: (el, within) => el.getBoundingClientRect().top - within.getBoundingClientRect().top,
   };
   const log = (msg: string) => console.warn(`[agent-runs webview] ${msg}`);
-  const saved = vscode.getState();
-  // Only the draft is read back; the state is data this page wrote, but still checked.
-  const savedDraft: unknown = saved !== null && typeof saved === 'object' ? (saved as { draft?: unknown }).draft : undefined;
-  let current: PersistedState | undefined = typeof savedDraft === 'string' ? { draft: savedDraft } : undefined;
+  let current: PersistedState | undefined = parsePersistedState(vscode.getState());
   const sanitize = createSanitizer(window, log);
   const app = new App({
     document,
@@ -152,6 +159,27 @@ function main(): void {
     { passive: true },
   );
   document.addEventListener('visibilitychange', () => app.onVisibilityChange());
+  // A theme change (body class) or a new width changes the messages' heights.
+  let layoutQueued = false;
+  const layoutChanged = () => {
+    if (!layoutQueued) {
+      layoutQueued = true;
+      requestAnimationFrame(() => {
+        layoutQueued = false;
+        app.onLayoutChange();
+      });
+    }
+  };
+  let width = window.innerWidth;
+  window.addEventListener('resize', () => {
+    if (window.innerWidth !== width) {
+      width = window.innerWidth;
+      layoutChanged();
+    }
+  });
+  const themeObserver = new MutationObserver(layoutChanged);
+  themeObserver.observe(document.body, { attributes: true, attributeFilter: ['class'] });
+  themeObserver.observe(document.documentElement, { attributes: true, attributeFilter: ['style'] });
   window.addEventListener('pagehide', () => app.flushDraft());
 
   vscode.postMessage({ type: 'ready' });

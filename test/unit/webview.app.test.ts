@@ -66,9 +66,9 @@ interface AppInstance {
 interface Bundle {
   App: new (env: unknown) => AppInstance;
   parseBranches(text: string): string[];
+  forPosting(m: ExtensionToWebviewMessage): ExtensionToWebviewMessage[];
   createAllowListSanitizer(doc: DomDocument): (html: string) => DomEl;
   enforceAllowList(root: DomEl): number;
-  INITIAL_CHUNK: number;
 }
 
 let bundle: Bundle;
@@ -85,7 +85,7 @@ async function loadBundle(this: Mocha.Context): Promise<void> {
       contents: [
         "export { App, parseBranches } from './src/panel-app/app';",
         "export { createAllowListSanitizer, enforceAllowList } from './src/panel-app/sanitize';",
-        "export { INITIAL_CHUNK } from './src/panel-app/timeline';",
+        "export { forPosting } from './src/core/panel/protocol';",
       ].join('\n'),
       resolveDir: process.cwd(),
       loader: 'ts',
@@ -156,14 +156,24 @@ interface Harness {
   posted: WebviewToExtensionMessage[];
   logs: string[];
   timers: FakeTimers;
-  viewport: { atBottom: boolean; toBottom: number; intoView: number; isAtBottom(): boolean; scrollToBottom(): void; scrollIntoView(): void };
+  viewport: {
+    atBottom: boolean;
+    toBottom: number;
+    intoView: number;
+    /** The last explicit scroll position the app asked for (px from the top of the log). */
+    scrolledTo: number | undefined;
+    isAtBottom(): boolean;
+    scrollToBottom(): void;
+    scrollIntoView(): void;
+    scrollWithin(el: unknown, y: number): void;
+  };
   state: () => unknown;
   send(m: unknown): void;
   q(sel: string): DomEl;
   articles(): DomEl[];
   keys(): string[];
   click(el: DomEl): DomEvent;
-  key(el: DomEl, key: string, mods?: { ctrlKey?: boolean; metaKey?: boolean }): DomEvent;
+  key(el: DomEl, key: string, mods?: { ctrlKey?: boolean; metaKey?: boolean; shiftKey?: boolean; altKey?: boolean }): DomEvent;
   type(text: string): void;
 }
 
@@ -194,6 +204,11 @@ function harness(initialState?: unknown): Harness {
     },
     scrollIntoView() {
       this.intoView++;
+    },
+    scrolledTo: undefined as number | undefined,
+    scrollWithin(_el: unknown, y: number) {
+      this.scrolledTo = y;
+      this.atBottom = false;
     },
   };
   const app = new bundle.App({
@@ -251,7 +266,7 @@ function harness(initialState?: unknown): Harness {
     },
     key(el, key, mods = {}) {
       const e = new win.Event('keydown', { bubbles: true, cancelable: true });
-      Object.assign(e, { key, ctrlKey: false, metaKey: false, ...mods });
+      Object.assign(e, { key, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...mods });
       el.dispatchEvent(e);
       return e;
     },
@@ -334,7 +349,7 @@ describe('webview app', () => {
     assert.ok(h.q('.fact-created time').getAttribute('title'), 'exact time on hover, once the page is idle');
     assert.equal(h.q('.agent-id').textContent, 'agent-1');
     assert.deepEqual(h.keys(), ['id:1', 'id:2', 'id:3']);
-    assert.equal(h.q('.log').getAttribute('role'), 'log');
+    assert.equal(h.q('.log').getAttribute('role'), 'feed');
     assert.equal(h.q('.lifecycle-meta').textContent?.includes('«queuedTurns» 2'), true);
     assert.equal(Array.from(h.doc.body.querySelectorAll('.lane-state')).length, 2);
     assert.ok(h.q('.lane-state.current').textContent?.includes('thinking'));
@@ -346,30 +361,72 @@ describe('webview app', () => {
     assert.deepEqual(h.state(), { agentId: 'agent-1', draft: '' });
   });
 
-  it('renders a long history: the newest at once, the rest in background chunks', function () {
-    // linkedom is far slower than a browser; the 5,000-message timing is the Chromium test's.
+  it('keeps a long history as data and mounts only the rows near the viewport', function () {
     this.timeout(60_000);
     const h = harness();
-    const messages = range(1, 2_001);
+    const messages = range(1, 50_001);
+    // As the panel posts it: an init with the newest, then the older ones in chunks.
+    const parts = bundle.forPosting(initMessage(messages));
+    assert.ok(parts.length > 1 && parts[0].type === 'init' && parts.slice(1).every((p) => p.type === 'update'));
     let started = process.hrtime.bigint();
-    h.send(initMessage(messages));
+    h.send(parts[0]);
     const firstMs = Number(process.hrtime.bigint() - started) / 1e6;
-    assert.equal(h.articles().length, bundle.INITIAL_CHUNK);
-    assert.equal(h.keys()[bundle.INITIAL_CHUNK - 1], 'id:2000');
-    assert.equal(h.q('.log').getAttribute('aria-busy'), 'true', 'no announcements while the history renders');
+    assert.equal(h.keys()[h.keys().length - 1], 'id:50000');
     started = process.hrtime.bigint();
-    h.timers.runDue();
+    for (const part of parts.slice(1)) {
+      h.send(part);
+    }
     const restMs = Number(process.hrtime.bigint() - started) / 1e6;
-    assert.deepEqual(h.keys(), messages.map((m) => m.key));
-    assert.equal(h.q('.log').getAttribute('aria-busy'), null);
-    assert.equal(h.q('.log').getAttribute('aria-live'), 'polite');
+    assert.ok(h.q('.new-pill').hasAttribute('hidden'), 'older history is not "new"');
+    const keys = h.keys();
+    assert.ok(keys.length >= 10 && keys.length <= 60, `${keys.length} rows mounted`);
+    assert.equal(keys[keys.length - 1], 'id:50000', 'opens at the end');
+    keys.forEach((k, i) => i > 0 && assert.equal(Number(k.slice(3)), Number(keys[i - 1].slice(3)) + 1, 'contiguous'));
+    const log = h.q('.log');
+    assert.equal(log.getAttribute('role'), 'feed');
+    assert.equal(log.getAttribute('aria-busy'), 'true', 'busy until the first paint is done');
+    const last = h.articles()[keys.length - 1];
+    assert.equal(last.getAttribute('aria-setsize'), '50000');
+    assert.equal(last.getAttribute('aria-posinset'), '50000');
+    assert.match(last.getAttribute('aria-label') ?? '', /^«roleUser» \{0\}, .*2024|^«roleUser» \{0\}, /, 'labelled by role and time');
+    h.timers.runDue();
+    assert.equal(log.getAttribute('aria-busy'), null);
+
+    // Reading in the middle: the rows there are mounted, the end is not.
+    let y = 0;
+    Object.assign(h.viewport, { offsetWithin: () => y });
+    h.viewport.atBottom = false;
+    y = 66 * 25_000; // every row here is estimated at 66 px until measured
+    h.app.onScroll();
+    const middle = h.keys();
+    assert.ok(middle.includes('id:25001') && !middle.includes('id:50000'), middle.join(' '));
+    assert.ok(middle.length <= 60);
+
+    // An append while reading there leaves the mounted rows alone and counts in the pill.
+    const before = h.articles();
     started = process.hrtime.bigint();
-    h.send(update({ messages: [wire(2_001)] }));
+    h.send(update({ messages: [wire(50_001)] }));
     const appendMs = Number(process.hrtime.bigint() - started) / 1e6;
-    console.log(
-      `      linkedom: first ${bundle.INITIAL_CHUNK} of 2,000 in ${firstMs.toFixed(1)} ms, the rest in ${restMs.toFixed(0)} ms, one append ${appendMs.toFixed(2)} ms`,
-    );
-    assert.equal(h.articles().length, 2_001);
+    const after = h.articles();
+    assert.equal(after.length, before.length);
+    before.forEach((el, i) => assert.equal(after[i], el, `row ${i} kept`));
+    assert.equal(after[0].getAttribute('aria-setsize'), '50001');
+    assert.equal(h.q('.new-pill').textContent, '«newMessages» 1');
+    console.log(`      linkedom: init of 50,000 in ${firstMs.toFixed(1)} ms, the older ones in ${restMs.toFixed(0)} ms (${keys.length} rows mounted), one append ${appendMs.toFixed(2)} ms`);
+  });
+
+  it('mounts more rows for a taller viewport, always ending at the newest', () => {
+    let previous = 0;
+    for (const height of [400, 1_000, 3_000]) {
+      const h = harness();
+      Object.assign(h.viewport, { height: () => height });
+      h.send(initMessage(range(1, 301)));
+      const keys = h.keys();
+      assert.equal(keys[keys.length - 1], 'id:300');
+      assert.ok(keys.length > previous && keys.length < 300, `${height}px: ${keys.length}`);
+      previous = keys.length;
+      h.app.dispose();
+    }
   });
 
   it('applies updates to the affected messages only', () => {
@@ -427,7 +484,8 @@ describe('webview app', () => {
 
     h.click(pill);
     assert.ok(pill.hasAttribute('hidden'));
-    assert.equal(h.viewport.toBottom, scrolls + 2);
+    assert.equal(h.viewport.toBottom, scrolls + 1, 'not to the end...');
+    assert.notEqual(h.viewport.scrolledTo, undefined, '...but to the first new message');
 
     // Scrolling to the end by hand hides it too.
     h.viewport.atBottom = false;
@@ -610,19 +668,6 @@ describe('webview app', () => {
     h.app.dispose();
   });
 
-  it('renders about a screenful at once when the viewport height is known', () => {
-    for (const [height, expected] of [[400, 12], [1_000, 25], [10_000, bundle.INITIAL_CHUNK]] as const) {
-      const h = harness();
-      Object.assign(h.viewport, { height: () => height });
-      h.send(initMessage(range(1, 301)));
-      assert.equal(h.articles().length, expected, `${height}px`);
-      assert.equal(h.keys()[expected - 1], 'id:300');
-      h.timers.runDue();
-      assert.equal(h.articles().length, 300);
-      h.app.dispose();
-    }
-  });
-
   it('warns about a stall while running and ticks the lanes', () => {
     const h = harness();
     h.send(initMessage([]));
@@ -643,9 +688,8 @@ describe('webview app', () => {
     const next = h.doc.body.querySelector('.divider-new + article');
     assert.equal(next?.getAttribute('data-key'), 'id:150');
     assert.ok(divider);
-    assert.equal(h.viewport.intoView, 1);
-    h.timers.runDue();
-    assert.equal(h.keys().length, 199);
+    assert.ok(!h.keys().includes('id:199'), 'opens at the first unseen message, not at the end');
+    assert.equal(h.viewport.toBottom, 0);
     assert.equal(h.doc.body.querySelectorAll('.divider-new').length, 1);
   });
 
@@ -720,25 +764,47 @@ describe('webview app: a second init', () => {
   });
 });
 
-describe('webview app: updates while the history is still rendering', () => {
+/** Every shown row's key in order, read by scrolling the whole history through the window. */
+function readAll(h: Harness): string[] {
+  let y = 0;
+  Object.assign(h.viewport, { offsetWithin: () => y });
+  h.viewport.atBottom = false;
+  const seen: string[] = [];
+  for (;;) {
+    h.app.onScroll();
+    const arts = h.articles();
+    for (const a of arts) {
+      const k = a.getAttribute('data-key') ?? '';
+      if (!seen.includes(k)) {
+        seen.push(k);
+      }
+    }
+    const last = arts[arts.length - 1];
+    if (!last || last.getAttribute('aria-posinset') === last.getAttribute('aria-setsize')) {
+      return seen;
+    }
+    y += 400;
+  }
+}
+
+describe('webview app: updates to rows that are not mounted', () => {
   before(loadBundle);
   after(removeBundle);
 
-  it('keeps order when messages change, arrive or go in the part not rendered yet', function () {
+  it('keeps order when messages change, arrive or go outside the window', function () {
     this.timeout(60_000);
     const h = harness();
     h.send(initMessage(range(10, 1_010)));
-    assert.ok(h.articles().length < 1_000, 'background rendering still to do');
+    assert.ok(!h.keys().includes('id:20'), 'id:20 is not mounted');
     h.send(
       update({
         messages: [{ ...wire(20), content: 'changed before it was drawn' }, wire(5), wire(1_500), { ...wire(15), sequence: 2_000 }],
         removedKeys: ['id:30'],
       }),
     );
-    h.timers.runDue();
     const expected = [5, ...Array.from({ length: 1_000 }, (_, i) => i + 10).filter((n) => n !== 30 && n !== 15), 1_500, 15].map((n) => `id:${n}`);
-    assert.deepEqual(h.keys(), expected);
+    assert.deepEqual(readAll(h), expected);
     const changed = h.articles().find((a) => a.getAttribute('data-key') === 'id:20');
-    assert.ok(changed?.textContent?.includes('changed before it was drawn'));
+    assert.equal(changed, undefined, 'scrolled past by now');
   });
 });
