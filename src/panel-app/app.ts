@@ -9,13 +9,14 @@ import {
   type ExtensionToWebviewMessage,
   type InitMessage,
   type WebviewToExtensionMessage,
+  type WireMessage,
 } from '../core/panel/protocol';
 import { formatNumber, type RenderOptions } from '../core/panel/render';
 import { setHidden, setText } from './dom';
 import { messageAction, onClick, onKeyDown, type UiCommand } from './events';
 import { matchesFilter, ROLE_FILTERS, type RoleFilter } from './findBar';
 import { statusLabel } from './header';
-import type { History } from './history';
+import { JUMP_OVERSCAN_PX, type History } from './history';
 import { buildPage, captureState, type AppEnv, type Page } from './page';
 
 export { parseBranches } from './composer';
@@ -25,11 +26,12 @@ const TICK_MS = 5_000;
 const TIMES_EVERY_TICKS = 6;
 const MARK_SEEN_MIN_INTERVAL_MS = 2_000;
 const SAVE_VIEW_MS = 300;
+/** The overscan a jump grows back to, one idle step each (the last is the history's own). */
+const OVERSCAN_STEPS_PX = [300, 550, 800];
 
 export class App {
   private page: Page | undefined;
   private newCount = 0;
-  private firstNewKey: string | undefined;
   private tickTimer: unknown;
   private saveTimer: unknown;
   private ticks = 0;
@@ -78,7 +80,6 @@ export class App {
   private onInit(m: InitMessage): void {
     this.teardown();
     this.newCount = 0;
-    this.firstNewKey = undefined;
     const saved = this.env.getState();
     const mine = saved?.agentId === m.agentId ? saved : undefined;
     const page = this.build(m);
@@ -91,6 +92,7 @@ export class App {
 
     page.history.init(m.messages, m.firstUnseenKey, new Map(mine?.open ?? []));
     page.find.setFilters((mine?.filters ?? []).filter((f) => ROLE_FILTERS.includes(f)));
+    page.history.setFilter(filterFor(page.find.filters));
     page.nav.restore(mine?.view, m.firstUnseenKey);
     this.renderEmpty();
 
@@ -205,7 +207,8 @@ export class App {
         p.nav.jumpToPrompt(1);
         return this.saveStateSoon();
       case 'pill':
-        return this.onPill();
+        // The new messages are at the end: the pill goes there, as Ctrl+End does.
+        return this.toLatest();
       case 'latest':
         return this.toLatest();
     }
@@ -217,28 +220,18 @@ export class App {
     this.maybeMarkSeen();
   }
 
-  private onPill(): void {
-    const row = this.firstNewKey !== undefined ? this.page?.history.row(this.firstNewKey) : undefined;
-    if (row && this.page?.nav.reveal(row, true)) {
-      this.hidePill();
-    } else {
-      this.toLatest();
-    }
-  }
-
   private onFiltersChanged(filters: ReadonlySet<RoleFilter>): void {
     const p = this.page;
     if (!p) {
       return;
     }
-    const top = p.history.mountedRows()[0];
-    p.history.setFilter(filters.size === 0 ? undefined : (m) => [...filters].some((f) => matchesFilter(m, f)));
     const atBottom = this.env.viewport.isAtBottom();
-    if (atBottom || !top || p.history.topOfRow(top) === undefined) {
-      p.history.renderTail();
-      this.env.viewport.scrollToBottom();
-    } else {
-      p.nav.reveal(top, false);
+    const reading = p.history.mountedRows().filter((r) => (p.history.topOfRow(r) ?? -1) >= p.history.scrollY());
+    p.history.setFilter(filterFor(filters));
+    // The first row at or below the reading line that the new filter still shows stays in view.
+    const keep = atBottom ? undefined : reading.find((r) => p.history.topOfRow(r) !== undefined);
+    if (!keep || !p.nav.reveal(keep, false)) {
+      p.nav.toLatest(false);
     }
     this.renderEmpty();
     this.saveStateSoon();
@@ -295,8 +288,6 @@ export class App {
     if (r.appended > 0) {
       this.unseen = true;
       if (!wasAtBottom) {
-        const shown = p.history.shownRows();
-        this.firstNewKey ??= shown[shown.length - r.appended]?.msg.key;
         this.newCount += r.appended;
         this.showPill();
       }
@@ -315,7 +306,12 @@ export class App {
       return;
     }
     const y = p.history.scrollY();
-    if (!p.history.covers(y)) {
+    if (!p.history.covers(y, 0)) {
+      // A jump (scrollbar, Page Down far, End): the frame gets only what is in view; the rows
+      // around it follow when the page is idle, so no frame carries a whole overscan's rendering.
+      p.history.render({ keepAnchor: true, y, overscan: JUMP_OVERSCAN_PX });
+      this.growOverscan(p, 0);
+    } else if (!p.history.covers(y)) {
       p.history.render({ keepAnchor: true, y });
     }
     if (this.env.viewport.isAtBottom()) {
@@ -323,6 +319,20 @@ export class App {
       this.maybeMarkSeen();
     }
     this.saveStateSoon();
+  }
+
+  /** After a jump, the rows around the viewport are mounted in idle steps of a few each. */
+  private growOverscan(p: Page, step: number): void {
+    const overscan = OVERSCAN_STEPS_PX[step];
+    if (overscan === undefined) {
+      return;
+    }
+    this.env.whenIdle(() => {
+      if (this.page === p && !p.history.covers(p.history.scrollY(), overscan / 2)) {
+        p.history.render({ keepAnchor: true, overscan });
+      }
+      this.growOverscan(p, step + 1);
+    });
   }
 
   /** The theme, the font or the width changed: heights are measured again, the view stays put. */
@@ -367,7 +377,6 @@ export class App {
 
   private hidePill(): void {
     this.newCount = 0;
-    this.firstNewKey = undefined;
     if (this.page) {
       setHidden(this.page.composer.pill, true);
     }
@@ -452,4 +461,10 @@ export class App {
       this.scheduleTick();
     }, TICK_MS);
   }
+}
+
+/** What the role filters show: everything when none is on, else what matches any of them. */
+function filterFor(filters: ReadonlySet<RoleFilter>): ((m: WireMessage) => boolean) | undefined {
+  const list = [...filters];
+  return list.length === 0 ? undefined : (m) => list.some((f) => matchesFilter(m, f));
 }

@@ -137,11 +137,14 @@ export class FindBar {
     }
   }
 
+  /** Sets the filters as they were (a reload); the caller applies them to the history. */
   setFilters(list: readonly RoleFilter[]): void {
+    this.filters.clear();
     for (const f of ROLE_FILTERS) {
-      if (list.includes(f) !== this.filters.has(f)) {
-        this.toggleFilter(f);
+      if (list.includes(f)) {
+        this.filters.add(f);
       }
+      this.filterButtons.get(f)?.setAttribute('aria-pressed', String(this.filters.has(f)));
     }
   }
 

@@ -37,6 +37,8 @@ export interface ApplyResult {
 
 /** Rows mounted beyond the viewport, above and below (CSS px). */
 const OVERSCAN_PX = 800;
+/** After a jump, only this much beyond the viewport is mounted in that frame; the rest when idle. */
+export const JUMP_OVERSCAN_PX = 100;
 /** Viewport height assumed when it is unknown (tests on linkedom). */
 const DEFAULT_HEIGHT_PX = 800;
 
@@ -55,6 +57,8 @@ export class History {
   private firstUnseenKey: string | undefined;
   /** The row being read before `apply`, and how far into it the viewport's top was. */
   private pendingAnchor: { row: Row; delta: number } | undefined;
+  /** Rows mounted beyond the viewport by the render under way (less right after a jump). */
+  private overscan = OVERSCAN_PX;
 
   constructor(private readonly deps: HistoryDeps) {
     const doc = deps.doc;
@@ -177,7 +181,8 @@ export class History {
    * Mounts the rows near the viewport and unmounts the others. With `keepAnchor`, what is at
    * the viewport's top stays there when rows above it changed height or arrived (`apply`).
    */
-  render(opts: { keepAnchor: boolean; y?: number } = { keepAnchor: true }): void {
+  render(opts: { keepAnchor: boolean; y?: number; overscan?: number } = { keepAnchor: true }): void {
+    this.overscan = opts.overscan ?? OVERSCAN_PX;
     let y = opts.y ?? this.scrollY();
     const pending = this.pendingAnchor;
     this.pendingAnchor = undefined;
@@ -214,8 +219,8 @@ export class History {
     return y;
   }
 
-  /** True when the mounted rows cover the viewport (plus half the overscan). */
-  covers(y: number): boolean {
+  /** True when the mounted rows cover the viewport plus `margin` above and below it. */
+  covers(y: number, margin = OVERSCAN_PX / 2): boolean {
     if (this.mounted.length === 0) {
       return this.shown.length === 0;
     }
@@ -225,16 +230,15 @@ export class History {
     const top = this.shown.top(first.index);
     const bottom = this.shown.top(last.index + 1);
     const h = this.viewHeight();
-    return (top <= Math.max(0, y - OVERSCAN_PX / 2) || first.index === 0) &&
-      (bottom >= y + h + OVERSCAN_PX / 2 || last.index === this.shown.length - 1);
+    return (top <= Math.max(0, y - margin) || first.index === 0) && (bottom >= y + h + margin || last.index === this.shown.length - 1);
   }
 
   private mountRange(y: number): void {
     const n = this.shown.length;
     const want: Row[] = [];
     if (n > 0) {
-      const first = Math.max(0, this.indexAt(Math.max(0, y - OVERSCAN_PX)));
-      const last = Math.max(first, this.indexAt(Math.max(0, y + this.viewHeight() + OVERSCAN_PX)));
+      const first = Math.max(0, this.indexAt(Math.max(0, y - this.overscan)));
+      const last = Math.max(first, this.indexAt(Math.max(0, y + this.viewHeight() + this.overscan)));
       for (let i = first; i <= last; i++) {
         want.push(this.shown.at(i)!);
       }

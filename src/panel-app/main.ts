@@ -134,14 +134,41 @@ function main(): void {
   });
 
   let received = false;
-  window.addEventListener('message', (event: MessageEvent<unknown>) => {
-    received = true;
-    const parsed = parseExtensionMessage(event.data);
+  // After an `init`, what follows (a long run's older history comes right behind it) waits for
+  // the first frame, then goes one message per task: the end of the history paints first, and
+  // frames can come between the chunks. Order is kept: while anything waits, new ones queue.
+  const queue: unknown[] = [];
+  let holding = false;
+  const handle = (data: unknown) => {
+    const parsed = parseExtensionMessage(data);
     if (!parsed.ok) {
       log(`ignored a message: ${parsed.reason}`);
       return;
     }
     app.handle(parsed.message);
+    if (parsed.message.type === 'init') {
+      holding = true;
+      requestAnimationFrame(() => window.setTimeout(drain, 0));
+    }
+  };
+  const drain = () => {
+    holding = false;
+    const next = queue.shift();
+    if (next !== undefined) {
+      handle(next);
+      if (!holding && queue.length > 0) {
+        holding = true;
+        window.setTimeout(drain, 0);
+      }
+    }
+  };
+  window.addEventListener('message', (event: MessageEvent<unknown>) => {
+    received = true;
+    if (holding || queue.length > 0) {
+      queue.push(event.data);
+      return;
+    }
+    handle(event.data);
   });
 
   let scrollQueued = false;

@@ -6,7 +6,7 @@ import { roleClass } from '../core/panel/render';
 import type { History, Row, Viewport } from './history';
 
 /** A revealed message starts this far below the viewport's top (clear of the sticky find bar). */
-export const REVEAL_OFFSET_PX = 64;
+export const REVEAL_OFFSET_PX = 80;
 
 /** Where the reader is: the message at the viewport's top and how far into it. */
 export interface ReadingPosition {

@@ -32,8 +32,8 @@ export const MAX_MESSAGES_PER_POST = 20_000;
  * `HISTORY_CHUNK`, newest first (see `forPosting`). The page paints the end without waiting
  * for (or validating and cloning) 50,000 messages, and one post stays far below the cap.
  */
-export const INIT_MESSAGES = 2_000;
-export const HISTORY_CHUNK = 10_000;
+export const INIT_MESSAGES = 1_000;
+export const HISTORY_CHUNK = 2_000;
 /** Messages kept before the first unseen one when `init` is cut, so its divider has context. */
 const UNSEEN_CONTEXT = 20;
 
