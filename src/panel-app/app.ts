@@ -5,42 +5,42 @@
  * so the same code runs in the webview and in node tests on a linkedom document.
  */
 import {
-  format,
   type ExtensionToWebviewMessage,
   type InitMessage,
   type WebviewToExtensionMessage,
   type WireMessage,
 } from '../core/panel/protocol';
-import { formatNumber, type RenderOptions } from '../core/panel/render';
-import { setHidden, setText } from './dom';
+import type { RenderOptions } from '../core/panel/render';
+import { setHidden } from './dom';
 import { messageAction, onClick, onKeyDown, type UiCommand } from './events';
 import { matchesFilter, ROLE_FILTERS, type RoleFilter } from './findBar';
 import { statusLabel } from './header';
 import { JUMP_OVERSCAN_PX, type History } from './history';
 import { buildPage, captureState, type AppEnv, type Page } from './page';
+import { Unseen } from './seen';
 
 export { parseBranches } from './composer';
 export type { AppEnv, PersistedState } from './page';
 
 const TICK_MS = 5_000;
 const TIMES_EVERY_TICKS = 6;
-const MARK_SEEN_MIN_INTERVAL_MS = 2_000;
 const SAVE_VIEW_MS = 300;
 /** The overscan a jump grows back to, one idle step each (the last is the history's own). */
 const OVERSCAN_STEPS_PX = [300, 550, 800];
 
 export class App {
   private page: Page | undefined;
-  private newCount = 0;
   private tickTimer: unknown;
   private saveTimer: unknown;
   private ticks = 0;
-  private lastMarkSeen = 0;
-  private unseen = false;
   private disposed = false;
   private rootWired = false;
 
-  constructor(private readonly env: AppEnv) {}
+  private readonly seen: Unseen;
+
+  constructor(private readonly env: AppEnv) {
+    this.seen = new Unseen({ now: () => env.now(), isVisible: () => env.isVisible(), viewport: env.viewport, post: (m) => env.post(m) });
+  }
 
   /** Handles a validated message from the extension. */
   handle(message: ExtensionToWebviewMessage): void {
@@ -79,7 +79,6 @@ export class App {
 
   private onInit(m: InitMessage): void {
     this.teardown();
-    this.newCount = 0;
     const saved = this.env.getState();
     const mine = saved?.agentId === m.agentId ? saved : undefined;
     const page = this.build(m);
@@ -98,8 +97,8 @@ export class App {
 
     page.composer.start(m.draft, saved?.draft ?? '', m.send);
     this.saveState();
-    this.unseen = true;
-    this.maybeMarkSeen();
+    this.seen.reset();
+    this.seen.maybeMarkSeen();
     this.scheduleTick();
     this.env.whenIdle(() => {
       if (!this.disposed && this.page === page) {
@@ -215,9 +214,9 @@ export class App {
   }
 
   private toLatest(): void {
-    this.hidePill();
+    this.seen.hidePill(this.page);
     this.page?.nav.toLatest(true);
-    this.maybeMarkSeen();
+    this.seen.maybeMarkSeen();
   }
 
   private onFiltersChanged(filters: ReadonlySet<RoleFilter>): void {
@@ -270,7 +269,7 @@ export class App {
     }
     // Where the view was before this update (the end stays in view when it was there):
     // reading it again now would lay out the document in the middle of the handler.
-    this.maybeMarkSeen(wasAtBottom);
+    this.seen.maybeMarkSeen(wasAtBottom);
   }
 
   private applyMessages(p: Page, messages: Parameters<History['apply']>[0], removed: readonly string[], wasAtBottom: boolean): void {
@@ -286,11 +285,7 @@ export class App {
       p.history.render({ keepAnchor: true });
     }
     if (r.appended > 0) {
-      this.unseen = true;
-      if (!wasAtBottom) {
-        this.newCount += r.appended;
-        this.showPill();
-      }
+      this.seen.arrived(p, r.appended, wasAtBottom);
     }
     p.find.refresh();
     this.renderEmpty();
@@ -315,8 +310,8 @@ export class App {
       p.history.render({ keepAnchor: true, y });
     }
     if (this.env.viewport.isAtBottom()) {
-      this.hidePill();
-      this.maybeMarkSeen();
+      this.seen.hidePill(this.page);
+      this.seen.maybeMarkSeen();
     }
     this.saveStateSoon();
   }
@@ -353,7 +348,7 @@ export class App {
   /** Called when the page becomes visible or hidden. */
   onVisibilityChange(): void {
     if (this.env.isVisible()) {
-      this.maybeMarkSeen();
+      this.seen.maybeMarkSeen();
     } else {
       this.flushDraft();
     }
@@ -363,37 +358,6 @@ export class App {
   flushDraft(): void {
     this.page?.composer.flushDraft();
     this.saveState();
-  }
-
-  private showPill(): void {
-    const p = this.page;
-    if (!p || this.newCount <= 0) {
-      return;
-    }
-    setText(p.composer.pill, format(p.S.newMessages, formatNumber(this.newCount, p.locale)));
-    p.composer.pill.title = p.S.latestMessage;
-    setHidden(p.composer.pill, false);
-  }
-
-  private hidePill(): void {
-    this.newCount = 0;
-    if (this.page) {
-      setHidden(this.page.composer.pill, true);
-    }
-  }
-
-  /** Tells the extension the run was seen, when the end of the log is in view (`atBottom`, when already known). */
-  private maybeMarkSeen(atBottom?: boolean): void {
-    if (!this.unseen || !this.env.isVisible() || !(atBottom ?? this.env.viewport.isAtBottom())) {
-      return;
-    }
-    const now = this.env.now();
-    if (now - this.lastMarkSeen < MARK_SEEN_MIN_INTERVAL_MS) {
-      return;
-    }
-    this.lastMarkSeen = now;
-    this.unseen = false;
-    this.env.post({ type: 'markSeen' });
   }
 
   private announce(text: string): void {
