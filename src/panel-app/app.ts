@@ -7,12 +7,11 @@
 import {
   type ExtensionToWebviewMessage,
   type InitMessage,
-  type WebviewToExtensionMessage,
   type WireMessage,
 } from '../core/panel/protocol';
 import type { RenderOptions } from '../core/panel/render';
 import { setHidden } from './dom';
-import { messageAction, onClick, onKeyDown, type UiCommand } from './events';
+import { messageAction, onClick, onKeyDown, runCommand, type UiCommand } from './events';
 import { matchesFilter, ROLE_FILTERS, type RoleFilter } from './findBar';
 import { statusLabel } from './header';
 import { JUMP_OVERSCAN_PX, type History } from './history';
@@ -168,48 +167,13 @@ export class App {
 
   private command(cmd: UiCommand): void {
     const p = this.page;
-    if (!p) {
-      return;
-    }
-    const post = (msg: WebviewToExtensionMessage) => this.env.post(msg);
-    switch (cmd) {
-      case 'skip':
-        return p.composer.textarea.focus();
-      case 'copy-agent-id':
-        post({ type: 'copy', text: p.header.agentId });
-        return this.announce(p.S.copied);
-      case 'refresh':
-        return post({ type: 'refresh' });
-      case 'export-markdown':
-        return post({ type: 'export', format: 'markdown' });
-      case 'export-json':
-        return post({ type: 'export', format: 'json' });
-      case 'clone':
-        return post({ type: 'clone' });
-      case 'resend':
-        return post({ type: 'resendFollowUp' });
-      case 'edit-follow-up':
-        return post({ type: 'discardFollowUp' });
-      case 'find':
-        return p.find.open();
-      case 'find-next':
-        return p.find.step(1);
-      case 'find-prev':
-        return p.find.step(-1);
-      case 'find-close':
-        p.find.close();
-        return p.log.focus();
-      case 'prev-prompt':
-        p.nav.jumpToPrompt(-1);
-        return this.saveStateSoon();
-      case 'next-prompt':
-        p.nav.jumpToPrompt(1);
-        return this.saveStateSoon();
-      case 'pill':
-        // The new messages are at the end: the pill goes there, as Ctrl+End does.
-        return this.toLatest();
-      case 'latest':
-        return this.toLatest();
+    if (p) {
+      runCommand(cmd, p, {
+        post: (msg) => this.env.post(msg),
+        announce: (text) => this.announce(text),
+        toLatest: () => this.toLatest(),
+        moved: () => this.saveStateSoon(),
+      });
     }
   }
 

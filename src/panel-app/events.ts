@@ -8,6 +8,7 @@ import type { WebviewToExtensionMessage, WireMessage } from '../core/panel/proto
 import { keyFromDom } from '../core/panel/render';
 import { closestFrom } from './dom';
 import type { RoleFilter } from './findBar';
+import type { Page } from './page';
 
 export type UiCommand =
   | 'skip'
@@ -157,5 +158,53 @@ export function messageAction(msg: WireMessage, action: string, post: (m: Webvie
       return false;
     default:
       return false;
+  }
+}
+
+export interface CommandContext {
+  post(message: WebviewToExtensionMessage): void;
+  announce(text: string): void;
+  toLatest(): void;
+  /** The view moved (saved for a reload). */
+  moved(): void;
+}
+
+/** A button's or a key's command, on the page's parts. */
+export function runCommand(cmd: UiCommand, p: Page, ctx: CommandContext): void {
+  switch (cmd) {
+    case 'skip':
+      return p.composer.textarea.focus();
+    case 'copy-agent-id':
+      ctx.post({ type: 'copy', text: p.header.agentId });
+      return ctx.announce(p.S.copied);
+    case 'refresh':
+      return ctx.post({ type: 'refresh' });
+    case 'export-markdown':
+      return ctx.post({ type: 'export', format: 'markdown' });
+    case 'export-json':
+      return ctx.post({ type: 'export', format: 'json' });
+    case 'clone':
+      return ctx.post({ type: 'clone' });
+    case 'resend':
+      return ctx.post({ type: 'resendFollowUp' });
+    case 'edit-follow-up':
+      return ctx.post({ type: 'discardFollowUp' });
+    case 'find':
+      return p.find.open();
+    case 'find-next':
+      return p.find.step(1);
+    case 'find-prev':
+      return p.find.step(-1);
+    case 'find-close':
+      p.find.close();
+      return p.log.focus();
+    case 'prev-prompt':
+    case 'next-prompt':
+      p.nav.jumpToPrompt(cmd === 'prev-prompt' ? -1 : 1);
+      return ctx.moved();
+    case 'pill':
+    case 'latest':
+      // The new messages are at the end: the pill goes there, as Ctrl+End does.
+      return ctx.toLatest();
   }
 }

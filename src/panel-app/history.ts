@@ -17,7 +17,7 @@ import { h } from './dom';
 import { estimateHeight, RowIndex, type Row, type Viewport } from './rowIndex';
 
 export type { Row, Viewport } from './rowIndex';
-import { RowRenderer, openIndices, type RowRendererDeps } from './rows';
+import { RowRenderer, openIndices, placeRows, setFeedPositions, setHeight, type RowRendererDeps } from './rows';
 
 export interface HistoryDeps extends RowRendererDeps {
   container: HTMLElement;
@@ -251,7 +251,7 @@ export class History {
     }
     const fresh = want.filter((r) => !r.el);
     this.renderer.render(fresh, this.firstUnseenKey);
-    this.place(want);
+    placeRows(this.deps.container, this.spacerTop, this.spacerBottom, want);
     this.mounted = want.filter((r) => r.el);
     for (const r of fresh) {
       if (r.el) {
@@ -259,29 +259,6 @@ export class History {
       }
     }
     this.setPositions();
-  }
-
-  /** Puts the mounted rows' elements between the spacers, in order, moving only what is out of place. */
-  private place(rows: readonly Row[]): void {
-    const container = this.deps.container;
-    let cursor: ChildNode | null = this.spacerTop.nextSibling;
-    for (const r of rows) {
-      if (!r.el) {
-        continue;
-      }
-      for (const node of [...r.lead, r.el]) {
-        if (cursor === node) {
-          cursor = cursor.nextSibling;
-        } else {
-          container.insertBefore(node, cursor);
-        }
-      }
-    }
-    while (cursor && cursor !== this.spacerBottom) {
-      const next: ChildNode | null = cursor.nextSibling;
-      cursor.remove();
-      cursor = next;
-    }
   }
 
   /** Spacer heights and the feed's position attributes of the mounted rows. */
@@ -293,17 +270,7 @@ export class History {
     const bottom = last ? this.shown.top(n) - this.shown.top(last.index + 1) : this.shown.top(n);
     setHeight(this.spacerTop, top);
     setHeight(this.spacerBottom, bottom);
-    const size = String(n);
-    for (const r of this.mounted) {
-      const el = r.el!;
-      if (el.getAttribute('aria-setsize') !== size) {
-        el.setAttribute('aria-setsize', size);
-      }
-      const pos = String(r.index + 1);
-      if (el.getAttribute('aria-posinset') !== pos) {
-        el.setAttribute('aria-posinset', pos);
-      }
-    }
+    setFeedPositions(this.mounted, n);
   }
 
   /** Measures the mounted rows; true when a height changed. */
@@ -439,13 +406,5 @@ export class History {
   /** Updates relative time labels of the mounted rows. */
   refreshTimes(now: number, locale: string): void {
     this.renderer.refreshTimes(this.deps.container, now, locale);
-  }
-}
-
-function setHeight(el: HTMLElement, px: number): void {
-  const v = `${Math.max(0, Math.round(px))}px`;
-  // CSSOM writes are allowed under the style-src CSP (unlike style attributes).
-  if (el.style.height !== v) {
-    el.style.height = v;
   }
 }

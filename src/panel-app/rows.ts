@@ -143,3 +143,48 @@ function focusPath(el: Element): number | undefined {
   const i = Array.from(el.querySelectorAll(FOCUSABLE)).indexOf(active);
   return i >= 0 ? i : undefined;
 }
+
+/** Puts the mounted rows' elements between the spacers, in order, moving only what is out of place. */
+export function placeRows(container: HTMLElement, spacerTop: HTMLElement, spacerBottom: HTMLElement, rows: readonly Row[]): void {
+  let cursor: ChildNode | null = spacerTop.nextSibling;
+  for (const r of rows) {
+    if (!r.el) {
+      continue;
+    }
+    for (const node of [...r.lead, r.el]) {
+      if (cursor === node) {
+        cursor = cursor.nextSibling;
+      } else {
+        container.insertBefore(node, cursor);
+      }
+    }
+  }
+  while (cursor && cursor !== spacerBottom) {
+    const next: ChildNode | null = cursor.nextSibling;
+    cursor.remove();
+    cursor = next;
+  }
+}
+
+/** The feed's position attributes of the mounted rows (written only when they changed). */
+export function setFeedPositions(rows: readonly Row[], setSize: number): void {
+  const size = String(setSize);
+  for (const r of rows) {
+    const el = r.el!;
+    if (el.getAttribute('aria-setsize') !== size) {
+      el.setAttribute('aria-setsize', size);
+    }
+    const pos = String(r.index + 1);
+    if (el.getAttribute('aria-posinset') !== pos) {
+      el.setAttribute('aria-posinset', pos);
+    }
+  }
+}
+
+export function setHeight(el: HTMLElement, px: number): void {
+  const v = `${Math.max(0, Math.round(px))}px`;
+  // CSSOM writes are allowed under the style-src CSP (unlike style attributes).
+  if (el.style.height !== v) {
+    el.style.height = v;
+  }
+}
