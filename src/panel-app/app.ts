@@ -209,6 +209,10 @@ export class App {
       return;
     }
     const wasAtBottom = this.env.viewport.isAtBottom();
+    if (!wasAtBottom) {
+      // What is being read stays put on screen, whatever above it changes size.
+      p.history.holdAnchor();
+    }
     if (m.header) {
       const prevStatus = p.header.status;
       p.header = m.header;
@@ -230,6 +234,8 @@ export class App {
     }
     if (m.messages?.length || m.removedKeys?.length) {
       this.applyMessages(p, m.messages ?? [], m.removedKeys ?? [], wasAtBottom);
+    } else if (!wasAtBottom) {
+      p.history.render({ keepAnchor: true });
     }
     // Where the view was before this update (the end stays in view when it was there):
     // reading it again now would lay out the document in the middle of the handler.

@@ -206,6 +206,14 @@ export class History {
     }
   }
 
+  /**
+   * Notes the row being read now, before anything on the page changes (the header above the
+   * history may grow): the next `render` brings it back to the same place on screen.
+   */
+  holdAnchor(): void {
+    this.pendingAnchor = this.anchorAt(this.scrollY());
+  }
+
   /** The row at `y` and how far into it `y` is. */
   private anchorAt(y: number): { row: Row; delta: number } | undefined {
     const i = this.indexAt(Math.max(0, y));
@@ -323,7 +331,7 @@ export class History {
    * The next `render` keeps the row being read where it is, wherever rows went.
    */
   apply(messages: readonly WireMessage[], removedKeys: readonly string[]): ApplyResult {
-    this.pendingAnchor = this.anchorAt(this.scrollY());
+    this.pendingAnchor ??= this.anchorAt(this.scrollY());
     const result: ApplyResult = { appended: 0, inserted: 0, changed: 0, removed: 0 };
     const removed = this.remove(removedKeys);
     result.removed = removed.size;

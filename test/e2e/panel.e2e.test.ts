@@ -293,7 +293,6 @@ describe('Run panel (UI)', function () {
     assert.equal((await frame.locator('.fact-app dd').textContent())?.trim(), 'app_todo');
     assert.equal(await frame.locator('.lifecycle .lane').count(), 2);
     await frame.locator('.lifecycle .lane-state', { hasText: 'thinking' }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-    await article(frame, PROMPT).waitFor({ state: 'attached', timeout: UI_TIMEOUT_MS });
     await waitUntil(async () => (await historySize(frame)) === 25, UI_TIMEOUT_MS, 'the prompt and the 24 injected messages');
     const opened = await scrollSettled(frame);
     assert.ok(atBottom(opened), `the panel opens at the end of the history (${JSON.stringify(opened)})`);
@@ -502,7 +501,11 @@ describe('Run panel (UI)', function () {
       '',
       '[a javascript link](javascript:window.__pwned=1) [a command link](command:workbench.action.toggleSidebarVisibility) [the docs](https://example.com/docs)',
     ].join('\n');
+    const size = await historySize(frame);
     await inject(wb, agentId, { role: 'assistant', content: hostile });
+    // Wherever the person was reading, the Latest button brings the newest message into view.
+    await waitUntil(async () => (await historySize(frame)) > size, UI_TIMEOUT_MS, 'the hostile message to arrive');
+    await frame.locator('[data-ui="latest"]').click();
     const msg = article(frame, 'Hostile:');
     await msg.waitFor({ state: 'attached', timeout: UI_TIMEOUT_MS });
     await msg.scrollIntoViewIfNeeded();
@@ -560,7 +563,12 @@ describe('Run panel (UI)', function () {
     assert.notEqual(restored, frame, 'a new page after the reload');
     await restored.locator('.status-badge').waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
     await waitForValue(() => restored.locator('#composer-input').inputValue(), (v) => v === DRAFT, 'the unsent draft to be restored');
+    // The history is back: found with the panel's own find (it may be far from the end).
+    await restored.locator('[data-ui="find"]').click();
+    await restored.locator('.find-input').fill('Live update 3 arrived');
+    await restored.locator('.find-input').press('Enter');
     await article(restored, 'Live update 3 arrived').waitFor({ state: 'attached', timeout: UI_TIMEOUT_MS });
+    await restored.locator('.find-input').press('Escape');
     await wb.page.locator('.tabs-container .tab.active', { hasText: PANEL_TAB }).waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
     assert.equal(await restored.evaluate('typeof window.__panelMarker'), 'undefined');
     assert.equal(followUpPosts(wb, agentId).length, postsBefore, 'the draft was sent');
@@ -573,10 +581,10 @@ describe('Run panel (UI)', function () {
     const longId = await startRun(wb, 'Go through every module and report');
     await waitForAgent(wb, longId, 'the first turn to begin', (a) => a.activeTurn !== null);
     await admin(wb, 'PATCH', `/agents/${longId}`, { status: 'running' });
-    // 300 messages: prompts at 100 and 200, a tool call every 10th, and one word ("zanzibar")
-    // in message 5 (far from the end, never rendered while the panel opens there) and in 250.
+    // 300 messages: prompts at 100 and 200, a tool call every other 10th, and one word ("zanzibar")
+    // in message 5 (far from the end, never rendered while the panel opens there) and in 255.
     for (let i = 1; i <= 300; i++) {
-      const word = i === 5 || i === 250 ? ' zanzibar' : '';
+      const word = i === 5 || i === 255 ? ' zanzibar' : '';
       const message: InjectedMessage = i === 100 || i === 200
         ? { role: 'user', content: `Prompt number ${i}: keep going` }
         : i % 10 === 0
@@ -611,7 +619,7 @@ describe('Run panel (UI)', function () {
     await shoot(wb, 'panel-12-find-unrendered-match');
     await wb.page.keyboard.press('Enter');
     await waitForValue(async () => ((await count.textContent()) ?? '').trim(), (t) => t === '2 of 2', 'the next match');
-    assert.match((await frame.locator('mark.find-current').locator('xpath=ancestor::article').textContent()) ?? '', /Step 250/);
+    assert.match((await frame.locator('mark.find-current').locator('xpath=ancestor::article').textContent()) ?? '', /Step 255/);
     await wb.page.keyboard.press('Shift+Enter');
     await waitForValue(async () => ((await count.textContent()) ?? '').trim(), (t) => t === '1 of 2', 'the previous match');
     await wb.page.keyboard.press('Escape');
@@ -622,7 +630,7 @@ describe('Run panel (UI)', function () {
     const tools = frame.locator('button.filter', { hasText: 'Tool calls' });
     await tools.click();
     assert.equal(await tools.getAttribute('aria-pressed'), 'true');
-    await waitUntil(async () => (await historySize(frame)) === 30, UI_TIMEOUT_MS, 'the 30 tool calls');
+    await waitUntil(async () => (await historySize(frame)) === 28, UI_TIMEOUT_MS, 'the 28 tool calls (every 10th but the prompts)');
     const roles = await articles(frame).evaluateAll((els: PageElement[]) => els.map((el) => el.getAttribute('aria-label') ?? ''));
     assert.ok(roles.length > 0 && roles.every((r) => r.startsWith('Tool')), roles.join(' | '));
     await shoot(wb, 'panel-13-filter-tool-calls');
