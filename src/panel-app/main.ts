@@ -4,9 +4,10 @@
  */
 import { parseExtensionMessage, type WebviewToExtensionMessage } from '../core/panel/protocol';
 import { formatDuration, formatExactTime, formatNumber, formatRelativeTime, renderMarkdown } from '../core/panel/render';
-import { App, type PersistedState } from './app';
+import { App } from './app';
+import type { Viewport } from './history';
+import { parsePersistedState, type PersistedState } from './page';
 import { createSanitizer, type Sanitizer } from './sanitize';
-import type { Viewport } from './timeline';
 
 interface VsCodeApi {
   postMessage(message: WebviewToExtensionMessage): void;
@@ -91,7 +92,7 @@ function main(): void {
         requestAnimationFrame(follow);
       }
     },
-    scrollIntoView(el) {
+    scrollIntoView(el: Element) {
       requestAnimationFrame(() => {
         if (el.isConnected) {
           el.scrollIntoView({ block: 'start' });
@@ -99,12 +100,18 @@ function main(): void {
       });
     },
     height: () => window.innerHeight,
+    offsetWithin: (el) => -el.getBoundingClientRect().top,
+    scrollWithin(el, y) {
+      // An explicit position wins over following the end.
+      pinPending = false;
+      followFrames = 0;
+      const s = scroller();
+      s.scrollTop = s.scrollTop + (y + el.getBoundingClientRect().top);
+    },
+    topOf: (el, within) => el.getBoundingClientRect().top - within.getBoundingClientRect().top,
   };
   const log = (msg: string) => console.warn(`[agent-runs webview] ${msg}`);
-  const saved = vscode.getState();
-  // Only the draft is read back; the state is data this page wrote, but still checked.
-  const savedDraft: unknown = saved !== null && typeof saved === 'object' ? (saved as { draft?: unknown }).draft : undefined;
-  let current: PersistedState | undefined = typeof savedDraft === 'string' ? { draft: savedDraft } : undefined;
+  let current: PersistedState | undefined = parsePersistedState(vscode.getState());
   const sanitize = createSanitizer(window, log);
   const app = new App({
     document,
@@ -127,14 +134,41 @@ function main(): void {
   });
 
   let received = false;
-  window.addEventListener('message', (event: MessageEvent<unknown>) => {
-    received = true;
-    const parsed = parseExtensionMessage(event.data);
+  // After an `init`, what follows (a long run's older history comes right behind it) waits for
+  // the first frame, then goes one message per task: the end of the history paints first, and
+  // frames can come between the chunks. Order is kept: while anything waits, new ones queue.
+  const queue: unknown[] = [];
+  let holding = false;
+  const handle = (data: unknown) => {
+    const parsed = parseExtensionMessage(data);
     if (!parsed.ok) {
       log(`ignored a message: ${parsed.reason}`);
       return;
     }
     app.handle(parsed.message);
+    if (parsed.message.type === 'init') {
+      holding = true;
+      requestAnimationFrame(() => window.setTimeout(drain, 0));
+    }
+  };
+  const drain = () => {
+    holding = false;
+    const next = queue.shift();
+    if (next !== undefined) {
+      handle(next);
+      if (!holding && queue.length > 0) {
+        holding = true;
+        window.setTimeout(drain, 0);
+      }
+    }
+  };
+  window.addEventListener('message', (event: MessageEvent<unknown>) => {
+    received = true;
+    if (holding || queue.length > 0) {
+      queue.push(event.data);
+      return;
+    }
+    handle(event.data);
   });
 
   let scrollQueued = false;
@@ -152,6 +186,27 @@ function main(): void {
     { passive: true },
   );
   document.addEventListener('visibilitychange', () => app.onVisibilityChange());
+  // A theme change (body class) or a new width changes the messages' heights.
+  let layoutQueued = false;
+  const layoutChanged = () => {
+    if (!layoutQueued) {
+      layoutQueued = true;
+      requestAnimationFrame(() => {
+        layoutQueued = false;
+        app.onLayoutChange();
+      });
+    }
+  };
+  let width = window.innerWidth;
+  window.addEventListener('resize', () => {
+    if (window.innerWidth !== width) {
+      width = window.innerWidth;
+      layoutChanged();
+    }
+  });
+  const themeObserver = new MutationObserver(layoutChanged);
+  themeObserver.observe(document.body, { attributes: true, attributeFilter: ['class'] });
+  themeObserver.observe(document.documentElement, { attributes: true, attributeFilter: ['style'] });
   window.addEventListener('pagehide', () => app.flushDraft());
 
   vscode.postMessage({ type: 'ready' });

@@ -52,7 +52,7 @@ import { isTerminalStatus, type Agent, type Permission } from '../api/types';
 import { messageToMarkdown, toJson, toMarkdown } from '../core/panel/export';
 import { webviewHtml } from '../core/panel/html';
 import { PanelSession, RunObserver, type RunView } from '../core/panel/panelModel';
-import { cutText, isSafeLinkUrl, parsePanelState, parseWebviewMessage, type ExtensionToWebviewMessage, type SendState, type WebviewToExtensionMessage } from '../core/panel/protocol';
+import { cutText, forPosting, isSafeLinkUrl, parsePanelState, parseWebviewMessage, type ExtensionToWebviewMessage, type SendState, type WebviewToExtensionMessage } from '../core/panel/protocol';
 import { exportLabels, webviewStrings } from './strings';
 import { PanelComposer } from './composer';
 import { TranscriptStore, type Transcript, type TranscriptSnapshot } from '../core/transcript/transcript';
@@ -351,14 +351,17 @@ class RunPanel {
     if (!this.ready) {
       return;
     }
-    this.panel.webview.postMessage(message).then(
-      (delivered) => {
-        if (!delivered) {
-          this.host.log.debug(`Run panel ${this.agentId}: a ${message.type} message was not delivered.`);
-        }
-      },
-      (e: unknown) => this.host.log.warn(`Run panel ${this.agentId}: postMessage failed: ${String(e)}`),
-    );
+    // A long run's history goes in several posts (see forPosting).
+    for (const part of forPosting(message)) {
+      this.panel.webview.postMessage(part).then(
+        (delivered) => {
+          if (!delivered) {
+            this.host.log.debug(`Run panel ${this.agentId}: a ${part.type} message was not delivered.`);
+          }
+        },
+        (e: unknown) => this.host.log.warn(`Run panel ${this.agentId}: postMessage failed: ${String(e)}`),
+      );
+    }
   }
 
   onRunChanged(): void {

@@ -93,6 +93,30 @@ export function webviewStrings(isMac: boolean): WebviewStrings {
     sendFailed: t('Not sent: {0}', P),
     skipToComposer: t('Skip to the follow-up box'),
     composerOptions: t('Permission and branches'),
+    gapMessages: t('About {0} earlier messages are no longer available from the service.', P),
+    gapUnknown: t('Some earlier messages are no longer available from the service.'),
+    findLabel: t('Find in transcript'),
+    findPlaceholder: t('Find'),
+    findCount: t('{0} of {1}', P, '{1}'),
+    findNone: t('No results'),
+    findNext: t('Next match (Enter)'),
+    findPrevious: t('Previous match (Shift+Enter)'),
+    findClose: t('Close (Escape)'),
+    findOpen: isMac ? t('Find (⌘+F)') : t('Find (Ctrl+F)'),
+    filtersLabel: t('Show only'),
+    filterPrompts: t('Prompts'),
+    filterAgent: t('Agent'),
+    filterTools: t('Tool calls'),
+    filterErrors: t('Errors'),
+    previousPrompt: t('Previous prompt (Alt+Up)'),
+    nextPrompt: t('Next prompt (Alt+Down)'),
+    latestMessage: isMac ? t('Latest message (⌘+End)') : t('Latest message (Ctrl+End)'),
+    navHint: isMac
+      ? t('⌘+F find · Alt+↑/↓ previous/next prompt · ⌘+End latest message')
+      : t('Ctrl+F find · Alt+↑/↓ previous/next prompt · Ctrl+End latest message'),
+    sendUncertain: t("This follow-up may already have reached the service; checking the run's history…"),
+    resend: t('Resend'),
+    editFollowUp: t('Edit'),
   };
 }
 

@@ -3,7 +3,9 @@
 // call kept, the "N new" pill), follow-ups from the composer (queued turns, a failed send that
 // keeps the text and is never re-sent), Markdown export through the save dialog, Clone Run,
 // hostile agent output shown as inert text, and the panel (with its unsent draft) coming back
-// after a window reload. The emulator's request log shows exactly what was sent.
+// after a window reload; and a long run: find (a match that was never rendered), role filters,
+// prompt jumps with the keyboard and the new-messages pill. The emulator's request log shows
+// exactly what was sent.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -123,8 +125,14 @@ function panelFrame(wb: Workbench, agentId: string, timeoutMs = UI_TIMEOUT_MS): 
   }, timeoutMs);
 }
 
+/** The articles mounted now (the history is windowed: only those near the viewport). */
 function articles(frame: Frame): Locator {
   return frame.locator('.log article.msg');
+}
+
+/** How many messages the history holds (the feed's set size), mounted or not. */
+async function historySize(frame: Frame): Promise<number> {
+  return Number((await frame.locator('.log article.msg').first().getAttribute('aria-setsize')) ?? '0');
 }
 
 function article(frame: Frame, text: string): Locator {
@@ -285,8 +293,7 @@ describe('Run panel (UI)', function () {
     assert.equal((await frame.locator('.fact-app dd').textContent())?.trim(), 'app_todo');
     assert.equal(await frame.locator('.lifecycle .lane').count(), 2);
     await frame.locator('.lifecycle .lane-state', { hasText: 'thinking' }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-    await article(frame, PROMPT).waitFor({ state: 'attached', timeout: UI_TIMEOUT_MS });
-    await waitUntil(async () => (await articles(frame).count()) === 25, UI_TIMEOUT_MS, 'the prompt and the 24 injected messages');
+    await waitUntil(async () => (await historySize(frame)) === 25, UI_TIMEOUT_MS, 'the prompt and the 24 injected messages');
     const opened = await scrollSettled(frame);
     assert.ok(atBottom(opened), `the panel opens at the end of the history (${JSON.stringify(opened)})`);
     await shoot(wb, 'panel-1-opened');
@@ -301,8 +308,6 @@ describe('Run panel (UI)', function () {
 
     // Marks that a reload of the page, or a re-render of the history, would lose.
     await frame.evaluate("window.__panelMarker = 'still-the-same-page'");
-    await articles(frame).evaluateAll((els: PageElement[]) => els.forEach((el, i) => el.setAttribute('data-e2e-marker', `kept-${i}`)));
-    const marked = await articles(frame).count();
 
     // The person scrolls up and expands the tool call.
     const log = frame.locator('.log');
@@ -318,12 +323,14 @@ describe('Run panel (UI)', function () {
     assert.ok(!atBottom(before), `scrolled up (${JSON.stringify(before)})`);
     const toolTopBefore = await viewportTop(toolArticle);
     await shoot(wb, 'panel-2-scrolled-up-tool-expanded');
+    // The history is windowed: the articles mounted now are marked, and must stay the same elements.
+    await articles(frame).evaluateAll((els: PageElement[]) => els.forEach((el) => el.setAttribute('data-e2e-marker', `kept-${el.getAttribute('aria-posinset') ?? ''}`)));
 
     for (let i = 1; i <= 3; i++) {
       await inject(wb, agentId, { role: 'assistant', content: `Live update ${i} arrived while you were reading.` });
     }
     await article(frame, 'Live update 3 arrived').waitFor({ state: 'attached', timeout: UI_TIMEOUT_MS });
-    assert.equal(await articles(frame).count(), 28);
+    assert.equal(await historySize(frame), 28);
     const pill = frame.locator('.new-pill');
     await pill.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
     assert.equal((await pill.textContent())?.trim(), '3 new ↓');
@@ -332,8 +339,13 @@ describe('Run panel (UI)', function () {
     assert.equal(await viewportTop(toolArticle), toolTopBefore, 'the tool call did not move on screen');
     assert.equal(await toolArticle.locator('details.tool').getAttribute('open'), '', 'the tool call is still expanded');
     assert.equal(await frame.evaluate('window.__panelMarker'), 'still-the-same-page', 'the webview page was reloaded');
-    const markers = await articles(frame).evaluateAll((els: PageElement[]) => els.map((el) => el.getAttribute('data-e2e-marker')));
-    assert.deepEqual(markers, [...Array.from({ length: marked }, (_, i) => `kept-${i}`), null, null, null], 'only the new messages were added to the history; nothing was re-rendered');
+    // Every article still mounted is the element it was (its marker), none was re-rendered.
+    const markers = await articles(frame).evaluateAll((els: PageElement[]) => els.map((el) => [el.getAttribute('aria-posinset'), el.getAttribute('data-e2e-marker')]));
+    for (const [pos, marker] of markers) {
+      if (Number(pos) <= 25) {
+        assert.equal(marker, `kept-${pos}`, `message ${pos} was re-rendered`);
+      }
+    }
     await shoot(wb, 'panel-3-new-messages-pill');
 
     // The pill takes the person to the end; from there, new messages keep the end in view.
@@ -489,7 +501,11 @@ describe('Run panel (UI)', function () {
       '',
       '[a javascript link](javascript:window.__pwned=1) [a command link](command:workbench.action.toggleSidebarVisibility) [the docs](https://example.com/docs)',
     ].join('\n');
+    const size = await historySize(frame);
     await inject(wb, agentId, { role: 'assistant', content: hostile });
+    // Wherever the person was reading, the Latest button brings the newest message into view.
+    await waitUntil(async () => (await historySize(frame)) > size, UI_TIMEOUT_MS, 'the hostile message to arrive');
+    await frame.locator('[data-ui="latest"]').click();
     const msg = article(frame, 'Hostile:');
     await msg.waitFor({ state: 'attached', timeout: UI_TIMEOUT_MS });
     await msg.scrollIntoViewIfNeeded();
@@ -547,10 +563,110 @@ describe('Run panel (UI)', function () {
     assert.notEqual(restored, frame, 'a new page after the reload');
     await restored.locator('.status-badge').waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
     await waitForValue(() => restored.locator('#composer-input').inputValue(), (v) => v === DRAFT, 'the unsent draft to be restored');
+    // The history is back: found with the panel's own find (it may be far from the end).
+    await restored.locator('[data-ui="find"]').click();
+    await restored.locator('.find-input').fill('Live update 3 arrived');
+    await restored.locator('.find-input').press('Enter');
     await article(restored, 'Live update 3 arrived').waitFor({ state: 'attached', timeout: UI_TIMEOUT_MS });
+    await restored.locator('.find-input').press('Escape');
     await wb.page.locator('.tabs-container .tab.active', { hasText: PANEL_TAB }).waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
     assert.equal(await restored.evaluate('typeof window.__panelMarker'), 'undefined');
     assert.equal(followUpPosts(wb, agentId).length, postsBefore, 'the draft was sent');
     await shoot(wb, 'panel-11-after-reload');
+  });
+
+  it('finds, filters and jumps through a long run, and shows new messages in a pill', async function () {
+    this.timeout(240_000);
+    const wb = workbench();
+    const longId = await startRun(wb, 'Go through every module and report');
+    await waitForAgent(wb, longId, 'the first turn to begin', (a) => a.activeTurn !== null);
+    await admin(wb, 'PATCH', `/agents/${longId}`, { status: 'running' });
+    // 300 messages: prompts at 100 and 200, a tool call every other 10th, and one word ("zanzibar")
+    // in message 5 (far from the end, never rendered while the panel opens there) and in 255.
+    for (let i = 1; i <= 300; i++) {
+      const word = i === 5 || i === 255 ? ' zanzibar' : '';
+      const message: InjectedMessage = i === 100 || i === 200
+        ? { role: 'user', content: `Prompt number ${i}: keep going` }
+        : i % 10 === 0
+          ? { role: 'tool', toolName: 'read_file', toolParameters: JSON.stringify({ path: `src/module-${i}.ts` }), content: `read module ${i}` }
+          : { role: 'assistant', content: `Step ${i} of the long run.${word}\n\n- checked part ${i}\n- nothing to change` };
+      await inject(wb, longId, message);
+    }
+    await wb.runCommand('Agent Runs: Track Run by ID…');
+    await wb.typeInInput(longId, { prompt: /agent ID/i });
+    const frame = await panelFrame(wb, longId);
+    await waitUntil(async () => (await historySize(frame)) === 301, UI_TIMEOUT_MS, 'the prompt and the 300 messages');
+    await scrollSettled(frame);
+    const mounted = await articles(frame).count();
+    assert.ok(mounted < 100, `only the rows near the viewport are in the DOM (${mounted})`);
+    assert.equal(await article(frame, 'zanzibar').count(), 0, 'message 5 is not rendered');
+    assert.equal(await frame.locator('.log').getAttribute('role'), 'feed');
+
+    // Find: Ctrl+F in the panel, a match in a message that was not rendered.
+    await frame.locator('.log').click({ position: { x: 4, y: 4 } }).catch(() => frame.locator('.log').focus());
+    await frame.locator('.log').focus();
+    await wb.page.keyboard.press('Control+f');
+    const input = frame.locator('.find-input');
+    await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+    await wb.page.keyboard.type('zanzibar');
+    await wb.page.keyboard.press('Enter');
+    const count = frame.locator('.find-count');
+    await waitForValue(async () => ((await count.textContent()) ?? '').trim(), (t) => t === '1 of 2', 'the match count');
+    const current = frame.locator('mark.find-current');
+    await current.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+    assert.match((await current.locator('xpath=ancestor::article').textContent()) ?? '', /Step 5 of the long run/);
+    assert.equal(await wb.page.locator('.monaco-editor .find-widget.visible').count(), 0, "VS Code's own find widget stays closed");
+    await shoot(wb, 'panel-12-find-unrendered-match');
+    await wb.page.keyboard.press('Enter');
+    await waitForValue(async () => ((await count.textContent()) ?? '').trim(), (t) => t === '2 of 2', 'the next match');
+    assert.match((await frame.locator('mark.find-current').locator('xpath=ancestor::article').textContent()) ?? '', /Step 255/);
+    await wb.page.keyboard.press('Shift+Enter');
+    await waitForValue(async () => ((await count.textContent()) ?? '').trim(), (t) => t === '1 of 2', 'the previous match');
+    await wb.page.keyboard.press('Escape');
+    await input.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
+    assert.equal(await frame.locator('mark').count(), 0, 'the highlights go with the find bar');
+
+    // Filters: tool calls only, then everything again.
+    const tools = frame.locator('button.filter', { hasText: 'Tool calls' });
+    await tools.click();
+    assert.equal(await tools.getAttribute('aria-pressed'), 'true');
+    await waitUntil(async () => (await historySize(frame)) === 28, UI_TIMEOUT_MS, 'the 28 tool calls (every 10th but the prompts)');
+    const roles = await articles(frame).evaluateAll((els: PageElement[]) => els.map((el) => el.getAttribute('aria-label') ?? ''));
+    assert.ok(roles.length > 0 && roles.every((r) => r.startsWith('Tool')), roles.join(' | '));
+    await shoot(wb, 'panel-13-filter-tool-calls');
+    await tools.click();
+    await waitUntil(async () => (await historySize(frame)) === 301, UI_TIMEOUT_MS, 'everything again');
+
+    // Jumps: from the end, Alt+Up to the prompt above (200), again (100), Alt+Down back to 200.
+    await frame.locator('.log').focus();
+    await wb.page.keyboard.press('Control+End');
+    await scrollSettled(frame);
+    const promptAtTop = async (n: number) => {
+      const a = article(frame, `Prompt number ${n}:`);
+      await a.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      const top = await viewportTop(a);
+      assert.ok(top >= 0 && top < 200, `prompt ${n} is at the top of the view (${top}px)`);
+    };
+    await wb.page.keyboard.press('Alt+ArrowUp');
+    await promptAtTop(200);
+    await wb.page.keyboard.press('Alt+ArrowUp');
+    await promptAtTop(100);
+    await shoot(wb, 'panel-14-jumped-to-prompt');
+    await wb.page.keyboard.press('Alt+ArrowDown');
+    await promptAtTop(200);
+
+    // Reading up there, new messages arrive: a pill, and Ctrl+End takes the person to them.
+    for (let i = 1; i <= 2; i++) {
+      await inject(wb, longId, { role: 'assistant', content: `Late news ${i}` });
+    }
+    const pill = frame.locator('.new-pill');
+    await pill.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+    assert.equal((await pill.textContent())?.trim(), '2 new ↓');
+    await promptAtTop(200);
+    await shoot(wb, 'panel-15-new-messages-pill-long-run');
+    await wb.page.keyboard.press('Control+End');
+    await pill.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
+    await article(frame, 'Late news 2').waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+    assert.ok(atBottom(await scrollSettled(frame)), 'at the end');
   });
 });

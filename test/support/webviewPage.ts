@@ -209,9 +209,9 @@ export async function readPanelState(page: Page): Promise<PanelState> {
         bad.push(el.tagName);
       }
       for (const a of Array.from(el.attributes)) {
-        // Lane segments get their width through CSSOM (allowed by the CSP); no style attribute
+        // Lane segments and the history's spacers get their size through CSSOM (allowed by the CSP); no style attribute
         // comes from content.
-        const own = a.name === 'style' && el.classList.contains('seg');
+        const own = a.name === 'style' && (el.classList.contains('seg') || el.classList.contains('log-spacer'));
         if (a.name.startsWith('on') || a.name === 'href' || a.name === 'src' || a.name === 'srcdoc' || a.name === 'action' || a.name === 'formaction' || (a.name === 'style' && !own)) {
           bad.push(`${el.tagName}[${a.name}=${a.value.slice(0, 60)}]`);
         }

@@ -26,7 +26,16 @@ const MAX_BRANCH_CHARS = 255;
 const MAX_COPY_CHARS = 5_000_000;
 const MAX_URL_CHARS = 8_192;
 const MAX_STRING_CHARS = 2_000;
-const MAX_MESSAGES_PER_POST = 20_000;
+export const MAX_MESSAGES_PER_POST = 20_000;
+/**
+ * Newest messages an `init` of a long run carries; the older ones follow at once in `update`s of
+ * `HISTORY_CHUNK`, newest first (see `forPosting`). The page paints the end without waiting
+ * for (or validating and cloning) 50,000 messages, and one post stays far below the cap.
+ */
+export const INIT_MESSAGES = 1_000;
+export const HISTORY_CHUNK = 2_000;
+/** Messages kept before the first unseen one when `init` is cut, so its divider has context. */
+const UNSEEN_CONTEXT = 20;
 
 const str = (max: number) => z.string().check(z.maxLength(max));
 const optStr = (max: number) => z.optional(str(max));
@@ -119,6 +128,29 @@ export const STRING_KEYS = [
   'sendFailed',
   'skipToComposer',
   'composerOptions',
+  // The page for long runs: gaps, find, filters, jumps, the extension-owned send state.
+  'gapMessages',
+  'gapUnknown',
+  'findLabel',
+  'findPlaceholder',
+  'findCount',
+  'findNone',
+  'findNext',
+  'findPrevious',
+  'findClose',
+  'findOpen',
+  'filtersLabel',
+  'filterPrompts',
+  'filterAgent',
+  'filterTools',
+  'filterErrors',
+  'previousPrompt',
+  'nextPrompt',
+  'latestMessage',
+  'navHint',
+  'sendUncertain',
+  'resend',
+  'editFollowUp',
 ] as const;
 export type StringKey = (typeof STRING_KEYS)[number];
 export type WebviewStrings = Record<StringKey, string>;
@@ -444,6 +476,43 @@ function issueSummary(error: { issues: readonly { path: readonly PropertyKey[]; 
   }
   const where = first.path.map((p) => String(p)).join('.');
   return where ? `${where}: ${first.message}` : first.message;
+}
+
+/**
+ * A message as it is posted: an `init` or `update` with more messages than fit in one post is
+ * cut into several — an `init` with the newest messages (from the first unseen one, when that
+ * is not too far back), then `update`s with the older ones, newest chunk first. The page files
+ * each message by its order fields, so the result is the same as one big post.
+ */
+export function forPosting(message: ExtensionToWebviewMessage): ExtensionToWebviewMessage[] {
+  if (message.type === 'init') {
+    const all = message.messages;
+    if (all.length <= INIT_MESSAGES) {
+      return [message];
+    }
+    let cut = all.length - INIT_MESSAGES;
+    if (message.firstUnseenKey !== undefined) {
+      const unseen = all.findIndex((m) => m.key === message.firstUnseenKey);
+      if (unseen >= 0) {
+        cut = Math.max(all.length - MAX_MESSAGES_PER_POST, Math.min(cut, unseen - UNSEEN_CONTEXT));
+      }
+    }
+    cut = Math.max(0, cut);
+    const out: ExtensionToWebviewMessage[] = [{ ...message, messages: all.slice(cut) }];
+    for (let end = cut; end > 0; end -= HISTORY_CHUNK) {
+      out.push({ type: 'update', messages: all.slice(Math.max(0, end - HISTORY_CHUNK), end) });
+    }
+    return out;
+  }
+  if (message.type === 'update' && message.messages && message.messages.length > MAX_MESSAGES_PER_POST) {
+    const all = message.messages;
+    const out: ExtensionToWebviewMessage[] = [{ ...message, messages: all.slice(0, HISTORY_CHUNK) }];
+    for (let start = HISTORY_CHUNK; start < all.length; start += HISTORY_CHUNK) {
+      out.push({ type: 'update', messages: all.slice(start, start + HISTORY_CHUNK) });
+    }
+    return out;
+  }
+  return [message];
 }
 
 /** Validates a message from the webview. Unknown types, extra fields and out-of-range values fail. */

@@ -19,13 +19,58 @@ import { HOSTILE_SHORT, HOSTILE_TEXTS, hostileToolParameters, megabyteLine, with
 import { PanelLab, STRINGS, type PageState } from '../support/panelPage';
 
 declare const document: {
-  querySelectorAll(sel: string): ArrayLike<{ click(): void }>;
+  querySelectorAll(sel: string): ArrayLike<{ click(): void; getAttribute(n: string): string | null }> & { forEach(fn: (el: { getAttribute(n: string): string | null }) => void): void };
+  querySelector(sel: string): { getAttribute(n: string): string | null } | null;
+  scrollingElement: { scrollTop: number } | null;
   getElementById(id: string): { textContent: string | null } | null;
   createElement(tag: string): { setAttribute(n: string, v: string): void; textContent: string | null };
   body: { appendChild(n: unknown): void; insertAdjacentHTML(where: string, html: string): void };
 };
 declare const window: { dispatchEvent(e: unknown): boolean; postMessage(m: unknown, o: string): void };
 declare const MessageEvent: new (type: string, init: { data: unknown }) => unknown;
+declare function requestAnimationFrame(fn: () => void): number;
+
+/** Resolves once the panel holds `total` messages (the feed's set size; only some are mounted). */
+async function historyHeld(page: Page, total: number, timeout = 20_000): Promise<void> {
+  await page.waitForFunction((n) => document.querySelector('#app .log > article')?.getAttribute('aria-setsize') === String(n), total, { timeout });
+}
+
+/**
+ * The history is virtualised: this scrolls it from top to bottom through a tall viewport so
+ * that every message has been rendered (sanitised, in the DOM) at least once.
+ */
+async function renderEveryMessage(page: Page, total: number): Promise<void> {
+  if (total === 0) {
+    return;
+  }
+  await historyHeld(page, total);
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: size?.width ?? 1_000, height: 6_000 });
+  const seen = await page.evaluate(async () => {
+    const se = document.scrollingElement!;
+    const frame = () => new Promise<void>((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    const keys = new Set<string>();
+    const collect = () => document.querySelectorAll('#app .log > article').forEach((a) => keys.add(a.getAttribute('data-key') ?? ''));
+    se.scrollTop = 0;
+    await frame();
+    await frame();
+    collect();
+    for (;;) {
+      const before = se.scrollTop;
+      se.scrollTop = before + 5_000;
+      await frame();
+      await frame();
+      collect();
+      if (se.scrollTop === before) {
+        return keys.size;
+      }
+    }
+  });
+  assert.equal(seen, total, 'every message was rendered once');
+  if (size) {
+    await page.setViewportSize(size);
+  }
+}
 
 /** Messages the page may post on its own (no click): anything else means content acted. */
 const UNPROMPTED = new Set(['ready', 'markSeen', 'draftChanged']);
@@ -108,7 +153,8 @@ async function clickLinks(page: Page, lab: PanelLab, s: Scenario): Promise<numbe
 async function render(lab: PanelLab, message: InitMessage): Promise<Page> {
   const page = await lab.open();
   await lab.post(page, message);
-  await page.waitForFunction((n) => document.querySelectorAll('#app .log > article').length >= n, Math.min(message.messages.length, 1), { timeout: 20_000 });
+  // Every message rendered once (the history is windowed), then back at the end.
+  await renderEveryMessage(page, message.messages.length);
   return page;
 }
 
@@ -227,7 +273,7 @@ describe('faults: hostile content in the run panel (Chromium, real bundle and CS
         await lab.post(page, last);
       }
       const total = view.store.get(agentId).snapshot().entries.length;
-      await page.waitForFunction((n) => document.querySelectorAll('#app .log > article').length >= n, total, { timeout: 20_000 });
+      await renderEveryMessage(page, total);
       await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
       checkInert(s, lab, await lab.state(page), 'after updates');
     } finally {
@@ -269,7 +315,7 @@ describe('faults: hostile content in the run panel (Chromium, real bundle and CS
     }
   });
 
-  scenario('hostile', 'a 10,000-message history (with hostile messages in it): rendered in chunks, responsive throughout', async (s) => {
+  scenario('hostile', 'a 10,000-message history (with hostile messages in it): windowed, every message rendered once while scrolling through, responsive throughout', async (s) => {
     const e = emu();
     const agentId = await startRun(e, 'long');
     const history = Array.from({ length: 10_000 }, (_, i) => ({
@@ -294,13 +340,13 @@ describe('faults: hostile content in the run panel (Chromium, real bundle and CS
       let typeMs: number | undefined;
       while (rendered < 10_000) {
         const t = Date.now();
-        rendered = await page.evaluate(() => document.querySelectorAll('#app .log > article').length);
+        rendered = await page.evaluate(() => Number(document.querySelector('#app .log > article')?.getAttribute('aria-setsize') ?? 0));
         probes.push(Date.now() - t);
         if (rendered > 0 && firstPaintMs === undefined) {
           firstPaintMs = Date.now() - started;
         }
-        if (rendered > 2_000 && typeMs === undefined) {
-          // Typing while the older messages are still being rendered in the background.
+        if (rendered > 0 && typeMs === undefined) {
+          // Typing right after the history arrived.
           const typed = Date.now();
           await page.locator('textarea').fill('typed during a long history');
           typeMs = Date.now() - typed;
@@ -310,8 +356,10 @@ describe('faults: hostile content in the run panel (Chromium, real bundle and CS
         }
       }
       const allMs = Date.now() - started;
+      // Every message through the window once: the hostile ones among them are rendered too.
+      await renderEveryMessage(page, 10_000);
       const longest = Math.max(0, ...(await lab.longTasks(page)));
-      s.note(`10,000 messages: newest shown after ${firstPaintMs ?? -1} ms, all rendered in ${allMs} ms; slowest round trip while rendering ${Math.max(...probes)} ms; typing ${typeMs ?? -1} ms; longest task ${Math.round(longest)} ms`);
+      s.note(`10,000 messages: newest shown after ${firstPaintMs ?? -1} ms, all held in ${allMs} ms; slowest round trip while rendering ${Math.max(...probes)} ms; typing ${typeMs ?? -1} ms; longest task ${Math.round(longest)} ms`);
       assert.ok((firstPaintMs ?? Infinity) < 3_000, `the newest messages took ${firstPaintMs} ms to show`);
       assert.ok(Math.max(...probes) < 3_000, `the page did not answer for ${Math.max(...probes)} ms while rendering`);
       // Bounds that mean "frozen", not "a busy 2-core machine": a person notices 2 s.
