@@ -314,6 +314,22 @@ describe('RunLedger across windows (one shared store)', () => {
     });
   });
 
+  it('runs halted in an unknown status without completedAt do not hold the size cap (after finished ones go)', () => {
+    const l = new RunLedger(new MemoryStore(), BASE);
+    for (let i = 0; i < 499; i++) {
+      l.upsert({ agentId: `p${i}`, source: 'started', status: 'paused', createdAt: i }, i);
+    }
+    l.upsert({ agentId: 'done', source: 'started', status: 'completed', createdAt: 1_000 }, 1_000);
+    l.upsert({ agentId: 'live', source: 'started', status: 'running', createdAt: 2_000 }, 2_000);
+    assert.equal(l.all().length, 500);
+    assert.equal(l.has('done'), false, 'a finished run goes first');
+    assert.equal(l.has('p0'), true);
+    l.upsert({ agentId: 'live2', source: 'started', status: 'running', createdAt: 3_000 }, 3_000);
+    assert.equal(l.all().length, 500);
+    assert.equal(l.has('p0'), false, 'then the oldest halted one');
+    assert.equal(l.has('live') && l.has('live2'), true);
+  });
+
   describe('a follow-up on a finished run', () => {
     function followedUp(): RunLedger {
       const l = new RunLedger(new MemoryStore(), BASE);
