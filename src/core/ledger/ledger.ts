@@ -25,7 +25,7 @@ export interface ApplyResult {
   previousStatus: RunStatus;
   statusChanged: boolean;
   /** The run became finished (see isFinishedRun) with this read. */
-  becameTerminal: boolean;
+  becameFinished: boolean;
 }
 
 interface StoredLedger {
@@ -143,7 +143,7 @@ export class RunLedger {
       changed,
       previousStatus,
       statusChanged,
-      becameTerminal: !isFinishedRun(base) && isFinishedRun(next),
+      becameFinished: !isFinishedRun(base) && isFinishedRun(next),
     };
   }
 
