@@ -1,7 +1,8 @@
 /**
  * The extension side the run panel depends on (`RunPanelHost`): the latest polled Agent per
- * run, its freshness, drafts, follow-ups (through the run's one send lock), links. Backed by the ledger, the poller and the
- * persisting transcript cache; it never hands the token or the client to the panel.
+ * run (without its history: that is the transcript store's), its freshness, drafts,
+ * follow-ups (through the run's one send lock), links. Backed by the ledger, the poller and
+ * the persisting transcript cache; it never hands the token or the client to the panel.
  */
 import * as vscode from 'vscode';
 import type { Agent } from '../api/types';

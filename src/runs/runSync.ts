@@ -1,6 +1,7 @@
 /**
- * Wires the one Poller to the rest: reads go through the current client, results land in
- * the ledger and the transcript cache, finished runs raise an alert, failures mark runs stale,
+ * Wires the one Poller to the rest: reads go through the current client with a history
+ * window (core/polling/runReads.ts), each is merged once into the transcript cache and then
+ * the ledger, a finished run raises one alert across windows, failures mark runs stale,
  * a 401 goes to the UnauthorizedGate. Also decides what is tracked: every unfinished run of
  * the current ledger, from activation on (polling resumes after a reload), and pauses
  * everything while there is no base URL, no token or a rejected token.
@@ -27,7 +28,7 @@ export interface RunSyncOptions {
   log: vscode.LogOutputChannel;
   /** Whether the user is looking at the run right now (its panel is visible). */
   isViewing(agentId: string): boolean;
-  /** Each successful read, before the ledger hears of it (the panel keeps the full Agent). */
+  /** Each successful read, before the ledger hears of it (the panel keeps its fields, not its history). */
   remember?(agentId: string, agent: Agent): void;
   /** A read that changed nothing the ledger tracks (the transcript may still have moved). */
   unchanged?(agentId: string): void;

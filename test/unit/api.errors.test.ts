@@ -121,6 +121,16 @@ describe('api: httpError classification', () => {
     assert.equal(httpError(429, {}, undefined, ctx, now).retryAfterMs, undefined);
   });
 
+  it('carries Retry-After on any answer that has one (502, 503, 409), as seconds or a date', () => {
+    const now = Date.parse('2025-01-01T00:00:00Z');
+    assert.equal(httpError(502, { retryAfter: '7' }, undefined, getCtx, now).retryAfterMs, 7_000);
+    assert.equal(httpError(503, { retryAfter: 'Wed, 01 Jan 2025 00:01:00 GMT' }, undefined, getCtx, now).retryAfterMs, 60_000);
+    const conflict = httpError(409, { retryAfter: '3' }, body({ error: 'busy' }), getCtx, now);
+    assert.equal(conflict.kind, 'client');
+    assert.equal(conflict.retryAfterMs, 3_000);
+    assert.equal(httpError(502, {}, undefined, getCtx, now).retryAfterMs, undefined);
+  });
+
   it('sanitises the server text and never lets the token through', () => {
     const e = httpError(400, {}, body({ error: `Bad token ${TOKEN}\n\u001b[31mred\u001b[0m ${'z'.repeat(400)}`, code: TOKEN }), ctx);
     for (const text of [e.message, e.serverMessage ?? '', e.code ?? '', describeApiError(e)]) {

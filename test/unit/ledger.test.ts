@@ -49,11 +49,11 @@ describe('RunLedger', () => {
     l.onDidChange((c) => changes.push(c));
 
     const r1 = l.applyAgent(agent({ status: 'running' }), { now: 1 });
-    assert.deepEqual(r1, { changed: true, previousStatus: 'queued', statusChanged: true, becameTerminal: false });
+    assert.deepEqual(r1, { changed: true, previousStatus: 'queued', statusChanged: true, becameFinished: false });
     assert.equal(l.get('a1')!.unread, true);
 
     const r2 = l.applyAgent(agent({ status: 'completed', completedAt: 5 }), { now: 2, viewing: true });
-    assert.equal(r2.becameTerminal, true);
+    assert.equal(r2.becameFinished, true);
     assert.equal(l.get('a1')!.unread, false, 'viewing the run clears unread');
     assert.equal(l.get('a1')!.seenAt, 2);
     assert.deepEqual(changes.map((c) => c.agentIds), [['a1'], ['a1']]);
@@ -252,12 +252,12 @@ describe('RunLedger across windows (one shared store)', () => {
     await a.flush();
     b.syncFromStore();
     const done = { agentId: 'x', status: 'completed', completedAt: 500 };
-    assert.equal(a.applyAgent(done, { now: t + 1_000 }).becameTerminal, true);
+    assert.equal(a.applyAgent(done, { now: t + 1_000 }).becameFinished, true);
     assert.equal(a.claimFinishNotice('x'), true);
     assert.equal(a.claimFinishNotice('x'), false, 'the same window asked twice');
     await a.flush();
     // b read the same completion later (its record is the fresher one) and still says nothing.
-    assert.equal(b.applyAgent(done, { now: t + 9_000 }).becameTerminal, true);
+    assert.equal(b.applyAgent(done, { now: t + 9_000 }).becameFinished, true);
     assert.equal(b.claimFinishNotice('x'), false, 'the second window announced it again');
     await b.flush();
     // The next turn's completion is news again, for exactly one window.
@@ -295,8 +295,8 @@ describe('RunLedger across windows (one shared store)', () => {
       const l = new RunLedger(new MemoryStore(), BASE);
       l.upsert({ agentId: 'c', source: 'started', status: 'running' }, 0);
       l.upsert({ agentId: 'p', source: 'started', status: 'running' }, 0);
-      assert.equal(l.applyAgent({ agentId: 'c', status: 'cancelled', completedAt: 5 }, { now: 1 }).becameTerminal, true);
-      assert.equal(l.applyAgent({ agentId: 'p', status: 'paused' }, { now: 1 }).becameTerminal, false);
+      assert.equal(l.applyAgent({ agentId: 'c', status: 'cancelled', completedAt: 5 }, { now: 1 }).becameFinished, true);
+      assert.equal(l.applyAgent({ agentId: 'p', status: 'paused' }, { now: 1 }).becameFinished, false);
       assert.deepEqual(l.active().map((r) => r.agentId), ['p']);
       assert.equal(l.clearFinished(), 1);
       assert.deepEqual(l.all().map((r) => r.agentId), ['p']);
@@ -314,6 +314,22 @@ describe('RunLedger across windows (one shared store)', () => {
     });
   });
 
+  it('runs halted in an unknown status without completedAt do not hold the size cap (after finished ones go)', () => {
+    const l = new RunLedger(new MemoryStore(), BASE);
+    for (let i = 0; i < 499; i++) {
+      l.upsert({ agentId: `p${i}`, source: 'started', status: 'paused', createdAt: i }, i);
+    }
+    l.upsert({ agentId: 'done', source: 'started', status: 'completed', createdAt: 1_000 }, 1_000);
+    l.upsert({ agentId: 'live', source: 'started', status: 'running', createdAt: 2_000 }, 2_000);
+    assert.equal(l.all().length, 500);
+    assert.equal(l.has('done'), false, 'a finished run goes first');
+    assert.equal(l.has('p0'), true);
+    l.upsert({ agentId: 'live2', source: 'started', status: 'running', createdAt: 3_000 }, 3_000);
+    assert.equal(l.all().length, 500);
+    assert.equal(l.has('p0'), false, 'then the oldest halted one');
+    assert.equal(l.has('live') && l.has('live2'), true);
+  });
+
   describe('a follow-up on a finished run', () => {
     function followedUp(): RunLedger {
       const l = new RunLedger(new MemoryStore(), BASE);
@@ -329,7 +345,7 @@ describe('RunLedger across windows (one shared store)', () => {
       const l = followedUp();
       assert.deepEqual(l.active().map((r) => r.agentId), ['a1']);
       const r = l.applyAgent(stale, { now: 101 });
-      assert.equal(r.becameTerminal, false);
+      assert.equal(r.becameFinished, false);
       assert.equal(l.get('a1')?.status, 'queued');
       assert.equal(l.active().length, 1);
       assert.equal(l.get('a1')?.pendingFollowUpPrompt, 'again');
@@ -347,7 +363,7 @@ describe('RunLedger across windows (one shared store)', () => {
         assert.equal(l.get('a1')?.pendingFollowUpPrompt, undefined);
         const r = l.applyAgent({ ...stale, ...shown, completedAt: 20, updatedAt: 20 }, { now: 103 });
         assert.equal(l.get('a1')?.status, 'completed');
-        assert.equal(r.becameTerminal || l.active().length === 0, true);
+        assert.equal(r.becameFinished || l.active().length === 0, true);
       });
     }
 

@@ -76,6 +76,16 @@ describe('History windows', () => {
       assert.ok(got.includes(11) && got.includes(130));
     });
 
+    it('keeps what only the narrower answer of a widened read had', async () => {
+      const answers: Agent[] = [
+        { agentId: 'a', history: [{ sequence: 40, content: 'only here' }, { sequence: 41, content: 'b' }] },
+        { agentId: 'a', history: seqs(11, 39) },
+      ];
+      const r = await new HistoryWindows().read('a', 10, param, () => Promise.resolve(answers.shift() ?? { agentId: 'a' }));
+      const got = (r.agent.history ?? []).map((m) => m.sequence);
+      assert.ok(got.includes(40) && got.includes(41) && got.includes(11), String(got));
+    });
+
     it('stops at the maximum: what lies beyond it is gone for good', async () => {
       const asked: (number | undefined)[] = [];
       const r = await new HistoryWindows().read('a', 10, param, fakeGet(() => 1_000, 20, 500, asked));

@@ -5,7 +5,7 @@
  * and listen to `onDidChange`, which names exactly the runs that changed.
  */
 import { Emitter, type Event } from '../events';
-import type { Agent, RunStatus } from '../../api/types';
+import { isDormant, type Agent, type RunStatus } from '../../api/types';
 import { observeAgent } from './observe';
 import {
   freshness, isFinishedRun, isRecord, reviveRecord, runTime, sameValue, stripUndefined, type KeyValueStore, type RunRecord,
@@ -25,7 +25,7 @@ export interface ApplyResult {
   previousStatus: RunStatus;
   statusChanged: boolean;
   /** The run became finished (see isFinishedRun) with this read. */
-  becameTerminal: boolean;
+  becameFinished: boolean;
 }
 
 interface StoredLedger {
@@ -143,7 +143,7 @@ export class RunLedger {
       changed,
       previousStatus,
       statusChanged,
-      becameTerminal: !isFinishedRun(base) && isFinishedRun(next),
+      becameFinished: !isFinishedRun(base) && isFinishedRun(next),
     };
   }
 
@@ -332,9 +332,10 @@ export class RunLedger {
     if (this.runs.size <= MAX_RUNS) {
       return;
     }
-    // Oldest finished runs go first; active runs are never dropped.
-    const finished = this.all().filter(isFinishedRun).reverse();
-    for (const r of finished) {
+    // Oldest finished runs go first, then runs halted in a status the reference does not list
+    // (they may never end: they must not hold the cap); queued and running runs never go.
+    const oldestFirst = this.all().reverse();
+    for (const r of [...oldestFirst.filter(isFinishedRun), ...oldestFirst.filter((x) => !isFinishedRun(x) && x.pendingFollowUpAt === undefined && isDormant(x))]) {
       if (this.runs.size <= MAX_RUNS) {
         break;
       }

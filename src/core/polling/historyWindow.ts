@@ -41,6 +41,7 @@ export class HistoryWindows {
     const max = param.maximum ?? FALLBACK_MAX_WINDOW;
     const limits: number[] = [];
     let limit = lastSequence === undefined ? max : clamp(Math.ceil((this.recent.get(agentId) ?? 0) * 1.5) + MIN_WINDOW, max);
+    const earlier: AgentMessage[][] = [];
     let agent: Agent;
     for (;;) {
       limits.push(limit);
@@ -49,7 +50,11 @@ export class HistoryWindows {
       if (wanted === undefined || limit >= max || limits.length >= MAX_REQUESTS) {
         break;
       }
+      earlier.push(agent.history ?? []);
       limit = clamp(Math.max(wanted, limit * 2), max);
+    }
+    if (earlier.length > 0) {
+      agent = { ...agent, history: union(earlier, agent.history ?? []) };
     }
     const newest = maxSequence(agent.history);
     if (newest !== undefined && lastSequence !== undefined) {
@@ -86,6 +91,26 @@ export function windowNeeded(history: readonly AgentMessage[] | undefined, limit
   }
   const span = newest - lastSequence;
   return span + Math.ceil(span / 4) + MIN_WINDOW;
+}
+
+/**
+ * The latest answer's history plus what only an earlier, narrower answer of the same poll had
+ * (normally nothing: the wider window holds it; but nothing once received is thrown away).
+ */
+function union(earlier: readonly AgentMessage[][], latest: readonly AgentMessage[]): AgentMessage[] {
+  const key = (m: AgentMessage): string | undefined => (m.id !== undefined ? `id:${m.id}` : m.sequence !== undefined ? `seq:${m.sequence}` : undefined);
+  const seen = new Set(latest.map(key).filter((k) => k !== undefined));
+  const extra: AgentMessage[] = [];
+  for (const list of earlier) {
+    for (const m of list) {
+      const k = key(m);
+      if (k === undefined || !seen.has(k)) {
+        extra.push(m);
+        if (k !== undefined) seen.add(k);
+      }
+    }
+  }
+  return extra.length === 0 ? [...latest] : [...extra, ...latest];
 }
 
 function maxSequence(history: readonly AgentMessage[] | undefined): number | undefined {

@@ -91,7 +91,7 @@ export function applyRead(ledger: RunLedger, agentId: string, agent: Agent, o: A
   if (!record) {
     return true;
   }
-  if (result.becameTerminal && ledger.claimFinishNotice(agentId, o.now)) {
+  if (result.becameFinished && ledger.claimFinishNotice(agentId, o.now)) {
     o.finished(ledger.get(agentId) ?? record);
   }
   if (isFinishedRun(record)) {

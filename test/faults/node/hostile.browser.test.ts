@@ -92,6 +92,8 @@ class View {
       strings: () => STRINGS,
       draft: () => '',
     });
+    // What the extension does with each read: one merge into the shared store, then observe.
+    this.store.get(agentId).merge(agent.history);
     this.observer.observe(agentId);
   }
   init(): InitMessage {
@@ -99,6 +101,7 @@ class View {
   }
   update(agent: Agent): UpdateMessage | InitMessage | undefined {
     this.agent = agent;
+    this.store.get(this.agentId).merge(agent.history);
     this.observer.observe(this.agentId);
     return this.session.update();
   }
