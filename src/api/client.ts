@@ -205,6 +205,40 @@ async function exchange(session: Session, spec: CallSpec, disposed: boolean): Pr
   }
 }
 
+/** Runs a parser; its `invalid_response` gets the request's method, path and a POST hint. */
+function parsed<T>(method: Method, path: string, json: unknown, parse: (j: unknown) => T): T {
+  try {
+    return parse(json);
+  } catch (e) {
+    const inner = e instanceof ApiError ? e.message : 'The response could not be understood.';
+    const hint = method === 'POST' ? ' The request was received; check before sending it again.' : '';
+    throw new ApiError({ kind: 'invalid_response', message: `${inner}${hint}`, mayHaveReachedServer: true, method, path });
+  }
+}
+
+/**
+ * Lets calls under way finish for a moment, then cuts them off. (undici's `close()` waits for
+ * them without limit, and a `destroy()` after a pending `close()` leaves them hanging, so
+ * `close()` is only used once nothing is in flight.)
+ */
+async function closeDispatcher(dispatcher: Dispatcher, inFlight: ReadonlySet<Promise<unknown>>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    if (inFlight.size > 0) {
+      const grace = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, DISPOSE_GRACE_MS);
+      });
+      await Promise.race([Promise.allSettled([...inFlight]), grace]);
+    }
+    if (inFlight.size > 0) await dispatcher.destroy();
+    else await dispatcher.close();
+  } catch {
+    // Closing is best effort: nothing useful to report to the caller.
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export function createClient(options: ClientOptions): AgentRunsApi {
   const baseUrl = normalizeBaseUrl(options.baseUrl);
   const base = new URL(baseUrl);
@@ -238,17 +272,6 @@ export function createClient(options: ClientOptions): AgentRunsApi {
     };
     void running.then(forget, forget);
     return running;
-  }
-
-  /** Runs a parser; its `invalid_response` gets the request's method, path and a POST hint. */
-  function parsed<T>(method: Method, path: string, json: unknown, parse: (j: unknown) => T): T {
-    try {
-      return parse(json);
-    } catch (e) {
-      const inner = e instanceof ApiError ? e.message : 'The response could not be understood.';
-      const hint = method === 'POST' ? ' The request was received; check before sending it again.' : '';
-      throw new ApiError({ kind: 'invalid_response', message: `${inner}${hint}`, mayHaveReachedServer: true, method, path });
-    }
   }
 
   const api: AgentRunsApi = {
@@ -289,24 +312,7 @@ export function createClient(options: ClientOptions): AgentRunsApi {
     async dispose(): Promise<void> {
       if (disposed) return;
       disposed = true;
-      // Let calls under way finish for a moment, then cut them off. (undici's `close()` waits
-      // for them without limit, and a `destroy()` after a pending `close()` leaves them hanging,
-      // so `close()` is only used once nothing is in flight.)
-      let timer: NodeJS.Timeout | undefined;
-      try {
-        if (inFlight.size > 0) {
-          const grace = new Promise<void>((resolve) => {
-            timer = setTimeout(resolve, DISPOSE_GRACE_MS);
-          });
-          await Promise.race([Promise.allSettled([...inFlight]), grace]);
-        }
-        if (inFlight.size > 0) await dispatcher.destroy();
-        else await dispatcher.close();
-      } catch {
-        // Closing is best effort: nothing useful to report to the caller.
-      } finally {
-        clearTimeout(timer);
-      }
+      await closeDispatcher(dispatcher, inFlight);
     },
   };
   return api;
