@@ -133,6 +133,8 @@ describe('Test Explorer (UI)', function () {
     assert.match(prompt, /^The test “checkout › applies a discount code” fails\./);
     assert.ok(prompt.includes('Expected:\n```\n90\n```') && prompt.includes('Actual:\n```\n100\n```'), prompt);
 
+    // The POST is seen before the launch flow has returned and the link is written: wait for the link.
+    await wb.waitForOutputLog('Agent Runs', /linked to test checkout › applies a discount code/);
     await wb.openActivityBarView('Testing');
     await wb.contextMenu('applies a discount code', 'Show Agent Run for This Test');
     // The linked run's panel, showing its prompt.
