@@ -108,4 +108,37 @@ describe('Test Explorer (UI)', function () {
     await wb.waitForTreeRow('Make the checkout discount test pass');
     await wb.screenshot('assistant-tool-run-listed');
   });
+
+  it('a failed test\'s message → Ask Agent to Fix: the launch form pre-filled; the run is linked to the test', async () => {
+    const wb = workbench();
+    const posts = (): { body: unknown }[] => wb.emulator.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/agents'));
+    const before = posts().length;
+    await wb.runCommand('Test: Run All Tests');
+    await wb.runCommand('Test Results: Focus on Test Results View');
+    const failed = await wb.waitForTreeRow('applies a discount code');
+    if ((await failed.getAttribute('aria-expanded')) === 'false') await failed.locator('.monaco-tl-twistie').click();
+    const message = await wb.waitForTreeRow('Expected the discount to be applied');
+    await message.click({ button: 'right' });
+    await wb.page.locator('.context-view .monaco-menu .action-label[aria-label="Ask Agent to Fix"]').waitFor({ state: 'visible' });
+    await wb.screenshot('testing-ask-agent-to-fix-menu');
+    await wb.chooseInOpenMenu('Ask Agent to Fix');
+    // The launch form's review (app and model come from the settings).
+    const review = wb.page.locator('.quick-input-widget .quick-input-title');
+    await waitUntil(async () => /review|Start Agent Run/i.test(await review.innerText().catch(() => '')), UI_TIMEOUT_MS, 'the launch form');
+    await wb.screenshot('testing-ask-agent-to-fix-review');
+    await wb.page.locator('.quick-input-widget .quick-input-box input').press('Enter');
+    await waitUntil(() => Promise.resolve(posts().length > before), UI_TIMEOUT_MS, 'the run to be started');
+    const body = posts()[posts().length - 1]?.body as { prompt?: string } | string | undefined;
+    const prompt = typeof body === 'string' ? (JSON.parse(body) as { prompt?: string }).prompt ?? '' : body?.prompt ?? '';
+    assert.match(prompt, /^The test “checkout › applies a discount code” fails\./);
+    assert.ok(prompt.includes('Expected:\n```\n90\n```') && prompt.includes('Actual:\n```\n100\n```'), prompt);
+
+    // The POST is seen before the launch flow has returned and the link is written: wait for the link.
+    await wb.waitForOutputLog('Agent Runs', /linked to test checkout › applies a discount code/);
+    await wb.openActivityBarView('Testing');
+    await wb.contextMenu('applies a discount code', 'Show Agent Run for This Test');
+    // The linked run's panel, showing its prompt.
+    await wb.webviewFrame(async (f) => (await f.locator('text=applies a discount code').count()) > 0);
+    await wb.screenshot('testing-show-agent-run');
+  });
 });
