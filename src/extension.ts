@@ -12,6 +12,7 @@ import { UnauthorizedGate } from './connection/unauthorizedGate';
 import { registerClearFinished } from './runs/commands/clearFinished';
 import { registerCopyAgentId } from './runs/commands/copyAgentId';
 import { registerCopyLink } from './runs/commands/copyLink';
+import { registerExportRun } from './runs/commands/exportRun';
 import { registerOpenRun } from './runs/commands/openRun';
 import { registerRefresh } from './runs/commands/refresh';
 import { registerRefreshRun } from './runs/commands/refreshRun';
@@ -28,7 +29,7 @@ import type { GlueDeps } from './runs/glueDeps';
 import { afterPost } from './runs/afterPost';
 import { Ledgers } from './runs/ledgers';
 import { RunSync } from './runs/runSync';
-import { LazyTranscriptCache } from './runs/transcripts';
+import { Transcripts } from './runs/transcripts';
 import { Drafts } from './runs/drafts';
 import { loadApi } from './connection/loadApi';
 import { RunAlerts } from './runs/alerts';
@@ -70,8 +71,8 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
   const auth = new TokenStore(context.secrets);
   const conn = new Connection({ context, auth, log, loadApi });
   const ledgers = new Ledgers(context.globalState, log, conn.current.baseUrl);
-  // The cache itself loads with the panel code (dist/panel.js), on its first use.
-  const transcripts = new LazyTranscriptCache(context.globalStorageUri, log, conn.current.baseUrl);
+  // The journals load on first use (dist/transcripts.js); runs the ledger knows unfinished are never pruned.
+  const transcripts = new Transcripts(context.globalStorageUri, log, conn.current.baseUrl, () => ledgers.current);
   const gate = new UnauthorizedGate(conn, auth, log);
   const drafts = new Drafts(context.workspaceState, (message) => log.warn(message));
   context.subscriptions.push(auth, conn, ledgers, transcripts, gate);
@@ -84,7 +85,7 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
   // The webview serializer must exist when activate returns (panels come back after a reload);
   // the panel manager behind it loads on first use (dist/panel.js).
   const host = new PanelHost(log);
-  const panels = new LazyRunPanels(context.extensionUri, host, { transcripts: () => transcripts.transcripts });
+  const panels = new LazyRunPanels(context.extensionUri, host, { store: () => transcripts.store });
   context.subscriptions.push(host, panels);
   const alerts = new RunAlerts(log, (id) => host.isViewing(id));
   const sync = new RunSync({
@@ -158,6 +159,7 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
   registerRefreshRun(context, deps);
   registerCopyAgentId(context, deps);
   registerCopyLink(context, deps);
+  registerExportRun(context, deps);
   registerRemoveRun(context, deps);
   registerClearFinished(context, deps);
   registerUriHandler(context, deps);
