@@ -38,6 +38,7 @@ const STATELESS = {
   'src/core/disposable.ts': 'an abstract base class with per-instance state only; nothing tests `instanceof Disposable`',
   'src/core/l10n.ts': 'a constant',
   'src/core/panel/viewType.ts': 'a constant',
+  'src/core/panel/export.ts': 'pure functions and constants (the panel\'s "open in editor" and the streamed exports of dist/transcripts.js)',
   'src/core/transcript/transcript.ts':
     'classes with per-instance state only: dist/transcripts.js creates the one store and the panel receives it; nothing tests `instanceof`',
   'src/core/transcript/order.ts': 'a pure comparison',
