@@ -30,6 +30,7 @@ import { afterPost } from './runs/afterPost';
 import { Ledgers } from './runs/ledgers';
 import { RunSync } from './runs/runSync';
 import { Transcripts } from './runs/transcripts';
+import type { TranscriptRead } from './core/transcript/transcriptFiles';
 import { Drafts } from './runs/drafts';
 import { loadApi } from './connection/loadApi';
 import { RunAlerts } from './runs/alerts';
@@ -54,6 +55,8 @@ export interface AgentRunsTestApi {
   flush(): Promise<void>;
   /** Milliseconds activate() took. */
   readonly activationMs: number;
+  /** The latest reads of a saved transcript into memory (run, messages, bytes, milliseconds). */
+  transcriptReads(): readonly TranscriptRead[];
   /** Base URL and whether a token is stored (never the token). */
   connection(): { baseUrl: string | undefined; signedIn: boolean; tokenRejected: boolean; online: boolean };
   /** Runs the AGENT_RUNS_SEED_TOKEN_FILE import again (tests: "a new token was set"). */
@@ -188,6 +191,7 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
     notificationsFor: (agentId) => alerts.shownFor(agentId),
     flush: () => Promise.all([ledgers.flush(), transcripts.flush()]).then(() => undefined),
     activationMs,
+    transcriptReads: () => transcripts.reads,
     connection: () => ({ baseUrl: conn.current.baseUrl, signedIn: conn.current.signedIn, tokenRejected: gate.rejected, online: reachable }),
     seedToken: () => seedTokenFromEnv(process.env, conn, auth, log),
   };

@@ -73,29 +73,68 @@ function headerNames(line: string, agentId: string): boolean {
   }
 }
 
-/** Parses a whole journal (see JournalContents). A line that does not parse is skipped. */
+/**
+ * Parses a whole journal (see JournalContents). A line that does not parse is skipped. The
+ * messages are as stored (normalized when written); Transcript.merge checks them again.
+ */
 export function parseJournal(text: string, agentId: string, bytes = Buffer.byteLength(text)): JournalContents {
   const firstEnd = text.indexOf('\n');
   if (firstEnd < 0 || !headerNames(text.slice(0, firstEnd), agentId)) {
     return { entries: [], records: 0, bytes, valid: false };
   }
+  // The last line without its newline is a write cut short: never trusted, even when it parses.
+  const body = text.slice(firstEnd + 1, text.lastIndexOf('\n'));
+  const records = body === '' ? [] : (parseAll(body) ?? parseEach(body));
   const byKey = new Map<string, AgentMessage>();
-  let records = 0;
-  let start = firstEnd + 1;
-  while (start < text.length) {
-    const end = text.indexOf('\n', start);
-    // The last line without its newline is a write cut short: never trusted, even when it parses.
-    if (end < 0) {
-      break;
-    }
-    const record = parseRecord(text.slice(start, end));
-    if (record) {
-      records++;
-      byKey.set(record.key, record.message);
-    }
-    start = end + 1;
+  for (const r of records) {
+    byKey.set(r.key, r.message);
   }
-  return { entries: [...byKey].map(([key, message]) => ({ key, message })), records, bytes, valid: true };
+  return { entries: [...byKey].map(([key, message]) => ({ key, message })), records: records.length, bytes, valid: true };
+}
+
+function asRecord(v: unknown): JournalEntry | undefined {
+  if (v === null || typeof v !== 'object') {
+    return undefined;
+  }
+  const { k, m } = v as { k?: unknown; m?: unknown };
+  return typeof k === 'string' && m !== null && typeof m === 'object' && !Array.isArray(m) ? { key: k, message: m } : undefined;
+}
+
+/**
+ * Every line at once, as one JSON array (a record never holds a raw newline): several times
+ * faster than a parse per line. Undefined when any line does not parse (a torn line followed
+ * by later appends): then line by line.
+ */
+function parseAll(body: string): JournalEntry[] | undefined {
+  let all: unknown;
+  try {
+    all = JSON.parse(`[${body.replaceAll('\n', ',')}]`);
+  } catch {
+    return undefined;
+  }
+  const out: JournalEntry[] = [];
+  for (const v of all as unknown[]) {
+    const r = asRecord(v);
+    if (r) {
+      out.push(r);
+    }
+  }
+  return out;
+}
+
+function parseEach(body: string): JournalEntry[] {
+  const out: JournalEntry[] = [];
+  for (const line of body.split('\n')) {
+    try {
+      const r = asRecord(JSON.parse(line));
+      if (r) {
+        out.push(r);
+      }
+    } catch {
+      // A torn line.
+    }
+  }
+  return out;
 }
 
 /** Reads a journal; undefined when there is none. */

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Transcript, TranscriptStore, sameMessage, type TranscriptSnapshot } from './transcript';
-import { readJournal, rewriteJournal, type JournalEntry } from './journal';
+import { appendJournal, appendJournalSync, parseJournal, recordLines, rewriteJournal, type JournalEntry } from './journal';
 import { readPruned, type PrunedInfo } from './diskLimit';
 import { indexJournal } from './journalStream';
 import type { ExportTranscript } from '../panel/export';
@@ -78,22 +78,27 @@ export interface RunRead {
   readonly entries: readonly JournalEntry[];
   readonly valid: boolean;
   readonly bytes: number;
+  /** Time spent parsing (the file read itself excluded), ms. */
+  readonly parseMs: number;
   readonly pruned?: PrunedInfo;
 }
 
 /** Reads a run's journal (compacting it when most of it is superseded copies). */
 export async function readRun(dir: string | undefined, agentId: string, c: ReadContext): Promise<RunRead> {
   if (!dir) {
-    return { entries: [], valid: true, bytes: 0 };
+    return { entries: [], valid: true, bytes: 0, parseMs: 0 };
   }
   const file = path.join(dir, journalName(agentId, 'jsonl'));
   const pruned = await readPruned(dir, hash(agentId), agentId);
   const extra = pruned ? { pruned } : {};
-  const journal = await readJournal(file, agentId);
+  const buffer = await fs.promises.readFile(file).catch(() => undefined);
+  const parsing = performance.now();
+  const journal = buffer ? parseJournal(buffer.toString('utf8'), agentId, buffer.length) : undefined;
+  const parseMs = performance.now() - parsing;
   if (!journal) {
     // Before journals: one JSON file per run, the newest messages only.
     const legacy = await readLegacy(path.join(dir, journalName(agentId, 'json')), agentId);
-    return { entries: legacy, valid: legacy.length === 0, bytes: 0, ...extra };
+    return { entries: legacy, valid: legacy.length === 0, bytes: 0, parseMs, ...extra };
   }
   if (!journal.valid && journal.bytes > 0) {
     c.warn(`A saved transcript was unreadable and is replaced (run ${agentId}).`);
@@ -103,7 +108,42 @@ export async function readRun(dir: string | undefined, agentId: string, c: ReadC
     await rewriteJournal(file, c.tempFor(file), agentId, journal.entries, journal.bytes, () => c.closed()).catch((e: unknown) =>
       c.warn(`Could not compact a saved transcript (run ${agentId}): ${errorText(e)}`));
   }
-  return { entries: journal.entries, valid: journal.valid, bytes: journal.bytes, ...extra };
+  return { entries: journal.entries, valid: journal.valid, bytes: journal.bytes, parseMs, ...extra };
+}
+
+/**
+ * Appends what the journal lacks, or, when it had none readable, writes it whole (then the
+ * pre-journal file goes). Returns the bytes written, or undefined when it was left alone.
+ */
+export async function writeRun(dir: string, agentId: string, t: Transcript, disk: OnDisk, temp: string, abort: () => boolean): Promise<number | undefined> {
+  const revision = t.revision;
+  const file = path.join(dir, journalName(agentId, 'jsonl'));
+  let bytes: number | undefined;
+  if (!disk.valid) {
+    const size = await fs.promises.stat(file).then((st) => st.size, () => undefined);
+    bytes = await rewriteJournal(file, temp, agentId, t.snapshot().entries, size, abort);
+    if (bytes === undefined) {
+      return undefined;
+    }
+    await fs.promises.rm(path.join(dir, journalName(agentId, 'json')), { force: true });
+  } else {
+    const entries = unwritten(t, disk);
+    if (entries.length === 0) {
+      return undefined;
+    }
+    bytes = await appendJournal(file, agentId, recordLines(entries));
+  }
+  Object.assign(disk, { written: revision, valid: true });
+  disk.pending.clear();
+  return bytes;
+}
+
+/** dispose()'s last write, synchronous: what the journal lacks (all that is held, when it was never read). */
+export function writeRunSync(dir: string, agentId: string, t: Transcript, disk: OnDisk | undefined): void {
+  const entries = disk?.valid ? unwritten(t, disk) : t.snapshot().entries;
+  if (entries.length > 0) {
+    appendJournalSync(path.join(dir, journalName(agentId, 'jsonl')), agentId, recordLines(entries));
+  }
 }
 
 /** What the journal lacks: entries changed since it was last written, and the pending ones. */

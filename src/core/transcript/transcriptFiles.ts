@@ -1,29 +1,23 @@
 /**
- * Every run's transcript on disk (journal.ts), under the extension's global storage folder
- * (not globalState: transcripts can be large, and globalState is loaded whole at startup):
- * one folder per base URL, one append-only journal per run that keeps every message the
- * service ever returned. Disk use is bounded by evicting whole finished runs (diskLimit.ts).
+ * Every run's transcript on disk under the extension's global storage (not globalState, which
+ * is loaded whole at startup): one folder per base URL, one append-only journal per run
+ * (journal.ts) that keeps every message the service ever returned; whole finished runs are
+ * pruned past the disk limit (diskLimit.ts). Memory holds a transcript only while a panel
+ * shows it (`setInUse`) or until it is saved: a moment after a change (or on `flush()`) what
+ * changed is appended and what no panel shows is dropped, to be read again when needed.
  *
- * Memory holds only what is in use: the transcript of a run whose panel is shown
- * (`setInUse`), and any other one only until it is saved. A moment after a change (or on
- * `flush()`) what changed is appended and every transcript no panel shows is dropped; it is
- * read again from its journal when needed (`load`, or the next merge of a polled history,
- * which reads the journal first so only what is new gets appended).
- *
- * Files are written with node:fs, not vscode.workspace.fs: when the window closes, the
- * extension host closes its channel to the workbench before `deactivate()`, and
- * vscode.workspace.fs asks the workbench even for a `file:` URI. `dispose()`, which VS Code
- * calls right after `deactivate()`, appends what is left synchronously; nothing is logged
- * after that (the log channel is closed too). No `vscode` import.
+ * node:fs, not vscode.workspace.fs: when the window closes, the extension host closes its
+ * channel to the workbench before `deactivate()`, and vscode.workspace.fs needs it even for
+ * `file:` URIs. `dispose()` appends what is left synchronously, and logs nothing (the channel
+ * is closed too). No `vscode` import.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Transcript, type TranscriptStore, type MergeResult } from './transcript';
 import { Disposable } from '../disposable';
-import { appendJournal, appendJournalSync, recordLines, rewriteJournal } from './journal';
 import { DiskLimit, readPruned, type PrunedInfo } from './diskLimit';
 import {
-  errorText, exportSourceOf, hash, IN_MEMORY, journalName, mergeSaved, readRun, trackingStore, unwritten, type ExportSource, type OnDisk,
+  errorText, exportSourceOf, hash, IN_MEMORY, journalName, mergeSaved, readRun, trackingStore, writeRun, writeRunSync, type ExportSource, type OnDisk,
 } from './runJournal';
 
 export type { ExportSource } from './runJournal';
@@ -58,7 +52,11 @@ export interface TranscriptRead {
   readonly agentId: string;
   readonly messages: number;
   readonly bytes: number;
+  /** From the start of the read to the transcript in memory. */
   readonly ms: number;
+  /** Of which parsing the journal, and merging it into the in-memory transcript. */
+  readonly parseMs: number;
+  readonly mergeMs: number;
 }
 
 /** Everything of one base URL. */
@@ -253,7 +251,7 @@ export class TranscriptFiles extends Disposable {
         tempFor: (file) => this.tempFor(file),
         closed: () => this.closed,
         warn: (message) => this.warn(message),
-      }).then(({ entries, valid, pruned, bytes }) => {
+      }).then(({ entries, valid, pruned, bytes, parseMs }) => {
         if (space.loading.get(agentId) !== reading) {
           // Removed while its journal was read: it does not come back into memory.
           const detached = new Transcript(IN_MEMORY);
@@ -261,11 +259,13 @@ export class TranscriptFiles extends Disposable {
           return detached;
         }
         const t = space.store.get(agentId);
+        const merging = performance.now();
         const pending = mergeSaved(t, entries);
+        const mergeMs = performance.now() - merging;
         t.noteDropped(pruned?.messages ?? 0);
         space.disk.set(agentId, { written: t.revision, pending, valid });
         space.loading.delete(agentId);
-        this.readLog.push({ agentId, messages: entries.length, bytes, ms: performance.now() - started });
+        this.readLog.push({ agentId, messages: entries.length, bytes, ms: performance.now() - started, parseMs, mergeMs });
         this.readLog.splice(0, this.readLog.length - KEPT_READS);
         if (pending.size > 0 || !valid) {
           this.markDirtyIn(space, agentId);
@@ -343,7 +343,9 @@ export class TranscriptFiles extends Disposable {
           space.dirty.delete(id);
           continue;
         }
-        await this.writeOne(space, dir, id, disk);
+        const file = path.join(dir, journalName(id, 'jsonl'));
+        const bytes = await writeRun(dir, id, space.store.get(id), disk, this.tempFor(file), () => this.closed || space.dirty.get(id) === undefined);
+        space.limit?.wrote(bytes ?? 0);
         if (space.dirty.get(id) === change) {
           space.dirty.delete(id);
         }
@@ -351,32 +353,6 @@ export class TranscriptFiles extends Disposable {
     } catch (e) {
       this.warn(`Could not save transcripts: ${errorText(e)}`);
     }
-  }
-
-  private async writeOne(space: Space, dir: string, id: string, disk: OnDisk): Promise<void> {
-    const t = space.store.get(id);
-    const revision = t.revision;
-    const file = path.join(dir, journalName(id, 'jsonl'));
-    if (!disk.valid) {
-      const size = await fs.promises.stat(file).then((s) => s.size, () => undefined);
-      const entries = t.snapshot().entries;
-      const bytes = await rewriteJournal(file, this.tempFor(file), id, entries, size, () => this.closed || space.dirty.get(id) === undefined);
-      if (bytes !== undefined) {
-        await fs.promises.rm(path.join(dir, journalName(id, 'json')), { force: true });
-        Object.assign(disk, { written: revision, valid: true });
-        disk.pending.clear();
-        space.limit?.wrote(bytes);
-      }
-      return;
-    }
-    const entries = unwritten(t, disk);
-    if (entries.length === 0) {
-      return;
-    }
-    const bytes = await appendJournal(file, id, recordLines(entries));
-    disk.written = revision;
-    disk.pending.clear();
-    space.limit?.wrote(bytes);
   }
 
   /** Drops every transcript no panel shows that is saved (or has nothing to save). */
@@ -408,19 +384,12 @@ export class TranscriptFiles extends Disposable {
       return;
     }
     for (const id of space.dirty.keys()) {
-      if (!space.store.has(id)) {
-        continue;
-      }
-      const t = space.store.get(id);
-      const disk = space.disk.get(id);
-      // Never read: everything held is appended (a copy of a record already there is harmless).
-      const entries = disk?.valid ? unwritten(t, disk) : t.snapshot().entries;
-      try {
-        if (entries.length > 0) {
-          appendJournalSync(path.join(dir, journalName(id, 'jsonl')), id, recordLines(entries));
+      if (space.store.has(id)) {
+        try {
+          writeRunSync(dir, id, space.store.get(id), space.disk.get(id));
+        } catch {
+          // Nothing to tell any more: the window is going away.
         }
-      } catch {
-        // Nothing to tell any more: the window is going away.
       }
     }
     space.dirty.clear();
