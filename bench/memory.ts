@@ -210,11 +210,17 @@ function addBigRunRows(report: Report, big: BigRunProbe | undefined, journalByte
   }
   const what = `${big.messages.toLocaleString('en-US')} messages, ${mb(journalBytes).toFixed(1)} MB journal`;
   report.add('memory', {
-    name: `Opening a ${BIG_RUN_MESSAGES.toLocaleString('en-US')}-message run's panel: transcript read from disk`,
-    value: big.readMs,
+    name: `Opening a ${BIG_RUN_MESSAGES.toLocaleString('en-US')}-message run's panel: transcript read from disk (what the panel shows first)`,
+    value: big.firstMs,
     unit: 'ms',
     budget: { op: '<', limit: BIG_READ_BUDGET_MS },
-    note: `${what}: the journal read, parsed (${big.parseMs.toFixed(0)} ms) and merged into the in-memory transcript (${big.mergeMs.toFixed(0)} ms), as the extension measures it (TranscriptFiles.reads); ${big.openMs} ms from the track command to the transcript in memory (HTTP read of the run included)`,
+    note: `${what}: its newest ${big.firstMessages.toLocaleString('en-US')} messages read and merged into memory, as the extension measures it (TranscriptFiles.reads); the panel is told then, and again when the rest joined`,
+  });
+  report.add('memory', {
+    name: `… the whole ${BIG_RUN_MESSAGES.toLocaleString('en-US')}-message transcript in memory`,
+    value: big.readMs,
+    unit: 'ms',
+    note: `from the start of the read: the rest of the journal parsed (${big.parseMs.toFixed(0)} ms) and merged into the in-memory transcript (${big.mergeMs.toFixed(0)} ms), after the first part; ${big.openMs} ms from the track command to the whole transcript in memory (HTTP read of the run included)`,
   });
   report.add('memory', {
     name: `Heap after closing the ${BIG_RUN_MESSAGES.toLocaleString('en-US')}-message run's panel (vs before opening it)`,

@@ -101,7 +101,7 @@ interface TargetApi {
   connection(): { signedIn: boolean };
   ledger(): { all(): readonly unknown[] };
   flush(): Promise<void>;
-  transcriptReads?(): readonly { agentId: string; messages: number; bytes: number; ms: number; parseMs: number; mergeMs: number }[];
+  transcriptReads?(): readonly { agentId: string; messages: number; bytes: number; ms: number; parseMs: number; mergeMs: number; firstMs?: number; firstMessages?: number }[];
 }
 
 function targetApi(exports: unknown): TargetApi {
@@ -184,7 +184,7 @@ async function bigRun(api: TargetApi, runs: MemoryRuns): Promise<BigRunProbe> {
   const open = await settledHeap('long run open');
   await closeAllPanels(api);
   const closed = await settledHeap('long run closed');
-  return { readMs: read.ms, parseMs: read.parseMs, mergeMs: read.mergeMs, messages: read.messages, bytes: read.bytes, openMs, before, open, closed };
+  return { readMs: read.ms, firstMs: read.firstMs ?? read.ms, firstMessages: read.firstMessages ?? read.messages, parseMs: read.parseMs, mergeMs: read.mergeMs, messages: read.messages, bytes: read.bytes, openMs, before, open, closed };
 }
 
 async function memory(ext: vscode.Extension<unknown>, runsFile: string): Promise<MemoryProbe> {

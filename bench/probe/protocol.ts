@@ -62,8 +62,11 @@ export interface MemoryRuns {
 
 /** Opening the long run's panel: its transcript read from disk, then the heap once closed. */
 export interface BigRunProbe {
-  /** The extension's own measure: journal read and merged into memory (ms). */
+  /** The extension's own measure: the whole journal read and merged into memory (ms). */
   readonly readMs: number;
+  /** Its newest part in memory, what the panel shows first (ms), and how many messages that was. */
+  readonly firstMs: number;
+  readonly firstMessages: number;
   /** Of which parsing the journal and merging it into memory (the rest is waiting: the file read, other work). */
   readonly parseMs: number;
   readonly mergeMs: number;

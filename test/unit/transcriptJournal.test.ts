@@ -104,6 +104,32 @@ describe('transcript journal: append-only, crash-safe', () => {
     assert.deepEqual(journal.entries.map((e) => e.message.id), ['m1', 'm2', 'm3', 'm4']);
   });
 
+  it('reads a long journal newest part first, then the whole; what memory changed meanwhile wins and is appended once', async () => {
+    fs.mkdirSync(dir(), { recursive: true });
+    const long = range(1, 12_001).map((m) => ({ ...m, content: `${m.content} ${'x'.repeat(200)}` }));
+    fs.writeFileSync(journalOf('run-1'), headerLine('run-1') + recordLines(long.map((m) => ({ key: `id:${m.id}`, message: m }))));
+    const f = files();
+    f.setInUse('run-1', true);
+    const first = await f.load('run-1');
+    const firstSize = first.size;
+    assert.ok(firstSize > 1_000 && firstSize < 12_000, `first read: ${firstSize} messages`);
+    assert.equal(first.last()?.message.id, 'm12000');
+    assert.equal(f.isLoaded('run-1'), false, 'said loaded with part of the journal');
+    // Polled meanwhile: an old message changed (it is not in the newest part) and a new one.
+    f.merge('run-1', [message(5, { content: 'edited' }), message(12_001)]);
+    const t = await f.load('run-1');
+    assert.equal(f.isLoaded('run-1'), true);
+    assert.equal(t, first);
+    assert.equal(t.size, 12_001);
+    assert.equal(t.get('id:m5')?.message.content, 'edited', 'the journal\'s older copy won over memory');
+    assert.equal(t.snapshot().entries[0].message.id, 'm1');
+    await f.flush();
+    const journal = parseJournal(fs.readFileSync(journalOf('run-1'), 'utf8'), 'run-1');
+    assert.equal(journal.records, 12_002, 'appended more than the two changes');
+    assert.equal(journal.entries.find((e) => e.key === 'id:m5')?.message.content, 'edited');
+    assert.ok(f.reads.some((r) => r.agentId === 'run-1' && r.messages === 12_000 && r.firstMessages === firstSize));
+  });
+
   it('compacts a journal made mostly of superseded copies (written to a new file, then renamed)', async () => {
     const f = files();
     f.setInUse('run-1', true);

@@ -64,7 +64,8 @@ export function parseRecord(line: string): { key: string; message: AgentMessage 
   return message && typeof r.k === 'string' ? { key: r.k, message } : undefined;
 }
 
-function headerNames(line: string, agentId: string): boolean {
+/** Whether a first line is a journal header naming this run. */
+export function headerNames(line: string, agentId: string): boolean {
   try {
     const h = JSON.parse(line) as { agentRunsTranscript?: unknown; agentId?: unknown };
     return h.agentRunsTranscript === JOURNAL_VERSION && h.agentId === agentId;
@@ -82,14 +83,21 @@ export function parseJournal(text: string, agentId: string, bytes = Buffer.byteL
   if (firstEnd < 0 || !headerNames(text.slice(0, firstEnd), agentId)) {
     return { entries: [], records: 0, bytes, valid: false };
   }
-  // The last line without its newline is a write cut short: never trusted, even when it parses.
-  const body = text.slice(firstEnd + 1, text.lastIndexOf('\n'));
+  return { ...parseLines(text.slice(firstEnd + 1)), bytes, valid: true };
+}
+
+/**
+ * The records of whole lines (a last line without its newline is a write cut short: never
+ * trusted, even when it parses), the latest of each key in the place of its first.
+ */
+export function parseLines(text: string): { entries: JournalEntry[]; records: number } {
+  const body = text.slice(0, text.lastIndexOf('\n') + 1).slice(0, -1);
   const records = body === '' ? [] : (parseAll(body) ?? parseEach(body));
   const byKey = new Map<string, AgentMessage>();
   for (const r of records) {
     byKey.set(r.key, r.message);
   }
-  return { entries: [...byKey].map(([key, message]) => ({ key, message })), records: records.length, bytes, valid: true };
+  return { entries: [...byKey].map(([key, message]) => ({ key, message })), records: records.length };
 }
 
 function asRecord(v: unknown): JournalEntry | undefined {

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Transcript, TranscriptStore, sameMessage, type TranscriptSnapshot } from './transcript';
-import { appendJournal, appendJournalSync, parseJournal, recordLines, rewriteJournal, type JournalEntry } from './journal';
+import { appendJournal, appendJournalSync, headerNames, parseJournal, parseLines, recordLines, rewriteJournal, type JournalEntry } from './journal';
 import { readPruned, type PrunedInfo } from './diskLimit';
 import { indexJournal } from './journalStream';
 import type { ExportTranscript } from '../panel/export';
@@ -29,6 +29,41 @@ export function journalName(agentId: string, ext: 'jsonl' | 'json' | 'pruned'): 
   return `${hash(agentId)}.${ext}`;
 }
 
+/** Where the files go: the extension's global storage (`ExtensionContext.globalStorageUri`). */
+export interface StorageRoot {
+  readonly fsPath: string;
+}
+
+/** The part of the log channel used here. */
+export interface TranscriptLog {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+export interface TranscriptFilesOptions {
+  /** How long after a change (or after a transcript stopped being used) it is saved and dropped. Default 2 s. */
+  saveDelayMs?: number;
+  /** The most the journals of one base URL may take (bytes), read at each check. Default 200 MB. */
+  maxDiskBytes?: () => number;
+  /** Whether a run may still change (never evicted). Default: every run may. */
+  isLive?: (agentId: string) => boolean;
+}
+
+/** One read of a journal into memory (for measurements and the test API). */
+export interface TranscriptRead {
+  readonly agentId: string;
+  readonly messages: number;
+  readonly bytes: number;
+  /** From the start of the read to the transcript in memory. */
+  readonly ms: number;
+  /** Of which parsing the journal, and merging it into the in-memory transcript. */
+  readonly parseMs: number;
+  readonly mergeMs: number;
+  /** A long journal: when its newest part was in memory (from the start), and how many messages that was. */
+  readonly firstMs?: number;
+  readonly firstMessages?: number;
+}
+
 /** What is known about a run's journal, once read. */
 export interface OnDisk {
   /** The transcript's revision up to which every entry is in the journal. */
@@ -37,6 +72,8 @@ export interface OnDisk {
   pending: Set<string>;
   /** False when there is no readable journal yet: the first write writes it whole. */
   valid: boolean;
+  /** Only the journal's newest records are in memory yet (see TranscriptFiles.loadIn). */
+  partial?: { started: number; first: { ms: number; messages: number }; rest?: Promise<Transcript> };
 }
 
 /** A run's transcript as an export reads it: streamed from its journal, or what memory holds. */
@@ -69,6 +106,8 @@ export function trackingStore(onNew: (agentId: string) => void): TranscriptStore
 }
 
 export interface ReadContext {
+  /** Read only about this many bytes from the end when the journal is much longer (a first, partial read). */
+  tailBytes?: number;
   tempFor(file: string): string;
   closed(): boolean;
   warn(message: string): void;
@@ -80,6 +119,8 @@ export interface RunRead {
   readonly bytes: number;
   /** Time spent parsing (the file read itself excluded), ms. */
   readonly parseMs: number;
+  /** Only the newest records were read (`tailBytes`): the rest is still to come. */
+  readonly partial?: boolean;
   readonly pruned?: PrunedInfo;
 }
 
@@ -89,8 +130,14 @@ export async function readRun(dir: string | undefined, agentId: string, c: ReadC
     return { entries: [], valid: true, bytes: 0, parseMs: 0 };
   }
   const file = path.join(dir, journalName(agentId, 'jsonl'));
-  const pruned = await readPruned(dir, hash(agentId), agentId);
+  const [pruned, tail] = await Promise.all([
+    readPruned(dir, hash(agentId), agentId),
+    c.tailBytes === undefined ? undefined : readTail(file, agentId, c.tailBytes),
+  ]);
   const extra = pruned ? { pruned } : {};
+  if (tail) {
+    return { ...tail, ...extra };
+  }
   const buffer = await fs.promises.readFile(file).catch(() => undefined);
   const parsing = performance.now();
   const journal = buffer ? parseJournal(buffer.toString('utf8'), agentId, buffer.length) : undefined;
@@ -112,6 +159,37 @@ export async function readRun(dir: string | undefined, agentId: string, c: ReadC
 }
 
 /**
+ * The newest records of a journal more than twice `bytes` long (undefined otherwise, or without
+ * a valid header). One open, one stat, two reads: each step waits its turn on a busy host.
+ */
+async function readTail(file: string, agentId: string, bytes: number): Promise<Omit<RunRead, 'pruned'> | undefined> {
+  const fh = await fs.promises.open(file, 'r').catch(() => undefined);
+  if (!fh) {
+    return undefined;
+  }
+  try {
+    const { size } = await fh.stat();
+    if (size <= 2 * bytes) {
+      return undefined;
+    }
+    const head = Buffer.alloc(4096);
+    const tail = Buffer.alloc(bytes);
+    const [h, t] = await Promise.all([fh.read(head, 0, head.length, 0), fh.read(tail, 0, bytes, size - bytes)]);
+    const parsing = performance.now();
+    const first = head.toString('utf8', 0, h.bytesRead);
+    if (!first.includes('\n') || !headerNames(first.slice(0, first.indexOf('\n')), agentId)) {
+      return undefined;
+    }
+    const text = tail.toString('utf8', 0, t.bytesRead);
+    // From the first whole line on: the one the read started in is cut.
+    const { entries } = parseLines(text.slice(text.indexOf('\n') + 1));
+    return { entries, valid: true, bytes: size, parseMs: performance.now() - parsing, partial: true };
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
  * Appends what the journal lacks, or, when it had none readable, writes it whole (then the
  * pre-journal file goes). Returns the bytes written, or undefined when it was left alone.
  */
@@ -126,23 +204,48 @@ export async function writeRun(dir: string, agentId: string, t: Transcript, disk
       return undefined;
     }
     await fs.promises.rm(path.join(dir, journalName(agentId, 'json')), { force: true });
+    disk.pending.clear();
   } else {
     const entries = unwritten(t, disk);
     if (entries.length === 0) {
       return undefined;
     }
     bytes = await appendJournal(file, agentId, recordLines(entries));
+    // Only what was written: the rest of the journal may have joined meanwhile (completeRead).
+    for (const e of entries) {
+      disk.pending.delete(e.key);
+    }
   }
-  Object.assign(disk, { written: revision, valid: true });
-  disk.pending.clear();
+  disk.valid = true;
+  disk.written = Math.max(disk.written, revision);
   return bytes;
 }
 
-/** dispose()'s last write, synchronous: what the journal lacks (all that is held, when it was never read). */
-export function writeRunSync(dir: string, agentId: string, t: Transcript, disk: OnDisk | undefined): void {
-  const entries = disk?.valid ? unwritten(t, disk) : t.snapshot().entries;
-  if (entries.length > 0) {
-    appendJournalSync(path.join(dir, journalName(agentId, 'jsonl')), agentId, recordLines(entries));
+/** dispose()'s last write, synchronous: what each journal lacks (all that is held, when it was never read). */
+export function writeAllSync(dir: string, runs: readonly { id: string; t: Transcript; disk: OnDisk | undefined }[]): void {
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+  } catch {
+    return;
+  }
+  for (const { id, t, disk } of runs) {
+    const entries = disk?.valid ? unwritten(t, disk) : t.snapshot().entries;
+    try {
+      if (entries.length > 0) {
+        appendJournalSync(path.join(dir, journalName(id, 'jsonl')), id, recordLines(entries));
+      }
+    } catch {
+      // Nothing to tell any more: the window is going away.
+    }
+  }
+}
+
+/** Deletes the runs' journals, pre-journal files and pruned notes. */
+export async function removeJournals(dir: string, agentIds: readonly string[], warn: (message: string) => void): Promise<void> {
+  for (const id of agentIds) {
+    for (const ext of ['jsonl', 'json', 'pruned'] as const) {
+      await fs.promises.rm(path.join(dir, journalName(id, ext)), { force: true }).catch((e: unknown) => warn(`Could not delete a saved transcript (run ${id}): ${errorText(e)}`));
+    }
   }
 }
 
@@ -164,8 +267,7 @@ export function unwritten(t: Transcript, disk: OnDisk): JournalEntry[] {
  * (merged from a read of the service while the journal was read): those win, and are returned
  * as the keys the journal lacks.
  */
-export function mergeSaved(t: Transcript, saved: readonly JournalEntry[]): Set<string> {
-  const newer = t.size > 0 ? t.snapshot().entries : [];
+export function mergeSaved(t: Transcript, saved: readonly JournalEntry[], newer: readonly JournalEntry[] = t.size > 0 ? t.snapshot().entries : []): Set<string> {
   if (saved.length > 0) {
     t.merge(saved.map((e) => e.message));
   }

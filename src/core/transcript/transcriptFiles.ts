@@ -17,47 +17,19 @@ import { Transcript, type TranscriptStore, type MergeResult } from './transcript
 import { Disposable } from '../disposable';
 import { DiskLimit, readPruned, type PrunedInfo } from './diskLimit';
 import {
-  errorText, exportSourceOf, hash, IN_MEMORY, journalName, mergeSaved, readRun, trackingStore, writeRun, writeRunSync, type ExportSource, type OnDisk,
+  errorText, exportSourceOf, hash, IN_MEMORY, journalName, mergeSaved, readRun, trackingStore, removeJournals, unwritten, writeAllSync, writeRun, type ExportSource, type OnDisk, type ReadContext,
+  type StorageRoot, type TranscriptFilesOptions, type TranscriptLog, type TranscriptRead,
 } from './runJournal';
 
 export type { ExportSource } from './runJournal';
 export type { PrunedInfo } from './diskLimit';
+export type { StorageRoot, TranscriptFilesOptions, TranscriptLog, TranscriptRead } from './runJournal';
 
 const SAVE_DELAY_MS = 2_000;
 const DEFAULT_MAX_DISK_BYTES = 200 * 1024 * 1024;
 const KEPT_READS = 20;
-
-/** Where the files go: the extension's global storage (`ExtensionContext.globalStorageUri`). */
-export interface StorageRoot {
-  readonly fsPath: string;
-}
-
-/** The part of the log channel used here. */
-export interface TranscriptLog {
-  info(message: string): void;
-  warn(message: string): void;
-}
-
-export interface TranscriptFilesOptions {
-  /** How long after a change (or after a transcript stopped being used) it is saved and dropped. Default 2 s. */
-  saveDelayMs?: number;
-  /** The most the journals of one base URL may take (bytes), read at each check. Default 200 MB. */
-  maxDiskBytes?: () => number;
-  /** Whether a run may still change (never evicted). Default: every run may. */
-  isLive?: (agentId: string) => boolean;
-}
-
-/** One read of a journal into memory (for measurements and the test API). */
-export interface TranscriptRead {
-  readonly agentId: string;
-  readonly messages: number;
-  readonly bytes: number;
-  /** From the start of the read to the transcript in memory. */
-  readonly ms: number;
-  /** Of which parsing the journal, and merging it into the in-memory transcript. */
-  readonly parseMs: number;
-  readonly mergeMs: number;
-}
+/** A journal over twice this long is read newest part first (about 2,000 messages, several screens). */
+const TAIL_BYTES = 512 * 1024;
 
 /** Everything of one base URL. */
 interface Space {
@@ -130,8 +102,10 @@ export class TranscriptFiles extends Disposable {
     }
   }
 
+  /** Whether the run's whole journal is merged into its transcript in memory. */
   isLoaded(agentId: string): boolean {
-    return this.space.disk.has(agentId) && this.space.store.has(agentId);
+    const disk = this.space.disk.get(agentId);
+    return disk !== undefined && !disk.partial && this.space.store.has(agentId);
   }
 
   /** The run's transcript, with what its journal holds merged in. */
@@ -174,13 +148,7 @@ export class TranscriptFiles extends Disposable {
     if (!dir) {
       return;
     }
-    const job = this.writes.then(async () => {
-      for (const id of agentIds) {
-        for (const file of [journalName(id, 'jsonl'), journalName(id, 'json'), journalName(id, 'pruned')]) {
-          await fs.promises.rm(path.join(dir, file), { force: true }).catch((e: unknown) => this.warn(`Could not delete a saved transcript (run ${id}): ${errorText(e)}`));
-        }
-      }
-    });
+    const job = this.writes.then(() => removeJournals(dir, agentIds, (m) => this.warn(m)));
     this.writes = job;
     await job;
   }
@@ -240,18 +208,21 @@ export class TranscriptFiles extends Disposable {
     return space;
   }
 
+  /**
+   * A journal much longer than TAIL_BYTES is read in two steps: its newest records first, so a
+   * panel shows them at once (load() resolves then, isLoaded() stays false), then the whole,
+   * merged in when read (load() again waits for that).
+   */
   private loadIn(space: Space, agentId: string): Promise<Transcript> {
-    if (space.disk.has(agentId) && space.store.has(agentId)) {
-      return Promise.resolve(space.store.get(agentId));
+    const disk = space.disk.get(agentId);
+    if (disk && space.store.has(agentId)) {
+      return disk.partial ? this.completeRead(space, agentId, disk) : Promise.resolve(space.store.get(agentId));
     }
     let p = space.loading.get(agentId);
     if (!p) {
       const started = performance.now();
-      const reading: Promise<Transcript> = readRun(space.dir, agentId, {
-        tempFor: (file) => this.tempFor(file),
-        closed: () => this.closed,
-        warn: (message) => this.warn(message),
-      }).then(({ entries, valid, pruned, bytes, parseMs }) => {
+      const reading: Promise<Transcript> = readRun(space.dir, agentId, this.readContext(TAIL_BYTES)).then((read) => {
+        const { entries, valid, pruned } = read;
         if (space.loading.get(agentId) !== reading) {
           // Removed while its journal was read: it does not come back into memory.
           const detached = new Transcript(IN_MEMORY);
@@ -261,12 +232,13 @@ export class TranscriptFiles extends Disposable {
         const t = space.store.get(agentId);
         const merging = performance.now();
         const pending = mergeSaved(t, entries);
-        const mergeMs = performance.now() - merging;
+        const read1: TranscriptRead = { agentId, messages: entries.length, bytes: read.bytes, ms: performance.now() - started, parseMs: read.parseMs, mergeMs: performance.now() - merging };
         t.noteDropped(pruned?.messages ?? 0);
-        space.disk.set(agentId, { written: t.revision, pending, valid });
+        space.disk.set(agentId, { written: t.revision, pending, valid, ...(read.partial ? { partial: { started, first: read1 } } : {}) });
         space.loading.delete(agentId);
-        this.readLog.push({ agentId, messages: entries.length, bytes, ms: performance.now() - started, parseMs, mergeMs });
-        this.readLog.splice(0, this.readLog.length - KEPT_READS);
+        if (!read.partial) {
+          this.logRead(read1);
+        }
         if (pending.size > 0 || !valid) {
           this.markDirtyIn(space, agentId);
         } else if (!this.inUse.has(agentId) && space === this.space) {
@@ -278,6 +250,46 @@ export class TranscriptFiles extends Disposable {
       p = reading;
     }
     return p;
+  }
+
+  /** The second step of a long journal's read: everything, with what memory changed meanwhile kept. */
+  private completeRead(space: Space, agentId: string, disk: OnDisk): Promise<Transcript> {
+    const t = space.store.get(agentId);
+    const partial = disk.partial;
+    if (!partial) {
+      return Promise.resolve(t);
+    }
+    partial.rest ??= readRun(space.dir, agentId, this.readContext(undefined)).then((read) => {
+      if (space.disk.get(agentId) !== disk || !space.store.has(agentId) || space.store.get(agentId) !== t) {
+        return t; // Dropped or removed meanwhile.
+      }
+      const merging = performance.now();
+      // What memory changed since the journal was last written wins over the journal's copies.
+      for (const key of mergeSaved(t, read.entries, unwritten(t, disk))) {
+        disk.pending.add(key);
+      }
+      disk.written = t.revision;
+      disk.partial = undefined;
+      const mergeMs = performance.now() - merging;
+      this.logRead({ ...read, agentId, messages: read.entries.length, ms: performance.now() - partial.started, mergeMs, firstMs: partial.first.ms, firstMessages: partial.first.messages });
+      if (disk.pending.size > 0) {
+        this.markDirtyIn(space, agentId);
+      }
+      return t;
+    });
+    return partial.rest;
+  }
+
+  private readContext(tailBytes: number | undefined): ReadContext {
+    return { tailBytes, tempFor: (file) => this.tempFor(file), closed: () => this.closed, warn: (message) => this.warn(message) };
+  }
+
+  private logRead(read: TranscriptRead): void {
+    this.readLog.push({
+      agentId: read.agentId, messages: read.messages, bytes: read.bytes, ms: read.ms, parseMs: read.parseMs, mergeMs: read.mergeMs,
+      ...(read.firstMs === undefined ? {} : { firstMs: read.firstMs, firstMessages: read.firstMessages }),
+    });
+    this.readLog.splice(0, this.readLog.length - KEPT_READS);
   }
 
   private markDirtyIn(space: Space, agentId: string): void {
@@ -374,25 +386,10 @@ export class TranscriptFiles extends Disposable {
   }
 
   private writeSync(space: Space): void {
-    const dir = space.dir;
-    if (!dir || space.dirty.size === 0) {
-      return;
+    if (space.dir && space.dirty.size > 0) {
+      writeAllSync(space.dir, [...space.dirty.keys()].filter((id) => space.store.has(id)).map((id) => ({ id, t: space.store.get(id), disk: space.disk.get(id) })));
+      space.dirty.clear();
     }
-    try {
-      fs.mkdirSync(dir, { recursive: true });
-    } catch {
-      return;
-    }
-    for (const id of space.dirty.keys()) {
-      if (space.store.has(id)) {
-        try {
-          writeRunSync(dir, id, space.store.get(id), space.disk.get(id));
-        } catch {
-          // Nothing to tell any more: the window is going away.
-        }
-      }
-    }
-    space.dirty.clear();
   }
 
   private tempFor(file: string): string {
