@@ -1,7 +1,7 @@
 /**
  * The extension side the run panel depends on (`RunPanelHost`): the latest polled Agent per
  * run, its freshness, drafts, follow-ups, links. Backed by the ledger, the poller and the
- * persisting transcript cache; it never hands the token or the client to the panel.
+ * saved transcripts (runs/transcripts.ts); it never hands the token or the client to the panel.
  */
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
