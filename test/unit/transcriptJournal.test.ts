@@ -199,6 +199,14 @@ describe('transcript journal: the disk limit', () => {
       fs.rmSync(root, { recursive: true, force: true });
     });
 
+    it('never prunes the journals of a former base URL (which of its runs are live is not known there)', async () => {
+      f = new TranscriptFiles({ fsPath: root }, new Log(), BASE, { saveDelayMs: 60_000, maxDiskBytes: () => 1, isLive: () => false });
+      f.merge('run-1', range(1, 50));
+      f.switchBaseUrl('https://other.example/api/public/v1');
+      await f.flush();
+      assert.ok(fs.existsSync(path.join(root, 'transcripts', hash(BASE), `${hash('run-1')}.jsonl`)), 'pruned a run of the former service');
+    });
+
     it('prunes finished runs least recently used first, keeps live and shown ones, logs it, and the run says so', async () => {
       const log = new Log();
       const live = new Set(['live']);

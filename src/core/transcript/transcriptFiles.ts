@@ -321,7 +321,8 @@ export class TranscriptFiles extends Disposable {
       .then(() => this.write(space))
       .then(() => this.sweep(space))
       .then(async () => {
-        if (!this.closed) {
+        // Only the current service's: which runs are live is known for it alone.
+        if (!this.closed && space === this.space) {
           await space.limit?.checkSoon();
         }
       })
