@@ -23,6 +23,8 @@ const lazyEntries = {
   panel: 'src/panel/entry.ts',
   // The saved transcripts: the first read that brings messages, or a panel (src/runs/transcripts.ts).
   transcripts: 'src/core/transcript/transcriptFiles.ts',
+  // The follow-up box and Export Run…: their first use (src/runs/commands/lazyCommands.ts).
+  runCommands: 'src/runs/commands/bodies.ts',
   // Test-ID scanning, creating test groups, runs about tests (src/testGroups/load.ts).
   testGroups: 'src/testGroups/entry.ts',
   // Language model tools and the @agent-runs chat participant: the first tool call or chat request (src/assistant/load.ts).

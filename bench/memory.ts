@@ -6,10 +6,18 @@
  * process.memoryUsage().heapUsed after forced garbage collection (v8 --expose-gc at runtime),
  * waiting each time until the heap has settled. The runs are finished ones: following them
  * costs one read each, and the heap figures are not blurred by polling in flight.
+ *
+ * Before those, one long run: a finished run whose saved transcript (its journal, written into
+ * the profile before the editor starts) holds 50,000 messages while the service returns only
+ * its last 50. Tracking it opens its panel, which reads the journal; the extension reports how
+ * long that read took, and the heap is sampled before, while open and after the panel closed.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createClient } from '../src/api/index';
+import { normalizeBaseUrl } from '../src/api/baseUrl';
+import { headerLine, recordLines } from '../src/core/transcript/journal';
+import { hash } from '../src/core/transcript/runJournal';
 import { startEmulator, type Emulator } from '../test/emulator/index';
 import { assertCodeServerInstalled, createProfile, installVsix } from '../test/support/codeServer';
 import { extensionId } from '../test/support/paths';
@@ -18,14 +26,49 @@ import { codeServerVersion } from './activation';
 import type { Build } from './build';
 import { coldStart } from './codeServerRun';
 import { buildBenchExtensions } from './extensions';
-import { benchMessage } from './fixtures';
-import { OBSERVER_MARKER_FILE, type HeapSample } from './probe/protocol';
+import { benchMessage, benchMessages } from './fixtures';
+import { OBSERVER_MARKER_FILE, type BigRunProbe, type HeapSample, type MemoryRuns } from './probe/protocol';
 import type { Report } from './report';
 import { MB } from './stats';
 
 export const RUNS = 200;
 export const MESSAGES_PER_RUN = 500;
 export const HEAP_RETURN_BUDGET_MB = 10;
+export const BIG_RUN_MESSAGES = 50_000;
+/** The service's window of the long run: its newest messages only. */
+const BIG_RUN_WINDOW = 50;
+export const BIG_READ_BUDGET_MS = 200;
+export const BIG_HEAP_RETURN_BUDGET_MB = 5;
+
+/** A finished run whose history on the service is the last 50 of its 50,000 messages. */
+async function seedBigRun(emulator: Emulator): Promise<{ id: string; end: number }> {
+  const client = createClient({ baseUrl: emulator.baseUrl, token: emulator.tokens.default });
+  let id: string;
+  try {
+    id = (await client.startAgent({ appId: 'app_todo', prompt: 'Memory bench: a long run', model: 'hosted/auto' })).agentId;
+  } finally {
+    await client.dispose();
+  }
+  await emulator.advance(60_000);
+  const record = emulator.state.agents.get(id);
+  if (!record || (record.status !== 'completed' && record.status !== 'error')) {
+    throw new Error(`the long run ${id} did not finish on the emulator (${record?.status ?? 'missing'})`);
+  }
+  const end = record.updatedAt + BIG_RUN_MESSAGES * 1_000;
+  record.history = benchMessages(BIG_RUN_WINDOW, end, BIG_RUN_MESSAGES - BIG_RUN_WINDOW + 1);
+  record.updatedAt = end;
+  return { id, end };
+}
+
+/** The long run's journal, where the extension keeps it in the profile (see src/core/transcript/transcriptFiles.ts). */
+function writeBigJournal(userDataDir: string, baseUrl: string, agentId: string, end: number): number {
+  const dir = path.join(userDataDir, 'User', 'globalStorage', extensionId().toLowerCase(), 'transcripts', hash(normalizeBaseUrl(baseUrl)));
+  fs.mkdirSync(dir, { recursive: true });
+  const messages = benchMessages(BIG_RUN_MESSAGES, end).map((m) => ({ key: `id:${m.id}`, message: m }));
+  const file = path.join(dir, `${hash(agentId)}.jsonl`);
+  fs.writeFileSync(file, headerLine(agentId) + recordLines(messages));
+  return fs.statSync(file).size;
+}
 
 /** 200 finished runs on the emulator, each with exactly 500 messages. */
 async function seedRuns(emulator: Emulator): Promise<string[]> {
@@ -83,13 +126,16 @@ export async function measureMemory(report: Report, build: Build, options: { hea
   const emulator = await startEmulator({ port: 0, clock: 'manual', stepMs: 1000 });
   registerCleanup('stop the memory emulator', () => emulator.close());
   try {
+    const big = await seedBigRun(emulator);
     const ids = await seedRuns(emulator);
     const runsFile = path.join(work, 'runs.json');
-    fs.writeFileSync(runsFile, JSON.stringify(ids));
+    const runs: MemoryRuns = { ids, big: big.id, bigMessages: BIG_RUN_MESSAGES };
+    fs.writeFileSync(runsFile, JSON.stringify(runs));
     const profile = createProfile(path.join(work, 'profile'), {
       settings: { 'agentRuns.baseUrl': emulator.baseUrl },
       workspaceFiles: { [OBSERVER_MARKER_FILE]: '' },
     });
+    const journalBytes = writeBigJournal(profile.userDataDir, emulator.baseUrl, big.id, big.end);
     const id = extensionId();
     await installVsix(profile, build.vsix, id);
     await installVsix(profile, observer.vsix, observer.id);
@@ -145,6 +191,7 @@ export async function measureMemory(report: Report, build: Build, options: { hea
       unit: 'MB',
       note: 'agentRuns.clearFinished after the panels were closed: what the run list and transcript caches held',
     });
+    addBigRunRows(report, m.big, journalBytes);
     if (options.heapSnapshots) {
       report.notes.push(`Memory: heap snapshots of each sample are in ${path.relative(process.cwd(), options.heapSnapshots)}/ (open them in Chrome DevTools, Memory tab; compare "panels closed" with "one run followed").`);
     }
@@ -155,4 +202,31 @@ export async function measureMemory(report: Report, build: Build, options: { hea
   } finally {
     await emulator.close();
   }
+}
+
+function addBigRunRows(report: Report, big: BigRunProbe | undefined, journalBytes: number): void {
+  if (!big) {
+    throw new Error('the observer did not open the long run');
+  }
+  const what = `${big.messages.toLocaleString('en-US')} messages, ${mb(journalBytes).toFixed(1)} MB journal`;
+  report.add('memory', {
+    name: `Opening a ${BIG_RUN_MESSAGES.toLocaleString('en-US')}-message run's panel: transcript read from disk (what the panel shows first)`,
+    value: big.firstMs,
+    unit: 'ms',
+    budget: { op: '<', limit: BIG_READ_BUDGET_MS },
+    note: `${what}: its newest ${big.firstMessages.toLocaleString('en-US')} messages read and merged into memory, as the extension measures it (TranscriptFiles.reads); the panel is told then, and again when the rest joined`,
+  });
+  report.add('memory', {
+    name: `… the whole ${BIG_RUN_MESSAGES.toLocaleString('en-US')}-message transcript in memory`,
+    value: big.readMs,
+    unit: 'ms',
+    note: `from the start of the read: the rest of the journal parsed (${big.parseMs.toFixed(0)} ms) and merged into the in-memory transcript (${big.mergeMs.toFixed(0)} ms), after the first part; ${big.openMs} ms from the track command to the whole transcript in memory (HTTP read of the run included)`,
+  });
+  report.add('memory', {
+    name: `Heap after closing the ${BIG_RUN_MESSAGES.toLocaleString('en-US')}-message run's panel (vs before opening it)`,
+    value: mb(big.closed.heapUsed - big.before.heapUsed),
+    unit: 'MB',
+    budget: { op: '<=', limit: BIG_HEAP_RETURN_BUDGET_MB },
+    note: `${mb(big.open.heapUsed - big.before.heapUsed).toFixed(1)} MB more while its panel was open; the run stays in the list (finished, not polled)`,
+  });
 }

@@ -38,6 +38,7 @@ const STATELESS = {
   'src/core/disposable.ts': 'an abstract base class with per-instance state only; nothing tests `instanceof Disposable`',
   'src/core/l10n.ts': 'a constant',
   'src/core/panel/viewType.ts': 'a constant',
+  'src/core/panel/export.ts': 'pure functions and constants (the panel\'s "open in editor" and the streamed exports of dist/transcripts.js)',
   'src/core/transcript/transcript.ts':
     'classes with per-instance state only: dist/transcripts.js creates the one store and the panel receives it; nothing tests `instanceof`',
   'src/core/transcript/order.ts': 'a pure comparison',
@@ -46,6 +47,17 @@ const STATELESS = {
   'src/testGroups/copyId.ts': 'one stateless function',
   'src/testing/testKey.ts': 'two pure functions of a TestItem',
   'src/core/assistant/': 'pure functions and constants (tool schemas, text building); no module state, no classes tested by identity',
+  'src/core/ledger/observe.ts': 'pure functions over a record and a read',
+  'src/core/ledger/record.ts': 'the record type and pure helpers',
+  'src/core/runs/nodes.ts': 'pure tree-node model functions',
+  'src/core/runs/presentation.ts': 'pure labels and descriptions of a run',
+  'src/core/time.ts': 'pure time formatting',
+  'src/connection/showApiError.ts': 'functions that take the live gate and connection as parameters; no module state',
+  'src/runs/commands/pickRun.ts': 'functions over deps; no module state',
+  'src/runs/followUp.ts': 'functions over deps (the one send lock is deps.sends); no module state',
+  'src/runs/followUpSends.ts':
+    'the FollowUpSends class keeps per-instance state only (the one instance is deps.sends); dist/runCommands.js uses its pure describeFollowUpFailure',
+  'src/runs/recordToAgent.ts': 'one pure function',
   'node_modules/zod/':
     'zod 4 keeps its global config and registry on globalThis (shared by every copy) and answers instanceof from trait names, not class identity; no schema object crosses bundles',
 };

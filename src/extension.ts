@@ -16,7 +16,7 @@ import { registerOpenRun } from './runs/commands/openRun';
 import { registerRefresh } from './runs/commands/refresh';
 import { registerRefreshRun } from './runs/commands/refreshRun';
 import { registerRemoveRun } from './runs/commands/removeRun';
-import { registerFollowUpCommand } from './runs/commands/followUpCommand';
+import { registerLazyRunCommands } from './runs/commands/lazyCommands';
 import { registerStartRun, startRunPrefilled } from './launch/register';
 import { registerTrackRun } from './runs/commands/trackRun';
 import { registerUriHandler } from './runs/commands/uriHandler';
@@ -28,7 +28,8 @@ import type { GlueDeps } from './runs/glueDeps';
 import { afterPost, type AfterPost } from './runs/afterPost';
 import { Ledgers } from './runs/ledgers';
 import { RunSync } from './runs/runSync';
-import { LazyTranscriptCache } from './runs/transcripts';
+import { Transcripts } from './runs/transcripts';
+import type { TranscriptRead } from './core/transcript/transcriptFiles';
 import { Drafts } from './runs/drafts';
 import { FollowUpSends } from './runs/followUpSends';
 import { watchFollowUpSends } from './runs/followUp';
@@ -59,6 +60,8 @@ export interface AgentRunsTestApi {
   flush(): Promise<void>;
   /** Milliseconds activate() took. */
   readonly activationMs: number;
+  /** The latest reads of a saved transcript into memory (run, messages, bytes, milliseconds). */
+  transcriptReads(): readonly TranscriptRead[];
   /** Base URL and whether a token is stored (never the token). */
   connection(): { baseUrl: string | undefined; signedIn: boolean; tokenRejected: boolean; online: boolean };
   /** Runs the AGENT_RUNS_SEED_TOKEN_FILE import again (tests: "a new token was set"). */
@@ -104,8 +107,8 @@ function buildBase(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
   const auth = new TokenStore(context.secrets);
   const conn = new Connection({ context, auth, log, loadApi });
   const ledgers = new Ledgers(context.globalState, log, conn.current.baseUrl);
-  // The cache itself loads with the panel code (dist/panel.js), on its first use.
-  const transcripts = new LazyTranscriptCache(context.globalStorageUri, log, conn.current.baseUrl);
+  // The journals load on first use (dist/transcripts.js); runs the ledger knows unfinished are never pruned.
+  const transcripts = new Transcripts(context.globalStorageUri, log, conn.current.baseUrl, () => ledgers.current);
   const gate = new UnauthorizedGate(conn, auth, log);
   const drafts = new Drafts(context.workspaceState, (message) => log.warn(message));
   const sends = new FollowUpSends(context.workspaceState);
@@ -125,7 +128,7 @@ function buildRuns(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
   // The webview serializer must exist when activate returns (panels come back after a reload);
   // the panel manager behind it loads on first use (dist/panel.js).
   const host = new PanelHost(log);
-  const panels = new LazyRunPanels(context.extensionUri, host, { transcripts: () => b.transcripts.transcripts });
+  const panels = new LazyRunPanels(context.extensionUri, host, { store: () => b.transcripts.store });
   context.subscriptions.push(host, panels);
   const alerts = new RunAlerts(log, (id) => host.isViewing(id));
   const sync = new RunSync({
@@ -216,7 +219,7 @@ function registerRunCommands(context: vscode.ExtensionContext, deps: GlueDeps, b
   registerConnectionCommands(context, { conn: b.conn, auth: b.auth, log });
   registerTrackRun(context, deps);
   registerOpenRun(context, deps);
-  registerFollowUpCommand(context, deps);
+  registerLazyRunCommands(context, deps);
   registerRefresh(context, deps);
   registerRefreshRun(context, deps);
   registerCopyAgentId(context, deps);
@@ -240,10 +243,11 @@ function testApi(b: Base, r: Runs, deps: GlueDeps, log: vscode.LogOutputChannel,
     notificationsFor: (agentId) => r.alerts.shownFor(agentId),
     flush,
     activationMs,
+    transcriptReads: () => b.transcripts.reads,
     connection: () => ({ baseUrl: conn.current.baseUrl, signedIn: conn.current.signedIn, tokenRejected: gate.rejected, online: r.connectivity() }),
     seedToken: () => seedTokenFromEnv(process.env, conn, auth, log),
     afterPost: (post) => deps.afterPost(post),
-    transcriptSequences: (agentId) => b.transcripts.transcripts.get(agentId).snapshot().entries.map((e) => e.sequence ?? -1),
+    transcriptSequences: (agentId) => b.transcripts.store.get(agentId).snapshot().entries.map((e) => e.sequence ?? -1),
     assistant,
   };
 }

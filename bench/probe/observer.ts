@@ -17,7 +17,7 @@ import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import * as vscode from 'vscode';
-import { PROBE_ENV, type ActivationProbe, type HeapSample, type MemoryProbe, type ProbeMarks, type ProbeReport } from './protocol';
+import { PROBE_ENV, type ActivationProbe, type BigRunProbe, type HeapSample, type MemoryProbe, type MemoryRuns, type ProbeMarks, type ProbeReport } from './protocol';
 
 interface PerformanceMark {
   readonly name: string;
@@ -101,6 +101,7 @@ interface TargetApi {
   connection(): { signedIn: boolean };
   ledger(): { all(): readonly unknown[] };
   flush(): Promise<void>;
+  transcriptReads?(): readonly { agentId: string; messages: number; bytes: number; ms: number; parseMs: number; mergeMs: number; firstMs?: number; firstMessages?: number }[];
 }
 
 function targetApi(exports: unknown): TargetApi {
@@ -162,8 +163,33 @@ async function closeAllPanels(api: TargetApi): Promise<void> {
   await api.flush();
 }
 
+/** Opens the run whose saved transcript is long (tracking it opens its panel), then closes it. */
+async function bigRun(api: TargetApi, runs: MemoryRuns): Promise<BigRunProbe> {
+  const reads = api.transcriptReads?.bind(api);
+  if (!reads) {
+    throw new Error('the target does not report transcript reads (transcriptReads) from activate()');
+  }
+  const before = await settledHeap('before the long run');
+  const t0 = Date.now();
+  if ((await vscode.commands.executeCommand<unknown>('agentRuns.trackRun', runs.big)) !== true) {
+    throw new Error(`agentRuns.trackRun ${runs.big} did not succeed`);
+  }
+  await until(() => reads().some((r) => r.agentId === runs.big), 60_000, 'the long transcript to be read', 5);
+  const openMs = Date.now() - t0;
+  const read = [...reads()].reverse().find((r) => r.agentId === runs.big);
+  if (!read) {
+    throw new Error('no read of the long transcript');
+  }
+  await until(() => webviewTabs() > 0, 30_000, 'the long run\'s panel');
+  const open = await settledHeap('long run open');
+  await closeAllPanels(api);
+  const closed = await settledHeap('long run closed');
+  return { readMs: read.ms, firstMs: read.firstMs ?? read.ms, firstMessages: read.firstMessages ?? read.messages, parseMs: read.parseMs, mergeMs: read.mergeMs, messages: read.messages, bytes: read.bytes, openMs, before, open, closed };
+}
+
 async function memory(ext: vscode.Extension<unknown>, runsFile: string): Promise<MemoryProbe> {
-  const ids = JSON.parse(fs.readFileSync(runsFile, 'utf8')) as string[];
+  const runs = JSON.parse(fs.readFileSync(runsFile, 'utf8')) as MemoryRuns;
+  const ids = runs.ids;
   const api = targetApi(ext.exports);
   const notes: string[] = [];
   await until(() => api.connection().signedIn, 60_000, 'the seeded token to be stored');
@@ -175,6 +201,7 @@ async function memory(ext: vscode.Extension<unknown>, runsFile: string): Promise
   }
   await closeAllPanels(api);
   samples.push(await settledHeap('one run followed, its panel closed'));
+  const big = await bigRun(api, runs);
 
   const t0 = Date.now();
   let followed = 0;
@@ -202,7 +229,7 @@ async function memory(ext: vscode.Extension<unknown>, runsFile: string): Promise
   await api.flush();
   samples.push(await settledHeap('runs cleared'));
   notes.push(`most webview tabs open at once: ${maxTabs}`);
-  return { samples, runsFollowed: followed, runsInList, panelsOpened, tabsAfterClose, followMs, notes };
+  return { big, samples, runsFollowed: followed, runsInList, panelsOpened, tabsAfterClose, followMs, notes };
 }
 
 // ---------------------------------------------------------------- entry

@@ -11,7 +11,7 @@ export const PROBE_ENV = {
   target: 'AGENT_RUNS_BENCH_TARGET',
   /** `activation` (default) or `memory`. */
   mode: 'AGENT_RUNS_BENCH_MODE',
-  /** memory: a JSON file holding the agent IDs to follow (string[]). */
+  /** memory: a JSON file holding the agent IDs to follow (`MemoryRuns`). */
   runs: 'AGENT_RUNS_BENCH_RUNS',
   /** memory: a folder for a heap snapshot at each sample (`--heap-snapshots`). */
   heapSnapshots: 'AGENT_RUNS_BENCH_HEAP_SNAPSHOTS',
@@ -52,7 +52,35 @@ export interface HeapSample {
   readonly at: number;
 }
 
+/** What the memory mode follows: many runs, and one whose saved transcript is long. */
+export interface MemoryRuns {
+  readonly ids: readonly string[];
+  /** A finished run whose journal holds `bigMessages` messages (written before start). */
+  readonly big: string;
+  readonly bigMessages: number;
+}
+
+/** Opening the long run's panel: its transcript read from disk, then the heap once closed. */
+export interface BigRunProbe {
+  /** The extension's own measure: the whole journal read and merged into memory (ms). */
+  readonly readMs: number;
+  /** Its newest part in memory, what the panel shows first (ms), and how many messages that was. */
+  readonly firstMs: number;
+  readonly firstMessages: number;
+  /** Of which parsing the journal and merging it into memory (the rest is waiting: the file read, other work). */
+  readonly parseMs: number;
+  readonly mergeMs: number;
+  readonly messages: number;
+  readonly bytes: number;
+  /** From the open command to the transcript in memory (ms). */
+  readonly openMs: number;
+  readonly before: HeapSample;
+  readonly open: HeapSample;
+  readonly closed: HeapSample;
+}
+
 export interface MemoryProbe {
+  readonly big?: BigRunProbe;
   readonly samples: readonly HeapSample[];
   readonly runsFollowed: number;
   readonly runsInList: number;

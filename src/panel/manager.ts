@@ -4,13 +4,12 @@
  * ## How the glue uses it
  * ```ts
  * const panels = new RunPanelManager(context.extensionUri, host, {
- *   transcripts: () => transcriptCache.transcripts,   // share the store the poller merges into
+ *   store: () => transcripts.store,   // share the store the poller merges into
  *   stallAfterMinutes: 10,
  * });                                                 // registers the serializer
  * context.subscriptions.push(panels);
  * panels.isVisible(agentId);             // for the poller's cadence and alerts
  * panels.open(agentId);                  // opens, or focuses the existing panel
- * panels.exportRun(agentId, 'markdown'); // also usable from a tree command
  * ```
  * The `WebviewPanelSerializer` must be registered during `activate`, and package.json needs
  * `"onWebviewPanel:agentRuns.run"` in `activationEvents` so panels come back after a reload.
@@ -40,7 +39,8 @@
  *   or closed.
  * - `markSeen`: the user has seen the newest messages (clear unread counts).
  * - `log`: the extension's output channel.
- * Exports, "open in editor", clipboard and the allow-edits confirmation are done here.
+ * "Open in editor", clipboard and the allow-edits confirmation are done here; exports go
+ * through the `agentRuns.exportRun` command (src/runs/commands/exportRun.ts).
  *
  * The webview never gets the token or talks to the network (`connect-src 'none'`); every
  * message from it is validated with protocol.ts and anything invalid is logged and dropped.
@@ -49,7 +49,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { oneLine } from '../api/sanitize';
 import { isTerminalStatus, type Agent, type Permission } from '../api/types';
-import { messageToMarkdown, toJson, toMarkdown } from '../core/panel/export';
+import { messageToMarkdown } from '../core/panel/export';
 import { webviewHtml } from '../core/panel/html';
 import { PanelSession, RunObserver, type RunView } from '../core/panel/panelModel';
 import { cutText, forPosting, isSafeLinkUrl, parsePanelState, parseWebviewMessage, type ExtensionToWebviewMessage, type SendState, type WebviewToExtensionMessage } from '../core/panel/protocol';
@@ -102,7 +102,7 @@ export interface RunPanelManagerOptions {
    * poller merges into), or a function returning the current one (it may be replaced, e.g.
    * when the base URL changes). One is created otherwise.
    */
-  transcripts?: TranscriptStore | (() => TranscriptStore);
+  store?: TranscriptStore | (() => TranscriptStore);
   /** A running run with no activity for this long shows a stall warning. Default 10. */
   stallAfterMinutes?: number;
   /**
@@ -127,7 +127,7 @@ export class RunPanelManager implements vscode.Disposable {
     readonly host: RunPanelHost,
     options: RunPanelManagerOptions = {},
   ) {
-    const t = options.transcripts ?? new TranscriptStore(MAX_TRACKED_RUNS);
+    const t = options.store ?? new TranscriptStore(MAX_TRACKED_RUNS);
     this.store = typeof t === 'function' ? t : () => t;
     this.stallAfterMs = Math.max(1, options.stallAfterMinutes ?? DEFAULT_STALL_MINUTES) * 60_000;
     this.observer = new RunObserver({
@@ -197,32 +197,6 @@ export class RunPanelManager implements vscode.Disposable {
   restoreDraft(agentId: string, text: string): void {
     this.host.setDraft(agentId, text);
     this.panels.get(agentId)?.post({ type: 'draft', text });
-  }
-
-  /** Asks where to save, then writes the run as Markdown or JSON. */
-  async exportRun(agentId: string, format: 'markdown' | 'json'): Promise<void> {
-    const agent: Agent = this.host.getRun(agentId)?.agent ?? { agentId };
-    this.observer.observe(agentId);
-    const snapshot = this.transcriptOf(agentId);
-    const content = format === 'markdown' ? toMarkdown(agent, snapshot, { labels: exportLabels() }) : toJson(agent, snapshot);
-    const safeId = agentId.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80) || 'run';
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-    const name = `agent-run-${safeId}.${format === 'markdown' ? 'md' : 'json'}`;
-    const target = await vscode.window.showSaveDialog({
-      defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined,
-      filters: format === 'markdown' ? { Markdown: ['md'] } : { JSON: ['json'] },
-      saveLabel: vscode.l10n.t('Export'),
-      title: vscode.l10n.t('Export run {0}', agentId),
-    });
-    if (!target) {
-      return;
-    }
-    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(content));
-    const open = vscode.l10n.t('Open');
-    const choice = await vscode.window.showInformationMessage(vscode.l10n.t('Run exported to {0}.', target.fsPath), open);
-    if (choice === open) {
-      await vscode.window.showTextDocument(target);
-    }
   }
 
   dispose(): void {
@@ -421,7 +395,8 @@ class RunPanel {
         await this.host.openExternalLink(m.url);
         return;
       case 'export':
-        await this.manager.exportRun(this.agentId, m.format);
+        // The Runs view's Export Run…: streamed from the saved transcript, the same for both.
+        await vscode.commands.executeCommand('agentRuns.exportRun', this.agentId, m.format);
         return;
       case 'clone':
         await this.host.cloneRun(this.agentId);

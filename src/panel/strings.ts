@@ -5,7 +5,7 @@
  * back to `l10n.t` as its own argument so translators see (and may move) it.
  */
 import * as vscode from 'vscode';
-import type { ExportLabels } from '../core/panel/export';
+import { exportLabels as labelsIn, type ExportLabels } from '../core/panel/export';
 import type { WebviewStrings } from '../core/panel/protocol';
 
 const P = '{0}';
@@ -121,32 +121,5 @@ export function webviewStrings(isMac: boolean): WebviewStrings {
 }
 
 export function exportLabels(): ExportLabels {
-  const t = vscode.l10n.t;
-  return {
-    title: t('Agent run {0}', P),
-    status: t('Status'),
-    app: t('App ID'),
-    project: t('Project'),
-    model: t('Model'),
-    effort: t('Reasoning effort'),
-    permission: t('Permission'),
-    branches: t('Permitted branches'),
-    created: t('Created'),
-    updated: t('Updated'),
-    completed: t('Completed'),
-    agentId: t('Agent ID'),
-    lastError: t('Last error'),
-    lifecycle: t('Lifecycle'),
-    conversationState: t('Conversation state'),
-    sandboxState: t('Sandbox state'),
-    queuedTurns: t('Queued turns'),
-    transcript: t('Transcript'),
-    toolCall: t('Tool call'),
-    attachments: t('Attachments'),
-    earlierUnavailable: t('Earlier messages were no longer available from the service; about {0} are missing.', P),
-    gap: t('About {0} messages here are no longer available from the service.', P),
-    dropped: t('{0} older messages were dropped from the local cache.', P),
-    noMessages: t('No messages.'),
-    exportedAt: t('Exported {0}', P),
-  };
+  return labelsIn(vscode.l10n);
 }

@@ -76,7 +76,7 @@ function knownUserMessageIds(d: GlueDeps, agentId: string, prompt: string): stri
     return [];
   }
   const wanted = prompt.trim();
-  return d.transcripts.transcripts.get(agentId).snapshot().entries
+  return d.transcripts.store.get(agentId).snapshot().entries
     .map((e) => e.message)
     .filter((m) => m.role === 'user' && typeof m.content === 'string' && m.content.trim() === wanted && typeof m.id === 'string')
     .map((m) => m.id as string);

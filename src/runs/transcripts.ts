@@ -1,53 +1,68 @@
 /**
- * The transcript cache as activation sees it. The cache itself (core/transcript, with the
- * transcript store) is its own bundle, dist/transcripts.js; it is created on first real use,
- * which comes after a read of a run (dist/api.js loaded) or with a panel. Until then there is
- * nothing in it to save, and nothing to say about it.
+ * `Transcripts`: the saved transcripts as activation sees them. The journals themselves
+ * (TranscriptFiles, core/transcript, with the in-memory TranscriptStore) are their own bundle,
+ * dist/transcripts.js, loaded on first real use, which comes after a read of a run (dist/api.js
+ * loaded), with a panel or an export. Until then there is nothing in memory to save.
  */
-import type * as vscode from 'vscode';
-import type * as TranscriptFiles from '../core/transcript/transcriptFiles';
+import * as vscode from 'vscode';
+import type * as TranscriptFilesModule from '../core/transcript/transcriptFiles';
 import type { MergeResult, Transcript, TranscriptStore } from '../core/transcript/transcript';
-import type { TranscriptCache } from '../core/transcript/transcriptFiles';
+import type { ExportSource, PrunedInfo, TranscriptFiles, TranscriptRead } from '../core/transcript/transcriptFiles';
+import type { Agent, RunStatus } from '../api/types';
+import { isTerminalStatus } from '../api/types';
+import type { ExportFormat } from '../core/panel/exportFile';
 
-/** What the rest of the extension uses of the transcript cache. */
-export type Transcripts = Pick<
-  TranscriptCache,
-  'transcripts' | 'switchBaseUrl' | 'setInUse' | 'isLoaded' | 'load' | 'merge' | 'markDirty' | 'remove' | 'flush' | 'dispose'
->;
+const DEFAULT_MAX_DISK_MB = 200;
 
-export class LazyTranscriptCache implements Transcripts {
-  private cache: TranscriptCache | undefined;
+/** Whether a run may still change: not known to be finished (a run not in the list is not followed). */
+export interface RunStatuses {
+  get(agentId: string): { status: RunStatus } | undefined;
+}
+
+function maxDiskBytes(): number {
+  const mb = vscode.workspace.getConfiguration('agentRuns').get<number>('transcripts.maxDiskMB', DEFAULT_MAX_DISK_MB);
+  return (Number.isFinite(mb) && mb > 0 ? mb : DEFAULT_MAX_DISK_MB) * 1024 * 1024;
+}
+
+export class Transcripts implements vscode.Disposable {
+  private files: TranscriptFiles | undefined;
   private baseUrl: string | undefined;
 
   constructor(
     private readonly root: vscode.Uri,
     private readonly log: vscode.LogOutputChannel,
     baseUrl: string | undefined,
+    private readonly runs: () => RunStatuses,
   ) {
     this.baseUrl = baseUrl;
   }
 
   /** The in-memory store (shared with the run panel). */
-  get transcripts(): TranscriptStore {
-    return this.real().transcripts;
+  get store(): TranscriptStore {
+    return this.real().store;
+  }
+
+  /** The latest reads of a journal into memory (for the test API and the bench). */
+  get reads(): readonly TranscriptRead[] {
+    return this.files?.reads ?? [];
   }
 
   switchBaseUrl(baseUrl: string | undefined): void {
     this.baseUrl = baseUrl;
-    this.cache?.switchBaseUrl(baseUrl);
+    this.files?.switchBaseUrl(baseUrl);
   }
 
-  /** A panel shows the run (true) or stopped showing it (false): see TranscriptCache.setInUse. */
+  /** A panel shows the run (true) or stopped showing it (false): see TranscriptFiles.setInUse. */
   setInUse(agentId: string, inUse: boolean): void {
     if (inUse) {
       this.real().setInUse(agentId, true);
     } else {
-      this.cache?.setInUse(agentId, false);
+      this.files?.setInUse(agentId, false);
     }
   }
 
   isLoaded(agentId: string): boolean {
-    return this.cache?.isLoaded(agentId) ?? false;
+    return this.files?.isLoaded(agentId) ?? false;
   }
 
   load(agentId: string): Promise<Transcript> {
@@ -62,31 +77,50 @@ export class LazyTranscriptCache implements Transcripts {
     this.real().markDirty(agentId);
   }
 
-  /** Also deletes the saved files of runs never read in this session, so it loads the cache. */
+  /** Whether the run's saved transcript was pruned to stay under `agentRuns.transcripts.maxDiskMB`. */
+  pruned(agentId: string): Promise<PrunedInfo | undefined> {
+    return this.real().pruned(agentId);
+  }
+
+  /** Also deletes the journals of runs never read in this session, so it loads the bundle. */
   remove(agentIds: readonly string[]): Promise<void> {
     return this.real().remove(agentIds);
   }
 
+  /** Streams the run's transcript from its journal into `file` (Markdown or JSON); resolves with the message count. */
+  async exportTo(agentId: string, file: string, format: ExportFormat, run: Agent, cancelled: () => boolean): Promise<number> {
+    const files = this.real();
+    const source: ExportSource = await files.exportSource(agentId);
+    const m = loadTranscriptFiles();
+    return m.writeExportFile(file, format, run, source, { labels: m.exportLabels(vscode.l10n), cancelled });
+  }
+
   flush(): Promise<void> {
-    return this.cache?.flush() ?? Promise.resolve();
+    return this.files?.flush() ?? Promise.resolve();
   }
 
-  /** Writes what is left synchronously (see TranscriptCache.dispose). */
+  /** Writes what is left synchronously (see TranscriptFiles.dispose). */
   dispose(): void {
-    this.cache?.dispose();
+    this.files?.dispose();
   }
 
-  private real(): TranscriptCache {
-    this.cache ??= new (loadTranscriptFiles().TranscriptCache)(this.root, this.log, this.baseUrl);
-    return this.cache;
+  private real(): TranscriptFiles {
+    this.files ??= new (loadTranscriptFiles().TranscriptFiles)(this.root, this.log, this.baseUrl, {
+      maxDiskBytes,
+      isLive: (id) => {
+        const r = this.runs().get(id);
+        return r !== undefined && !isTerminalStatus(r.status);
+      },
+    });
+    return this.files;
   }
 }
 
-let loaded: typeof TranscriptFiles | undefined;
+let loaded: typeof TranscriptFilesModule | undefined;
 
 /** dist/transcripts.js (src/core/transcript/transcriptFiles.ts); esbuild leaves this require alone (see esbuild.js). */
-function loadTranscriptFiles(): typeof TranscriptFiles {
+function loadTranscriptFiles(): typeof TranscriptFilesModule {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  loaded ??= require('./transcripts.js') as typeof TranscriptFiles;
+  loaded ??= require('./transcripts.js') as typeof TranscriptFilesModule;
   return loaded;
 }

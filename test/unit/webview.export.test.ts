@@ -1,7 +1,13 @@
 import * as assert from 'node:assert/strict';
 import type { Agent } from '../../src/api/types';
-import { messageToMarkdown, toJson, toMarkdown } from '../../src/core/panel/export';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { AgentMessage } from '../../src/api/types';
+import { messageToMarkdown, toJson, toMarkdown, writeJson, writeMarkdown, type ExportSink, type ExportTranscript } from '../../src/core/panel/export';
+import { writeExportFile } from '../../src/core/panel/exportFile';
 import { Transcript } from '../../src/core/transcript/transcript';
+import { TranscriptFiles } from '../../src/core/transcript/transcriptFiles';
 
 const T0 = Date.UTC(2025, 0, 1, 9, 0, 0);
 const TOKEN = 'svc_live_9f8e7d6c5b4a39281706f5e4d3c2b1a0';
@@ -107,5 +113,93 @@ describe('export', () => {
     assert.ok(text.includes(long), 'never cut');
     assert.ok(text.startsWith(`<!-- assistant · ${new Date(T0).toISOString()} · #9 -->`));
     assert.ok(text.includes('```\nnot json\n```'));
+  });
+
+  describe('streamed from disk', () => {
+    const many = (n: number): AgentMessage[] =>
+      Array.from({ length: n }, (_, i) => ({ id: `m${i + 1}`, sequence: i + 1, role: i % 2 ? 'user' : 'assistant', content: i % 7 ? `line ${i}\n\n\n\nmore` : 'x  ', createdAt: T0 + i, ...(i % 5 ? {} : { toolName: 't', toolParameters: '{"a":1}' }) }));
+    const chunked = (t: Transcript): ExportTranscript => {
+      const s = t.snapshot();
+      return {
+        ...s,
+        chunks: async function* (size: number) {
+          for (let i = 0; i < s.entries.length; i += size) {
+            yield await Promise.resolve(s.entries.slice(i, i + size).map((e) => e.message));
+          }
+        },
+      };
+    };
+    const collect = (): ExportSink & { parts: string[] } => {
+      const parts: string[] = [];
+      return { parts, write: (text) => Promise.resolve(void parts.push(text)) };
+    };
+
+    it('writes, a chunk at a time, exactly what toMarkdown and toJson write', async () => {
+      const { agent } = fixture();
+      for (const n of [0, 1, 1_234]) {
+        const t = new Transcript();
+        t.merge(many(n));
+        const md = collect();
+        assert.equal(await writeMarkdown(md, agent, chunked(t), { now: T0 }), n);
+        assert.equal(md.parts.join(''), toMarkdown(agent, t.snapshot(), { now: T0 }), `Markdown of ${n}`);
+        const json = collect();
+        await writeJson(json, agent, chunked(t), { now: T0 });
+        assert.equal(json.parts.join(''), toJson(agent, t.snapshot(), { now: T0 }), `JSON of ${n}`);
+        assert.equal((JSON.parse(json.parts.join('')) as { transcript: { messages: unknown[] } }).transcript.messages.length, n);
+        if (n > 1_000) {
+          assert.ok(json.parts.length >= 4 && md.parts.length >= 4, 'written in one piece, not streamed');
+        }
+      }
+    });
+
+    it('exports every message of the journal once, latest copy, in order, yielding between chunks; says when it was pruned', async () => {
+      const root = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-runs-export-'));
+      const files = new TranscriptFiles({ fsPath: root }, { info: () => undefined, warn: () => undefined }, 'https://svc.example/api/public/v1', { saveDelayMs: 60_000 });
+      try {
+        const all = many(3_000);
+        // Polled newest first in windows, the last message streamed twice.
+        for (let end = 3_000; end > 0; end -= 500) {
+          files.merge('run-1', all.slice(end - 500, end).reverse());
+          await files.flush();
+        }
+        files.merge('run-1', [{ ...all[2_999], content: 'final words' }]);
+        const out = path.join(root, 'run.json');
+        let ticks = 0;
+        const ticker = setInterval(() => ticks++, 0);
+        const source = await files.exportSource('run-1');
+        const started = ticks;
+        const n = await writeExportFile(out, 'json', { agentId: 'run-1' }, source, { now: T0 });
+        clearInterval(ticker);
+        assert.equal(n, 3_000);
+        assert.ok(ticks - started >= 3, `the event loop did not run during the export (${ticks - started} ticks)`);
+        const doc = JSON.parse(fs.readFileSync(out, 'utf8')) as { transcript: { messages: AgentMessage[]; droppedMessageCount: number } };
+        assert.deepEqual(doc.transcript.messages.map((m) => m.sequence), all.map((m) => m.sequence));
+        assert.equal(doc.transcript.messages[2_999].content, 'final words');
+        const dir = path.dirname(fs.readdirSync(path.join(root, 'transcripts'), { recursive: true, encoding: 'utf8' }).map((f) => path.join(root, 'transcripts', f)).find((f) => f.endsWith('.jsonl')) ?? '');
+        fs.writeFileSync(path.join(dir, fs.readdirSync(dir).find((f) => f.endsWith('.jsonl'))?.replace('.jsonl', '.pruned') ?? ''), JSON.stringify({ agentId: 'run-1', at: T0, messages: 40 }));
+        const md = path.join(root, 'run.md');
+        await writeExportFile(md, 'markdown', { agentId: 'run-1' }, await files.exportSource('run-1'), { now: T0 });
+        const text = fs.readFileSync(md, 'utf8');
+        assert.ok(text.includes(`The saved transcript was pruned on ${new Date(T0).toISOString()}`), 'no pruned line');
+        assert.ok(text.includes('40 older messages were dropped'));
+      } finally {
+        files.dispose();
+        fs.rmSync(root, { recursive: true, force: true });
+      }
+    });
+
+    it('a cancelled export leaves no partial file', async () => {
+      const root = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-runs-export-'));
+      try {
+        const t = new Transcript();
+        t.merge(many(2_000));
+        const out = path.join(root, 'run.md');
+        let writes = 0;
+        await assert.rejects(writeExportFile(out, 'markdown', { agentId: 'x' }, chunked(t), { cancelled: () => ++writes > 2 }), { name: 'ExportCancelled' });
+        assert.equal(fs.existsSync(out), false);
+      } finally {
+        fs.rmSync(root, { recursive: true, force: true });
+      }
+    });
   });
 });

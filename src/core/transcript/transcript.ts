@@ -253,6 +253,17 @@ export class Transcript {
   }
 
   /**
+   * Messages known to be gone from the local copy though never evicted here (a saved transcript
+   * pruned to stay under the disk limit): counted and shown like evicted ones.
+   */
+  noteDropped(count: number): void {
+    if (count > 0) {
+      this.dropped += count;
+      this.rev++;
+    }
+  }
+
+  /**
    * Merges one polled `history` (any order, possibly only the recent part, possibly with
    * malformed items, which are skipped). Never removes a message because the service stopped
    * returning it.

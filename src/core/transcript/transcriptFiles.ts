@@ -1,119 +1,49 @@
 /**
- * The per-run transcript caches, kept across reloads in files under the extension's global
- * storage folder (not globalState: transcripts can be large, and globalState is loaded whole
- * at startup). One folder per base URL, one file per run, bounded in runs, messages and size.
+ * Every run's transcript on disk under the extension's global storage (not globalState, which
+ * is loaded whole at startup): one folder per base URL, one append-only journal per run
+ * (journal.ts) that keeps every message the service ever returned; whole finished runs are
+ * pruned past the disk limit (diskLimit.ts). Memory holds a transcript only while a panel
+ * shows it (`setInUse`) or until it is saved: a moment after a change (or on `flush()`) what
+ * changed is appended and what no panel shows is dropped, to be read again when needed.
  *
- * Memory holds only what is in use: the transcript of a run whose panel is shown
- * (`setInUse`), and any other one only until it is saved. A moment after a change (or on
- * `flush()`) every changed transcript is written and every transcript no panel shows is
- * dropped; it is read again from its file when needed (`load`, or the next merge of a polled
- * history, which reads the file before writing it back).
- *
- * Files are written with node:fs, not vscode.workspace.fs. When the window closes or reloads,
- * the extension host closes its channel to the workbench before calling `deactivate()`, and
- * vscode.workspace.fs asks the workbench even for a `file:` URI, so a final write through it
- * fails ("Channel has been closed"). `dispose()`, which VS Code calls right after
- * `deactivate()`, writes what is left synchronously instead; nothing is logged after that
- * (the log channel is closed too).
- *
- * No `vscode` import: unit-tested in plain mocha.
+ * node:fs, not vscode.workspace.fs: when the window closes, the extension host closes its
+ * channel to the workbench before `deactivate()`, and vscode.workspace.fs needs it even for
+ * `file:` URIs. `dispose()` appends what is left synchronously, and logs nothing (the channel
+ * is closed too). No `vscode` import.
  */
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { AgentMessage } from '../../api/types';
-import { Transcript, TranscriptStore, normalizeMessage, type MergeResult } from './transcript';
+import { Transcript, type TranscriptStore, type MergeResult } from './transcript';
 import { Disposable } from '../disposable';
+import { DiskLimit, readPruned, type PrunedInfo } from './diskLimit';
+import {
+  errorText, exportSourceOf, hash, IN_MEMORY, journalName, mergeSaved, readRun, trackingStore, removeJournals, unwritten, writeAllSync, writeRun, type ExportSource, type OnDisk, type ReadContext,
+  type StorageRoot, type TranscriptFilesOptions, type TranscriptLog, type TranscriptRead,
+} from './runJournal';
 
-/** Files kept per base URL; the least recently written go first (never one a panel shows). */
-const MAX_FILES = 100;
-/** Per file: the newest messages only, and no more than this many characters. */
-const MAX_SAVED_MESSAGES = 2_000;
-const MAX_SAVED_CHARS = 4_000_000;
+export type { ExportSource } from './runJournal';
+export type { PrunedInfo } from './diskLimit';
+export type { StorageRoot, TranscriptFilesOptions, TranscriptLog, TranscriptRead } from './runJournal';
+
 const SAVE_DELAY_MS = 2_000;
-/** A temporary file this old is what a write cut short left behind. */
-const STALE_TEMP_MS = 60_000;
-
-interface SavedTranscript {
-  version: 1;
-  agentId: string;
-  savedAt: number;
-  messages: AgentMessage[];
-}
-
-/** Where the files go: the extension's global storage (`ExtensionContext.globalStorageUri`). */
-export interface StorageRoot {
-  readonly fsPath: string;
-}
-
-/** The part of the log channel used here. */
-export interface TranscriptLog {
-  warn(message: string): void;
-}
-
-export interface TranscriptCacheOptions {
-  /** How long after a change (or after a transcript stopped being used) it is saved and dropped. Default 2 s. */
-  saveDelayMs?: number;
-}
-
-function hash(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 32);
-}
-
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
-
-/**
- * The shared store, which also tells which runs it holds: the run panel creates transcripts in
- * it too (`transcripts`), and those must be dropped like the others. No bound of its own: the
- * cache decides what stays.
- */
-class HeldTranscripts extends TranscriptStore {
-  private readonly held = new Map<string, Transcript>();
-
-  constructor(private readonly onNew: (agentId: string) => void) {
-    super(Number.MAX_SAFE_INTEGER);
-  }
-
-  override get(agentId: string): Transcript {
-    let t = this.held.get(agentId);
-    if (!t) {
-      t = new Transcript();
-      this.held.set(agentId, t);
-      this.onNew(agentId);
-    }
-    return t;
-  }
-
-  override has(agentId: string): boolean {
-    return this.held.has(agentId);
-  }
-
-  override delete(agentId: string): void {
-    this.held.delete(agentId);
-  }
-
-  ids(): string[] {
-    return [...this.held.keys()];
-  }
-}
+const DEFAULT_MAX_DISK_BYTES = 200 * 1024 * 1024;
+const KEPT_READS = 20;
+/** A journal over twice this long is read newest part first (about 2,000 messages, several screens). */
+const TAIL_BYTES = 512 * 1024;
 
 /** Everything of one base URL. */
 interface Space {
   /** Undefined without a base URL: nothing is saved. */
   readonly dir: string | undefined;
-  readonly store: HeldTranscripts;
+  readonly store: TranscriptStore & { ids(): string[] };
   readonly loading: Map<string, Promise<Transcript>>;
-  /** Runs whose file was read into the transcript held now. */
-  readonly loaded: Set<string>;
+  readonly disk: Map<string, OnDisk>;
   /** Runs changed since they were last written, with the number of their latest change. */
   readonly dirty: Map<string, number>;
-  /** Digest of the messages in each run's file as last read or written (an unchanged transcript is not written again). */
-  readonly onDisk: Map<string, string>;
+  readonly limit: DiskLimit | undefined;
 }
 
-export class TranscriptCache extends Disposable {
+export class TranscriptFiles extends Disposable {
   private space: Space;
   /** Spaces of former base URLs whose last changes are still being written. */
   private readonly retired = new Set<Space>();
@@ -125,12 +55,13 @@ export class TranscriptCache extends Disposable {
   private changes = 0;
   private temps = 0;
   private closed = false;
+  private readonly readLog: TranscriptRead[] = [];
 
   constructor(
     root: StorageRoot,
     private readonly log: TranscriptLog,
     baseUrl: string | undefined,
-    options: TranscriptCacheOptions = {},
+    private readonly options: TranscriptFilesOptions = {},
   ) {
     super();
     this.root = root.fsPath;
@@ -139,8 +70,13 @@ export class TranscriptCache extends Disposable {
   }
 
   /** The in-memory store (shared with the run panel). */
-  get transcripts(): TranscriptStore {
+  get store(): TranscriptStore {
     return this.space.store;
+  }
+
+  /** The latest reads of a journal into memory, newest last. */
+  get reads(): readonly TranscriptRead[] {
+    return this.readLog;
   }
 
   switchBaseUrl(baseUrl: string | undefined): void {
@@ -152,11 +88,12 @@ export class TranscriptCache extends Disposable {
 
   /**
    * Whether a panel shows the run: its transcript then stays in memory (and is read now if it
-   * is not yet); otherwise it goes a moment after it was saved.
+   * is not yet) and its journal counts as just used; otherwise it goes a moment after it was saved.
    */
   setInUse(agentId: string, inUse: boolean): void {
     if (inUse) {
       this.inUse.add(agentId);
+      this.space.limit?.touch(hash(agentId));
       if (!this.isLoaded(agentId)) {
         void this.load(agentId);
       }
@@ -165,24 +102,25 @@ export class TranscriptCache extends Disposable {
     }
   }
 
+  /** Whether the run's whole journal is merged into its transcript in memory. */
   isLoaded(agentId: string): boolean {
-    return this.space.loaded.has(agentId) && this.space.store.has(agentId);
+    const disk = this.space.disk.get(agentId);
+    return disk !== undefined && !disk.partial && this.space.store.has(agentId);
   }
 
-  /** The run's transcript, with what was saved before merged in. */
+  /** The run's transcript, with what its journal holds merged in. */
   load(agentId: string): Promise<Transcript> {
     return this.loadIn(this.space, agentId);
   }
 
   /** Folds a polled history in; saved a little later when anything changed. */
   merge(agentId: string, history: readonly unknown[] | undefined): MergeResult {
-    const space = this.space;
-    const result = space.store.get(agentId).merge(history);
+    const result = this.space.store.get(agentId).merge(history);
     if (result.added.length > 0 || result.changed.length > 0) {
       this.markDirty(agentId);
     }
-    if (!space.loaded.has(agentId)) {
-      // What the file holds joins before anything is written (see write()).
+    if (!this.space.disk.has(agentId)) {
+      // What the journal holds joins before anything is appended (see write()).
       void this.load(agentId);
     }
     return result;
@@ -193,37 +131,50 @@ export class TranscriptCache extends Disposable {
     this.schedule();
   }
 
+  /** Whether (and when) the run's saved transcript was pruned to stay under the disk limit. */
+  pruned(agentId: string): Promise<PrunedInfo | undefined> {
+    const dir = this.space.dir;
+    return dir ? readPruned(dir, hash(agentId), agentId) : Promise.resolve(undefined);
+  }
+
+  /** Deletes the runs' journals; a write under way does not bring one back. */
   async remove(agentIds: readonly string[]): Promise<void> {
     const space = this.space;
     for (const id of agentIds) {
       this.forget(space, id);
       space.dirty.delete(id);
-      const file = fileFor(space, id);
-      if (file) {
-        try {
-          await fs.promises.rm(file, { force: true });
-        } catch (e) {
-          this.warn(`Could not delete a saved transcript (run ${id}): ${errorText(e)}`);
-        }
-      }
     }
+    const dir = space.dir;
+    if (!dir) {
+      return;
+    }
+    const job = this.writes.then(() => removeJournals(dir, agentIds, (m) => this.warn(m)));
+    this.writes = job;
+    await job;
   }
 
   /**
-   * Writes every changed transcript now, then drops from memory every transcript no panel
-   * shows. Resolves when done (it never rejects: failures are logged, and a transcript that
-   * could not be written stays in memory and is tried again with the next save).
+   * The run's transcript for an export: its journal read in chunks after every change was
+   * appended, or (without a base URL) what memory holds.
+   */
+  async exportSource(agentId: string): Promise<ExportSource> {
+    const space = this.space;
+    await this.save(space);
+    const memory = space.store.has(agentId) ? space.store.get(agentId).snapshot() : undefined;
+    return exportSourceOf(space.dir, agentId, memory);
+  }
+
+  /**
+   * Appends every change now, then drops from memory every transcript no panel shows. Never
+   * rejects: failures are logged, and a transcript that could not be written stays in memory
+   * and is tried again with the next save.
    */
   flush(): Promise<void> {
     this.clearTimer();
     return this.save(this.space);
   }
 
-  /**
-   * The last write: synchronous, because VS Code disposes the extension's subscriptions right
-   * after calling `deactivate()` and may end the process soon after; no log (the channel is
-   * closed by then).
-   */
+  /** The last write: synchronous (VS Code may end the process soon after `deactivate()`), no log. */
   override dispose(): void {
     if (this.closed) {
       return;
@@ -239,39 +190,58 @@ export class TranscriptCache extends Disposable {
   // ---------------------------------------------------------------- internals
 
   private newSpace(baseUrl: string | undefined): Space {
-    const space: Space = {
-      dir: baseUrl ? path.join(this.root, 'transcripts', hash(baseUrl)) : undefined,
-      store: new HeldTranscripts((id) => {
-        if (!this.inUse.has(id) && space === this.space) {
-          this.schedule();
-        }
-      }),
-      loading: new Map(),
-      loaded: new Set(),
-      dirty: new Map(),
-      onDisk: new Map(),
-    };
+    const dir = baseUrl ? path.join(this.root, 'transcripts', hash(baseUrl)) : undefined;
+    const store = trackingStore((id) => {
+      if (!this.inUse.has(id) && space === this.space) {
+        this.schedule();
+      }
+    });
+    const limit = dir
+      ? new DiskLimit(dir, {
+          maxBytes: () => this.options.maxDiskBytes?.() ?? DEFAULT_MAX_DISK_BYTES,
+          isProtected: (id) => this.inUse.has(id) || space.dirty.has(id) || space.loading.has(id) || (this.options.isLive?.(id) ?? true),
+          log: this.log,
+          closed: () => this.closed,
+        })
+      : undefined;
+    const space: Space = { dir, store, loading: new Map(), disk: new Map(), dirty: new Map(), limit };
     return space;
   }
 
+  /**
+   * A journal much longer than TAIL_BYTES is read in two steps: its newest records first, so a
+   * panel shows them at once (load() resolves then, isLoaded() stays false), then the whole,
+   * merged in when read (load() again waits for that).
+   */
   private loadIn(space: Space, agentId: string): Promise<Transcript> {
-    if (space.loaded.has(agentId) && space.store.has(agentId)) {
-      return Promise.resolve(space.store.get(agentId));
+    const disk = space.disk.get(agentId);
+    if (disk && space.store.has(agentId)) {
+      return disk.partial ? this.completeRead(space, agentId, disk) : Promise.resolve(space.store.get(agentId));
     }
     let p = space.loading.get(agentId);
     if (!p) {
-      const reading: Promise<Transcript> = this.read(space, agentId).then((saved) => {
+      const started = performance.now();
+      const reading: Promise<Transcript> = readRun(space.dir, agentId, this.readContext(TAIL_BYTES)).then((read) => {
+        const { entries, valid, pruned } = read;
         if (space.loading.get(agentId) !== reading) {
-          // Removed while its file was read: it does not come back into memory.
-          const detached = new Transcript();
-          mergeSaved(detached, saved);
+          // Removed while its journal was read: it does not come back into memory.
+          const detached = new Transcript(IN_MEMORY);
+          detached.merge(entries.map((e) => e.message));
           return detached;
         }
         const t = space.store.get(agentId);
-        mergeSaved(t, saved);
-        space.loaded.add(agentId);
+        const merging = performance.now();
+        const pending = mergeSaved(t, entries);
+        const read1: TranscriptRead = { agentId, messages: entries.length, bytes: read.bytes, ms: performance.now() - started, parseMs: read.parseMs, mergeMs: performance.now() - merging };
+        t.noteDropped(pruned?.messages ?? 0);
+        space.disk.set(agentId, { written: t.revision, pending, valid, ...(read.partial ? { partial: { started, first: read1 } } : {}) });
         space.loading.delete(agentId);
-        if (!this.inUse.has(agentId) && space === this.space) {
+        if (!read.partial) {
+          this.logRead(read1);
+        }
+        if (pending.size > 0 || !valid) {
+          this.markDirtyIn(space, agentId);
+        } else if (!this.inUse.has(agentId) && space === this.space) {
           this.schedule();
         }
         return t;
@@ -280,6 +250,53 @@ export class TranscriptCache extends Disposable {
       p = reading;
     }
     return p;
+  }
+
+  /** The second step of a long journal's read: everything, with what memory changed meanwhile kept. */
+  private completeRead(space: Space, agentId: string, disk: OnDisk): Promise<Transcript> {
+    const t = space.store.get(agentId);
+    const partial = disk.partial;
+    if (!partial) {
+      return Promise.resolve(t);
+    }
+    partial.rest ??= readRun(space.dir, agentId, this.readContext(undefined)).then((read) => {
+      if (space.disk.get(agentId) !== disk || !space.store.has(agentId) || space.store.get(agentId) !== t) {
+        return t; // Dropped or removed meanwhile.
+      }
+      const merging = performance.now();
+      // What memory changed since the journal was last written wins over the journal's copies.
+      for (const key of mergeSaved(t, read.entries, unwritten(t, disk))) {
+        disk.pending.add(key);
+      }
+      disk.written = t.revision;
+      disk.partial = undefined;
+      const mergeMs = performance.now() - merging;
+      this.logRead({ ...read, agentId, messages: read.entries.length, ms: performance.now() - partial.started, mergeMs, firstMs: partial.first.ms, firstMessages: partial.first.messages });
+      if (disk.pending.size > 0) {
+        this.markDirtyIn(space, agentId);
+      }
+      return t;
+    });
+    return partial.rest;
+  }
+
+  private readContext(tailBytes: number | undefined): ReadContext {
+    return { tailBytes, tempFor: (file) => this.tempFor(file), closed: () => this.closed, warn: (message) => this.warn(message) };
+  }
+
+  private logRead(read: TranscriptRead): void {
+    this.readLog.push({
+      agentId: read.agentId, messages: read.messages, bytes: read.bytes, ms: read.ms, parseMs: read.parseMs, mergeMs: read.mergeMs,
+      ...(read.firstMs === undefined ? {} : { firstMs: read.firstMs, firstMessages: read.firstMessages }),
+    });
+    this.readLog.splice(0, this.readLog.length - KEPT_READS);
+  }
+
+  private markDirtyIn(space: Space, agentId: string): void {
+    if (space.store.get(agentId).size > 0) {
+      space.dirty.set(agentId, ++this.changes);
+    }
+    this.schedule();
   }
 
   private schedule(): void {
@@ -303,6 +320,12 @@ export class TranscriptCache extends Disposable {
     const job = this.writes
       .then(() => this.write(space))
       .then(() => this.sweep(space))
+      .then(async () => {
+        // Only the current service's: which runs are live is known for it alone.
+        if (!this.closed && space === this.space) {
+          await space.limit?.checkSoon();
+        }
+      })
       .catch((e: unknown) => this.warn(`Could not save transcripts: ${errorText(e)}`));
     this.writes = job;
     return job;
@@ -317,8 +340,8 @@ export class TranscriptCache extends Disposable {
     if (this.closed || space.dirty.size === 0) {
       return;
     }
-    // The file is read first (or its read under way awaited): its older messages belong in what is written.
-    const reads = [...space.dirty.keys()].filter((id) => !space.loaded.has(id) && space.store.has(id)).map((id) => this.loadIn(space, id));
+    // The journal is read first (or its read under way awaited): only what it lacks is appended.
+    const reads = [...space.dirty.keys()].filter((id) => !space.disk.has(id) && space.store.has(id)).map((id) => this.loadIn(space, id));
     if (reads.length > 0) {
       await Promise.all(reads);
     }
@@ -328,29 +351,18 @@ export class TranscriptCache extends Disposable {
         if (this.closed) {
           return;
         }
-        if (!space.store.has(id)) {
+        const disk = space.disk.get(id);
+        if (!space.store.has(id) || !disk) {
           space.dirty.delete(id);
           continue;
         }
-        const out = serialize(space, id);
-        if (out) {
-          const file = path.join(dir, `${hash(id)}.json`);
-          const temp = this.tempFor(file);
-          await fs.promises.writeFile(temp, out.json, 'utf8');
-          // Removed meanwhile, or written by dispose(): this one is out of date.
-          if (this.closed || space.dirty.get(id) === undefined) {
-            await fs.promises.rm(temp, { force: true });
-            continue;
-          }
-          // Synchronous, so no later write (or dispose's) can land before this one.
-          fs.renameSync(temp, file);
-          space.onDisk.set(id, out.digest);
-        }
+        const file = path.join(dir, journalName(id, 'jsonl'));
+        const bytes = await writeRun(dir, id, space.store.get(id), disk, this.tempFor(file), () => this.closed || space.dirty.get(id) === undefined);
+        space.limit?.wrote(bytes ?? 0);
         if (space.dirty.get(id) === change) {
           space.dirty.delete(id);
         }
       }
-      await this.prune(dir);
     } catch (e) {
       this.warn(`Could not save transcripts: ${errorText(e)}`);
     }
@@ -371,120 +383,18 @@ export class TranscriptCache extends Disposable {
   private forget(space: Space, agentId: string): void {
     space.loading.delete(agentId);
     space.store.delete(agentId);
-    space.loaded.delete(agentId);
-    space.onDisk.delete(agentId);
+    space.disk.delete(agentId);
   }
 
   private writeSync(space: Space): void {
-    const dir = space.dir;
-    if (!dir || space.dirty.size === 0) {
-      return;
+    if (space.dir && space.dirty.size > 0) {
+      writeAllSync(space.dir, [...space.dirty.keys()].filter((id) => space.store.has(id)).map((id) => ({ id, t: space.store.get(id), disk: space.disk.get(id) })));
+      space.dirty.clear();
     }
-    try {
-      fs.mkdirSync(dir, { recursive: true });
-    } catch {
-      return;
-    }
-    for (const id of space.dirty.keys()) {
-      if (!space.store.has(id)) {
-        continue;
-      }
-      const file = path.join(dir, `${hash(id)}.json`);
-      try {
-        if (!space.loaded.has(id)) {
-          // Its file was not read yet: what it holds must not be lost.
-          let text: string | undefined;
-          try {
-            text = fs.readFileSync(file, 'utf8');
-          } catch {
-            // Never saved.
-          }
-          if (text !== undefined) {
-            mergeSaved(space.store.get(id), this.parse(text, id));
-          }
-          space.loaded.add(id);
-        }
-        const out = serialize(space, id);
-        if (out) {
-          const temp = this.tempFor(file);
-          fs.writeFileSync(temp, out.json, 'utf8');
-          fs.renameSync(temp, file);
-        }
-      } catch {
-        // Nothing to tell any more: the window is going away.
-      }
-    }
-    space.dirty.clear();
   }
 
   private tempFor(file: string): string {
     return `${file}.${process.pid}-${++this.temps}.tmp`;
-  }
-
-  private async read(space: Space, agentId: string): Promise<AgentMessage[]> {
-    const file = fileFor(space, agentId);
-    if (!file) {
-      return [];
-    }
-    let text: string;
-    try {
-      text = await fs.promises.readFile(file, 'utf8');
-    } catch {
-      return [];
-    }
-    const messages = this.parse(text, agentId);
-    space.onDisk.set(agentId, hash(JSON.stringify(messages)));
-    return messages;
-  }
-
-  private parse(text: string, agentId: string): AgentMessage[] {
-    try {
-      const parsed = JSON.parse(text) as Partial<SavedTranscript>;
-      if (parsed.version !== 1 || parsed.agentId !== agentId || !Array.isArray(parsed.messages)) {
-        return [];
-      }
-      return parsed.messages.map(normalizeMessage).filter((m): m is AgentMessage => m !== undefined);
-    } catch {
-      this.warn(`A saved transcript was unreadable and is ignored (run ${agentId}).`);
-      return [];
-    }
-  }
-
-  private async prune(dir: string): Promise<void> {
-    const names = await fs.promises.readdir(dir);
-    const now = Date.now();
-    const stat = async (name: string) => {
-      const file = path.join(dir, name);
-      try {
-        return { file, name, mtime: (await fs.promises.stat(file)).mtimeMs };
-      } catch {
-        return undefined;
-      }
-    };
-    for (const name of names.filter((n) => n.endsWith('.tmp'))) {
-      const s = await stat(name);
-      if (s && now - s.mtime > STALE_TEMP_MS) {
-        await fs.promises.rm(s.file, { force: true });
-      }
-    }
-    const files = names.filter((n) => n.endsWith('.json'));
-    if (files.length <= MAX_FILES) {
-      return;
-    }
-    const shown = new Set([...this.inUse].map((id) => `${hash(id)}.json`));
-    const withTimes = (await Promise.all(files.map(stat))).filter((s) => s !== undefined);
-    withTimes.sort((a, b) => a.mtime - b.mtime);
-    let excess = withTimes.length - MAX_FILES;
-    for (const s of withTimes) {
-      if (excess <= 0) {
-        break;
-      }
-      if (shown.has(s.name)) {
-        continue;
-      }
-      await fs.promises.rm(s.file, { force: true });
-      excess--;
-    }
   }
 
   /** The log channel is closed after deactivate(); a message then is dropped, never thrown. */
@@ -500,45 +410,7 @@ export class TranscriptCache extends Disposable {
   }
 }
 
-function fileFor(space: Space, agentId: string): string | undefined {
-  return space.dir ? path.join(space.dir, `${hash(agentId)}.json`) : undefined;
-}
 
-/**
- * Merges saved messages into a transcript that may already hold newer copies of some of them
- * (merged from a read of the service while the file was being read): those win.
- */
-function mergeSaved(t: Transcript, saved: readonly AgentMessage[]): void {
-  if (saved.length === 0) {
-    return;
-  }
-  const newer = t.size > 0 ? t.snapshot().entries.map((e) => e.message) : [];
-  t.merge(saved);
-  if (newer.length > 0) {
-    t.merge(newer);
-  }
-}
-
-/** The file's text, or undefined when its messages are those already on disk. */
-function serialize(space: Space, agentId: string): { json: string; digest: string } | undefined {
-  const entries = space.store.get(agentId).snapshot().entries;
-  const messages: AgentMessage[] = [];
-  let chars = 0;
-  for (let i = entries.length - 1; i >= 0 && messages.length < MAX_SAVED_MESSAGES; i--) {
-    const m = entries[i].message;
-    chars += (m.content?.length ?? 0) + (m.toolParameters?.length ?? 0);
-    if (chars > MAX_SAVED_CHARS && messages.length > 0) {
-      break;
-    }
-    messages.push(m);
-  }
-  messages.reverse();
-  const list = JSON.stringify(messages);
-  const digest = hash(list);
-  if (space.onDisk.get(agentId) === digest) {
-    return undefined;
-  }
-  const head: Omit<SavedTranscript, 'messages'> = { version: 1, agentId, savedAt: Date.now() };
-  // The same text as JSON.stringify({ ...head, messages }), without serializing the messages twice.
-  return { json: `${JSON.stringify(head).slice(0, -1)},"messages":${list}}`, digest };
-}
+// What dist/transcripts.js also offers the activation side (src/runs/transcripts.ts): the export writer.
+export { writeExportFile, ExportCancelled } from '../panel/exportFile';
+export { exportLabels } from '../panel/export';

@@ -11,14 +11,12 @@ import { resolveRun } from './pickRun';
  * run has a follow-up on its way (or one that may have arrived) the box does not open: the run
  * is shown instead, so a second click never sends the same text twice.
  */
-export function registerFollowUpCommand(context: vscode.ExtensionContext, deps: GlueDeps): void {
-  context.subscriptions.push(vscode.commands.registerCommand('agentRuns.sendFollowUp', async (arg?: unknown) => {
-    const agentId = await resolveRun(deps, arg, vscode.l10n.t('Send Follow-up'));
-    if (!agentId) {
-      return false;
-    }
-    return followUpFromPalette(deps, agentId);
-  }));
+export async function followUpCommand(deps: GlueDeps, arg?: unknown): Promise<boolean> {
+  const agentId = await resolveRun(deps, arg, vscode.l10n.t('Send Follow-up'));
+  if (!agentId) {
+    return false;
+  }
+  return followUpFromPalette(deps, agentId);
 }
 
 export async function followUpFromPalette(deps: GlueDeps, agentId: string): Promise<boolean> {

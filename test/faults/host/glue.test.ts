@@ -171,7 +171,7 @@ describe('faults in the extension host (real glue, real HTTP, trace logging)', f
     await waitFor('transcript messages', () => (host.api.ledger().get(id)?.messageCount ?? 0) > 0, 20_000);
     await host.api.flush();
     const dir = path.join(host.userDataDir, 'User', 'globalStorage', host.context.extensionId.toLowerCase(), 'transcripts');
-    const files = fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json')) : [];
+    const files = fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => /\.jsonl?$/.test(f)) : [];
     assert.ok(files.length > 0, `no saved transcripts under ${dir}`);
     for (const f of files) {
       fs.writeFileSync(path.join(dir, f), '{"version":1,"agentId":');

@@ -204,7 +204,7 @@ export function transcriptFiles(wb: Workbench): string[] {
   if (!fs.existsSync(dir)) {
     return [];
   }
-  return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.json')).map((f) => path.join(dir, f));
+  return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => /\.jsonl?$/.test(f)).map((f) => path.join(dir, f));
 }
 
 export interface Mark {

@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentMessage } from '../../src/api/types';
-import { TranscriptCache, type TranscriptLog } from '../../src/core/transcript/transcriptFiles';
+import { TranscriptFiles, type TranscriptLog } from '../../src/core/transcript/transcriptFiles';
+import { parseJournal } from '../../src/core/transcript/journal';
 
 const BASE = 'https://svc.example/api/public/v1';
 const T0 = Date.UTC(2025, 0, 1);
@@ -22,7 +23,11 @@ function range(from: number, to: number): AgentMessage[] {
 
 class RecordingLog implements TranscriptLog {
   readonly warnings: string[] = [];
+  readonly infos: string[] = [];
   closed = false;
+  info(message: string): void {
+    this.infos.push(message);
+  }
   warn(message: string): void {
     if (this.closed) {
       throw new Error('Channel has been closed');
@@ -40,21 +45,25 @@ function savedFiles(root: string): string[] {
   return fs.readdirSync(dir).flatMap((d) => fs.readdirSync(path.join(dir, d)).map((f) => path.join(dir, d, f)));
 }
 
-function savedMessages(root: string): Array<{ agentId: string; savedAt: number; contents: string[] }> {
+/** What each journal holds (its header's run, the latest copy of each message). */
+function savedMessages(root: string): Array<{ agentId: string; records: number; contents: string[] }> {
   return savedFiles(root)
-    .filter((f) => f.endsWith('.json'))
+    .filter((f) => f.endsWith('.jsonl'))
     .map((f) => {
-      const saved = JSON.parse(fs.readFileSync(f, 'utf8')) as { agentId: string; savedAt: number; messages: AgentMessage[] };
-      return { agentId: saved.agentId, savedAt: saved.savedAt, contents: saved.messages.map((m) => m.content ?? '') };
+      const text = fs.readFileSync(f, 'utf8');
+      const agentId = (JSON.parse(text.slice(0, text.indexOf('\n'))) as { agentId: string }).agentId;
+      const journal = parseJournal(text, agentId);
+      assert.ok(journal.valid, `unreadable journal ${f}`);
+      return { agentId, records: journal.records, contents: journal.entries.map((e) => e.message.content ?? '') };
     });
 }
 
-describe('transcript cache: memory holds only what panels show', () => {
+describe('transcript files: memory holds only what panels show', () => {
   let root: string;
-  const caches: TranscriptCache[] = [];
+  const caches: TranscriptFiles[] = [];
   const cache = (log: TranscriptLog = new RecordingLog(), options: { baseUrl?: string; saveDelayMs?: number } = {}) => {
     const baseUrl = 'baseUrl' in options ? options.baseUrl : BASE;
-    const c = new TranscriptCache({ fsPath: root }, log, baseUrl, { saveDelayMs: options.saveDelayMs ?? 60_000 });
+    const c = new TranscriptFiles({ fsPath: root }, log, baseUrl, { saveDelayMs: options.saveDelayMs ?? 60_000 });
     caches.push(c);
     return c;
   };
@@ -73,16 +82,16 @@ describe('transcript cache: memory holds only what panels show', () => {
   it('saves a merged transcript and drops it from memory when no panel shows it; reads it back on demand', async () => {
     const c = cache();
     c.merge('run-1', range(1, 6));
-    assert.equal(c.transcripts.has('run-1'), true);
+    assert.equal(c.store.has('run-1'), true);
     await c.flush();
-    assert.equal(c.transcripts.has('run-1'), false, 'kept in memory after it was saved');
+    assert.equal(c.store.has('run-1'), false, 'kept in memory after it was saved');
     assert.equal(c.isLoaded('run-1'), false);
     assert.deepEqual(savedMessages(root).map((s) => s.contents.length), [5]);
     const t = await c.load('run-1');
     assert.equal(t.size, 5);
     assert.equal(c.isLoaded('run-1'), true);
     await c.flush();
-    assert.equal(c.transcripts.has('run-1'), false, 'a transcript read again for a look goes again');
+    assert.equal(c.store.has('run-1'), false, 'a transcript read again for a look goes again');
   });
 
   it('keeps the transcript of a shown run in memory until its panel stops showing it', async () => {
@@ -90,14 +99,14 @@ describe('transcript cache: memory holds only what panels show', () => {
     c.setInUse('run-1', true);
     c.merge('run-1', range(1, 4));
     await c.flush();
-    assert.equal(c.transcripts.has('run-1'), true);
+    assert.equal(c.store.has('run-1'), true);
     assert.equal(c.isLoaded('run-1'), true);
     c.merge('run-1', range(1, 8));
     await c.flush();
-    assert.equal(c.transcripts.get('run-1').size, 7);
+    assert.equal(c.store.get('run-1').size, 7);
     c.setInUse('run-1', false);
     await c.flush();
-    assert.equal(c.transcripts.has('run-1'), false);
+    assert.equal(c.store.has('run-1'), false);
     assert.deepEqual(savedMessages(root).map((s) => s.contents.length), [7]);
   });
 
@@ -105,14 +114,14 @@ describe('transcript cache: memory holds only what panels show', () => {
     const c = cache(new RecordingLog(), { saveDelayMs: 20 });
     c.merge('run-1', range(1, 3));
     // The run panel reads and merges through the shared store directly.
-    c.transcripts.get('run-2').merge(range(1, 2));
+    c.store.get('run-2').merge(range(1, 2));
     c.setInUse('run-3', true);
-    c.transcripts.get('run-3').merge(range(1, 2));
+    c.store.get('run-3').merge(range(1, 2));
     await new Promise((resolve) => setTimeout(resolve, 200));
     await c.flush();
-    assert.equal(c.transcripts.has('run-1'), false);
-    assert.equal(c.transcripts.has('run-2'), false);
-    assert.equal(c.transcripts.has('run-3'), true, 'a shown run was dropped');
+    assert.equal(c.store.has('run-1'), false);
+    assert.equal(c.store.has('run-2'), false);
+    assert.equal(c.store.has('run-3'), true, 'a shown run was dropped');
   });
 
   it('merges what the file holds before writing, and a newer copy of a message from the service wins over the saved one', async () => {
@@ -133,13 +142,13 @@ describe('transcript cache: memory holds only what panels show', () => {
     const first = cache();
     first.merge('run-1', range(1, 6));
     await first.flush();
-    const before = savedMessages(root)[0].savedAt;
+    const before = savedMessages(root)[0].records;
     const c = cache();
     await new Promise((resolve) => setTimeout(resolve, 5));
     c.merge('run-1', range(3, 6));
     await c.flush();
-    assert.equal(savedMessages(root)[0].savedAt, before);
-    assert.equal(c.transcripts.has('run-1'), false);
+    assert.equal(savedMessages(root)[0].records, before, 'appended what the journal already held');
+    assert.equal(c.store.has('run-1'), false);
   });
 
   it('writes what changed since the last save synchronously on dispose (deactivate), and logs nothing after', async () => {
@@ -181,7 +190,7 @@ describe('transcript cache: memory holds only what panels show', () => {
     log.closed = true;
     c.merge('run-1', range(1, 3));
     await c.flush();
-    assert.equal(c.transcripts.has('run-1'), true, 'a transcript that could not be saved was dropped');
+    assert.equal(c.store.has('run-1'), true, 'a transcript that could not be saved was dropped');
   });
 
   it('removes saved transcripts, and a write under way does not bring one back', async () => {
@@ -194,14 +203,14 @@ describe('transcript cache: memory holds only what panels show', () => {
     await c.remove(['run-1']);
     await writing;
     assert.deepEqual(savedMessages(root).map((s) => s.agentId), ['run-2']);
-    assert.equal(c.transcripts.has('run-1'), false);
+    assert.equal(c.store.has('run-1'), false);
   });
 
   it('saves the former base URL\'s changes when it switches, and keeps the two apart', async () => {
     const c = cache();
     c.merge('run-1', range(1, 3));
     c.switchBaseUrl('https://other.example/api/public/v1');
-    assert.equal(c.transcripts.has('run-1'), false);
+    assert.equal(c.store.has('run-1'), false);
     await c.flush();
     assert.equal(savedMessages(root).length, 1);
     assert.equal((await c.load('run-1')).size, 0);
@@ -213,7 +222,7 @@ describe('transcript cache: memory holds only what panels show', () => {
     const c = cache(new RecordingLog(), { baseUrl: undefined });
     c.merge('run-1', range(1, 3));
     await c.flush();
-    assert.equal(c.transcripts.has('run-1'), false);
+    assert.equal(c.store.has('run-1'), false);
     c.dispose();
     assert.deepEqual(savedFiles(root), []);
   });
