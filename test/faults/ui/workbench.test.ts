@@ -223,6 +223,96 @@ describe('faults in the workbench (what a person sees)', function () {
     s.duplicatePosts(posts(wb, `/agents/${id}/messages`).length - 2, 'follow-up POSTs for two sends');
   }));
 
+  scenario('no-duplicates', 'the send lock of a panel follow-up holds through a double Send, the tab hidden and shown, and the tree button: one POST', (s) => uiChecked(workbench(), s, async () => {
+    const wb = workbench();
+    await closeEditors(wb);
+    await clearNotifications(wb);
+    const id = await startHeldRun(wb, 'Send lock');
+    await trackRun(wb, id);
+    await panelFrame(wb, 3);
+    const text = 'Add an index on created_at (sent once)';
+    // The service takes the follow-up and holds its answer: the send stays under way for a while.
+    wb.emulator.inject({ method: 'POST', path: `^/agents/${id}/messages$`, passThrough: true, delayMs: 6_000, times: 1 });
+    // Through the page's own channel to the extension, whatever the page itself guards.
+    const send = async (requestId: number): Promise<void> => {
+      const hostFrame = await webviewHostFrame(wb);
+      await hostFrame.evaluate(`window.__vscode_post_message__('onmessage', { message: ${JSON.stringify({ type: 'sendFollowUp', requestId, prompt: text })} })`);
+    };
+    await send(901);
+    await send(902);
+    await waitUntil(() => posts(wb, `/agents/${id}/messages`).length >= 1, UI_TIMEOUT_MS, 'the follow-up POST');
+    // The tab is hidden (another editor in front) and shown again: its page is rebuilt from init.
+    await command(wb, 'File: New Untitled Text File');
+    await command(wb, 'Agent Runs: Open Run');
+    await pickRunInQuickPick(wb, id);
+    await panelFrame(wb, 3);
+    await send(903);
+    await observe(1_000);
+    // Counted here, so a resend is measured even when a check below stops the scenario.
+    const afterPage = posts(wb, `/agents/${id}/messages`).length;
+    s.duplicatePosts(afterPage - 1, 'follow-up POSTs for one Send (a double Send, then a Send from the rebuilt page)');
+    // The tree button (Send Follow-up on the run) during the send: the run is shown, no box opens.
+    await command(wb, 'Agent Runs: Send Follow-up…');
+    await pickRunInQuickPick(wb, id);
+    await wb.waitForNotification(/A follow-up to this run is being sent/, UI_TIMEOUT_MS);
+    const box = await wb.page.locator('.quick-input-widget .quick-input-title', { hasText: /Follow-up for/ }).isVisible().catch(() => false);
+    assert.equal(box, false, 'the follow-up box opened during the send');
+    await waitUntil(async () => (await followUpsStored(wb, id, text)) >= 1, 30_000, 'the follow-up to be on the service');
+    await observe(2_000);
+    s.duplicatePosts(posts(wb, `/agents/${id}/messages`).length - afterPage, 'follow-up POSTs after the tree button during the send');
+    assert.equal(await followUpsStored(wb, id, text), 1, 'the service has the follow-up once');
+    await clearNotifications(wb);
+    await closeEditors(wb).catch(() => undefined);
+  }));
+
+  scenario('no-duplicates', 'a window reload while a panel follow-up is on its way: nothing resends it, the sent text does not come back as a draft, the history settles it', (s) => uiChecked(workbench(), s, async () => {
+    const wb = workbench();
+    await closeEditors(wb);
+    await clearNotifications(wb);
+    const id = await startHeldRun(wb, 'Reload mid-send');
+    await trackRun(wb, id);
+    const frame = await panelFrame(wb, 3);
+    const text = 'Rename the flag to enable_cache (sent before the reload)';
+    // The service takes the follow-up; its answer never comes back to this window.
+    wb.emulator.inject({ method: 'POST', path: `^/agents/${id}/messages$`, passThrough: true, delayMs: 60_000, times: 1 });
+    // Typed (so it was a draft), then sent from the composer.
+    await frame.locator('textarea').fill(text);
+    await waitUntil(async () => (await browserStorage(wb)).includes(text), 30_000, 'the draft to reach the browser storage');
+    await frame.locator('textarea').press('Control+Enter');
+    await waitUntil(() => posts(wb, `/agents/${id}/messages`).length === 1, UI_TIMEOUT_MS, 'the follow-up POST');
+    // The web workbench writes its storage in the background: reload once the send is in it.
+    // The extension's workspace state is one JSON object in the web workbench's storage.
+    const sendStored = (stored: string): boolean => stored.split('\n').filter((l) => l.includes(' agent-runs-team.agent-runs = ')).some((l) => {
+      const state = JSON.parse(l.slice(l.indexOf(' = ') + 3)) as Record<string, unknown>;
+      return JSON.stringify(state['agentRuns.followUpSends.v1'] ?? '').includes(text) && !JSON.stringify(state['agentRuns.drafts.v1'] ?? '').includes(text);
+    });
+    await waitUntil(async () => {
+      const stored = await browserStorage(wb);
+      return stored.includes(id) && sendStored(stored);
+    }, 30_000, 'the run list and the send (holding the text, no longer the draft) to reach the browser storage');
+    const index = wb.emulator.requests.length;
+    await openWithTrace(wb);
+    // The new extension host reads the run (it may have finished meanwhile); its history shows the follow-up.
+    await waitUntil(() => goodReadsSince(wb, index, id) >= 1, 60_000, 'the run to be read after the reload');
+    await waitUntil(async () => (await followUpsStored(wb, id, text)) === 1, UI_TIMEOUT_MS, 'the follow-up in the run');
+    // Settled: Send Follow-up opens its box again, empty (the text was sent, it is not a draft).
+    await waitUntil(async () => {
+      await command(wb, 'Agent Runs: Send Follow-up…');
+      await pickRunInQuickPick(wb, id);
+      const opened = await wb.page.locator('.quick-input-widget .quick-input-title', { hasText: /Follow-up for/ }).waitFor({ state: 'visible', timeout: 3_000 }).then(() => true, () => false);
+      if (!opened) {
+        await clearNotifications(wb);
+      }
+      return opened;
+    }, 30_000, 'the follow-up to be settled by the history');
+    const kept = await wb.page.locator('.quick-input-widget .quick-input-box input').inputValue();
+    await wb.page.keyboard.press('Escape');
+    s.duplicatePosts(posts(wb, `/agents/${id}/messages`).length - 1, 'follow-up POSTs across the reload');
+    assert.equal(kept, '', 'the already-sent follow-up came back as a draft');
+    assert.equal(await followUpsStored(wb, id, text), 1);
+    await closeEditors(wb).catch(() => undefined);
+  }));
+
   scenario('drafts', 'a follow-up typed while the service is unreachable is kept, never sent on its own (it may have arrived), and sent once when the person chooses Resend Anyway', (s) => uiChecked(workbench(), s, async () => {
     const wb = workbench();
     await closeEditors(wb);
