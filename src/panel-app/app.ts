@@ -356,7 +356,10 @@ export class App {
     if (!p) {
       return;
     }
-    const state = captureState(p);
+    // A page being hidden or torn down (a window reload) has no height and reads as scrolled to
+    // the top: the last position seen while it was shown stays the one kept.
+    const shown = this.env.isVisible() && (this.env.viewport.height?.() ?? 1) > 0;
+    const state = captureState(p, shown ? undefined : this.env.getState()?.view);
     this.env.setState(state);
   }
 

@@ -39,6 +39,8 @@ export interface ApplyResult {
 const OVERSCAN_PX = 800;
 /** After a jump, only this much beyond the viewport is mounted in that frame; the rest when idle. */
 export const JUMP_OVERSCAN_PX = 100;
+/** A move of the row being read smaller than this is left alone (layout works in 1/64 px). */
+const ANCHOR_TOLERANCE_PX = 0.01;
 /** Viewport height assumed when it is unknown (tests on linkedom). */
 const DEFAULT_HEIGHT_PX = 800;
 
@@ -189,7 +191,7 @@ export class History {
     let anchor = pending;
     if (opts.keepAnchor && pending) {
       const top = this.shown.topOf(pending.row);
-      if (top !== undefined && Math.abs(top + pending.delta - y) > 0.5) {
+      if (top !== undefined && Math.abs(top + pending.delta - y) > ANCHOR_TOLERANCE_PX) {
         y = this.moveTo(top + pending.delta);
       }
     } else if (opts.keepAnchor) {
@@ -198,7 +200,7 @@ export class History {
     this.mountRange(y);
     if (this.measure() && opts.keepAnchor && anchor && y > 0) {
       const top = this.shown.topOf(anchor.row);
-      if (top !== undefined && Math.abs(top + anchor.delta - y) > 0.5) {
+      if (top !== undefined && Math.abs(top + anchor.delta - y) > ANCHOR_TOLERANCE_PX) {
         y = this.moveTo(top + anchor.delta);
         this.mountRange(y);
         this.measure();

@@ -566,8 +566,11 @@ describe('Run panel (UI)', function () {
     // The history is back: found with the panel's own find (it may be far from the end).
     await restored.locator('[data-ui="find"]').click();
     await restored.locator('.find-input').fill('Live update 3 arrived');
-    await restored.locator('.find-input').press('Enter');
-    await article(restored, 'Live update 3 arrived').waitFor({ state: 'attached', timeout: UI_TIMEOUT_MS });
+    // Enter again until it is there: the page may still be taking in the newest messages.
+    await waitUntil(async () => {
+      await restored.locator('.find-input').press('Enter');
+      return (await article(restored, 'Live update 3 arrived').count()) > 0;
+    }, UI_TIMEOUT_MS, 'find to bring back "Live update 3"');
     await restored.locator('.find-input').press('Escape');
     await wb.page.locator('.tabs-container .tab.active', { hasText: PANEL_TAB }).waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
     assert.equal(await restored.evaluate('typeof window.__panelMarker'), 'undefined');
@@ -611,7 +614,7 @@ describe('Run panel (UI)', function () {
     await wb.page.keyboard.type('zanzibar');
     await wb.page.keyboard.press('Enter');
     const count = frame.locator('.find-count');
-    await waitForValue(async () => ((await count.textContent()) ?? '').trim(), (t) => t === '1 of 2', 'the match count');
+    await waitForValue(async () => `${((await count.textContent()) ?? '').trim()} (${await historySize(frame)} messages)`, (t) => t.startsWith('1 of 2 '), 'the match count');
     const current = frame.locator('mark.find-current');
     await current.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
     assert.match((await current.locator('xpath=ancestor::article').textContent()) ?? '', /Step 5 of the long run/);
