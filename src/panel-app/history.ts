@@ -188,6 +188,13 @@ export class History {
     let y = opts.y ?? this.scrollY();
     const pending = this.pendingAnchor;
     this.pendingAnchor = undefined;
+    if (this.deps.viewport.anchorsItself) {
+      // The browser's scroll anchoring keeps the row being read still (panel.css); correcting
+      // here as well would move it twice.
+      this.mountRange(y);
+      this.measure();
+      return;
+    }
     let anchor = pending;
     if (opts.keepAnchor && pending) {
       const top = this.shown.topOf(pending.row);

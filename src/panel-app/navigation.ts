@@ -7,6 +7,7 @@ import type { History, Row, Viewport } from './history';
 
 /** A revealed message starts this far below the viewport's top (clear of the sticky find bar). */
 export const REVEAL_OFFSET_PX = 80;
+const LINE_TOLERANCE_PX = 8;
 
 /** Where the reader is: the message at the viewport's top and how far into it. */
 export interface ReadingPosition {
@@ -44,7 +45,9 @@ export class Navigator {
     const hist = this.history;
     const rows = hist.shownRows();
     const line = hist.scrollY() + REVEAL_OFFSET_PX;
-    const cur = hist.indexAt(line + 2);
+    // The prompt at the reading line (give or take a few px of rounding and re-measuring) is
+    // the current one: the jumps go past it.
+    const cur = hist.indexAt(line + LINE_TOLERANCE_PX);
     const isPrompt = (r: Row) => roleClass(r.msg.role) === 'user';
     if (dir === 1) {
       for (let i = cur + 1; i < rows.length; i++) {
@@ -55,7 +58,7 @@ export class Navigator {
       return false;
     }
     for (let i = Math.min(cur, rows.length - 1); i >= 0; i--) {
-      if (isPrompt(rows[i]) && (hist.topOfRow(rows[i]) ?? 0) < line - 2) {
+      if (isPrompt(rows[i]) && (hist.topOfRow(rows[i]) ?? 0) < line - LINE_TOLERANCE_PX) {
         return this.reveal(rows[i], true);
       }
     }

@@ -18,6 +18,11 @@ export interface Viewport {
   scrollWithin?(el: Element, y: number): void;
   /** The distance from the top of `within` to the top of `el`, after layout. */
   topOf?(el: Element, within: Element): number;
+  /**
+   * True when the browser keeps what is on screen still by itself when content above it
+   * changes size (CSS scroll anchoring): the history then does not correct the scroll itself.
+   */
+  anchorsItself?: boolean;
 }
 
 export interface Row {
