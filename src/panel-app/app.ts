@@ -234,7 +234,7 @@ export class App {
     }
     if (m.messages?.length || m.removedKeys?.length) {
       this.applyMessages(p, m.messages ?? [], m.removedKeys ?? [], wasAtBottom);
-    } else if (!wasAtBottom) {
+    } else if (!wasAtBottom && !p.history.refresh()) {
       p.history.render({ keepAnchor: true });
     }
     // Where the view was before this update (the end stays in view when it was there):
@@ -251,7 +251,7 @@ export class App {
       if (r.appended > 0 || r.changed > 0 || r.inserted > 0) {
         this.env.viewport.scrollToBottom();
       }
-    } else {
+    } else if (r.inserted > 0 || r.removed > 0 || !p.history.refresh()) {
       p.history.render({ keepAnchor: true });
     }
     if (r.appended > 0) {

@@ -172,6 +172,28 @@ export class History {
     this.render({ keepAnchor: true, y: target });
   }
 
+  /**
+   * After an update that left the window's rows in place (nothing inserted above, nothing
+   * removed) while the viewport is still covered: measured again and the spacers set, but no
+   * rows mounted above the view (their estimated heights would nudge what is being read).
+   */
+  refresh(): boolean {
+    // Without the browser's anchoring, `render` is what keeps the row being read still.
+    if (!this.deps.viewport.anchorsItself || !this.covers(this.scrollY())) {
+      return false;
+    }
+    this.pendingAnchor = undefined;
+    this.measure();
+    this.setPositions();
+    return true;
+  }
+
+  /** Where a mounted row is in the page now (layout, not the model), else where the model puts it. */
+  placedTop(row: Row): number | undefined {
+    const vp = this.deps.viewport;
+    return row.el && vp.topOf ? vp.topOf(row.el, this.deps.container) : this.shown.topOf(row);
+  }
+
   /** Mounts the rows at the end (the caller scrolls there). */
   renderTail(): void {
     const y = Math.max(0, this.totalHeight - this.viewHeight());

@@ -29,10 +29,14 @@ export class Navigator {
       return false;
     }
     hist.scrollTo(top - REVEAL_OFFSET_PX);
-    // Mounting measured the rows around it: once more at its measured place.
-    const measured = hist.topOfRow(row);
-    if (measured !== undefined && Math.abs(measured - top) > 1) {
-      hist.scrollTo(measured - REVEAL_OFFSET_PX);
+    // Mounting measured the rows around it (and the browser may have anchored the scroll): once
+    // or twice more, to where it is actually placed.
+    for (let i = 0; i < 3; i++) {
+      const placed = hist.placedTop(row);
+      if (placed === undefined || Math.abs(placed - REVEAL_OFFSET_PX - hist.scrollY()) <= 0.5) {
+        break;
+      }
+      hist.scrollTo(placed - REVEAL_OFFSET_PX);
     }
     if (focus) {
       row.el?.focus({ preventScroll: true });
