@@ -14,7 +14,7 @@
 import type { WireMessage } from '../core/panel/protocol';
 import { compareOrder } from '../core/transcript/order';
 import { h } from './dom';
-import { estimateHeight, RowIndex, type Row, type Viewport } from './rowIndex';
+import { estimateHeight, mergeRows, RowIndex, type Row, type Viewport } from './rowIndex';
 
 export type { Row, Viewport } from './rowIndex';
 import { RowRenderer, openIndices, placeRows, setFeedPositions, setHeight, type RowRendererDeps } from './rows';
@@ -68,10 +68,6 @@ export class History {
     this.spacerBottom = h(doc, 'div', { class: 'log-spacer', 'aria-hidden': 'true' });
     deps.container.append(this.spacerTop, this.spacerBottom);
     this.renderer = new RowRenderer(deps);
-  }
-
-  get size(): number {
-    return this.rows.length;
   }
 
   get shownCount(): number {
@@ -140,10 +136,6 @@ export class History {
     this.shown.set(f ? this.rows.filter((r) => f(r.msg)) : this.rows.slice());
   }
 
-  get totalHeight(): number {
-    return this.shown.total;
-  }
-
   /** Where a shown row starts, in CSS px from the top of the log. */
   topOfRow(row: Row): number | undefined {
     return this.shown.topOf(row);
@@ -196,7 +188,7 @@ export class History {
 
   /** Mounts the rows at the end (the caller scrolls there). */
   renderTail(): void {
-    const y = Math.max(0, this.totalHeight - this.viewHeight());
+    const y = Math.max(0, this.shown.total - this.viewHeight());
     this.fallbackY = y;
     this.render({ keepAnchor: false, y });
   }
@@ -390,17 +382,7 @@ export class History {
     result.inserted = inserted.length;
     this.mounted = this.mounted.filter((r) => !removed.has(r) && r.el);
     if (moved || removed.size > 0 || inserted.length > 0) {
-      const rest = removed.size > 0 ? this.rows.filter((r) => !removed.has(r)) : this.rows;
-      const first = rest[0];
-      inserted.sort((a, b) => compareOrder(a.msg, b.msg));
-      const lastInserted = inserted[inserted.length - 1];
-      if (!moved && first && lastInserted && compareOrder(lastInserted.msg, first.msg) <= 0) {
-        // Older history arriving (the chunks after a long run's `init`): it goes before everything.
-        this.rows = inserted.concat(rest, atEnd);
-      } else {
-        this.rows = rest.concat(inserted, atEnd);
-        this.rows.sort((a, b) => compareOrder(a.msg, b.msg));
-      }
+      this.rows = mergeRows(this.rows, removed, inserted, atEnd, moved);
       this.rebuildShown();
       return result;
     }
