@@ -234,7 +234,7 @@ export class App {
     }
     if (m.messages?.length || m.removedKeys?.length) {
       this.applyMessages(p, m.messages ?? [], m.removedKeys ?? [], wasAtBottom);
-    } else if (!wasAtBottom) {
+    } else if (!wasAtBottom && !p.history.refresh()) {
       p.history.render({ keepAnchor: true });
     }
     // Where the view was before this update (the end stays in view when it was there):
@@ -251,7 +251,7 @@ export class App {
       if (r.appended > 0 || r.changed > 0 || r.inserted > 0) {
         this.env.viewport.scrollToBottom();
       }
-    } else {
+    } else if (r.inserted > 0 || r.removed > 0 || !p.history.refresh()) {
       p.history.render({ keepAnchor: true });
     }
     if (r.appended > 0) {
@@ -356,7 +356,10 @@ export class App {
     if (!p) {
       return;
     }
-    const state = captureState(p);
+    // A page being hidden or torn down (a window reload) has no height and reads as scrolled to
+    // the top: the last position seen while it was shown stays the one kept.
+    const shown = this.env.isVisible() && (this.env.viewport.height?.() ?? 1) > 0;
+    const state = captureState(p, shown ? undefined : this.env.getState()?.view);
     this.env.setState(state);
   }
 

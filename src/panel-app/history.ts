@@ -14,7 +14,7 @@
 import type { WireMessage } from '../core/panel/protocol';
 import { compareOrder } from '../core/transcript/order';
 import { h } from './dom';
-import { estimateHeight, RowIndex, type Row, type Viewport } from './rowIndex';
+import { estimateHeight, mergeRows, RowIndex, type Row, type Viewport } from './rowIndex';
 
 export type { Row, Viewport } from './rowIndex';
 import { RowRenderer, openIndices, placeRows, setFeedPositions, setHeight, type RowRendererDeps } from './rows';
@@ -39,6 +39,8 @@ export interface ApplyResult {
 const OVERSCAN_PX = 800;
 /** After a jump, only this much beyond the viewport is mounted in that frame; the rest when idle. */
 export const JUMP_OVERSCAN_PX = 100;
+/** A move of the row being read smaller than this is left alone (layout works in 1/64 px). */
+const ANCHOR_TOLERANCE_PX = 0.01;
 /** Viewport height assumed when it is unknown (tests on linkedom). */
 const DEFAULT_HEIGHT_PX = 800;
 
@@ -66,10 +68,6 @@ export class History {
     this.spacerBottom = h(doc, 'div', { class: 'log-spacer', 'aria-hidden': 'true' });
     deps.container.append(this.spacerTop, this.spacerBottom);
     this.renderer = new RowRenderer(deps);
-  }
-
-  get size(): number {
-    return this.rows.length;
   }
 
   get shownCount(): number {
@@ -138,10 +136,6 @@ export class History {
     this.shown.set(f ? this.rows.filter((r) => f(r.msg)) : this.rows.slice());
   }
 
-  get totalHeight(): number {
-    return this.shown.total;
-  }
-
   /** Where a shown row starts, in CSS px from the top of the log. */
   topOfRow(row: Row): number | undefined {
     return this.shown.topOf(row);
@@ -170,9 +164,31 @@ export class History {
     this.render({ keepAnchor: true, y: target });
   }
 
+  /**
+   * After an update that left the window's rows in place (nothing inserted above, nothing
+   * removed) while the viewport is still covered: measured again and the spacers set, but no
+   * rows mounted above the view (their estimated heights would nudge what is being read).
+   */
+  refresh(): boolean {
+    // Without the browser's anchoring, `render` is what keeps the row being read still.
+    if (!this.deps.viewport.anchorsItself || !this.covers(this.scrollY())) {
+      return false;
+    }
+    this.pendingAnchor = undefined;
+    this.measure();
+    this.setPositions();
+    return true;
+  }
+
+  /** Where a mounted row is in the page now (layout, not the model), else where the model puts it. */
+  placedTop(row: Row): number | undefined {
+    const vp = this.deps.viewport;
+    return row.el && vp.topOf ? vp.topOf(row.el, this.deps.container) : this.shown.topOf(row);
+  }
+
   /** Mounts the rows at the end (the caller scrolls there). */
   renderTail(): void {
-    const y = Math.max(0, this.totalHeight - this.viewHeight());
+    const y = Math.max(0, this.shown.total - this.viewHeight());
     this.fallbackY = y;
     this.render({ keepAnchor: false, y });
   }
@@ -186,10 +202,17 @@ export class History {
     let y = opts.y ?? this.scrollY();
     const pending = this.pendingAnchor;
     this.pendingAnchor = undefined;
+    if (this.deps.viewport.anchorsItself) {
+      // The browser's scroll anchoring keeps the row being read still (panel.css); correcting
+      // here as well would move it twice.
+      this.mountRange(y);
+      this.measure();
+      return;
+    }
     let anchor = pending;
     if (opts.keepAnchor && pending) {
       const top = this.shown.topOf(pending.row);
-      if (top !== undefined && Math.abs(top + pending.delta - y) > 0.5) {
+      if (top !== undefined && Math.abs(top + pending.delta - y) > ANCHOR_TOLERANCE_PX) {
         y = this.moveTo(top + pending.delta);
       }
     } else if (opts.keepAnchor) {
@@ -198,7 +221,7 @@ export class History {
     this.mountRange(y);
     if (this.measure() && opts.keepAnchor && anchor && y > 0) {
       const top = this.shown.topOf(anchor.row);
-      if (top !== undefined && Math.abs(top + anchor.delta - y) > 0.5) {
+      if (top !== undefined && Math.abs(top + anchor.delta - y) > ANCHOR_TOLERANCE_PX) {
         y = this.moveTo(top + anchor.delta);
         this.mountRange(y);
         this.measure();
@@ -359,17 +382,7 @@ export class History {
     result.inserted = inserted.length;
     this.mounted = this.mounted.filter((r) => !removed.has(r) && r.el);
     if (moved || removed.size > 0 || inserted.length > 0) {
-      const rest = removed.size > 0 ? this.rows.filter((r) => !removed.has(r)) : this.rows;
-      const first = rest[0];
-      inserted.sort((a, b) => compareOrder(a.msg, b.msg));
-      const lastInserted = inserted[inserted.length - 1];
-      if (!moved && first && lastInserted && compareOrder(lastInserted.msg, first.msg) <= 0) {
-        // Older history arriving (the chunks after a long run's `init`): it goes before everything.
-        this.rows = inserted.concat(rest, atEnd);
-      } else {
-        this.rows = rest.concat(inserted, atEnd);
-        this.rows.sort((a, b) => compareOrder(a.msg, b.msg));
-      }
+      this.rows = mergeRows(this.rows, removed, inserted, atEnd, moved);
       this.rebuildShown();
       return result;
     }

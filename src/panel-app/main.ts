@@ -100,6 +100,7 @@ function main(): void {
       });
     },
     height: () => window.innerHeight,
+    anchorsItself: typeof CSS !== 'undefined' && CSS.supports('overflow-anchor', 'auto'),
     offsetWithin: (el) => -el.getBoundingClientRect().top,
     scrollWithin(el, y) {
       // An explicit position wins over following the end.

@@ -7,6 +7,7 @@ import type { History, Row, Viewport } from './history';
 
 /** A revealed message starts this far below the viewport's top (clear of the sticky find bar). */
 export const REVEAL_OFFSET_PX = 80;
+const LINE_TOLERANCE_PX = 8;
 
 /** Where the reader is: the message at the viewport's top and how far into it. */
 export interface ReadingPosition {
@@ -28,10 +29,14 @@ export class Navigator {
       return false;
     }
     hist.scrollTo(top - REVEAL_OFFSET_PX);
-    // Mounting measured the rows around it: once more at its measured place.
-    const measured = hist.topOfRow(row);
-    if (measured !== undefined && Math.abs(measured - top) > 1) {
-      hist.scrollTo(measured - REVEAL_OFFSET_PX);
+    // Mounting measured the rows around it (and the browser may have anchored the scroll): once
+    // or twice more, to where it is actually placed.
+    for (let i = 0; i < 3; i++) {
+      const placed = hist.placedTop(row);
+      if (placed === undefined || Math.abs(placed - REVEAL_OFFSET_PX - hist.scrollY()) <= 0.5) {
+        break;
+      }
+      hist.scrollTo(placed - REVEAL_OFFSET_PX);
     }
     if (focus) {
       row.el?.focus({ preventScroll: true });
@@ -44,7 +49,9 @@ export class Navigator {
     const hist = this.history;
     const rows = hist.shownRows();
     const line = hist.scrollY() + REVEAL_OFFSET_PX;
-    const cur = hist.indexAt(line + 2);
+    // The prompt at the reading line (give or take a few px of rounding and re-measuring) is
+    // the current one: the jumps go past it.
+    const cur = hist.indexAt(line + LINE_TOLERANCE_PX);
     const isPrompt = (r: Row) => roleClass(r.msg.role) === 'user';
     if (dir === 1) {
       for (let i = cur + 1; i < rows.length; i++) {
@@ -55,7 +62,7 @@ export class Navigator {
       return false;
     }
     for (let i = Math.min(cur, rows.length - 1); i >= 0; i--) {
-      if (isPrompt(rows[i]) && (hist.topOfRow(rows[i]) ?? 0) < line - 2) {
+      if (isPrompt(rows[i]) && (hist.topOfRow(rows[i]) ?? 0) < line - LINE_TOLERANCE_PX) {
         return this.reveal(rows[i], true);
       }
     }

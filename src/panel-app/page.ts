@@ -143,9 +143,9 @@ export function buildPage(env: AppEnv, m: InitMessage, hooks: PageHooks): Page {
 }
 
 /** What a reload of the webview should come back to. */
-export function captureState(p: Page): PersistedState {
+export function captureState(p: Page, keptView?: ReadingPosition): PersistedState {
   const state: PersistedState = { agentId: p.agentId, draft: p.composer.text() };
-  const view = p.nav.capture();
+  const view = keptView ?? p.nav.capture();
   if (view) {
     state.view = view;
   }

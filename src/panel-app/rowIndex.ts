@@ -3,6 +3,7 @@
  * recomputed lazily from the first row whose height changed. Appending rows only extends it.
  */
 import type { WireMessage } from '../core/panel/protocol';
+import { compareOrder } from '../core/transcript/order';
 
 export interface Viewport {
   /** True when the end of the log is in view (within a small tolerance), or about to be scrolled there. */
@@ -18,6 +19,11 @@ export interface Viewport {
   scrollWithin?(el: Element, y: number): void;
   /** The distance from the top of `within` to the top of `el`, after layout. */
   topOf?(el: Element, within: Element): number;
+  /**
+   * True when the browser keeps what is on screen still by itself when content above it
+   * changes size (CSS scroll anchoring): the history then does not correct the scroll itself.
+   */
+  anchorsItself?: boolean;
 }
 
 export interface Row {
@@ -140,4 +146,17 @@ export class RowIndex {
     }
     return lo;
   }
+}
+
+/** The rows after an update that did more than append: in transcript order again. */
+export function mergeRows(rows: readonly Row[], removed: ReadonlySet<Row>, inserted: Row[], atEnd: readonly Row[], moved: boolean): Row[] {
+  const rest = removed.size > 0 ? rows.filter((r) => !removed.has(r)) : rows;
+  inserted.sort((a, b) => compareOrder(a.msg, b.msg));
+  const first = rest[0];
+  const lastInserted = inserted[inserted.length - 1];
+  if (!moved && first && lastInserted && compareOrder(lastInserted.msg, first.msg) <= 0) {
+    // Older history arriving (the chunks after a long run's `init`): it goes before everything.
+    return inserted.concat(rest, atEnd);
+  }
+  return rest.concat(inserted, atEnd).sort((a, b) => compareOrder(a.msg, b.msg));
 }

@@ -182,8 +182,9 @@ export function setFeedPositions(rows: readonly Row[], setSize: number): void {
 }
 
 export function setHeight(el: HTMLElement, px: number): void {
-  const v = `${Math.max(0, Math.round(px))}px`;
-  // CSSOM writes are allowed under the style-src CSP (unlike style attributes).
+  // Not rounded: rows measure in fractions of a pixel, and a spacer rounded differently from one
+  // update to the next would nudge everything below it. CSSOM writes are allowed by the CSP.
+  const v = `${Math.max(0, Math.round(px * 64) / 64)}px`;
   if (el.style.height !== v) {
     el.style.height = v;
   }

@@ -841,25 +841,25 @@ describe('webview app: long runs (find, filters, jumps, gaps, send state, reload
     assert.equal(setsize(), '1000');
 
     // Rows are estimated at 66 px here (the tool call at 96), so row i starts at i × 66 + 30
-    // past it. At the end the reading line (80 px below the viewport's top) is at 65,310, just
-    // below the top of id:990.
+    // past it. At the end the reading line (80 px below the viewport's top) is at 65,310, 6 px
+    // below the top of id:990: that prompt is the one being read.
     const top = (i: number) => i * 66 + 30;
     const log = h.q('.log');
     h.app.onScroll();
     h.key(log, 'ArrowUp', { altKey: true });
-    assert.equal(h.viewport.scrolledTo, top(989) - 80, 'to the prompt above the reading line (id:990)');
-    h.key(log, 'ArrowUp', { altKey: true });
-    assert.equal(h.viewport.scrolledTo, top(987) - 80, 'id:988');
-    h.key(log, 'ArrowDown', { altKey: true });
-    assert.equal(h.viewport.scrolledTo, top(989) - 80, 'back down to id:990');
-    h.key(log, 'ArrowUp', { altKey: true });
+    assert.equal(h.viewport.scrolledTo, top(987) - 80, 'to the prompt above the one being read (id:988)');
     h.key(log, 'ArrowUp', { altKey: true });
     assert.equal(h.viewport.scrolledTo, top(985) - 80, 'id:986');
+    h.key(log, 'ArrowDown', { altKey: true });
+    assert.equal(h.viewport.scrolledTo, top(987) - 80, 'back down to id:988');
+    h.key(log, 'ArrowUp', { altKey: true });
+    h.key(log, 'ArrowUp', { altKey: true });
+    assert.equal(h.viewport.scrolledTo, top(983) - 80, 'id:984');
     // Not in text fields: Alt+Up there is the field's.
     const ta = h.q('textarea');
     const inField = h.key(ta, 'ArrowUp', { altKey: true });
     assert.equal(inField.defaultPrevented, false);
-    assert.equal(h.viewport.scrolledTo, top(985) - 80);
+    assert.equal(h.viewport.scrolledTo, top(983) - 80);
     const toBottom = h.viewport.toBottom;
     const end = h.key(log, 'End', { ctrlKey: true });
     assert.ok(end.defaultPrevented);
