@@ -14,7 +14,7 @@ import type { AgentMessage } from '../src/api/types';
 import { RunLedger, type KeyValueStore } from '../src/core/ledger/ledger';
 import type { PollerSettings } from '../src/core/polling/poller';
 import { RunReader, applyRead } from '../src/core/polling/runReads';
-import { TranscriptStore } from '../src/core/transcript/transcript';
+import { TranscriptStore } from '../src/core/transcript/store';
 import { afterPost } from '../src/runs/afterPost';
 import { startEmulator, type Emulator } from '../test/emulator/index';
 import { adminOk } from '../test/emulator/testing';

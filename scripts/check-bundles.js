@@ -42,6 +42,9 @@ const STATELESS = {
   'src/core/transcript/transcript.ts':
     'classes with per-instance state only: dist/transcripts.js creates the one store and the panel receives it; nothing tests `instanceof`',
   'src/core/transcript/order.ts': 'a pure comparison',
+  'src/core/transcript/message.ts': 'pure functions over one message',
+  'src/core/transcript/store.ts':
+    'a class with per-instance state only: dist/transcripts.js creates the one store and the panel receives it; nothing tests `instanceof`',
   'src/core/testIds/testFileGlobs.ts': 'pure glob functions and constants',
   'src/testGroups/settings.ts': 'configuration read on each call, constants',
   'src/testGroups/copyId.ts': 'one stateless function',

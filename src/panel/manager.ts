@@ -55,7 +55,8 @@ import { PanelSession, RunObserver, type RunView } from '../core/panel/panelMode
 import { cutText, forPosting, isSafeLinkUrl, parsePanelState, parseWebviewMessage, type ExtensionToWebviewMessage, type SendState, type WebviewToExtensionMessage } from '../core/panel/protocol';
 import { exportLabels, webviewStrings } from './strings';
 import { PanelComposer } from './composer';
-import { TranscriptStore, type Transcript, type TranscriptSnapshot } from '../core/transcript/transcript';
+import { type Transcript, type TranscriptSnapshot } from '../core/transcript/transcript';
+import { TranscriptStore } from '../core/transcript/store';
 import { RUN_PANEL_VIEW_TYPE } from '../core/panel/viewType';
 
 export { buildHeader, type RunView } from '../core/panel/panelModel';

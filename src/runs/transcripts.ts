@@ -6,7 +6,8 @@
  */
 import * as vscode from 'vscode';
 import type * as TranscriptFilesModule from '../core/transcript/transcriptFiles';
-import type { MergeResult, Transcript, TranscriptStore } from '../core/transcript/transcript';
+import type { MergeResult, Transcript } from '../core/transcript/transcript';
+import type { TranscriptStore } from '../core/transcript/store';
 import type { ExportSource, PrunedInfo, TranscriptFiles, TranscriptRead } from '../core/transcript/transcriptFiles';
 import type { Agent, RunStatus } from '../api/types';
 import { isTerminalStatus } from '../api/types';

@@ -5,7 +5,7 @@ import { parseAgent } from '../../src/api/parse';
 import { PanelSession, RunObserver } from '../../src/core/panel/panelModel';
 import { isSafeLinkUrl, parseExtensionMessage, STRING_KEYS, type WebviewStrings } from '../../src/core/panel/protocol';
 import { domKey, keyFromDom } from '../../src/core/panel/render';
-import { TranscriptStore } from '../../src/core/transcript/transcript';
+import { TranscriptStore } from '../../src/core/transcript/store';
 
 const strings = Object.fromEntries(STRING_KEYS.map((k) => [k, k])) as WebviewStrings;
 

@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import type { AgentMessage } from '../../src/api/types';
-import { Transcript, TranscriptStore, hashString } from '../../src/core/transcript/transcript';
+import { hashString } from '../../src/core/transcript/message';
+import { Transcript } from '../../src/core/transcript/transcript';
+import { TranscriptStore } from '../../src/core/transcript/store';
 
 const T0 = Date.UTC(2025, 0, 1);
 

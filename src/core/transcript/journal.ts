@@ -12,7 +12,7 @@
  */
 import * as fs from 'node:fs';
 import type { AgentMessage } from '../../api/types';
-import { normalizeMessage } from './transcript';
+import { normalizeMessage } from './message';
 
 export const JOURNAL_VERSION = 2;
 const NEWLINE = 0x0a;

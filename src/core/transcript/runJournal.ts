@@ -6,7 +6,9 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Transcript, TranscriptStore, sameMessage, type TranscriptSnapshot } from './transcript';
+import { sameMessage } from './message';
+import { Transcript, type TranscriptSnapshot } from './transcript';
+import { TranscriptStore } from './store';
 import { appendJournal, appendJournalSync, headerNames, parseJournal, parseLines, recordLines, rewriteJournal, type JournalEntry } from './journal';
 import { readPruned, type PrunedInfo } from './diskLimit';
 import { indexJournal } from './journalStream';

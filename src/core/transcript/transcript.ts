@@ -15,6 +15,7 @@
  * taken in again, so a service that keeps returning a long history does not cause churn.
  */
 import type { AgentMessage } from '../../api/types';
+import { contentHash, normalizeMessage, sameMessage, sizeOf } from './message';
 import { compareOrder, type OrderFields } from './order';
 
 export interface TranscriptEntry extends OrderFields {
@@ -78,85 +79,6 @@ export interface TranscriptOptions {
 export const DEFAULT_MAX_MESSAGES = 10_000;
 export const DEFAULT_MAX_TOTAL_CHARS = 32_000_000;
 
-/** FNV-1a over UTF-16 code units, as 8 hex digits. Enough to tell id-less messages apart. */
-export function hashString(s: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return (h >>> 0).toString(16).padStart(8, '0');
-}
-
-/** A copy holding only well-typed known fields: what is cached, compared and exported. */
-export function normalizeMessage(m: unknown): AgentMessage | undefined {
-  if (m === null || typeof m !== 'object' || Array.isArray(m)) {
-    return undefined;
-  }
-  const r = m as Record<string, unknown>;
-  const out: AgentMessage = {};
-  if (typeof r.id === 'string' && r.id.length > 0) {
-    out.id = r.id;
-  }
-  if (typeof r.sequence === 'number' && Number.isFinite(r.sequence)) {
-    out.sequence = r.sequence;
-  }
-  if (typeof r.role === 'string') {
-    out.role = r.role;
-  }
-  if (typeof r.content === 'string') {
-    out.content = r.content;
-  }
-  if (typeof r.toolName === 'string') {
-    out.toolName = r.toolName;
-  }
-  if (typeof r.toolParameters === 'string') {
-    out.toolParameters = r.toolParameters;
-  }
-  if (Array.isArray(r.attachments)) {
-    out.attachments = r.attachments.filter((a): a is string => typeof a === 'string');
-  }
-  if (typeof r.createdAt === 'number' && Number.isFinite(r.createdAt)) {
-    out.createdAt = r.createdAt;
-  }
-  // Nothing usable at all: not a message.
-  return Object.keys(out).length > 0 ? out : undefined;
-}
-
-/** Field-wise equality of two normalized messages (no stored fingerprint: no second copy of big content). */
-export function sameMessage(a: AgentMessage, b: AgentMessage): boolean {
-  if (
-    a.id !== b.id ||
-    a.sequence !== b.sequence ||
-    a.role !== b.role ||
-    a.toolName !== b.toolName ||
-    a.createdAt !== b.createdAt ||
-    a.content !== b.content ||
-    a.toolParameters !== b.toolParameters
-  ) {
-    return false;
-  }
-  const x = a.attachments;
-  const y = b.attachments;
-  if (x === undefined || y === undefined) {
-    return x === y;
-  }
-  return x.length === y.length && x.every((v, i) => v === y[i]);
-}
-
-function contentHash(m: AgentMessage): string {
-  return hashString(
-    JSON.stringify([m.role ?? null, m.content ?? null, m.toolName ?? null, m.toolParameters ?? null, m.attachments ?? null, m.createdAt ?? null]),
-  );
-}
-
-function sizeOf(m: AgentMessage): number {
-  let n = (m.content?.length ?? 0) + (m.toolParameters?.length ?? 0) + 64;
-  for (const a of m.attachments ?? []) {
-    n += a.length;
-  }
-  return n;
-}
 
 interface MutableEntry {
   key: string;
@@ -518,44 +440,4 @@ function freeze(e: MutableEntry): TranscriptEntry {
     out.gapBefore = e.gapBefore;
   }
   return out;
-}
-
-/**
- * Transcripts of several runs, least recently used evicted past `maxRuns`. The run panel
- * owns one; the extension glue may pass its own in to share it (e.g. for exports from the
- * tree).
- */
-export class TranscriptStore {
-  private readonly runs = new Map<string, Transcript>();
-
-  constructor(
-    private readonly maxRuns = 50,
-    private readonly options: TranscriptOptions = {},
-  ) {}
-
-  get(agentId: string): Transcript {
-    let t = this.runs.get(agentId);
-    if (t) {
-      this.runs.delete(agentId);
-    } else {
-      t = new Transcript(this.options);
-    }
-    this.runs.set(agentId, t);
-    while (this.runs.size > this.maxRuns) {
-      const oldest = this.runs.keys().next().value;
-      if (oldest === undefined) {
-        break;
-      }
-      this.runs.delete(oldest);
-    }
-    return t;
-  }
-
-  has(agentId: string): boolean {
-    return this.runs.has(agentId);
-  }
-
-  delete(agentId: string): void {
-    this.runs.delete(agentId);
-  }
 }

@@ -13,7 +13,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Transcript, type TranscriptStore, type MergeResult } from './transcript';
+import { Transcript, type MergeResult } from './transcript';
+import type { TranscriptStore } from './store';
 import { Disposable } from '../disposable';
 import { DiskLimit, readPruned, type PrunedInfo } from './diskLimit';
 import {

@@ -11,7 +11,7 @@ import type { AgentRunsApi } from '../../../src/api/contract';
 import type { Agent } from '../../../src/api/types';
 import { PanelSession, RunObserver } from '../../../src/core/panel/panelModel';
 import { isSafeLinkUrl, parseWebviewMessage, type InitMessage, type UpdateMessage } from '../../../src/core/panel/protocol';
-import { TranscriptStore } from '../../../src/core/transcript/transcript';
+import { TranscriptStore } from '../../../src/core/transcript/store';
 import type { Emulator } from '../../emulator/index';
 import { reportCrash, scenario, type Scenario } from '../registry';
 import { admin, agentPath, startRun, useEmulator } from '../support/emulatorFixture';

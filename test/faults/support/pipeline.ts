@@ -14,7 +14,7 @@ import { Poller, type PollerSettings } from '../../../src/core/polling/poller';
 import { RunReader, applyRead } from '../../../src/core/polling/runReads';
 import type { RunRecord } from '../../../src/core/ledger/ledger';
 import { afterPost } from '../../../src/runs/afterPost';
-import { TranscriptStore } from '../../../src/core/transcript/transcript';
+import { TranscriptStore } from '../../../src/core/transcript/store';
 import type { Scenario } from '../registry';
 import { VirtualClock } from './virtualClock';
 
