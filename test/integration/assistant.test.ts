@@ -139,7 +139,7 @@ describe('Assistant: language model tools and @agent-runs', function () {
     const sent = (await requestsSince(ctx, next)).requests;
     assert.deepEqual(sent.filter((r) => r.method !== 'GET'), [], 'nothing but reads was sent');
     // Reads only: the schema (model check), the unknown run, and the poller following the run started above.
-    assert.ok(sent.every((r) => /\/(openapi\.json|agents\/[\w-]+)$/.test(r.path)), sent.map((r) => r.path).join(', '));
+    assert.ok(sent.every((r) => /\/(openapi\.json|agents\/[\w-]+(\?historyLimit=\d+)?)$/.test(r.path)), sent.map((r) => r.path).join(', '));
   });
 
   it('follow-up and test group: confirmed first, then sent; the group is on the service', async () => {

@@ -61,7 +61,7 @@ describe('faults in the extension host: the editor\'s network settings', functio
   scenario('network', 'http.proxy to squid with authentication: 407 names http.proxyAuthorization; with it runs are read inside a CONNECT tunnel; http.noProxy goes direct', (s) => checked(host, s, async () => {
     sq = await startSquid({ auth: PROXY_AUTH });
     const first = await host.startRun('Behind the company proxy');
-    const getsOf = async (id: string): Promise<number> => (await host.requests()).filter((r) => r.method === 'GET' && r.path.endsWith(`/agents/${id}`)).length;
+    const getsOf = async (id: string): Promise<number> => (await host.requests()).filter((r) => r.method === 'GET' && r.path.split('?')[0].endsWith(`/agents/${id}`)).length;
 
     await setHttp('proxy', sq.url);
     const refused = await track(first);

@@ -69,7 +69,12 @@ async function readBack(root: string): Promise<{ sequences: number[]; warnings: 
   const warnings: string[] = [];
   const files = new TranscriptFiles({ fsPath: root }, { info: () => undefined, warn: (m) => warnings.push(m) }, BASE, { saveDelayMs: 3_600_000 });
   try {
-    const t = await files.load(RUN);
+    // A long journal is read newest part first (load() resolves then); load() again waits for the whole.
+    let t = await files.load(RUN);
+    for (let i = 0; i < 3 && !files.isLoaded(RUN); i++) {
+      t = await files.load(RUN);
+    }
+    assert.ok(files.isLoaded(RUN), 'the whole journal was read');
     return { sequences: t.snapshot().entries.map((e) => e.message.sequence ?? -1), warnings };
   } finally {
     files.dispose();
