@@ -149,7 +149,16 @@ export class Composer {
       this.ownText = undefined;
     }
     setHidden(this.uncertain, send?.state !== 'uncertain');
+    if (send?.state === 'uncertain') {
+      // The notice says what happened; a "Not sent" line beside it would contradict it.
+      this.clearError();
+    }
     this.showLock();
+  }
+
+  private clearError(): void {
+    this.status.classList.remove('error');
+    setText(this.status, '');
   }
 
   private showLock(): void {
@@ -201,6 +210,10 @@ export class Composer {
     this.pending = undefined;
     this.submitted = false;
     this.showLock();
+    if (error !== undefined && this.send?.state === 'uncertain') {
+      // It may have arrived: the uncertain notice (Resend / Edit) speaks for it.
+      return;
+    }
     if (error !== undefined) {
       // The text stays in the composer so nothing typed is lost.
       this.status.classList.add('error');

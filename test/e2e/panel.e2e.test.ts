@@ -362,7 +362,7 @@ describe('Run panel (UI)', function () {
     assert.equal(await frame.evaluate('window.__panelMarker'), 'still-the-same-page');
   });
 
-  it('sends follow-ups from the composer: one POST each, queued turns shown, a failed send keeps the text and is not re-sent', async () => {
+  it('sends follow-ups from the composer: one POST each, queued turns shown, a send that may have arrived keeps the text, locked, and is not re-sent', async () => {
     const wb = workbench();
     assert.ok(agentId, 'the first test created the run');
     const frame = await panelFrame(wb, agentId);
@@ -398,27 +398,34 @@ describe('Run panel (UI)', function () {
     await frame.locator('.lifecycle').scrollIntoViewIfNeeded();
     await shoot(wb, 'panel-4-follow-ups-queued');
 
-    // The service fails the next one: the text stays, an error shows, nothing is re-sent.
+    // The service answers 503: the follow-up may have reached it, so it is neither called "not
+    // sent" nor sent again on its own; the composer stays locked on it and says so.
     wb.emulator.inject({ method: 'POST', path: `^/agents/${agentId}/messages$`, status: 503, times: 1 });
     const failing = 'Please also add a migration note';
     await sendFromComposer(wb, frame, failing);
     posts = await waitForFollowUpPosts(wb, agentId, 4);
     assert.equal(posts[3].prompt, failing);
     assert.equal(posts[3].status, 503);
-    await waitForComposerIdle(frame);
-    await frame.locator('.composer-status.error').waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-    assert.match((await status.textContent()) ?? '', /^Not sent: .+/);
+    const notice = frame.locator('.notice-uncertain');
+    await notice.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+    assert.match((await notice.textContent()) ?? '', /may already have reached the service/);
     assert.equal(await composer.inputValue(), failing, 'the typed text stays in the composer');
+    assert.equal(await frame.locator('.composer button[type="submit"]').isDisabled(), true, 'Send is locked while it may have arrived');
+    assert.doesNotMatch((await status.textContent()) ?? '', /^Not sent/);
     await composer.scrollIntoViewIfNeeded();
-    await shoot(wb, 'panel-5-follow-up-failed');
+    await shoot(wb, 'panel-5-follow-up-may-have-arrived');
     // Two more reads of the run later (the panel polls every second), still one attempt.
     const reads = runReads(wb, agentId);
     await waitUntil(() => runReads(wb, agentId) >= reads + 2, UI_TIMEOUT_MS, 'two more polls of the run');
     assert.equal(followUpPosts(wb, agentId).length, 4, 'the failed follow-up was sent again without being asked');
     assert.equal(followUpPosts(wb, agentId).filter((p) => p.prompt === failing).length, 1);
-    assert.equal(await composer.inputValue(), failing);
 
-    // The person gives up on it: clear the box.
+    // The person takes it back (Edit): the text returns as an editable draft, nothing is sent.
+    await notice.locator('button[data-ui="edit-follow-up"]').click();
+    await notice.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
+    await waitUntil(async () => (await composer.getAttribute('readonly')) === null && (await composer.inputValue()) === failing, UI_TIMEOUT_MS, 'the text back in an editable composer');
+    assert.equal(followUpPosts(wb, agentId).length, 4);
+    // And gives up on it: clear the box.
     await composer.click();
     await wb.page.keyboard.press('Control+A');
     await wb.page.keyboard.press('Delete');

@@ -92,6 +92,9 @@ describe('Manifest in the workbench: keybindings, Clone Run, run links', functio
     await wb.waitForTreeRow(prompt);
     // Track Run opens the run's panel after revealing the row; a menu opened before would close.
     await wb.page.locator('.tabs-container .tab', { hasText: /^Run:/ }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+    // The panel takes focus as it loads: a key pressed before its page is up is lost in the
+    // loading frame (as it would be for a person), so wait until it shows the run.
+    await wb.webviewFrameWith('.run-header .agent-id');
     await wb.runCommand('View: Close All Editors');
     await wb.contextMenu(prompt, 'Clone Run…');
     await quickInputOpen(wb, /Clone|Start Agent Run/);
