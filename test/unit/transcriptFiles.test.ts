@@ -2,24 +2,10 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { AgentMessage } from '../../src/api/types';
 import { TranscriptFiles, type TranscriptLog } from '../../src/core/transcript/transcriptFiles';
 import { parseJournal } from '../../src/core/transcript/journal';
+import { BASE, message, range } from './fixtures/transcriptMessages';
 
-const BASE = 'https://svc.example/api/public/v1';
-const T0 = Date.UTC(2025, 0, 1);
-
-function message(seq: number, over: Partial<AgentMessage> = {}): AgentMessage {
-  return { id: `m${seq}`, sequence: seq, role: seq % 2 === 0 ? 'user' : 'assistant', content: `message ${seq}`, createdAt: T0 + seq * 1_000, ...over };
-}
-
-function range(from: number, to: number): AgentMessage[] {
-  const out: AgentMessage[] = [];
-  for (let i = from; i < to; i++) {
-    out.push(message(i));
-  }
-  return out;
-}
 
 class RecordingLog implements TranscriptLog {
   readonly warnings: string[] = [];

@@ -9,6 +9,7 @@
 import type { Agent, AgentMessage } from '../../api/types';
 import { oneLine } from '../../api/sanitize';
 import type { L10n } from '../l10n';
+import { statusText } from '../runs/presentation';
 
 export interface RunTextBounds {
   maxMessages: number;
@@ -87,20 +88,9 @@ export function runAsText(agent: Agent, bounds: RunTextBounds = DEFAULT_RUN_TEXT
   return notes.length > 0 ? `${text}\n\n(Truncated: ${notes.join('; ')}. The full run is in the Agent Runs panel.)` : text;
 }
 
-/** A status as words a person reads. */
+/** A status as words a person reads (the Runs view's words; `unknown` when there is none). */
 export function statusWord(status: string | undefined, l10n: L10n): string {
-  switch (status) {
-    case 'queued':
-      return l10n.t('queued');
-    case 'running':
-      return l10n.t('running');
-    case 'completed':
-      return l10n.t('completed');
-    case 'error':
-      return l10n.t('failed');
-    default:
-      return status ? oneLine(status, 40) : l10n.t('unknown');
-  }
+  return status ? statusText(status, l10n) : l10n.t('unknown');
 }
 
 export interface ProgressState {
