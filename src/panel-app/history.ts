@@ -171,7 +171,8 @@ export class History {
    */
   refresh(): boolean {
     // Without the browser's anchoring, `render` is what keeps the row being read still.
-    if (!this.deps.viewport.anchorsItself || !this.covers(this.scrollY())) {
+    // Only the viewport itself must be covered: the overscan fills in on the next scroll.
+    if (!this.deps.viewport.anchorsItself || !this.covers(this.scrollY(), 0)) {
       return false;
     }
     this.pendingAnchor = undefined;
