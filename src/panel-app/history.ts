@@ -171,12 +171,16 @@ export class History {
    */
   refresh(): boolean {
     // Without the browser's anchoring, `render` is what keeps the row being read still.
-    if (!this.deps.viewport.anchorsItself || !this.covers(this.scrollY())) {
+    // Only the viewport itself must be covered: the overscan above fills in on the next scroll.
+    if (!this.deps.viewport.anchorsItself || !this.covers(this.scrollY(), 0)) {
       return false;
     }
     this.pendingAnchor = undefined;
+    this.overscan = OVERSCAN_PX;
+    this.shown.all();
+    // New rows below the view are mounted (nothing above it moves for them).
+    this.mountRange(this.scrollY(), true);
     this.measure();
-    this.setPositions();
     return true;
   }
 
@@ -264,11 +268,13 @@ export class History {
     return (top <= Math.max(0, y - margin) || first.index === 0) && (bottom >= y + h + margin || last.index === this.shown.length - 1);
   }
 
-  private mountRange(y: number): void {
+  /** Mounts the rows around `y`; with `keepFirst`, none above the first mounted one (only below). */
+  private mountRange(y: number, keepFirst = false): void {
     const n = this.shown.length;
     const want: Row[] = [];
     if (n > 0) {
-      const first = Math.max(0, this.indexAt(Math.max(0, y - this.overscan)));
+      const held = keepFirst ? this.mounted[0]?.index : undefined;
+      const first = held ?? Math.max(0, this.indexAt(Math.max(0, y - this.overscan)));
       const last = Math.max(first, this.indexAt(Math.max(0, y + this.viewHeight() + this.overscan)));
       for (let i = first; i <= last; i++) {
         want.push(this.shown.at(i)!);

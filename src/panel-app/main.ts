@@ -173,19 +173,16 @@ function main(): void {
   });
 
   let scrollQueued = false;
-  window.addEventListener(
-    'scroll',
-    () => {
-      if (!scrollQueued) {
-        scrollQueued = true;
-        requestAnimationFrame(() => {
-          scrollQueued = false;
-          app.onScroll();
-        });
-      }
-    },
-    { passive: true },
-  );
+  const onScroll = () => {
+    if (!scrollQueued) {
+      scrollQueued = true;
+      requestAnimationFrame(() => {
+        scrollQueued = false;
+        app.onScroll();
+      });
+    }
+  };
+  window.addEventListener('scroll', onScroll, { passive: true });
   document.addEventListener('visibilitychange', () => app.onVisibilityChange());
   // A theme change (body class) or a new width changes the messages' heights.
   let layoutQueued = false;
@@ -204,6 +201,8 @@ function main(): void {
       width = window.innerWidth;
       layoutChanged();
     }
+    // A taller panel shows more of the history: the window of mounted rows follows.
+    onScroll();
   });
   const themeObserver = new MutationObserver(layoutChanged);
   themeObserver.observe(document.body, { attributes: true, attributeFilter: ['class'] });

@@ -128,6 +128,11 @@ describe('webview in Chromium (real DOM, DOMPurify, CSP)', function () {
       await frame();
       const firstPaint = performance.now() - t0;
       const articles = document.querySelectorAll('.log > article').length;
+      // The older chunks are taken in after the first paint, one per task.
+      const held = () => (document.querySelectorAll('.log > article')[0] as { getAttribute(n: string): string | null } | undefined)?.getAttribute('aria-setsize');
+      while (held() !== '50000') {
+        await frame();
+      }
       const msg = { key: 'id:new', arrival: 50_000, sequence: 50_000, role: 'assistant', content: 'new **message**', createdAt: Date.now() };
       const t1 = performance.now();
       window.dispatchEvent(new MessageEvent('message', { data: { type: 'update', messages: [msg] } }));
@@ -158,12 +163,16 @@ describe('webview in Chromium (real DOM, DOMPurify, CSP)', function () {
     assert.deepEqual(r.violations, []);
     assert.deepEqual(r.bad, []);
     // Ctrl+F finds a message far from the end, which was not in the DOM.
+    await page.focus('.log');
     await page.keyboard.press('End');
-    await page.click('.log', { position: { x: 5, y: 5 } }).catch(() => undefined);
+    // End scrolls with an animation; a person finds after it ended.
+    await page.waitForTimeout(1_000);
     await page.keyboard.press('Control+f');
     await page.fill('.find-input', 'needle');
     await page.keyboard.press('Enter');
-    await page.waitForFunction(() => document.querySelectorAll('mark.find-current').length === 1);
+    await page.waitForFunction(() => document.querySelectorAll('mark.find-current').length === 1, undefined, { timeout: 5_000 }).catch(async (e: unknown) => {
+      throw new Error(`${String(e)}: ${await page.evaluate(() => JSON.stringify({ count: (document as unknown as { querySelector(s: string): { textContent: string } | null }).querySelector('.find-count')?.textContent, keys: Array.from(document.querySelectorAll('.log > article') as ArrayLike<{ getAttribute(n: string): string | null }>).map((a) => a.getAttribute('data-key')).slice(0, 4) }))}`);
+    });
     assert.match((await page.textContent('.find-count')) ?? '', /1/);
     assert.equal(await page.getAttribute('mark.find-current >> xpath=ancestor::article', 'data-key'), 'id:7');
     // Ctrl+Enter sends.
