@@ -1,49 +1,16 @@
 /**
  * The run panel, extension side: one webview panel per run (view type `agentRuns.run`).
  *
- * ## How the glue uses it
- * ```ts
- * const panels = new RunPanelManager(context.extensionUri, host, {
- *   store: () => transcripts.store,   // share the store the poller merges into
- *   stallAfterMinutes: 10,
- * });                                                 // registers the serializer
- * context.subscriptions.push(panels);
- * panels.isVisible(agentId);             // for the poller's cadence and alerts
- * panels.open(agentId);                  // opens, or focuses the existing panel
- * ```
- * The `WebviewPanelSerializer` must be registered during `activate`, and package.json needs
- * `"onWebviewPanel:agentRuns.run"` in `activationEvents` so panels come back after a reload.
- * By default the manager registers it, so it is then constructed in `activate`. The extension
- * instead registers a thin serializer itself (`LazyRunPanels` in panels.ts), creates the
- * manager with `registerSerializer: false` on first use (this file is in the lazily loaded
- * dist/panel.js) and hands it each restored panel (`restore`).
+ * It shows what the run model already holds: the run from the host (`RunPanelHost`, backed
+ * by the ledger) and its messages from the shared transcript store, which RunSync fills once
+ * per read; the manager merges nothing itself and posts only what changed since the page's
+ * last message (panelModel.ts, by transcript revision). Follow-ups go through the run's one
+ * send lock in the host, so hidden tabs and reloads cannot send twice.
  *
- * ## What the host provides (`RunPanelHost`)
- * - `getRun(agentId)`: the latest known Agent (as polled, with `history` and `lifecycle`),
- *   its freshness (live / stale / offline, "as of") and when the user last looked.
- * - `onDidChangeRun(listener)`: fired with an agentId whenever the ledger has new data for it
- *   (also after a saved transcript was loaded into the shared store). The manager then merges
- *   `history` into the transcript store (a no-op if the poller already did), updates the
- *   lifecycle lanes (lifecycle.ts) and posts only what changed since the webview's last
- *   message (panelModel.ts, by transcript revision).
- * - `submitFollowUp`: sends the follow-up through the run's one send lock (never twice); the
- *   manager already asked for confirmation when the follow-up switches to `allow_edits`.
- *   `getSendState`/`onDidChangeSendState`/`sentInput`/`discardFollowUp`: that lock, which the
- *   page shows (`init.send`, `sendState`): it outlives hidden tabs and reloads.
- * - `getDraft`/`setDraft`: per-run composer draft, kept by the host (e.g. workspaceState).
- * - `cloneRun`: opens the launch form pre-filled from this run.
- * - `openExternalLink`: opens an http/https/mailto URL (already checked); the host confirms
- *   unknown hosts.
- * - `refresh`: polls the run now.
- * - `setPanelOpen(agentId, open)`: true while the panel is visible (poll fast), false when hidden
- *   or closed.
- * - `markSeen`: the user has seen the newest messages (clear unread counts).
- * - `log`: the extension's output channel.
- * "Open in editor", clipboard and the allow-edits confirmation are done here; exports go
- * through the `agentRuns.exportRun` command (src/runs/commands/exportRun.ts).
- *
- * The webview never gets the token or talks to the network (`connect-src 'none'`); every
- * message from it is validated with protocol.ts and anything invalid is logged and dropped.
+ * The serializer is registered at activation by `LazyRunPanels` (panels.ts); this file is in
+ * the lazily loaded dist/panel.js and gets each restored panel through `restore`. The page
+ * never gets the token or the network (`connect-src 'none'`); every message from it is
+ * validated with protocol.ts, and anything invalid is logged and dropped.
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';

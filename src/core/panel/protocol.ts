@@ -1,5 +1,5 @@
 /**
- * The one message protocol between the run panel (extension side, `panel.ts`) and the app
+ * The one message protocol between the run panel (extension side, `src/panel/manager.ts`) and the app
  * inside the webview (`src/panel-app`). Both sides import this file; it has no `vscode`
  * import and no DOM use, so it also runs in plain mocha.
  *
