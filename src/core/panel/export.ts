@@ -314,8 +314,13 @@ function markdownMessage(message: AgentMessage, L: ExportLabels, gapBefore = 0):
   if (m.sequence !== undefined) head.push(`#${m.sequence}`);
   const lines = gapBefore > 0 ? [`> ${inline(fill(L.gap, gapBefore))}`, ''] : [];
   lines.push(`### ${inline(head.join(' · '))}`, '');
+  return lines.concat(messageBody(m, L));
+}
+
+/** A message's content (the agent's own Markdown, kept as written), tool call and attachments. */
+function messageBody(m: AgentMessage, L: ExportLabels): string[] {
+  const lines: string[] = [];
   if (m.content) {
-    // The agent's own Markdown, kept as written.
     lines.push(m.content, '');
   }
   if (m.toolName !== undefined || m.toolParameters !== undefined) {
@@ -326,11 +331,7 @@ function markdownMessage(message: AgentMessage, L: ExportLabels, gapBefore = 0):
     }
   }
   if (m.attachments && m.attachments.length > 0) {
-    lines.push(`**${inline(L.attachments)}:**`, '');
-    for (const a of m.attachments) {
-      lines.push(`- ${inline(a)}`);
-    }
-    lines.push('');
+    lines.push(`**${inline(L.attachments)}:**`, '', ...m.attachments.map((a) => `- ${inline(a)}`), '');
   }
   return lines;
 }
@@ -447,19 +448,6 @@ export function messageToMarkdown(message: AgentMessage, options: ExportOptions 
   const when = iso(m.createdAt);
   if (when) head.push(when);
   if (m.sequence !== undefined) head.push(`#${m.sequence}`);
-  const lines = [`<!-- ${head.join(' · ').replace(/-->/g, '--&gt;')} -->`, ''];
-  if (m.content) {
-    lines.push(m.content, '');
-  }
-  if (m.toolName !== undefined || m.toolParameters !== undefined) {
-    lines.push(`**${inline(L.toolCall)}:** \`${(m.toolName ?? '').replace(/`/g, "'").replace(/[\r\n]+/g, ' ')}\``, '');
-    if (m.toolParameters) {
-      const p = prettyJson(m.toolParameters);
-      lines.push(fenced(p.text, p.lang), '');
-    }
-  }
-  if (m.attachments && m.attachments.length > 0) {
-    lines.push(`**${inline(L.attachments)}:**`, '', ...m.attachments.map((a) => `- ${inline(a)}`), '');
-  }
+  const lines = [`<!-- ${head.join(' · ').replace(/-->/g, '--&gt;')} -->`, '', ...messageBody(m, L)];
   return lines.join('\n').trimEnd() + '\n';
 }

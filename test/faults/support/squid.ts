@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { relay } from '../../support/relay';
 
 const SQUID = '/usr/sbin/squid';
 const NCSA = '/usr/lib/squid/basic_ncsa_auth';
@@ -75,17 +76,8 @@ async function startRecorder(squidPort: number, chunks: Buffer[]): Promise<{ por
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
     const upstream = net.connect(squidPort, '127.0.0.1');
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on('error', () => undefined).on('close', () => {
-        sockets.delete(s);
-        client.destroy();
-        upstream.destroy();
-      });
-    }
     client.on('data', (d: Buffer) => chunks.push(Buffer.from(d)));
-    client.pipe(upstream);
-    upstream.pipe(client);
+    relay(client, upstream, sockets);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   return {
