@@ -49,12 +49,8 @@ function warmUp(locale: string, sanitize: Sanitizer): void {
   sanitize(`<article class="msg">${renderMarkdown('*a* `b` [c](https://example.invalid/)\n\n- d\n\n| e |\n|---|\n| f |')}</article>`);
 }
 
-function main(): void {
-  const vscode = acquireVsCodeApi();
-  const root = document.getElementById('app');
-  if (!root) {
-    return;
-  }
+/** The document's scroll position as the app sees it (see `Viewport`). */
+function createViewport(): Viewport {
   const scroller = () => document.scrollingElement ?? document.documentElement;
   // Scrolling to the end happens in the next animation frame, never in a message handler:
   // reading scrollHeight right after adding a message would lay out the whole document there
@@ -76,7 +72,7 @@ function main(): void {
       requestAnimationFrame(follow);
     }
   };
-  const viewport: Viewport = {
+  return {
     isAtBottom() {
       if (pinPending) {
         return true;
@@ -111,33 +107,16 @@ function main(): void {
     },
     topOf: (el, within) => el.getBoundingClientRect().top - within.getBoundingClientRect().top,
   };
-  const log = (msg: string) => console.warn(`[agent-runs webview] ${msg}`);
-  let current: PersistedState | undefined = parsePersistedState(vscode.getState());
-  const sanitize = createSanitizer(window, log);
-  const app = new App({
-    document,
-    root,
-    post: (m) => vscode.postMessage(m),
-    getState: () => current,
-    setState: (s) => {
-      current = s;
-      vscode.setState(s);
-    },
-    sanitize,
-    viewport,
-    now: () => Date.now(),
-    clock: () => performance.now(),
-    setTimeout: (fn, ms) => window.setTimeout(fn, ms),
-    clearTimeout: (handle) => window.clearTimeout(handle as number),
-    whenIdle,
-    isVisible: () => document.visibilityState === 'visible',
-    log,
-  });
+}
 
+/**
+ * Messages from the extension, validated, to the app. After an `init`, what follows (a long
+ * run's older history comes right behind it) waits for the first frame, then goes one message
+ * per task: the end of the history paints first, and frames can come between the chunks.
+ * Order is kept: while anything waits, new ones queue. Returns whether any message came.
+ */
+function pumpMessages(app: App, log: (msg: string) => void): () => boolean {
   let received = false;
-  // After an `init`, what follows (a long run's older history comes right behind it) waits for
-  // the first frame, then goes one message per task: the end of the history paints first, and
-  // frames can come between the chunks. Order is kept: while anything waits, new ones queue.
   const queue: unknown[] = [];
   let holding = false;
   const handle = (data: unknown) => {
@@ -171,30 +150,28 @@ function main(): void {
     }
     handle(event.data);
   });
+  return () => received;
+}
 
-  let scrollQueued = false;
-  const onScroll = () => {
-    if (!scrollQueued) {
-      scrollQueued = true;
-      requestAnimationFrame(() => {
-        scrollQueued = false;
-        app.onScroll();
-      });
-    }
+/** Scrolling, a new size or theme, visibility and leaving the page, each at most once a frame. */
+function listenToLayout(app: App): void {
+  const onceAFrame = (fn: () => void) => {
+    let queued = false;
+    return () => {
+      if (!queued) {
+        queued = true;
+        requestAnimationFrame(() => {
+          queued = false;
+          fn();
+        });
+      }
+    };
   };
+  const onScroll = onceAFrame(() => app.onScroll());
+  // A theme change (body class) or a new width changes the messages' heights.
+  const layoutChanged = onceAFrame(() => app.onLayoutChange());
   window.addEventListener('scroll', onScroll, { passive: true });
   document.addEventListener('visibilitychange', () => app.onVisibilityChange());
-  // A theme change (body class) or a new width changes the messages' heights.
-  let layoutQueued = false;
-  const layoutChanged = () => {
-    if (!layoutQueued) {
-      layoutQueued = true;
-      requestAnimationFrame(() => {
-        layoutQueued = false;
-        app.onLayoutChange();
-      });
-    }
-  };
   let width = window.innerWidth;
   window.addEventListener('resize', () => {
     if (window.innerWidth !== width) {
@@ -208,10 +185,42 @@ function main(): void {
   themeObserver.observe(document.body, { attributes: true, attributeFilter: ['class'] });
   themeObserver.observe(document.documentElement, { attributes: true, attributeFilter: ['style'] });
   window.addEventListener('pagehide', () => app.flushDraft());
+}
+
+function main(): void {
+  const vscode = acquireVsCodeApi();
+  const root = document.getElementById('app');
+  if (!root) {
+    return;
+  }
+  const log = (msg: string) => console.warn(`[agent-runs webview] ${msg}`);
+  let current: PersistedState | undefined = parsePersistedState(vscode.getState());
+  const sanitize = createSanitizer(window, log);
+  const app = new App({
+    document,
+    root,
+    post: (m) => vscode.postMessage(m),
+    getState: () => current,
+    setState: (s) => {
+      current = s;
+      vscode.setState(s);
+    },
+    sanitize,
+    viewport: createViewport(),
+    now: () => Date.now(),
+    clock: () => performance.now(),
+    setTimeout: (fn, ms) => window.setTimeout(fn, ms),
+    clearTimeout: (handle) => window.clearTimeout(handle as number),
+    whenIdle,
+    isVisible: () => document.visibilityState === 'visible',
+    log,
+  });
+  const received = pumpMessages(app, log);
+  listenToLayout(app);
 
   vscode.postMessage({ type: 'ready' });
   whenIdle(() => {
-    if (!received) {
+    if (!received()) {
       try {
         warmUp(document.documentElement.lang || navigator.language || 'en', sanitize);
       } catch (error) {
