@@ -204,54 +204,14 @@ export class Transcript {
       }
       const existing = this.find(m, occurrences);
       if (existing === undefined) {
-        const entry: MutableEntry = {
-          key: '',
-          arrival: this.nextArrival,
-          rev: 0,
-          message: m,
-          sequence: m.sequence,
-          createdAt: m.createdAt,
-          size: sizeOf(m),
-        };
-        if (this.isEvictedPosition(entry)) {
-          continue;
+        const got = this.add(m, occurrences);
+        if (got) {
+          added.push(got.entry);
+          addedSet.add(got.entry);
+          needsSort ||= got.outOfOrder;
         }
-        entry.key = this.newKey(m, occurrences);
-        if (this.byKey.has(entry.key)) {
-          // Only possible for pathological ids such as one message's id equal to another's
-          // generated key text; keep both rather than overwrite.
-          entry.key = `${entry.key}~${entry.arrival}`;
-        }
-        this.nextArrival++;
-        entry.rev = ++this.rev;
-        if (entry.sequence !== undefined && Number.isInteger(entry.sequence)) {
-          this.minSequenceSeen = Math.min(this.minSequenceSeen ?? entry.sequence, entry.sequence);
-        }
-        this.index(entry);
-        this.totalChars += entry.size;
-        added.push(entry);
-        addedSet.add(entry);
-        const last = this.list[this.list.length - 1];
-        if (last && compareOrder(last, entry) > 0) {
-          needsSort = true;
-        }
-        this.list.push(entry);
       } else if (!sameMessage(existing.message, m)) {
-        const oldOrder: OrderFields = { sequence: existing.sequence, createdAt: existing.createdAt, arrival: existing.arrival };
-        this.totalChars += sizeOf(m) - existing.size;
-        this.unindex(existing);
-        existing.message = m;
-        existing.sequence = m.sequence;
-        existing.createdAt = m.createdAt;
-        existing.size = sizeOf(m);
-        existing.rev = ++this.rev;
-        if (m.sequence !== undefined && Number.isInteger(m.sequence)) {
-          this.minSequenceSeen = Math.min(this.minSequenceSeen ?? m.sequence, m.sequence);
-        }
-        this.index(existing);
-        if (compareOrder(oldOrder, existing) !== 0) {
-          needsSort = true;
-        }
+        needsSort = this.replace(existing, m) || needsSort;
         if (!addedSet.has(existing)) {
           changed.add(existing);
         }
@@ -281,6 +241,49 @@ export class Transcript {
       missingMessageCount: this.missing,
       droppedMessageCount: this.dropped,
     };
+  }
+
+  /** A message not seen before, appended (the caller sorts when it came out of order); undefined when it was evicted before. */
+  private add(m: AgentMessage, occurrences: Map<string, number>): { entry: MutableEntry; outOfOrder: boolean } | undefined {
+    const entry: MutableEntry = { key: '', arrival: this.nextArrival, rev: 0, message: m, sequence: m.sequence, createdAt: m.createdAt, size: sizeOf(m) };
+    if (this.isEvictedPosition(entry)) {
+      return undefined;
+    }
+    entry.key = this.newKey(m, occurrences);
+    if (this.byKey.has(entry.key)) {
+      // Only possible for pathological ids such as one message's id equal to another's
+      // generated key text; keep both rather than overwrite.
+      entry.key = `${entry.key}~${entry.arrival}`;
+    }
+    this.nextArrival++;
+    entry.rev = ++this.rev;
+    this.noteSequence(m.sequence);
+    this.index(entry);
+    this.totalChars += entry.size;
+    const last = this.list[this.list.length - 1];
+    this.list.push(entry);
+    return { entry, outOfOrder: last !== undefined && compareOrder(last, entry) > 0 };
+  }
+
+  /** A known message that the service now returns changed; true when its place in the order moved. */
+  private replace(existing: MutableEntry, m: AgentMessage): boolean {
+    const oldOrder: OrderFields = { sequence: existing.sequence, createdAt: existing.createdAt, arrival: existing.arrival };
+    this.totalChars += sizeOf(m) - existing.size;
+    this.unindex(existing);
+    existing.message = m;
+    existing.sequence = m.sequence;
+    existing.createdAt = m.createdAt;
+    existing.size = sizeOf(m);
+    existing.rev = ++this.rev;
+    this.noteSequence(m.sequence);
+    this.index(existing);
+    return compareOrder(oldOrder, existing) !== 0;
+  }
+
+  private noteSequence(sequence: number | undefined): void {
+    if (sequence !== undefined && Number.isInteger(sequence)) {
+      this.minSequenceSeen = Math.min(this.minSequenceSeen ?? sequence, sequence);
+    }
   }
 
   /**
