@@ -123,8 +123,13 @@ export async function trackRun(wb: Workbench, agentId: string): Promise<void> {
 }
 
 /** The run panel's content frame (the one with the transcript), once it shows `minArticles`. */
-export async function panelFrame(wb: Workbench, minArticles = 1, timeoutMs = 30_000): Promise<Frame> {
-  return wb.webviewFrame(async (f) => (await f.locator('#app .log > article').count()) >= minArticles, timeoutMs);
+export async function panelFrame(wb: Workbench, minMessages = 1, timeoutMs = 30_000): Promise<Frame> {
+  // The history is windowed: only rows near the viewport are in the DOM, and each says how many
+  // messages the history holds (aria-setsize).
+  return wb.webviewFrame(async (f) => {
+    const first = f.locator('#app .log > article').first();
+    return (await first.count()) > 0 && Number(await first.getAttribute('aria-setsize')) >= minMessages;
+  }, timeoutMs);
 }
 
 /** The frame VS Code puts around a webview's content (it holds the channel to the extension). */
