@@ -144,8 +144,10 @@ export class Composer {
       ta.value = send.prompt;
       ta.setAttribute('readonly', '');
     } else if (was) {
+      // Settled: the sent text leaves the composer (the history shows it). When it was not sent,
+      // the text comes back: by followUpResult (a failure) or the `draft` message (Edit).
       ta.removeAttribute('readonly');
-      ta.value = this.ownText ?? ta.value;
+      ta.value = this.ownText ?? '';
       this.ownText = undefined;
     }
     setHidden(this.uncertain, send?.state !== 'uncertain');
@@ -215,7 +217,13 @@ export class Composer {
       return;
     }
     if (error !== undefined) {
-      // The text stays in the composer so nothing typed is lost.
+      // Not sent: the text comes back to the composer so nothing typed is lost (also when the
+      // lock is still lifting: then with it).
+      if (this.send) {
+        this.ownText ??= pending.prompt;
+      } else if (this.textarea.value.trim() === '') {
+        this.textarea.value = pending.prompt;
+      }
       this.status.classList.add('error');
       setText(this.status, format(this.S.sendFailed, neutralizeText(error)));
       return;

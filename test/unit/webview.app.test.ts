@@ -926,6 +926,37 @@ describe('webview app: long runs (find, filters, jumps, gaps, send state, reload
     assert.ok(!button.disabled);
   });
 
+  it('a send settled by the run\'s history leaves the composer empty; one that failed gives the text back', () => {
+    const h = harness();
+    h.send(initMessage(range(1, 3)));
+    const ta = h.q('textarea');
+    // linkedom has no select.value; a browser does.
+    Object.defineProperty(h.q('select'), 'value', { value: '', writable: true, configurable: true });
+    h.type('Fix the tests');
+    h.key(ta, 'Enter', { ctrlKey: true });
+    h.send({ type: 'sendState', send: { state: 'sending', prompt: 'Fix the tests', since: T0 } });
+    h.send({ type: 'sendState', send: { state: 'uncertain', prompt: 'Fix the tests', since: T0 } });
+    assert.equal(ta.value, 'Fix the tests');
+    // The history showed it: sent, so it leaves the composer (not put back as a draft).
+    h.send({ type: 'sendState' });
+    assert.equal(ta.value, '');
+    assert.ok(!ta.hasAttribute('readonly'));
+
+    // A send the service refused: the text comes back, whichever of the two answers comes first.
+    for (const resultFirst of [false, true]) {
+      h.type('Refused one');
+      h.key(ta, 'Enter', { ctrlKey: true });
+      const id = (h.posted.filter((m) => m.type === 'sendFollowUp').pop() as { requestId: number }).requestId;
+      h.send({ type: 'sendState', send: { state: 'sending', prompt: 'Refused one', since: T0 } });
+      const result = { type: 'followUpResult', requestId: id, ok: false, error: 'Not allowed (403).' } as const;
+      if (resultFirst) h.send(result);
+      h.send({ type: 'sendState' });
+      if (!resultFirst) h.send(result);
+      assert.equal(ta.value, 'Refused one', `the text is back (${resultFirst ? 'result' : 'lock'} first)`);
+      ta.value = '';
+    }
+  });
+
   it('comes back after a reload to the message being read, with its open tool call and the filters', () => {
     const h = harness();
     const messages = range(1, 2_001).map((m) => (m.sequence === 1_500 ? { ...m, toolName: 'shell', toolParameters: '{"a":1}' } : m));
