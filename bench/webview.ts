@@ -154,6 +154,8 @@ export function conversation(count: number, appends: number): Conversation {
     const message = benchMessage(count + i, now + i * 1_000);
     history.push(message);
     agent.updatedAt = message.createdAt;
+    // As RunSync does on each read: the history is merged once, then the panel observes.
+    transcript.merge(history);
     observer.observe(agentId);
     const update = session.update();
     if (!update || update.type !== 'update' || update.messages?.length !== 1) {
