@@ -158,17 +158,9 @@ export async function effortStep(host: StepHost): Promise<StepOutcome> {
     description: e === DEFAULT_REASONING_EFFORT ? l10n.t('default') : '',
     value: e,
   }));
-  const r = await showPick<ValueItem<ReasoningEffort>>({
-    ...host.common(l10n.t('Reasoning effort')),
-    placeholder: l10n.t('How much reasoning the model should spend'),
-    items,
-    active: items.find((i) => i.value === host.form.reasoningEffort),
+  return pickValue(host, l10n.t('Reasoning effort'), l10n.t('How much reasoning the model should spend'), items, host.form.reasoningEffort, (v) => {
+    host.form.reasoningEffort = v;
   });
-  const plain = host.plain(r);
-  if (plain) return plain;
-  if (r.kind !== 'accept') return { kind: 'stay' };
-  host.form.reasoningEffort = r.value.value;
-  return { kind: 'next' };
 }
 
 export async function permissionStep(host: StepHost): Promise<StepOutcome> {
@@ -180,16 +172,18 @@ export async function permissionStep(host: StepHost): Promise<StepOutcome> {
       value: 'allow_edits',
     },
   ];
-  const r = await showPick<ValueItem<Permission>>({
-    ...host.common(l10n.t('Permission')),
-    placeholder: l10n.t('What the agent may do'),
-    items,
-    active: items.find((i) => i.value === host.form.permission),
+  return pickValue(host, l10n.t('Permission'), l10n.t('What the agent may do'), items, host.form.permission, (v) => {
+    host.form.permission = v;
   });
+}
+
+/** One choice among fixed values: the current one preselected, the pick stored with `set`. */
+async function pickValue<T>(host: StepHost, title: string, placeholder: string, items: Array<ValueItem<T>>, current: T | undefined, set: (value: T) => void): Promise<StepOutcome> {
+  const r = await showPick<ValueItem<T>>({ ...host.common(title), placeholder, items, active: items.find((i) => i.value === current) });
   const plain = host.plain(r);
   if (plain) return plain;
   if (r.kind !== 'accept') return { kind: 'stay' };
-  host.form.permission = r.value.value;
+  set(r.value.value);
   return { kind: 'next' };
 }
 
