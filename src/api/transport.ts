@@ -16,7 +16,8 @@
  */
 import * as fs from 'node:fs';
 import * as tls from 'node:tls';
-import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Agent, ProxyAgent } from './undici';
 import type { ProxySettings, Timeouts } from './contract';
 import { BodyDeadlineError, BodyTooLargeError } from './describe';
 import { ApiError } from './errors';
@@ -205,11 +206,12 @@ export function send(
   init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string; signal?: AbortSignal },
   timeouts: Timeouts,
 ): Promise<Dispatcher.ResponseData> {
-  return request(url, {
+  return transport.dispatcher.request({
+    origin: url.origin,
+    path: `${url.pathname}${url.search}`,
     method: init.method,
     headers: init.headers,
     body: init.body,
-    dispatcher: transport.dispatcher,
     signal: init.signal,
     headersTimeout: timeouts.headersMs,
     bodyTimeout: timeouts.bodyMs,
