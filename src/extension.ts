@@ -198,6 +198,7 @@ function buildDeps(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
     reportUnauthorized: (error) => gate.report(error),
     starts,
     afterPost: (post) => afterPost(ledgers.current, sync.poller, post),
+    activeRun: () => panels.activeRun(),
     openRun: (agentId) => {
       panels.open(agentId);
       return Promise.resolve();

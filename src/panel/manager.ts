@@ -146,6 +146,11 @@ export class RunPanelManager implements vscode.Disposable {
     return this.panels.has(agentId);
   }
 
+  /** The run whose panel is the active editor, if one is. */
+  activeRun(): string | undefined {
+    return [...this.panels.values()].find((p) => p.panel.active)?.agentId;
+  }
+
   /** Whether the run's panel is open and visible (the user is looking at it). */
   isVisible(agentId: string): boolean {
     return this.panels.get(agentId)?.panel.visible ?? false;

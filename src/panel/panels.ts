@@ -29,6 +29,11 @@ export class LazyRunPanels implements vscode.Disposable {
     this.get().open(agentId);
   }
 
+  /** The run whose panel is the active editor; none before a panel was ever opened. */
+  activeRun(): string | undefined {
+    return this.manager?.activeRun();
+  }
+
   dispose(): void {
     this.manager?.dispose();
     this.serializer.dispose();

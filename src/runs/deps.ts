@@ -68,6 +68,9 @@ export interface Deps {
   /** After the service acknowledged a start or a follow-up: list, follow and burst-poll the run (see runs/afterPost.ts). */
   afterPost(post: AfterPost): void;
 
+  /** The run whose panel is the active editor, if one is: what a run command from the palette is about. */
+  activeRun(): string | undefined;
+
   /** Opens the run's panel (tracking nothing new; the run must be in the ledger). */
   openRun(agentId: string): Promise<void>;
 

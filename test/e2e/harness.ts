@@ -301,6 +301,17 @@ export class Workbench {
     await this.chooseInOpenMenu(itemText, timeoutMs);
   }
 
+  /** Clicks the button `actionLabel` that a tree row shows under the pointer (its inline action). */
+  async treeInlineAction(rowText: string | RegExp, actionLabel: string, timeoutMs = UI_TIMEOUT_MS): Promise<void> {
+    const row = await this.waitForTreeRow(rowText, timeoutMs);
+    await row.hover();
+    const button = row.locator(`.actions .action-label[aria-label^="${actionLabel.replace(/"/g, '\\"')}"]`).first();
+    await button.waitFor({ state: 'visible', timeout: timeoutMs }).catch((error: unknown) => {
+      throw new Error(`The tree row ${String(rowText)} shows no button "${actionLabel}": ${String(error)}`);
+    });
+    await button.click();
+  }
+
   /**
    * Chooses `itemText` in the context menu that is open (or opening), with the keyboard: the
    * pointer over the item focuses it, Enter runs it. Not a click: a menu ignores clicks for a

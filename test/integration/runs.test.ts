@@ -409,6 +409,28 @@ describe('Runs: ledger, polling, alerts, 401', function () {
     await vscode.commands.executeCommand('agentRuns.removeRun', agentId);
   });
 
+  it('a run command from the palette is about the run whose panel is in front; with none, it asks which run', async () => {
+    const shown = await admin.startRun('Panel in front');
+    const other = await admin.startRun('Panel behind');
+    const isRunPanel = (tab: vscode.Tab | undefined) => tab?.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('agentRuns.run');
+    assert.equal(await vscode.commands.executeCommand('agentRuns.trackRun', other), true);
+    assert.equal(await vscode.commands.executeCommand('agentRuns.trackRun', shown), true);
+    // Track Run opens each run's panel: the second one opened is in front.
+    await waitFor('both panels, one in front', () => isRunPanel(vscode.window.tabGroups.activeTabGroup.activeTab)
+      && vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter(isRunPanel).length === 2);
+    // Copy Link (no argument, as from the palette) answers with the link of the run in front.
+    const link = await Promise.race([vscode.commands.executeCommand<string | undefined>('agentRuns.copyLink'), sleep(5_000).then(() => 'asked')]);
+    assert.ok(typeof link === 'string' && link !== 'asked', 'Copy Link asked for a run while a run panel was in front');
+    assert.ok(link.includes(shown) && !link.includes(other), `the link is not the shown run's: ${link}`);
+    // No run panel in front: the command asks (a quick pick), and Escape ends it with nothing copied.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const asked = await Promise.race([vscode.commands.executeCommand<string | undefined>('agentRuns.copyLink'), sleep(1_500).then(() => 'asked')]);
+    assert.equal(asked, 'asked', 'Copy Link answered without asking which run');
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await vscode.commands.executeCommand('agentRuns.removeRun', shown);
+    await vscode.commands.executeCommand('agentRuns.removeRun', other);
+  });
+
   it('refuses a run ID the service does not know, and adds nothing', async () => {
     const count = api.ledger().all().length;
     // The error notification is shown; the command resolves false without waiting for it.

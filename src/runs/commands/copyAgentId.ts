@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import type { GlueDeps } from '../glueDeps';
-import { resolveRun } from './pickRun';
+import { resolveRunHere } from './pickRun';
 
 export function registerCopyAgentId(context: vscode.ExtensionContext, deps: GlueDeps): void {
   context.subscriptions.push(vscode.commands.registerCommand('agentRuns.copyAgentId', async (arg?: unknown) => {
-    const agentId = await resolveRun(deps, arg, vscode.l10n.t('Copy Agent ID'));
+    const agentId = await resolveRunHere(deps, arg, vscode.l10n.t('Copy Agent ID'));
     if (!agentId) {
       return;
     }

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { GlueDeps } from '../glueDeps';
 import { buildRunLink } from '../../core/runs/deepLink';
-import { resolveRun } from './pickRun';
+import { resolveRunHere } from './pickRun';
 
 /**
  * A link that opens the run in an editor with this extension. Never holds the token. Built
@@ -10,7 +10,7 @@ import { resolveRun } from './pickRun';
  */
 export function registerCopyLink(context: vscode.ExtensionContext, deps: GlueDeps): void {
   context.subscriptions.push(vscode.commands.registerCommand('agentRuns.copyLink', async (arg?: unknown) => {
-    const agentId = await resolveRun(deps, arg, vscode.l10n.t('Copy Link'));
+    const agentId = await resolveRunHere(deps, arg, vscode.l10n.t('Copy Link'));
     const baseUrl = deps.conn.current.baseUrl;
     if (!agentId || !baseUrl) {
       return undefined;

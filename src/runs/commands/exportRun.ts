@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GlueDeps } from '../glueDeps';
 import { recordToAgent } from '../recordToAgent';
-import { resolveRun } from './pickRun';
+import { resolveRunHere } from './pickRun';
 
 type Format = 'markdown' | 'json';
 
@@ -42,7 +42,7 @@ async function askTarget(agentId: string, format: Format): Promise<vscode.Uri | 
  * A target that is not a local file (a remote or virtual folder) gets the finished file copied.
  */
 export async function exportRunCommand(deps: GlueDeps, arg?: unknown, formatArg?: unknown): Promise<void> {
-  const agentId = await resolveRun(deps, arg, vscode.l10n.t('Export Run'));
+  const agentId = await resolveRunHere(deps, arg, vscode.l10n.t('Export Run'));
   if (!agentId) {
     return;
   }

@@ -3,7 +3,7 @@ import type { GlueDeps } from '../glueDeps';
 import { runLabel } from '../../core/runs/presentation';
 import { discardFollowUp, followUpFailure, submitFollowUp } from '../followUp';
 import type { FollowUpFailureAction, SendState } from '../followUpSends';
-import { resolveRun } from './pickRun';
+import { resolveRunHere } from './pickRun';
 
 /**
  * "Send Follow-up" from the palette, the tree or a notification: one input box. What was typed
@@ -12,7 +12,7 @@ import { resolveRun } from './pickRun';
  * is shown instead, so a second click never sends the same text twice.
  */
 export async function followUpCommand(deps: GlueDeps, arg?: unknown): Promise<boolean> {
-  const agentId = await resolveRun(deps, arg, vscode.l10n.t('Send Follow-up'));
+  const agentId = await resolveRunHere(deps, arg, vscode.l10n.t('Send Follow-up'));
   if (!agentId) {
     return false;
   }

@@ -33,7 +33,16 @@ export async function pickRun(deps: GlueDeps, title: string, filter: (r: RunReco
   return pick?.agentId;
 }
 
-/** The run a command is about: from its argument, else picked by the user. */
+/**
+ * The run a command about one run acts on: its argument (the tree, a notification, a link),
+ * else the run whose panel is the active editor (the palette while reading a run), else the
+ * one the person picks.
+ */
+export async function resolveRunHere(deps: GlueDeps, arg: unknown, title: string): Promise<string | undefined> {
+  return agentIdOf(arg) ?? deps.activeRun() ?? pickRun(deps, title);
+}
+
+/** The run a command is about: from its argument, else picked by the user (Open Run: any run, also the one shown). */
 export async function resolveRun(deps: GlueDeps, arg: unknown, title: string, filter?: (r: RunRecord) => boolean): Promise<string | undefined> {
   return agentIdOf(arg) ?? pickRun(deps, title, filter);
 }

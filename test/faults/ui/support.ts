@@ -132,6 +132,16 @@ export async function panelFrame(wb: Workbench, minMessages = 1, timeoutMs = 30_
   }, timeoutMs);
 }
 
+/**
+ * Waits until the run panel in `frame`, just opened or shown again, holds the keyboard focus.
+ * The workbench hands a webview the focus asynchronously, once its page is up; a quick pick
+ * opened before that closes when the focus lands (VS Code's webview code names this race,
+ * microsoft/vscode#75209). A person starts the next thing once the panel is there; so does a test.
+ */
+export async function panelHasFocus(frame: Frame): Promise<void> {
+  await waitUntil(async () => (await frame.evaluate('document.hasFocus()').catch(() => false)) === true, UI_TIMEOUT_MS, 'the run panel to take the focus');
+}
+
 /** The frame VS Code puts around a webview's content (it holds the channel to the extension). */
 export async function webviewHostFrame(wb: Workbench): Promise<Frame> {
   return wb.webviewFrame(async (f) => (await f.evaluate("typeof window.__vscode_post_message__ === 'function'")) === true);

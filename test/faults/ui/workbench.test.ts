@@ -15,7 +15,7 @@ import { registerSecret, scenario, type Scenario } from '../registry';
 import { HOSTILE_SHORT, HOSTILE_TEXTS, hostileToolParameters, withTrap } from '../support/hostile';
 import {
   activations, admin, allFramesHtml, backOnline, browserStorage, command, clearNotifications, extensionHostPid, goodReadsSince, observe,
-  openWithTrace, panelFrame, posts, startHeldRun, toastButtons, trackRun, transcriptFiles, Trap, UI_TIMEOUT_MS, uiChecked,
+  openWithTrace, panelFrame, panelHasFocus, posts, startHeldRun, toastButtons, trackRun, transcriptFiles, Trap, UI_TIMEOUT_MS, uiChecked,
   useFaultWorkbench, userDataFiles, webviewHostFrame, type Workbench,
 } from './support';
 
@@ -101,6 +101,20 @@ async function pickRunInQuickPick(wb: Workbench, agentId: string): Promise<void>
   await input.fill(agentId);
   await wb.page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: agentId }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
   await input.press('Enter');
+}
+
+/**
+ * Picks the run when the command asks which one. A run command from the palette asks nothing
+ * when that run's panel is in front, as it may be after a reload (the workbench decides
+ * whether it brings the panel back).
+ */
+async function pickRunIfAsked(wb: Workbench, agentId: string): Promise<void> {
+  const input = wb.page.locator('.quick-input-widget .quick-input-box input');
+  const asked = await waitUntil(async () => (await input.isVisible()) && (await input.getAttribute('placeholder')) === 'Pick a run', 3_000, 'a run pick')
+    .then(() => true, () => false);
+  if (asked) {
+    await pickRunInQuickPick(wb, agentId);
+  }
 }
 
 /** The run's follow-ups as the service stored them (accepted turns and the history). */
@@ -276,15 +290,14 @@ describe('faults in the workbench (what a person sees)', function () {
     await command(wb, 'File: New Untitled Text File');
     await command(wb, 'Agent Runs: Open Run');
     await pickRunInQuickPick(wb, id);
-    await panelFrame(wb, 3);
+    await panelHasFocus(await panelFrame(wb, 3));
     await send(903);
     await observe(1_000);
     // Counted here, so a resend is measured even when a check below stops the scenario.
     const afterPage = posts(wb, `/agents/${id}/messages`).length;
     s.duplicatePosts(afterPage - 1, 'follow-up POSTs for one Send (a double Send, then a Send from the rebuilt page)');
-    // The tree button (Send Follow-up on the run) during the send: the run is shown, no box opens.
-    await command(wb, 'Agent Runs: Send Follow-up…');
-    await pickRunInQuickPick(wb, id);
+    // The tree button (Send Follow-up on the run's row) during the send: the run is shown, no box opens.
+    await wb.treeInlineAction('Send lock', 'Send Follow-up');
     await wb.waitForNotification(/A follow-up to this run is being sent/, UI_TIMEOUT_MS);
     const box = await wb.page.locator('.quick-input-widget .quick-input-title', { hasText: /Follow-up for/ }).isVisible().catch(() => false);
     assert.equal(box, false, 'the follow-up box opened during the send');
@@ -329,7 +342,7 @@ describe('faults in the workbench (what a person sees)', function () {
     // Settled: Send Follow-up opens its box again, empty (the text was sent, it is not a draft).
     await waitUntil(async () => {
       await command(wb, 'Agent Runs: Send Follow-up…');
-      await pickRunInQuickPick(wb, id);
+      await pickRunIfAsked(wb, id);
       const opened = await wb.page.locator('.quick-input-widget .quick-input-title', { hasText: /Follow-up for/ }).waitFor({ state: 'visible', timeout: 3_000 }).then(() => true, () => false);
       if (!opened) {
         await clearNotifications(wb);
