@@ -38,6 +38,7 @@ export interface WorkbenchOptions {
   readonly settings?: SessionOptions['settings'];
   readonly workspaceFiles?: SessionOptions['workspaceFiles'];
   readonly env?: SessionOptions['env'];
+  readonly workspaceTrust?: SessionOptions['workspaceTrust'];
 }
 
 /** Default time a helper waits for the UI, in ms. */
@@ -68,6 +69,7 @@ export class Workbench {
       ...(options.settings ? { settings: options.settings } : {}),
       ...(options.workspaceFiles ? { workspaceFiles: options.workspaceFiles } : {}),
       ...(options.env ? { env: options.env } : {}),
+      ...(options.workspaceTrust ? { workspaceTrust: true } : {}),
     });
     try {
       const opened = await openWorkbench(session.workbenchUrl());
@@ -458,6 +460,17 @@ export function useWorkbench(options: WorkbenchOptions): () => Workbench {
     }
     return workbench;
   };
+}
+
+/**
+ * Waits until the webview in `frame` (a run panel just opened or shown again) holds the keyboard
+ * focus. The workbench hands a webview the focus asynchronously, once its page is up: a key
+ * pressed before is lost in the loading frame, and a quick pick opened before closes when the
+ * focus lands (VS Code's webview code names this race, microsoft/vscode#75209). A person starts
+ * the next thing once the panel is there; so does a test.
+ */
+export async function panelHasFocus(frame: Frame, timeoutMs = UI_TIMEOUT_MS): Promise<void> {
+  await waitUntil(async () => (await frame.evaluate('document.hasFocus()').catch(() => false)) === true, timeoutMs, 'the run panel to take the focus');
 }
 
 // --- Notifications ---------------------------------------------------------------------------

@@ -143,6 +143,8 @@ export interface StartOptions {
   readonly echo?: boolean;
   /** A fixed port on 127.0.0.1; ephemeral (0) by default. */
   readonly port?: number;
+  /** Leave workspace trust on (code-server otherwise starts with --disable-workspace-trust). */
+  readonly workspaceTrust?: boolean;
 }
 
 export async function startCodeServer(profile: Profile, options: StartOptions = {}): Promise<CodeServer> {
@@ -151,7 +153,7 @@ export async function startCodeServer(profile: Profile, options: StartOptions = 
     process.execPath,
     [paths.codeServerEntry, '--config', profile.configFile, '--auth', 'none', '--bind-addr', `127.0.0.1:${options.port ?? 0}`,
       '--user-data-dir', profile.userDataDir, '--extensions-dir', profile.extensionsDir,
-      '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
+      '--disable-telemetry', '--disable-update-check', ...(options.workspaceTrust ? [] : ['--disable-workspace-trust']),
       '--disable-getting-started-override', '--ignore-last-opened', profile.workspaceDir],
     {
       label: 'code-server',

@@ -39,6 +39,11 @@ export interface SessionOptions {
   readonly port?: number;
   /** The emulator prints one line per API request. */
   readonly logRequests?: boolean;
+  /**
+   * Workspace trust as a person has it: the workspace opens in Restricted Mode until trusted.
+   * Off by default (the editor's trust prompt would stand in front of every test).
+   */
+  readonly workspaceTrust?: boolean;
 }
 
 export interface Session {
@@ -81,7 +86,12 @@ export async function startSession(options: SessionOptions): Promise<Session> {
   let server: CodeServer | undefined;
   try {
     const profile = createProfile(root, {
-      settings: { 'agentRuns.baseUrl': emulator.baseUrl, ...options.settings },
+      settings: {
+        'agentRuns.baseUrl': emulator.baseUrl,
+        // Untrusted unless the test trusts it, without a startup prompt in front of the workbench.
+        ...(options.workspaceTrust ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' } : {}),
+        ...options.settings,
+      },
       workspaceFiles: options.workspaceFiles,
     });
     const manifest = readManifest();
@@ -100,7 +110,7 @@ export async function startSession(options: SessionOptions): Promise<Session> {
       fs.writeFileSync(seedTokenFile, token, { mode: 0o600 });
       env[SEED_TOKEN_FILE_ENV] = seedTokenFile;
     }
-    server = await startCodeServer(profile, { env, ...(options.port ? { port: options.port } : {}) });
+    server = await startCodeServer(profile, { env, ...(options.port ? { port: options.port } : {}), ...(options.workspaceTrust ? { workspaceTrust: true } : {}) });
     const started = server;
     let closing: Promise<void> | undefined;
     const close = (): Promise<void> => {

@@ -132,16 +132,6 @@ export async function panelFrame(wb: Workbench, minMessages = 1, timeoutMs = 30_
   }, timeoutMs);
 }
 
-/**
- * Waits until the run panel in `frame`, just opened or shown again, holds the keyboard focus.
- * The workbench hands a webview the focus asynchronously, once its page is up; a quick pick
- * opened before that closes when the focus lands (VS Code's webview code names this race,
- * microsoft/vscode#75209). A person starts the next thing once the panel is there; so does a test.
- */
-export async function panelHasFocus(frame: Frame): Promise<void> {
-  await waitUntil(async () => (await frame.evaluate('document.hasFocus()').catch(() => false)) === true, UI_TIMEOUT_MS, 'the run panel to take the focus');
-}
-
 /** The frame VS Code puts around a webview's content (it holds the channel to the extension). */
 export async function webviewHostFrame(wb: Workbench): Promise<Frame> {
   return wb.webviewFrame(async (f) => (await f.evaluate("typeof window.__vscode_post_message__ === 'function'")) === true);
@@ -156,7 +146,7 @@ export function goodReadsSince(wb: Workbench, index: number, agentId: string): n
   return wb.emulator.requests.slice(index).filter((r) => r.method === 'GET' && r.path.includes(agentId) && r.status === 200).length;
 }
 
-export { clearNotifications, notificationButtons as toastButtons } from '../../e2e/harness';
+export { clearNotifications, notificationButtons as toastButtons, panelHasFocus } from '../../e2e/harness';
 
 /** Text and markup of every frame of the workbench (the webviews too). */
 export async function allFramesHtml(wb: Workbench): Promise<string> {
