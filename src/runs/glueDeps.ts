@@ -7,7 +7,7 @@ import type { UnauthorizedGate } from '../connection/unauthorizedGate';
 import type { Deps } from './deps';
 import type { Drafts } from './drafts';
 import type { FollowUpSends } from './followUpSends';
-import type { RunsView } from './runsTree';
+import type { RunsView } from './runsView';
 import type { Ledgers } from './ledgers';
 import type { RunSync } from './runSync';
 import type { Transcripts } from './transcripts';

@@ -26,6 +26,9 @@ export const RUNS_VIEW_ID = 'agentRuns.runs';
 /** Batches that add or remove runs are at least this far apart; the first one after a quiet spell goes at once. */
 export const RESHAPE_INTERVAL_MS = 1_000;
 
+/** The longest a reveal keeps the tree's changes waiting. */
+export const HOLD_MAX_MS = 2_000;
+
 interface PendingChanges {
   ids: Set<string>;
   /** Runs were added or removed. */
@@ -45,10 +48,13 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
   private timer: ReturnType<typeof setTimeout> | undefined;
   private lastReshapeAt = Number.NEGATIVE_INFINITY;
   private starts: UnconfirmedStarts | undefined;
+  /** Reveals under way: the tree VS Code was given stays as it is until they end (see `holdDuring`). */
+  private holds = 0;
+  private refreshAllWaiting = false;
 
   constructor(
-    private readonly ledgers: Ledgers,
-    private readonly connection: Connection,
+    private readonly ledgers: Pick<Ledgers, 'current' | 'onDidChangeRuns'>,
+    private readonly connection: Pick<Connection, 'current' | 'onDidChange'>,
     private readonly now: () => number = Date.now,
   ) {
     super();
@@ -70,7 +76,46 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     this.refreshAll();
   }
 
+  /**
+   * Keeps the tree VS Code was given unchanged while `work` (a reveal) runs, then applies what
+   * came meanwhile. VS Code resolves a revealed row through its parents in several steps; a
+   * refresh between two of them leaves it asking for a group it no longer knows (it logs
+   * "Cannot resolve tree item", e.g. when a run is removed just after Track Run revealed it).
+   * Never longer than HOLD_MAX_MS: a reveal that does not end must not freeze the list.
+   */
+  async holdDuring<T>(work: () => Thenable<T>): Promise<T> {
+    this.holds++;
+    let released = false;
+    const release = (): void => {
+      if (released) {
+        return;
+      }
+      released = true;
+      this.holds--;
+      if (this.holds === 0) {
+        if (this.refreshAllWaiting) {
+          this.refreshAll();
+        } else if (this.pending) {
+          this.clearTimer();
+          this.applyChanges();
+        }
+      }
+    };
+    const cap = setTimeout(release, HOLD_MAX_MS);
+    try {
+      return await work();
+    } finally {
+      clearTimeout(cap);
+      release();
+    }
+  }
+
   refreshAll(): void {
+    if (this.holds > 0) {
+      this.refreshAllWaiting = true;
+      return;
+    }
+    this.refreshAllWaiting = false;
     // VS Code re-reads everything: whatever was waiting is part of it.
     this.pending = undefined;
     this.clearTimer();
@@ -193,7 +238,8 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
 
   private applyChanges(): void {
     const p = this.pending;
-    if (!p) {
+    if (!p || this.holds > 0) {
+      // Held: applied when the reveal under way ends.
       return;
     }
     const wait = this.delay(p);
@@ -291,115 +337,4 @@ export function runTooltip(label: string, details: Array<[string, string]>, warn
     md.appendText(w);
   }
   return md;
-}
-
-export interface RevealOptions {
-  focus?: boolean;
-  select?: boolean;
-}
-
-/**
- * The tree view around the provider: badge with the unread count, a message when the
- * token was rejected or the service is unreachable, ages re-rendered while visible.
- */
-export class RunsView extends Disposable {
-  readonly treeView: vscode.TreeView<RunsTreeElement>;
-  private ageTimer: ReturnType<typeof setTimeout> | undefined;
-  private notices: { rejected?: string; offline?: string } = {};
-  /** A reveal asked for while the run's row was waiting for the next batch of changes. */
-  private pendingReveal: { agentId: string; options: RevealOptions } | undefined;
-
-  constructor(
-    readonly provider: RunsTreeProvider,
-    private readonly ledgers: Ledgers,
-  ) {
-    super();
-    this._register(provider);
-    this.treeView = this._register(vscode.window.createTreeView(RUNS_VIEW_ID, {
-      treeDataProvider: provider,
-      showCollapseAll: false,
-      canSelectMany: true,
-    }));
-    this._register(this.treeView.onDidChangeVisibility(() => this.scheduleAges()));
-    this._register(ledgers.onDidChangeRuns((c) => {
-      this.updateBadge();
-      if (c.structural) {
-        this.scheduleAges();
-      }
-    }));
-    this._register(provider.onDidApplyChanges(() => {
-      const waiting = this.pendingReveal;
-      this.pendingReveal = undefined;
-      if (waiting) {
-        void this.revealNow(waiting.agentId, waiting.options);
-      }
-    }));
-    this._register({ dispose: () => this.clearAgeTimer() });
-    this.updateBadge();
-    this.scheduleAges();
-  }
-
-  /**
-   * Reveals a run's row. A row VS Code has not been given yet (the run was just added and
-   * waits for the next batch of changes) is revealed with that batch: this then resolves at
-   * once, and a later reveal replaces a waiting one. Never rejects: a row that cannot be
-   * revealed (the tree is being re-read) stays where it is, and the caller goes on.
-   */
-  async reveal(agentId: string, options: RevealOptions = {}): Promise<void> {
-    this.pendingReveal = undefined;
-    if (!this.provider.applyChangesIfDue()) {
-      this.pendingReveal = { agentId, options };
-      return;
-    }
-    await this.revealNow(agentId, options);
-  }
-
-  private async revealNow(agentId: string, options: RevealOptions): Promise<void> {
-    const node = this.provider.getRunNode(agentId);
-    if (!node) {
-      return;
-    }
-    try {
-      await this.treeView.reveal(node, { select: options.select ?? true, focus: options.focus ?? false, expand: true });
-    } catch {
-      // Selecting the row is a courtesy: failing to (the tree was being re-read) must not fail what asked for it.
-    }
-  }
-
-  setNotice(kind: 'rejected' | 'offline', text: string | undefined): void {
-    this.notices[kind] = text;
-    // The token problem is what the user must act on first.
-    this.treeView.message = this.notices.rejected ?? this.notices.offline;
-  }
-
-  private updateBadge(): void {
-    const unread = this.ledgers.current.all().filter((r) => r.unread).length;
-    this.treeView.badge = unread > 0
-      ? { value: unread, tooltip: unread === 1 ? vscode.l10n.t('1 run changed since you last looked') : vscode.l10n.t('{0} runs changed since you last looked', unread) }
-      : undefined;
-  }
-
-  private scheduleAges(): void {
-    this.clearAgeTimer();
-    if (!this.treeView.visible) {
-      return;
-    }
-    const wait = this.provider.msUntilNextAgeChange();
-    if (wait === undefined) {
-      return;
-    }
-    // Recursive timer: re-armed after each render, at the next moment a label changes.
-    this.ageTimer = setTimeout(() => {
-      this.ageTimer = undefined;
-      this.provider.refreshDescriptions();
-      this.scheduleAges();
-    }, Math.max(1_000, wait + 50));
-  }
-
-  private clearAgeTimer(): void {
-    if (this.ageTimer !== undefined) {
-      clearTimeout(this.ageTimer);
-      this.ageTimer = undefined;
-    }
-  }
 }

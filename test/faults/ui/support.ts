@@ -111,6 +111,8 @@ export async function command(wb: Workbench, title: string): Promise<void> {
       if (attempt >= 3) {
         throw error;
       }
+      // Said, not hidden: how often a panel's late focus costs a palette is worth knowing.
+      process.stderr.write(`      [ui] "${title}": the palette did not take the command (${String(error).split('\n')[0].slice(0, 120)}); once more\n`);
       await wb.closeQuickInput().catch(() => undefined);
     }
   }
