@@ -146,9 +146,15 @@ export class Workbench {
     return row;
   }
 
-  /** Opens the command palette (F1) and waits until it takes input. */
+  /**
+   * Opens the command palette (F1) and waits until it takes input. F1 waits while the workbench
+   * is still handing the focus to a webview (a panel just opened or brought back): a key pressed
+   * in its loading frame is lost, and a palette opened before the page takes the focus closes
+   * when it does. A person waits for the panel to be drawn; so does this.
+   */
   async openCommandPalette(timeoutMs = UI_TIMEOUT_MS): Promise<void> {
     if (!(await this.paletteIsOpen())) {
+      await waitUntil(() => this.focusSettled(), timeoutMs, 'the webview that has the focus to finish loading and take it');
       await this.page.keyboard.press('F1');
     }
     await waitUntil(() => this.paletteIsOpen(), timeoutMs, 'the command palette to open');
@@ -160,6 +166,21 @@ export class Workbench {
       await this.page.keyboard.press('Escape');
       await this.quickInput.waitFor({ state: 'hidden', timeout: timeoutMs });
     }
+  }
+
+  /** The focus is outside any webview, or inside a loaded webview's page (not in transit to it). */
+  private async focusSettled(): Promise<boolean> {
+    const inWebview = await this.page.evaluate("!!document.activeElement && document.activeElement.tagName === 'IFRAME' && document.activeElement.classList.contains('webview')");
+    if (!inWebview) {
+      return true;
+    }
+    // A webview's page is two frames deep: the workbench's webview frame holds it.
+    for (const frame of this.page.frames()) {
+      if (frame.parentFrame()?.parentFrame() && (await frame.evaluate("document.hasFocus() && document.readyState === 'complete'").catch(() => false)) === true) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private async paletteIsOpen(): Promise<boolean> {

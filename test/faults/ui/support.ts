@@ -98,24 +98,9 @@ export async function startHeldRun(wb: Workbench, prompt: string, messages = 3):
   return id;
 }
 
-/**
- * Runs a palette command; tries again when the palette lost its focus to a webview that was
- * just drawn (a freshly opened run panel can take focus while the palette opens).
- */
+/** Runs a palette command (the harness waits for a webview taking the focus before it presses F1). */
 export async function command(wb: Workbench, title: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await wb.runCommand(title, 10_000);
-      return;
-    } catch (error) {
-      if (attempt >= 3) {
-        throw error;
-      }
-      // Said, not hidden: how often a panel's late focus costs a palette is worth knowing.
-      process.stderr.write(`      [ui] "${title}": the palette did not take the command (${String(error).split('\n')[0].slice(0, 120)}); once more\n`);
-      await wb.closeQuickInput().catch(() => undefined);
-    }
-  }
+  await wb.runCommand(title, 10_000);
 }
 
 /** "Track Run by ID…" from the palette; the run's panel opens. */

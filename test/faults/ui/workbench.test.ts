@@ -457,6 +457,8 @@ describe('faults in the workbench (what a person sees)', function () {
     await command(wb, 'Agent Runs: Open Run');
     await pickRunInQuickPick(wb, id);
     const frame = await panelFrame(wb, 4, 30_000);
+    // Open Run gave the panel the focus: what comes next (a key, the palette) waits until it has it.
+    await panelHasFocus(frame);
     const st = await inspect(frame);
     s.note(`restored: ${st.articles} messages from the transcript cache, composer "${st.composer.slice(0, 40)}"`);
     assert.ok(st.articles >= 4, 'the transcript did not come back');
