@@ -13,7 +13,7 @@ import {
 import type { ModelCatalog } from '../core/launch/models';
 import type { StepId } from '../core/launch/navigation';
 import type { LaunchPreset } from '../core/launch/presets';
-import { showInput, showPick, type StepButton, type StepResult } from './quickInput';
+import { showInput, showPick, type InputOptions, type StepButton, type StepResult } from './quickInput';
 
 const l10n = vscode.l10n;
 
@@ -187,47 +187,48 @@ async function pickValue<T>(host: StepHost, title: string, placeholder: string, 
   return { kind: 'next' };
 }
 
+/** One typed value: the input box, the accepted text stored with `set`. */
+async function inputValue(host: StepHost, options: InputOptions, set: (value: string) => void): Promise<StepOutcome> {
+  const r = await showInput(options);
+  const plain = host.plain(r);
+  if (plain) return plain;
+  if (r.kind !== 'accept') return { kind: 'stay' };
+  set(r.value);
+  return { kind: 'next' };
+}
+
 export async function branchesStep(host: StepHost): Promise<StepOutcome> {
-  const r = await showInput({
+  return inputValue(host, {
     ...host.common(l10n.t('Permitted branches')),
     value: formatBranches(host.form.permittedBranches),
     prompt: l10n.t('Branches the run may access when branch restrictions apply, separated by commas. Leave empty for none.'),
     placeholder: l10n.t('e.g. main, feature/login'),
     validate: (v) => checkBranches(v, l10n),
+  }, (v) => {
+    host.form.permittedBranches = parseBranches(v);
   });
-  const plain = host.plain(r);
-  if (plain) return plain;
-  if (r.kind !== 'accept') return { kind: 'stay' };
-  host.form.permittedBranches = parseBranches(r.value);
-  return { kind: 'next' };
 }
 
 export async function webhookStep(host: StepHost): Promise<StepOutcome> {
-  const r = await showInput({
+  return inputValue(host, {
     ...host.common(l10n.t('Completion webhook URL')),
     value: host.form.completionWebhookUrl,
     prompt: l10n.t('The service sends one POST to this URL when the run ends. Leave empty for none.'),
     placeholder: 'https://hooks.example.com/agent-done',
     validate: (v) => checkWebhookUrl(v, l10n),
+  }, (v) => {
+    host.form.completionWebhookUrl = v.trim();
   });
-  const plain = host.plain(r);
-  if (plain) return plain;
-  if (r.kind !== 'accept') return { kind: 'stay' };
-  host.form.completionWebhookUrl = r.value.trim();
-  return { kind: 'next' };
 }
 
 export async function emailStep(host: StepHost): Promise<StepOutcome> {
-  const r = await showInput({
+  return inputValue(host, {
     ...host.common(l10n.t('User email')),
     value: host.form.userEmail,
     prompt: l10n.t('Email of the workspace member whose provider credentials a connected-provider model uses. Leave empty to send one only when the model needs it (agentRuns.userEmail or git\'s user.email).'),
     placeholder: host.email ?? 'you@example.com',
     validate: (v) => checkEmail(v, l10n),
+  }, (v) => {
+    host.form.userEmail = v.trim();
   });
-  const plain = host.plain(r);
-  if (plain) return plain;
-  if (r.kind !== 'accept') return { kind: 'stay' };
-  host.form.userEmail = r.value.trim();
-  return { kind: 'next' };
 }
