@@ -95,15 +95,22 @@ function outcome(raw: RawMatch[], stop: Stop | undefined): ScanOutcome {
   return stop ? { raw, stop } : { raw };
 }
 
+/** One step of the scan: its outcome once it ended or must stop, else undefined (go on). */
+function advance(steps: ReturnType<typeof scanSteps>, raw: RawMatch[], control: ScanControl, started: number): ScanOutcome | undefined {
+  const step = steps.next();
+  if (step.done) return outcome(raw, step.value);
+  const stop = stopAt(step.value, control, started);
+  return stop ? outcome(raw, stop) : undefined;
+}
+
 /** Runs the scan to its end or its first stop, without yielding. */
 export function scanSync(text: string, scan: InThreadScan, segments: readonly Segment[], control: ScanControl): ScanOutcome {
   const started = control.now();
   const raw: RawMatch[] = [];
   const steps = scanSteps(text, scan, segments, control.limits.maxOccurrences, raw);
-  for (let step = steps.next(); ; step = steps.next()) {
-    if (step.done) return outcome(raw, step.value);
-    const stop = stopAt(step.value, control, started);
-    if (stop) return outcome(raw, stop);
+  for (;;) {
+    const done = advance(steps, raw, control, started);
+    if (done) return done;
   }
 }
 
@@ -114,10 +121,9 @@ export async function scanAsync(text: string, scan: InThreadScan, segments: read
   const started = control.now();
   const raw: RawMatch[] = [];
   const steps = scanSteps(text, scan, segments, control.limits.maxOccurrences, raw);
-  for (let step = steps.next(); ; step = steps.next()) {
-    if (step.done) return outcome(raw, step.value);
-    const stop = stopAt(step.value, control, started);
-    if (stop) return outcome(raw, stop);
+  for (;;) {
+    const done = advance(steps, raw, control, started);
+    if (done) return done;
     await yieldToEventLoop();
   }
 }
