@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import type { RunRecord } from '../../core/ledger/ledger';
 import type { GlueDeps } from '../glueDeps';
 import { agentIdOf } from '../../core/runs/nodes';
 import { presentRun } from '../../core/runs/presentation';
@@ -9,9 +8,9 @@ interface RunPick extends vscode.QuickPickItem {
 }
 
 /** Lets the user pick a run from the list (palette use of run commands). */
-export async function pickRun(deps: GlueDeps, title: string, filter: (r: RunRecord) => boolean = () => true): Promise<string | undefined> {
+export async function pickRun(deps: GlueDeps, title: string): Promise<string | undefined> {
   const now = Date.now();
-  const items: RunPick[] = deps.ledgers.current.all().filter(filter).map((r) => {
+  const items: RunPick[] = deps.ledgers.current.all().map((r) => {
     const p = presentRun(r, now, vscode.l10n);
     return {
       agentId: r.agentId,
@@ -43,8 +42,8 @@ export async function resolveRunHere(deps: GlueDeps, arg: unknown, title: string
 }
 
 /** The run a command is about: from its argument, else picked by the user (Open Run: any run, also the one shown). */
-export async function resolveRun(deps: GlueDeps, arg: unknown, title: string, filter?: (r: RunRecord) => boolean): Promise<string | undefined> {
-  return agentIdOf(arg) ?? pickRun(deps, title, filter);
+export async function resolveRun(deps: GlueDeps, arg: unknown, title: string): Promise<string | undefined> {
+  return agentIdOf(arg) ?? pickRun(deps, title);
 }
 
 /** Every run a tree command applies to: the clicked one, or the whole multi-selection. */
