@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import type { Frame, Locator } from 'playwright-core';
 import { waitUntil } from '../support/processes';
 import { UI_TIMEOUT_MS, useWorkbench, type Workbench } from './harness';
+import { startRunOnService } from './service';
 import { adminOk } from '../emulator/testing';
 
 const PROMPT = 'Tidy up the todo store and explain each change';
@@ -80,17 +81,6 @@ async function waitForValue<T>(read: () => Promise<T>, ok: (value: T) => boolean
 /** Appends a message to the run's history, as the agent would. */
 async function inject(wb: Workbench, agentId: string, message: InjectedMessage): Promise<void> {
   await admin(wb, 'POST', `/agents/${agentId}/messages`, message);
-}
-
-/** Starts a run on the service directly (not through the extension), with the default token. */
-async function startRun(wb: Workbench, prompt: string): Promise<string> {
-  const res = await fetch(`${wb.emulator.baseUrl}/agents`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${wb.emulator.tokens.default}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ appId: 'app_todo', prompt, model: 'hosted/balanced', reasoningEffort: 'high' }),
-  });
-  assert.equal(res.status, 201, `POST /agents answered ${res.status}`);
-  return ((await res.json()) as { agentId: string }).agentId;
 }
 
 /** The follow-up POSTs the emulator received for this run, oldest first. */
@@ -267,7 +257,7 @@ describe('Run panel (UI)', function () {
 
   it('opens a running run from the tree and follows new messages without a reload, keeping scroll and an expanded tool call', async () => {
     const wb = workbench();
-    agentId = await startRun(wb, PROMPT);
+    agentId = await startRunOnService(wb, PROMPT, { model: 'hosted/balanced', reasoningEffort: 'high' });
     // Let the service begin the turn (the prompt becomes the first message), then hold the
     // run there: it stays `running` and only what this test injects arrives.
     await waitForAgent(wb, agentId, 'the first turn to begin', (a) => a.activeTurn !== null);
@@ -590,7 +580,7 @@ describe('Run panel (UI)', function () {
   it('finds, filters and jumps through a long run, and shows new messages in a pill', async function () {
     this.timeout(240_000);
     const wb = workbench();
-    const longId = await startRun(wb, 'Go through every module and report');
+    const longId = await startRunOnService(wb, 'Go through every module and report', { model: 'hosted/balanced', reasoningEffort: 'high' });
     await waitForAgent(wb, longId, 'the first turn to begin', (a) => a.activeTurn !== null);
     await admin(wb, 'PATCH', `/agents/${longId}`, { status: 'running' });
     // 300 messages: prompts at 100 and 200, a tool call every other 10th, and one word ("zanzibar")

@@ -3,6 +3,7 @@
 // from the Runs view and the palette, and a copied run link a browser can open.
 import * as assert from 'node:assert/strict';
 import { UI_TIMEOUT_MS, useWorkbench, type Workbench } from './harness';
+import { startRunOnService } from './service';
 import { waitUntil } from '../support/processes';
 
 async function emulateFocus(wb: Workbench): Promise<void> {
@@ -11,15 +12,6 @@ async function emulateFocus(wb: Workbench): Promise<void> {
   await wb.page.evaluate("window.dispatchEvent(new FocusEvent('focus'))");
 }
 
-async function startRun(wb: Workbench, prompt: string): Promise<string> {
-  const res = await fetch(`${wb.emulator.baseUrl}/agents`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${wb.emulator.tokens.default}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ appId: 'app_todo', prompt, model: 'hosted/fast' }),
-  });
-  assert.ok(res.status < 300, `POST /agents answered ${res.status}`);
-  return ((await res.json()) as { agentId: string }).agentId;
-}
 
 const QUICK_INPUT = '.quick-input-widget';
 
@@ -86,7 +78,7 @@ describe('Manifest in the workbench: keybindings, Clone Run, run links', functio
 
   it('Clone Run… from the Runs view context menu and from the palette', async () => {
     const wb = workbench();
-    const agentId = await startRun(wb, prompt);
+    const agentId = await startRunOnService(wb, prompt);
     await wb.runCommand('Agent Runs: Track Run by ID…');
     await wb.typeInInput(agentId, { prompt: /agent ID/i });
     await wb.waitForTreeRow(prompt);

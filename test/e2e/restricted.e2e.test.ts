@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { panelHasFocus, UI_TIMEOUT_MS, useWorkbench, type WorkbenchOptions } from './harness';
+import { startRunOnService } from './service';
 
 describe('Restricted Mode: a workspace that is not trusted (UI)', () => {
   // A service the workspace names: it records whatever reaches it.
@@ -37,13 +38,7 @@ describe('Restricted Mode: a workspace that is not trusted (UI)', () => {
     const wb = workbench();
     await wb.page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).first().waitFor({ state: 'visible', timeout: 30_000 });
     await wb.waitForExtensionActivation();
-    const res = await fetch(`${wb.emulator.baseUrl}/agents`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${wb.emulator.tokens.default}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ appId: 'app_todo', prompt: 'Read in Restricted Mode', model: 'hosted/fast' }),
-    });
-    assert.ok(res.status < 300, `POST /agents answered ${res.status}`);
-    const agentId = ((await res.json()) as { agentId: string }).agentId;
+    const agentId = await startRunOnService(wb, 'Read in Restricted Mode');
     await wb.runCommand('Agent Runs: Track Run by ID…');
     await wb.typeInInput(agentId, { prompt: /agent ID/i });
     // Track Run opens the run's panel, which takes the focus once its page is up.

@@ -3,16 +3,8 @@
 // completion notification, and the run still there after a reload.
 import * as assert from 'node:assert/strict';
 import { UI_TIMEOUT_MS, useWorkbench, type Workbench } from './harness';
+import { startRunOnService } from './service';
 
-async function startRun(wb: Workbench, prompt: string): Promise<string> {
-  const res = await fetch(`${wb.emulator.baseUrl}/agents`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${wb.emulator.tokens.default}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ appId: 'app_todo', prompt, model: 'hosted/balanced', reasoningEffort: 'high' }),
-  });
-  assert.ok(res.status < 300, `POST /agents answered ${res.status}`);
-  return ((await res.json()) as { agentId: string }).agentId;
-}
 
 /**
  * Headless Chromium reports the page as unfocused, so the editor (rightly) polls at the slow
@@ -102,7 +94,7 @@ describe('Runs view: sign in, follow a run, reload', function () {
 
   it('tracks a run by ID and shows it going to completed, with a notification', async () => {
     const wb = workbench();
-    const agentId = await startRun(wb, prompt);
+    const agentId = await startRunOnService(wb, prompt, { model: 'hosted/balanced', reasoningEffort: 'high' });
     await wb.runCommand('Agent Runs: Track Run by ID…');
     await wb.typeInInput(agentId, { prompt: /agent ID/i });
     const row = await wb.waitForTreeRow(label);

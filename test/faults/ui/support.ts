@@ -3,13 +3,13 @@
 // made and held through the emulator, the run panel's frames, a trap origin for hostile
 // content, the browser-side storage (globalState and workspaceState live in IndexedDB in the
 // web workbench), and the crash check.
-import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { UI_TIMEOUT_MS, useWorkbench, type Workbench, type WorkbenchOptions } from '../../e2e/harness';
+import { startRunOnService } from '../../e2e/service';
 import { logFiles } from '../../support/codeServer';
 import { paths } from '../../support/paths';
 import { waitUntil } from '../../support/processes';
@@ -85,14 +85,7 @@ export function admin(wb: Workbench, method: string, route: string, body?: unkno
 
 /** A run started elsewhere, given time to produce `messages` messages, then held running. */
 export async function startHeldRun(wb: Workbench, prompt: string, messages = 3): Promise<string> {
-  const res = await fetch(`${wb.emulator.baseUrl}/agents`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${wb.emulator.tokens.default}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ appId: 'app_todo', prompt, model: 'hosted/fast' }),
-  });
-  const text = await res.text();
-  assert.equal(res.status, 201, text);
-  const id = (JSON.parse(text) as { agentId: string }).agentId;
+  const id = await startRunOnService(wb, prompt);
   await waitUntil(async () => ((await admin(wb, 'GET', `/agents/${id}`)) as { history: unknown[] }).history.length >= messages, UI_TIMEOUT_MS, 'the run to produce messages');
   await admin(wb, 'PATCH', `/agents/${id}`, { status: 'running' });
   return id;
