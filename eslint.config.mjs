@@ -80,6 +80,17 @@ export default tseslint.config(
   { files: ['src/**/*.ts'], plugins: { local: { rules: { layers } } }, rules: { 'local/layers': 'error' } },
   { files: ['src/api/**/*.ts', 'src/core/**/*.ts', 'src/panel-app/**/*.ts'], rules: noVscode },
   {
+    // activate() wraps it once (core/serialStore.ts): two writes in flight can undo each other.
+    files: ['src/**/*.ts'],
+    ignores: ['src/extension.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: 'MemberExpression[property.name="globalState"]:matches([object.name="context"], [object.property.name="context"])',
+        message: 'Use deps.globalState (one write in flight at a time), not context.globalState.',
+      }],
+    },
+  },
+  {
     files: ['test/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unused-expressions': 'off',

@@ -46,6 +46,7 @@ import { LazyRunPanels } from './panel/panels';
 import { registerTestGroups } from './testGroups/register';
 import { registerAssistant, type AssistantTestHooks } from './assistant/register';
 import { registerTesting } from './testing/register';
+import { SerialStore } from './core/serialStore';
 
 /** What activate() returns: enough for the integration tests to watch, never the token. */
 export interface AgentRunsTestApi {
@@ -106,8 +107,10 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
 /** Connection, token, run list, transcripts, 401 gate, drafts: what every feature stands on. */
 function buildBase(context: vscode.ExtensionContext, log: vscode.LogOutputChannel) {
   const auth = new TokenStore(context.secrets);
-  const conn = new Connection({ context, auth, log, loadApi });
-  const ledgers = new Ledgers(context.globalState, log, conn.current.baseUrl);
+  // Every global-state write goes through one queue: concurrent ones can undo each other.
+  const globalState = new SerialStore(context.globalState);
+  const conn = new Connection({ context, globalState, auth, log, loadApi });
+  const ledgers = new Ledgers(globalState, log, conn.current.baseUrl);
   // The journals load on first use (dist/transcripts.js); runs the ledger knows unfinished are never pruned.
   const transcripts = new Transcripts(context.globalStorageUri, log, conn.current.baseUrl, () => ledgers.current);
   const gate = new UnauthorizedGate(conn, auth, log);
@@ -120,7 +123,7 @@ function buildBase(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
     ledgers.switchTo(state.baseUrl);
     transcripts.switchBaseUrl(state.baseUrl);
   }));
-  return { auth, conn, ledgers, transcripts, gate, drafts, sends, starts };
+  return { auth, globalState, conn, ledgers, transcripts, gate, drafts, sends, starts };
 }
 type Base = ReturnType<typeof buildBase>;
 
@@ -181,10 +184,11 @@ function wireNotices(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 
 /** What the features receive (runs/glueDeps.ts): extension.ts wires them through it, never to each other. */
 function buildDeps(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, b: Base, r: Runs): GlueDeps {
-  const { auth, conn, ledgers, gate, drafts, transcripts, sends, starts } = b;
+  const { auth, globalState, conn, ledgers, gate, drafts, transcripts, sends, starts } = b;
   const { sync, panels, view } = r;
   const deps: GlueDeps = {
     context,
+    globalState,
     log,
     auth,
     poller: sync.poller,

@@ -51,6 +51,8 @@ export interface ConnectionServices {
 
 export interface ConnectionOptions {
   context: vscode.ExtensionContext;
+  /** The extension's global state, written through core/serialStore.ts. */
+  globalState: vscode.Memento;
   auth: TokenStore;
   log: vscode.LogOutputChannel;
   loadApi: () => ApiModule;
@@ -182,7 +184,7 @@ export class Connection extends Disposable {
     if (!isInsecureRemote(baseUrl)) {
       return true;
     }
-    const accepted = this.options.context.globalState.get<string[]>(INSECURE_ACCEPTED_KEY, []);
+    const accepted = this.options.globalState.get<string[]>(INSECURE_ACCEPTED_KEY, []);
     if (accepted.includes(baseUrl)) {
       return true;
     }
@@ -200,7 +202,7 @@ export class Connection extends Disposable {
         send,
       );
       if (pick === send) {
-        await this.options.context.globalState.update(INSECURE_ACCEPTED_KEY, [...accepted.filter((u) => u !== baseUrl), baseUrl]);
+        await this.options.globalState.update(INSECURE_ACCEPTED_KEY, [...accepted.filter((u) => u !== baseUrl), baseUrl]);
         this.insecureDeclined.delete(baseUrl);
         this.options.log.info(`Sending the token over plain http to ${baseUrl} was allowed by the user.`);
         return true;

@@ -60,7 +60,7 @@ export class LaunchController implements vscode.Disposable {
   }
 
   private get globalState(): vscode.Memento {
-    return this.deps.context.globalState;
+    return this.deps.globalState;
   }
 
   private get workspaceState(): vscode.Memento {

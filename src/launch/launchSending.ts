@@ -59,7 +59,7 @@ export function launchSubmitEnv(deps: Deps, c: SendingContext): { env: SubmitEnv
     modelNeedsEmail: (model) => c.emailModels.has(model),
     rememberModelNeedsEmail: async (model) => {
       c.emailModels.add(model);
-      const state = deps.context.globalState;
+      const state = deps.globalState;
       const key = emailModelsKey(sentTo);
       const list = reviveIdList(state.get(key));
       if (!list.includes(model)) await state.update(key, [...list, model]);

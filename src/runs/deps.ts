@@ -19,6 +19,11 @@ import type { UnconfirmedStarts } from './unconfirmedStarts';
 
 export interface Deps {
   readonly context: vscode.ExtensionContext;
+  /**
+   * The global state, one write in flight at a time (core/serialStore.ts): use this, never
+   * `context.globalState`, whose concurrent writes can undo each other.
+   */
+  readonly globalState: vscode.Memento;
   /** The "Agent Runs" output channel. Never log the token; prompt text only at trace level. */
   readonly log: vscode.LogOutputChannel;
   /** SecretStorage wrapper: tokens keyed by normalised base URL. */

@@ -167,7 +167,7 @@ export class CreateTestGroupFlow {
       if (appId !== '' && checkAppId(appId) === undefined && !out.some((o) => o.appId === appId)) out.push({ appId, detail });
     };
     add(defaultAppId(), vscode.l10n.t('default (agentRuns.appId)'));
-    const recent = this.deps.context.globalState.get<unknown>(RECENT_APPS_KEY);
+    const recent = this.deps.globalState.get<unknown>(RECENT_APPS_KEY);
     if (Array.isArray(recent)) for (const r of recent) if (typeof r === 'string') add(r, vscode.l10n.t('recent'));
     for (const g of this.store.list()) add(g.appId, vscode.l10n.t('recent'));
     try {
@@ -179,9 +179,9 @@ export class CreateTestGroupFlow {
   }
 
   private async rememberApp(appId: string): Promise<void> {
-    const recent = this.deps.context.globalState.get<unknown>(RECENT_APPS_KEY);
+    const recent = this.deps.globalState.get<unknown>(RECENT_APPS_KEY);
     const list = Array.isArray(recent) ? recent.filter((r): r is string => typeof r === 'string' && r !== appId) : [];
-    await this.deps.context.globalState.update(RECENT_APPS_KEY, [appId, ...list].slice(0, MAX_RECENT_APPS));
+    await this.deps.globalState.update(RECENT_APPS_KEY, [appId, ...list].slice(0, MAX_RECENT_APPS));
   }
 
   /** One POST (and more only when the person presses Retry). */

@@ -32,7 +32,7 @@ export interface TestGroups {
 }
 
 export function registerTestGroups(context: vscode.ExtensionContext, deps: Deps): TestGroups {
-  const store = new TestGroupStore(context.globalState, deps.connection().baseUrl);
+  const store = new TestGroupStore(deps.globalState, deps.connection().baseUrl);
   const tree = new TestGroupsTree(store);
   const view = vscode.window.createTreeView<TestGroupNode>(VIEW_ID, { treeDataProvider: tree, showCollapseAll: false });
   // Created on first use; kept, since it remembers the inputs of an unfinished attempt.
