@@ -48,6 +48,8 @@ export class RunSync extends Disposable {
   readonly poller: Poller;
   private readonly reader = new RunReader({
     lastSequence: (agentId) => this.o.ledgers.current.get(agentId)?.lastSequence,
+    resumeAfter: (agentId) => this.o.transcripts.resumeAfter(agentId),
+    resumed: (agentId) => this.o.transcripts.resumed(agentId),
     log: (message) => this.o.log.info(message),
   });
   private readonly wasActive = new Map<string, boolean>();

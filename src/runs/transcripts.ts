@@ -70,6 +70,15 @@ export class Transcripts implements vscode.Disposable {
     return this.real().load(agentId);
   }
 
+  /** See TranscriptFiles.resumeAfter (nothing before the journals are loaded). */
+  resumeAfter(agentId: string): number | undefined {
+    return this.files?.resumeAfter(agentId);
+  }
+
+  resumed(agentId: string): void {
+    this.files?.resumed(agentId);
+  }
+
   merge(agentId: string, history: readonly unknown[] | undefined): MergeResult {
     return this.real().merge(agentId, history);
   }

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { createClient, type AgentRunsApi } from '../../src/api/index';
 import type { Agent, AgentMessage, HistoryLimitParam } from '../../src/api/types';
 import { HistoryWindows, MIN_WINDOW, windowNeeded } from '../../src/core/polling/historyWindow';
+import { RunReader, type ReadClient } from '../../src/core/polling/runReads';
 import { Transcript } from '../../src/core/transcript/transcript';
 import { startEmulator, type Emulator } from '../emulator/index';
 import { adminOk } from '../emulator/testing';
@@ -92,6 +93,45 @@ describe('History windows', () => {
       assert.equal(asked[asked.length - 1], 500);
       assert.ok(asked.length <= 3);
       assert.equal(r.agent.history?.[0].sequence, 501);
+    });
+  });
+
+  describe('RunReader: the saved transcript behind the run list', () => {
+    /** A capped service of 200 messages, its schema documenting the window. */
+    function client(asked: (number | undefined)[]): ReadClient {
+      const get = fakeGet(() => 200, 20, 500, asked);
+      return {
+        baseUrl: 'https://svc.example/api/public/v1',
+        getSchemaInfo: () => Promise.resolve({ models: [], fingerprint: 'f', historyLimit: { name: 'historyLimit', defaultLimit: 20, maximum: 500 } }),
+        getAgent: (_id, options) => get(options?.history?.limit),
+      };
+    }
+
+    it('reaches back to where the saved transcript ends, once, when that is before what the run list saw', async () => {
+      let resumeAfter: number | undefined = 50;
+      let resumed = 0;
+      const reader = new RunReader({
+        lastSequence: () => 199,
+        resumeAfter: () => resumeAfter,
+        resumed: () => {
+          resumed++;
+          resumeAfter = undefined;
+        },
+      });
+      const asked: (number | undefined)[] = [];
+      const first = await reader.read(client(asked), 'a');
+      assert.ok((first.history ?? []).some((m) => m.sequence === 51), `reached back to 51 (windows ${asked.join(', ')})`);
+      assert.equal(resumed, 1);
+      asked.length = 0;
+      const next = await reader.read(client(asked), 'a');
+      assert.ok((next.history ?? []).length < 150, `the next read is small again (windows ${asked.join(', ')})`);
+    });
+
+    it('a saved transcript at or past what the run list saw changes nothing', async () => {
+      const reader = new RunReader({ lastSequence: () => 199, resumeAfter: () => 199 });
+      const asked: (number | undefined)[] = [];
+      await reader.read(client(asked), 'a');
+      assert.deepEqual(asked, [MIN_WINDOW]);
     });
   });
 

@@ -32,9 +32,11 @@ export class HistoryWindows {
   /**
    * One poll of one run. `lastSequence`: the highest sequence already taken in (undefined for a
    * run not read yet: the widest window). `param` undefined: the schema documents no window,
-   * so none is sent and truncation is left to the transcript's gap detection.
+   * so none is sent and truncation is left to the transcript's gap detection. `reachBackTo`
+   * (below `lastSequence`): the read widens until it reaches that far back instead, once; the
+   * next window is still sized by what is new since `lastSequence`.
    */
-  async read(agentId: string, lastSequence: number | undefined, param: HistoryLimitParam | undefined, get: WindowedGet): Promise<WindowedRead> {
+  async read(agentId: string, lastSequence: number | undefined, param: HistoryLimitParam | undefined, get: WindowedGet, reachBackTo?: number): Promise<WindowedRead> {
     if (!param) {
       return { agent: await get(undefined), limits: [undefined] };
     }
@@ -46,7 +48,7 @@ export class HistoryWindows {
     for (;;) {
       limits.push(limit);
       agent = await get(limit);
-      const wanted = windowNeeded(agent.history, limit, lastSequence);
+      const wanted = windowNeeded(agent.history, limit, lastSequence === undefined ? undefined : Math.min(lastSequence, reachBackTo ?? lastSequence));
       if (wanted === undefined || limit >= max || limits.length >= MAX_REQUESTS) {
         break;
       }

@@ -17,6 +17,13 @@ export type ReadClient = Pick<AgentRunsApi, 'baseUrl' | 'getAgent' | 'getSchemaI
 export interface RunReaderDeps {
   /** The highest sequence already taken in for the run (the ledger's `lastSequence`). */
   lastSequence(agentId: string): number | undefined;
+  /**
+   * The newest sequence the run's saved transcript held when read back this session, if any:
+   * below `lastSequence` when the window closed after the ledger was saved and before the
+   * transcript was. The next read then reaches back to it, and `resumed` is called.
+   */
+  resumeAfter?(agentId: string): number | undefined;
+  resumed?(agentId: string): void;
   now?(): number;
   log?(message: string): void;
 }
@@ -30,8 +37,13 @@ export class RunReader {
 
   async read(client: ReadClient, agentId: string, signal?: AbortSignal): Promise<Agent> {
     const param = await this.historyParam(client);
-    const result = await this.windows.read(agentId, this.deps.lastSequence(agentId), param, (limit) =>
-      client.getAgent(agentId, { signal, history: param && limit !== undefined ? { param: param.name, limit } : undefined }));
+    const seen = this.deps.lastSequence(agentId);
+    const saved = this.deps.resumeAfter?.(agentId);
+    const result = await this.windows.read(agentId, seen, param, (limit) =>
+      client.getAgent(agentId, { signal, history: param && limit !== undefined ? { param: param.name, limit } : undefined }), saved);
+    if (saved !== undefined) {
+      this.deps.resumed?.(agentId);
+    }
     return result.agent;
   }
 

@@ -74,6 +74,11 @@ export interface OnDisk {
   pending: Set<string>;
   /** False when there is no readable journal yet: the first write writes it whole. */
   valid: boolean;
+  /**
+   * The newest `sequence` the journal held when this session read it, until a read of the
+   * service took over from there (see TranscriptFiles.resumeAfter).
+   */
+  resumeAfter?: number;
   /** Only the journal's newest records are in memory yet (see TranscriptFiles.loadIn). */
   partial?: { started: number; first: { ms: number; messages: number }; rest?: Promise<Transcript> };
 }

@@ -16,6 +16,7 @@ import * as path from 'node:path';
 import { Transcript, type MergeResult } from './transcript';
 import type { TranscriptStore } from './store';
 import { Disposable } from '../disposable';
+import type { JournalEntry } from './journal';
 import { DiskLimit, readPruned, type PrunedInfo } from './diskLimit';
 import {
   errorText, exportSourceOf, hash, IN_MEMORY, journalName, mergeSaved, readRun, trackingStore, removeJournals, unwritten, writeAllSync, writeRun, type ExportSource, type OnDisk, type ReadContext,
@@ -107,6 +108,23 @@ export class TranscriptFiles extends Disposable {
   isLoaded(agentId: string): boolean {
     const disk = this.space.disk.get(agentId);
     return disk !== undefined && !disk.partial && this.space.store.has(agentId);
+  }
+
+  /**
+   * Where the next read of the run should reach back to, when this session's journal read is
+   * behind what the run list says was seen: the window closed after the list was saved and
+   * before the journal was. Until `resumed()`; undefined before the journal was read.
+   */
+  resumeAfter(agentId: string): number | undefined {
+    return this.space.disk.get(agentId)?.resumeAfter;
+  }
+
+  /** A read of the service reached back to `resumeAfter()`: the journal's point is spent. */
+  resumed(agentId: string): void {
+    const disk = this.space.disk.get(agentId);
+    if (disk) {
+      delete disk.resumeAfter;
+    }
   }
 
   /** The run's transcript, with what its journal holds merged in. */
@@ -235,7 +253,12 @@ export class TranscriptFiles extends Disposable {
         const pending = mergeSaved(t, entries);
         const read1: TranscriptRead = { agentId, messages: entries.length, bytes: read.bytes, ms: performance.now() - started, parseMs: read.parseMs, mergeMs: performance.now() - merging };
         t.noteDropped(pruned?.messages ?? 0);
-        space.disk.set(agentId, { written: t.revision, pending, valid, ...(read.partial ? { partial: { started, first: read1 } } : {}) });
+        const resumeAfter = newestSequence(entries);
+        space.disk.set(agentId, {
+          written: t.revision, pending, valid,
+          ...(resumeAfter === undefined ? {} : { resumeAfter }),
+          ...(read.partial ? { partial: { started, first: read1 } } : {}),
+        });
         space.loading.delete(agentId);
         if (!read.partial) {
           this.logRead(read1);
@@ -415,3 +438,14 @@ export class TranscriptFiles extends Disposable {
 // What dist/transcripts.js also offers the activation side (src/runs/transcripts.ts): the export writer.
 export { writeExportFile, ExportCancelled } from '../panel/exportFile';
 export { exportLabels } from '../panel/export';
+
+function newestSequence(entries: readonly JournalEntry[]): number | undefined {
+  let newest: number | undefined;
+  for (const e of entries) {
+    const s = e.message.sequence;
+    if (s !== undefined && Number.isSafeInteger(s) && (newest === undefined || s > newest)) {
+      newest = s;
+    }
+  }
+  return newest;
+}

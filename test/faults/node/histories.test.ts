@@ -2,9 +2,13 @@
 // writes more between two polls than the service's default window loses nothing; a follow-up
 // on a finished run is not taken for a completion while reads still show the last turn.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import type { AgentMessage } from '../../../src/api/types';
 import { scenario } from '../registry';
-import { admin, startRun, useEmulator } from '../support/emulatorFixture';
+import type { Emulator } from '../../emulator/index';
+import { admin, requests, startRun, useEmulator } from '../support/emulatorFixture';
 import { Pipeline } from '../support/pipeline';
 
 const SECOND = 1_000;
@@ -49,6 +53,62 @@ describe('faults: capped histories and stale reads', function () {
     }
   });
 
+  scenario('histories', 'the window closed after the run list was saved and before the transcript was: the next session reads back what the saved transcript lacks (messages lost = 0)', async (s) => {
+    const e = emu();
+    await admin(e, 'PATCH', '/settings', CAPPED);
+    const id = await startRun(e, 'a long run');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-runs-resume-'));
+    const newest = (p: Pipeline): number => Math.max(...p.transcripts.get(id).snapshot().entries.map((x) => x.sequence ?? -1));
+    try {
+      const first = new Pipeline({ baseUrl: e.baseUrl, token: e.tokens.default, journalDir: dir });
+      let saved: number;
+      let seen: number | undefined;
+      try {
+        first.files!.setInUse(id, true);
+        first.poller.setPanelOpen(id, true);
+        first.follow(id);
+        await writeMessages(e, id, 10, 0);
+        await first.runFor(4 * SECOND);
+        await first.files!.flush();
+        saved = newest(first);
+        // The journal's writer is gone (the window is closing); the run list is still saved.
+        first.files!.dispose();
+        for (let round = 0; round < 4; round++) {
+          await writeMessages(e, id, 30, 10 + round * 30);
+          await first.runFor(2 * SECOND);
+        }
+        seen = first.ledger.get(id)?.lastSequence;
+        assert.ok(seen !== undefined && seen >= saved + 120, `the run list saw ${seen}, the journal holds up to ${saved}`);
+      } finally {
+        await first.dispose();
+      }
+      // The run goes on while no window is open; then the window comes back with its panel.
+      await writeMessages(e, id, 3, 130);
+      const readsBefore = requests(e, 'GET', /\/agents\/[^/?]+(?:\?|$)/).length;
+      const second = new Pipeline({ baseUrl: e.baseUrl, token: e.tokens.default, journalDir: dir, store: first.store });
+      try {
+        second.files!.setInUse(id, true);
+        // The journal is read in milliseconds, polls come seconds apart: on virtual time, wait for it.
+        await second.files!.load(id);
+        second.poller.setPanelOpen(id, true);
+        second.poller.track(id);
+        await second.runFor(6 * SECOND);
+        const whole = (await admin(e, 'GET', `/agents/${id}`)) as { history: AgentMessage[] };
+        const have = new Set(second.transcripts.get(id).snapshot().entries.map((x) => x.sequence));
+        const lost = whole.history.filter((m) => !have.has(m.sequence));
+        s.lostMessages(lost.length, `sequences ${lost.slice(0, 10).map((m) => m.sequence).join(', ')}${lost.length > 10 ? ', ...' : ''} of ${whole.history.length} (journal up to ${saved}, run list up to ${seen})`);
+        assert.equal(second.transcripts.get(id).snapshotInfo().earlierMessagesUnavailable, false, 'a gap the client could fill is reported');
+        const windows = requests(e, 'GET', /\/agents\/[^/?]+(?:\?|$)/).slice(readsBefore).map((r) => /historyLimit=(\d+)/.exec(r.path)?.[1] ?? '-');
+        s.note(`journal up to ${saved}, run list up to ${seen}, ${whole.history.length} messages; windows of the next session's reads: ${windows.join(', ')}`);
+        second.check(s);
+      } finally {
+        await second.dispose();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   scenario('responses', 'a follow-up on a finished run: reads that still say completed are no completion; one notice per turn', async (s) => {
     const e = emu();
     const id = await startRun(e, 'first turn');
@@ -83,3 +143,9 @@ describe('faults: capped histories and stale reads', function () {
     }
   });
 });
+
+async function writeMessages(e: Emulator, id: string, count: number, from: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    await admin(e, 'POST', `/agents/${id}/messages`, { role: 'assistant', content: `message ${from + i}` });
+  }
+}

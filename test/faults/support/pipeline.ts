@@ -15,6 +15,7 @@ import { RunReader, applyRead } from '../../../src/core/polling/runReads';
 import type { RunRecord } from '../../../src/core/ledger/ledger';
 import { afterPost } from '../../../src/runs/afterPost';
 import { TranscriptStore } from '../../../src/core/transcript/store';
+import { TranscriptFiles } from '../../../src/core/transcript/transcriptFiles';
 import type { Scenario } from '../registry';
 import { VirtualClock } from './virtualClock';
 
@@ -44,6 +45,10 @@ export interface PipelineOptions {
   token: string;
   timeouts?: Timeouts;
   settings?: Partial<PollerSettings>;
+  /** What an earlier session persisted (the run list); default: nothing. */
+  store?: RecordingStore;
+  /** Saves transcripts as the extension does, journals under this folder; default: memory only. */
+  journalDir?: string;
 }
 
 export interface ReadAttempt {
@@ -67,7 +72,7 @@ export async function until(what: string, probe: () => boolean, timeoutMs = 10_0
 
 export class Pipeline {
   readonly clock = new VirtualClock();
-  readonly store = new RecordingStore();
+  readonly store: RecordingStore;
   readonly logs: string[] = [];
   readonly requestLog: RequestLogEntry[] = [];
   readonly errorTexts: string[] = [];
@@ -78,7 +83,9 @@ export class Pipeline {
   unauthorized = 0;
   client: AgentRunsApi;
   readonly ledger: RunLedger;
-  readonly transcripts = new TranscriptStore(50);
+  readonly transcripts: TranscriptStore;
+  /** The transcripts' journals, with `journalDir`. */
+  readonly files: TranscriptFiles | undefined;
   readonly poller: Poller;
   /** "Run finished" notices raised (what RunAlerts would show). */
   readonly finishedNotices: RunRecord[] = [];
@@ -87,8 +94,18 @@ export class Pipeline {
 
   constructor(private readonly options: PipelineOptions) {
     this.client = this.makeClient(options.token);
+    this.store = options.store ?? new RecordingStore();
     this.ledger = new RunLedger(this.store, options.baseUrl, (m) => this.ledgerWarnings.push(m));
-    this.reader = new RunReader({ lastSequence: (id) => this.ledger.get(id)?.lastSequence, now: () => this.clock.now(), log: (m) => this.logs.push(m) });
+    const files = options.journalDir === undefined ? undefined : new TranscriptFiles({ fsPath: options.journalDir }, { info: (m) => this.logs.push(m), warn: (m) => this.logs.push(m) }, options.baseUrl, { saveDelayMs: 10 });
+    this.files = files;
+    this.transcripts = files?.store ?? new TranscriptStore(50);
+    this.reader = new RunReader({
+      lastSequence: (id) => this.ledger.get(id)?.lastSequence,
+      resumeAfter: (id) => files?.resumeAfter(id),
+      resumed: (id) => files?.resumed(id),
+      now: () => this.clock.now(),
+      log: (m) => this.logs.push(m),
+    });
     Emitter.onListenerError = (err) => this.crashes.push(`a listener threw: ${String(err)}`);
     this.poller = new Poller({
       clock: this.clock,
@@ -158,7 +175,7 @@ export class Pipeline {
     return applyRead(this.ledger, agentId, agent, {
       viewing: false,
       now: this.clock.now(),
-      merge: (id, history) => this.transcripts.get(id).merge(history),
+      merge: (id, history) => (this.files ? this.files.merge(id, history) : this.transcripts.get(id).merge(history)),
       finished: (record) => this.finishedNotices.push(record),
     });
   }
@@ -227,6 +244,7 @@ export class Pipeline {
 
   async dispose(): Promise<void> {
     this.poller.dispose();
+    this.files?.dispose();
     this.ledger.dispose();
     Emitter.onListenerError = this.previousListenerError;
     await this.client.dispose();
