@@ -154,7 +154,10 @@ export class Workbench {
    */
   async openCommandPalette(timeoutMs = UI_TIMEOUT_MS): Promise<void> {
     if (!(await this.paletteIsOpen())) {
-      await waitUntil(() => this.focusSettled(), timeoutMs, 'the webview that has the focus to finish loading and take it');
+      await waitUntil(() => this.focusSettled(), timeoutMs, 'the webview that has the focus to finish loading and take it')
+        .catch(async (e: unknown) => {
+          throw new Error(`${e instanceof Error ? e.message : String(e)}\n${await this.focusReport()}`);
+        });
       await this.page.keyboard.press('F1');
     }
     await waitUntil(() => this.paletteIsOpen(), timeoutMs, 'the command palette to open');
@@ -168,19 +171,39 @@ export class Workbench {
     }
   }
 
-  /** The focus is outside any webview, or inside a loaded webview's page (not in transit to it). */
+  /**
+   * The focus is outside any webview, or settled inside one: on a loaded document that holds it
+   * itself (not on a frame it is handing it to). A webview's page is two frames deep; when its
+   * page was not up yet as the focus came, VS Code leaves the focus on the webview's own frame
+   * (one deep), which forwards keys to the workbench too. A key pressed while the focus is in
+   * transit (that frame still loading, or handing the focus to a page still loading) is lost.
+   */
   private async focusSettled(): Promise<boolean> {
     const inWebview = await this.page.evaluate("!!document.activeElement && document.activeElement.tagName === 'IFRAME' && document.activeElement.classList.contains('webview')");
     if (!inWebview) {
       return true;
     }
-    // A webview's page is two frames deep: the workbench's webview frame holds it.
     for (const frame of this.page.frames()) {
-      if (frame.parentFrame()?.parentFrame() && (await frame.evaluate("document.hasFocus() && document.readyState === 'complete'").catch(() => false)) === true) {
+      const holds = frame.parentFrame() !== null && (await frame.evaluate(
+        "document.hasFocus() && document.readyState === 'complete' && !(document.activeElement && document.activeElement.tagName === 'IFRAME')",
+      ).catch(() => false)) === true;
+      if (holds) {
         return true;
       }
     }
     return false;
+  }
+
+  /** Where the focus is, frame by frame: for a failure message. */
+  private async focusReport(): Promise<string> {
+    const lines: string[] = [];
+    for (const frame of this.page.frames()) {
+      const depth = frame.parentFrame() ? (frame.parentFrame()?.parentFrame() ? 2 : 1) : 0;
+      const state = await frame.evaluate("JSON.stringify({ hasFocus: document.hasFocus(), readyState: document.readyState, active: document.activeElement ? document.activeElement.tagName + '.' + String(document.activeElement.className).slice(0, 60) : null })")
+        .catch((e: unknown) => `(not readable: ${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
+      lines.push(`  depth ${depth} ${frame.url().slice(0, 100)} ${String(state)}`);
+    }
+    return `frames:\n${lines.join('\n')}`;
   }
 
   private async paletteIsOpen(): Promise<boolean> {
