@@ -26,6 +26,8 @@ import { logFiles } from '../support/codeServer';
 import type { Emulator } from '../support/emulator';
 import { paths } from '../support/paths';
 import { waitUntil } from '../support/processes';
+import { focusSettled } from './focus';
+import { UI_TIMEOUT_MS } from './timeouts';
 import { startSession, type Session, type SessionOptions } from '../support/session';
 
 export interface WorkbenchOptions {
@@ -41,8 +43,8 @@ export interface WorkbenchOptions {
   readonly workspaceTrust?: SessionOptions['workspaceTrust'];
 }
 
-/** Default time a helper waits for the UI, in ms. */
-export const UI_TIMEOUT_MS = 15_000;
+export { UI_TIMEOUT_MS } from './timeouts';
+export { panelHasFocus } from './focus';
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -154,10 +156,7 @@ export class Workbench {
    */
   async openCommandPalette(timeoutMs = UI_TIMEOUT_MS): Promise<void> {
     if (!(await this.paletteIsOpen())) {
-      await waitUntil(() => this.focusSettled(), timeoutMs, 'the webview that has the focus to finish loading and take it')
-        .catch(async (e: unknown) => {
-          throw new Error(`${e instanceof Error ? e.message : String(e)}\n${await this.focusReport()}`);
-        });
+      await focusSettled(this.page, timeoutMs);
       await this.page.keyboard.press('F1');
     }
     await waitUntil(() => this.paletteIsOpen(), timeoutMs, 'the command palette to open');
@@ -169,41 +168,6 @@ export class Workbench {
       await this.page.keyboard.press('Escape');
       await this.quickInput.waitFor({ state: 'hidden', timeout: timeoutMs });
     }
-  }
-
-  /**
-   * The focus is outside any webview, or settled inside one: on a loaded document that holds it
-   * itself (not on a frame it is handing it to). A webview's page is two frames deep; when its
-   * page was not up yet as the focus came, VS Code leaves the focus on the webview's own frame
-   * (one deep), which forwards keys to the workbench too. A key pressed while the focus is in
-   * transit (that frame still loading, or handing the focus to a page still loading) is lost.
-   */
-  private async focusSettled(): Promise<boolean> {
-    const inWebview = await this.page.evaluate("!!document.activeElement && document.activeElement.tagName === 'IFRAME' && document.activeElement.classList.contains('webview')");
-    if (!inWebview) {
-      return true;
-    }
-    for (const frame of this.page.frames()) {
-      const holds = frame.parentFrame() !== null && (await frame.evaluate(
-        "document.hasFocus() && document.readyState === 'complete' && !(document.activeElement && document.activeElement.tagName === 'IFRAME')",
-      ).catch(() => false)) === true;
-      if (holds) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** Where the focus is, frame by frame: for a failure message. */
-  private async focusReport(): Promise<string> {
-    const lines: string[] = [];
-    for (const frame of this.page.frames()) {
-      const depth = frame.parentFrame() ? (frame.parentFrame()?.parentFrame() ? 2 : 1) : 0;
-      const state = await frame.evaluate("JSON.stringify({ hasFocus: document.hasFocus(), readyState: document.readyState, active: document.activeElement ? document.activeElement.tagName + '.' + String(document.activeElement.className).slice(0, 60) : null })")
-        .catch((e: unknown) => `(not readable: ${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
-      lines.push(`  depth ${depth} ${frame.url().slice(0, 100)} ${String(state)}`);
-    }
-    return `frames:\n${lines.join('\n')}`;
   }
 
   private async paletteIsOpen(): Promise<boolean> {
@@ -504,17 +468,6 @@ export function useWorkbench(options: WorkbenchOptions): () => Workbench {
     }
     return workbench;
   };
-}
-
-/**
- * Waits until the webview in `frame` (a run panel just opened or shown again) holds the keyboard
- * focus. The workbench hands a webview the focus asynchronously, once its page is up: a key
- * pressed before is lost in the loading frame, and a quick pick opened before closes when the
- * focus lands (VS Code's webview code names this race, microsoft/vscode#75209). A person starts
- * the next thing once the panel is there; so does a test.
- */
-export async function panelHasFocus(frame: Frame, timeoutMs = UI_TIMEOUT_MS): Promise<void> {
-  await waitUntil(async () => (await frame.evaluate('document.hasFocus()').catch(() => false)) === true, timeoutMs, 'the run panel to take the focus');
 }
 
 // --- Notifications ---------------------------------------------------------------------------
