@@ -2,7 +2,7 @@
  * What one read of a run says about its ledger record: the fields it observes, and whether an
  * acknowledged follow-up shows yet. Pure; the ledger (ledger.ts) folds the result in.
  */
-import { isFinished, type Agent, type AgentMessage } from '../../api/types';
+import { isFinished, maxSequence, type Agent, type AgentMessage } from '../../api/types';
 import { stripUndefined, type RunRecord } from './record';
 
 /**
@@ -74,17 +74,6 @@ function followUpShows(base: RunRecord, agent: Agent): boolean {
   const after = base.lastSequence;
   return prompt !== undefined && (agent.history ?? []).some((m) =>
     m.role === 'user' && m.content === prompt && (after === undefined || m.sequence === undefined || m.sequence > after));
-}
-
-function maxSequence(history: readonly AgentMessage[] | undefined, known: number | undefined): number | undefined {
-  let max = known;
-  for (const m of history ?? []) {
-    const s = m.sequence;
-    if (s !== undefined && Number.isSafeInteger(s) && (max === undefined || s > max)) {
-      max = s;
-    }
-  }
-  return max;
 }
 
 /** Whether `history` holds the conversation's first message (without sequences there is no telling: assume so). */

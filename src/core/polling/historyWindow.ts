@@ -7,7 +7,7 @@
  * lies beyond the maximum is gone for good: the transcript records the gap where it is.
  * Pure: no vscode, no I/O of its own.
  */
-import type { Agent, AgentMessage, HistoryLimitParam } from '../../api/types';
+import { maxSequence, type Agent, type AgentMessage, type HistoryLimitParam } from '../../api/types';
 
 /** The smallest window asked for: the newest message (to see it change) and one more. */
 export const MIN_WINDOW = 2;
@@ -43,12 +43,13 @@ export class HistoryWindows {
     const max = param.maximum ?? FALLBACK_MAX_WINDOW;
     const limits: number[] = [];
     let limit = lastSequence === undefined ? max : clamp(Math.ceil((this.recent.get(agentId) ?? 0) * 1.5) + MIN_WINDOW, max);
+    const reach = lastSequence === undefined || reachBackTo === undefined ? lastSequence : Math.min(lastSequence, reachBackTo);
     const earlier: AgentMessage[][] = [];
     let agent: Agent;
     for (;;) {
       limits.push(limit);
       agent = await get(limit);
-      const wanted = windowNeeded(agent.history, limit, lastSequence === undefined ? undefined : Math.min(lastSequence, reachBackTo ?? lastSequence));
+      const wanted = windowNeeded(agent.history, limit, reach);
       if (wanted === undefined || limit >= max || limits.length >= MAX_REQUESTS) {
         break;
       }
@@ -113,16 +114,6 @@ function union(earlier: readonly AgentMessage[][], latest: readonly AgentMessage
     }
   }
   return extra.length === 0 ? [...latest] : [...extra, ...latest];
-}
-
-function maxSequence(history: readonly AgentMessage[] | undefined): number | undefined {
-  let max: number | undefined;
-  for (const m of history ?? []) {
-    if (m.sequence !== undefined && Number.isSafeInteger(m.sequence)) {
-      max = max === undefined ? m.sequence : Math.max(max, m.sequence);
-    }
-  }
-  return max;
 }
 
 function clamp(n: number, max: number): number {

@@ -16,7 +16,7 @@ import * as path from 'node:path';
 import { Transcript, type MergeResult } from './transcript';
 import type { TranscriptStore } from './store';
 import { Disposable } from '../disposable';
-import type { JournalEntry } from './journal';
+import { maxSequence } from '../../api/types';
 import { DiskLimit, readPruned, type PrunedInfo } from './diskLimit';
 import {
   errorText, exportSourceOf, hash, IN_MEMORY, journalName, mergeSaved, readRun, trackingStore, removeJournals, unwritten, writeAllSync, writeRun, type ExportSource, type OnDisk, type ReadContext,
@@ -253,7 +253,7 @@ export class TranscriptFiles extends Disposable {
         const pending = mergeSaved(t, entries);
         const read1: TranscriptRead = { agentId, messages: entries.length, bytes: read.bytes, ms: performance.now() - started, parseMs: read.parseMs, mergeMs: performance.now() - merging };
         t.noteDropped(pruned?.messages ?? 0);
-        const resumeAfter = newestSequence(entries);
+        const resumeAfter = maxSequence(entries.map((e) => e.message));
         space.disk.set(agentId, {
           written: t.revision, pending, valid,
           ...(resumeAfter === undefined ? {} : { resumeAfter }),
@@ -438,14 +438,3 @@ export class TranscriptFiles extends Disposable {
 // What dist/transcripts.js also offers the activation side (src/runs/transcripts.ts): the export writer.
 export { writeExportFile, ExportCancelled } from '../panel/exportFile';
 export { exportLabels } from '../panel/export';
-
-function newestSequence(entries: readonly JournalEntry[]): number | undefined {
-  let newest: number | undefined;
-  for (const e of entries) {
-    const s = e.message.sequence;
-    if (s !== undefined && Number.isSafeInteger(s) && (newest === undefined || s > newest)) {
-      newest = s;
-    }
-  }
-  return newest;
-}
