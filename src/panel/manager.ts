@@ -15,8 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { oneLine } from '../api/sanitize';
-import { isFinished, type Agent } from '../api/types';
-import type { FollowUpInput } from '../runs/followUpSends';
+import { isFinished, type Agent, type Permission } from '../api/types';
 import { messageToMarkdown } from '../core/panel/export';
 import { webviewHtml } from '../core/panel/html';
 import { PanelSession, RunObserver, type RunView } from '../core/panel/panelModel';
@@ -30,8 +29,11 @@ import { RUN_PANEL_VIEW_TYPE } from '../core/panel/viewType';
 export { buildHeader, type RunView } from '../core/panel/panelModel';
 export { RUN_PANEL_VIEW_TYPE };
 
-/** One follow-up's input, for every surface (declared once, with the send locks). */
-export type { FollowUpInput };
+export interface FollowUpInput {
+  prompt: string;
+  permission?: Permission;
+  permittedBranches?: string[];
+}
 
 export type FollowUpSubmitResult =
   | { kind: 'sent' }
