@@ -18,7 +18,9 @@ import {
 import { oneLine, sanitizeServerText } from './sanitize';
 import { extractSchemaInfo } from './schemaInfo';
 import type { Agent as AgentData, AgentRun, FollowUpAck, ServiceSchemaInfo, TestGroupCreated } from './types';
-import { createTransport, header, MAX_RESPONSE_BYTES, readBody, send, type Transport } from './transport';
+import {
+  createTransport, header, MAX_RESPONSE_BYTES, newWriteWatch, readBody, send, wasWritten, type Transport,
+} from './transport';
 import {
   validateAgentId, validateCreateTestGroupRequest, validateFollowUpRequest, validateStartAgentRequest,
 } from './validate';
@@ -151,11 +153,16 @@ async function hopOnce(session: Session, spec: CallSpec, url: URL, hop: number, 
   const headers: Record<string, string> = { authorization: `Bearer ${session.token}`, accept: 'application/json', 'user-agent': session.userAgent };
   if (payload !== undefined) headers['content-type'] = 'application/json';
   const aborted = (): boolean => spec.signal?.aborted === true;
+  // Per request (not per signal: a caller may share one signal between calls), whether undici
+  // wrote it: a failure before that cannot have reached the service.
+  const watch = newWriteWatch();
   let response: Dispatcher.ResponseData;
   try {
-    response = await send(session.transport, url, { method: spec.method, headers, body: payload, signal: spec.signal }, session.timeouts);
+    response = await send(session.transport, url, { method: spec.method, headers, body: payload, signal: spec.signal }, session.timeouts, watch);
   } catch (e) {
-    return fail(undefined, transportError({ error: e, phase: 'request', callerAborted: aborted(), timeouts: session.timeouts }, ctx));
+    // After a redirect the request did reach the service, on the hop before.
+    const requestWritten = hop > 0 ? true : wasWritten(watch);
+    return fail(undefined, transportError({ error: e, phase: 'request', callerAborted: aborted(), requestWritten, timeouts: session.timeouts }, ctx));
   }
   const status = response.statusCode;
   const resHeaders = response.headers;
@@ -178,7 +185,7 @@ async function hopOnce(session: Session, spec: CallSpec, url: URL, hop: number, 
     return fail(status, httpError(status, { retryAfter: resHeaders['retry-after'] }, raw?.toString('utf8'), ctx));
   }
   if (bodyFailure !== undefined || raw === undefined) {
-    return fail(status, transportError({ error: bodyFailure, phase: 'body', callerAborted: aborted(), timeouts: session.timeouts }, ctx));
+    return fail(status, transportError({ error: bodyFailure, phase: 'body', callerAborted: aborted(), requestWritten: true, timeouts: session.timeouts }, ctx));
   }
   try {
     const json = decodeJson(raw, header(resHeaders, 'content-type'), spec.method, ctx.path);

@@ -251,9 +251,16 @@ const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOC
 const PARSE_CODES = new Set(['UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'UND_ERR_RES_EXCEEDED_MAX_SIZE', 'AR_BODY_TOO_LARGE']);
 
 function isTlsCode(code: string): boolean {
-  return code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_') || code.startsWith('CERT_')
-    || code.includes('CERT') || code === 'DEPTH_ZERO_SELF_SIGNED_CERT' || code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE'
-    || code === 'EPROTO';
+  return code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_') || isCertificateCode(code) || code === 'EPROTO';
+}
+
+/**
+ * A certificate the client refused (OpenSSL's verify results, Node's host name check). The
+ * certificate is checked in the TLS handshake, before undici writes a byte of the request.
+ */
+function isCertificateCode(code: string): boolean {
+  return code.includes('CERT') || code.startsWith('UNABLE_TO_') || code === 'HOSTNAME_MISMATCH'
+    || code === 'INVALID_CA' || code === 'PATH_LENGTH_EXCEEDED' || code === 'INVALID_PURPOSE';
 }
 
 export interface TransportFailure {
@@ -262,8 +269,15 @@ export interface TransportFailure {
   phase: 'request' | 'body';
   /** The caller's signal had fired. */
   callerAborted: boolean;
+  /**
+   * Whether undici had written the request (headers and body) to the socket when it failed:
+   * false, nothing left the machine; undefined, not known, taken as written.
+   */
+  requestWritten?: boolean;
   timeouts: { connectMs: number; headersMs: number; bodyMs: number };
 }
+
+const NOT_SENT = ' Nothing was sent.';
 
 /** Classifies a failure below HTTP (DNS, TCP, TLS, timeouts, aborts, malformed HTTP). */
 export function transportError(f: TransportFailure, ctx: FailureContext): ApiError {
@@ -274,19 +288,27 @@ export function transportError(f: TransportFailure, ctx: FailureContext): ApiErr
   const make = (kind: ApiErrorKind, message: string, mayHaveReachedServer: boolean): ApiError =>
     new ApiError({ kind, message, mayHaveReachedServer, method: ctx.method, path: ctx.path, cause });
   const arrived = (sentence: string): string => (post ? sentence + MAY_HAVE_ARRIVED : sentence);
+  // Only a request that was written can have reached the service (an answer's headers prove it was).
+  const written = f.phase === 'body' ? true : f.requestWritten;
+  const mayHaveLeft = written !== false;
+  /** A failure whose effect depends only on whether the request had left. */
+  const afterSending = (kind: ApiErrorKind, sentence: string): ApiError =>
+    mayHaveLeft ? make(kind, arrived(sentence), true) : make(kind, sentence + NOT_SENT, false);
 
   if (f.callerAborted) {
-    return make('aborted', 'The request was cancelled.', true);
+    if (!mayHaveLeft) return make('aborted', 'The request was cancelled before anything was sent.', false);
+    const when = written === true ? ' after it was sent' : '';
+    return make('aborted', post ? `The request was cancelled${when}; it may have reached the service.` : `The request was cancelled${when}.`, true);
   }
   if (code === 'UND_ERR_DESTROYED' || code === 'UND_ERR_CLOSED') {
-    // The client was disposed while the request was under way.
-    return make('aborted', arrived('The request was cancelled because the API client was closed.'), true);
+    // The client was disposed while the request was under way (or still waiting for its connection).
+    return afterSending('aborted', 'The request was cancelled because the API client was closed.');
   }
   if (code === 'AR_BODY_DEADLINE' || code === 'UND_ERR_BODY_TIMEOUT') {
-    return make('timeout', arrived(`The service's response did not finish within ${formatDelay(f.timeouts.bodyMs)}.`), true);
+    return afterSending('timeout', `The service's response did not finish within ${formatDelay(f.timeouts.bodyMs)}.`);
   }
   if (code === 'UND_ERR_HEADERS_TIMEOUT') {
-    return make('timeout', arrived(`The service did not answer within ${formatDelay(f.timeouts.headersMs)}.`), true);
+    return afterSending('timeout', `The service did not answer within ${formatDelay(f.timeouts.headersMs)}.`);
   }
   if (code === 'UND_ERR_CONNECT_TIMEOUT') {
     const target = ctx.viaProxy ? 'the proxy or ' + host : host;
@@ -306,17 +328,23 @@ export function transportError(f: TransportFailure, ctx: FailureContext): ApiErr
       : code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH'
         ? 'The service\'s response was cut off.'
         : 'The service sent a malformed HTTP response.';
-    return make('invalid_response', arrived(what), true);
+    return afterSending('invalid_response', what);
   }
   if (f.phase === 'body' && RESET_CODES.has(code)) {
     // The headers arrived, then the connection dropped: the response is truncated.
     return make('invalid_response', arrived('The service\'s response was cut off.'), true);
   }
+  if (code !== '' && isCertificateCode(code)) {
+    // Refused in the handshake, so before any byte of the request; "not known" counts as not
+    // written here: a certificate is never checked after the write.
+    const sentence = `The secure connection to ${host} failed (${code}): its certificate is not trusted. If a private certificate authority signed it, trust that authority in the operating system and keep http.systemCertificates on; http.proxyStrictSSL off skips the check (not recommended).`;
+    return written === true ? make('network', arrived(sentence), true) : make('network', sentence + NOT_SENT, false);
+  }
   if (code !== '' && isTlsCode(code)) {
-    return make('network', arrived(`The secure connection to ${host} failed (${code}): its certificate is not trusted. If a private certificate authority signed it, trust that authority in the operating system and keep http.systemCertificates on; http.proxyStrictSSL off skips the check (not recommended).`), true);
+    return afterSending('network', `The secure connection to ${host} failed (${code}). Check the base URL and that the service accepts secure (https) connections there.`);
   }
   if (RESET_CODES.has(code) || code === 'ETIMEDOUT') {
-    return make(code === 'ETIMEDOUT' ? 'timeout' : 'network', arrived(`The connection to ${host} was interrupted.`), true);
+    return afterSending(code === 'ETIMEDOUT' ? 'timeout' : 'network', `The connection to ${host} was interrupted.`);
   }
   const proxyStatus = /proxy response \((\d{3})\)/i.exec(messageOf(f.error))?.[1];
   if (proxyStatus === '407') {
@@ -327,9 +355,9 @@ export function transportError(f: TransportFailure, ctx: FailureContext): ApiErr
     const answer = proxyStatus !== undefined ? ` (${proxyStatus})` : '';
     const text = `The proxy refused the connection to ${host}${answer}. Check the proxy settings (${ctx.proxySource ?? 'http.proxy'}), or list ${host} in http.noProxy.`;
     // A status answer to CONNECT means the tunnel never opened; otherwise it is unclear.
-    return proxyStatus !== undefined ? make('network', text, false) : make('network', arrived(text), true);
+    return proxyStatus !== undefined ? make('network', text, false) : afterSending('network', text);
   }
-  return make('network', arrived(`The request to ${host} failed${code ? ` (${code})` : ''}.`), true);
+  return afterSending('network', `The request to ${host} failed${code ? ` (${code})` : ''}.`);
 }
 
 // ---------------------------------------------------------------- describe

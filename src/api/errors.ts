@@ -48,8 +48,10 @@ export interface ApiErrorInit {
   serverMessage?: string;
   retryAfterMs?: number;
   /**
-   * False only when the request certainly did not reach the server (refused locally,
-   * DNS failure, connection refused). POSTs must never be retried automatically when true.
+   * False only when the request certainly did not reach the server: refused locally, DNS
+   * failure, connection refused or timed out, a certificate refused in the TLS handshake, or any
+   * failure (a cancel, a reset, a closed client) before undici wrote the request to the socket.
+   * POSTs must never be retried automatically when true.
    */
   mayHaveReachedServer: boolean;
   method?: string;
@@ -89,9 +91,10 @@ export function isApiError(e: unknown): e is ApiError {
 }
 
 /**
- * Whether a failed POST may have taken effect on the service: it may have reached it, and no
- * 4xx answer says it was refused (a 4xx is a refusal before anything was created). Such a
- * request must never be sent again without the person choosing to.
+ * Whether a failed POST may have taken effect on the service: it may have reached it (it was
+ * written to the socket, or that is not known), and no 4xx answer says it was refused (a 4xx is
+ * a refusal before anything was created). Such a request must never be sent again without the
+ * person choosing to. Anything that is not an `ApiError` may have arrived.
  */
 export function mayHaveArrived(error: unknown): boolean {
   if (!isApiError(error)) {

@@ -200,13 +200,74 @@ export function header(headers: Record<string, string | string[] | undefined>, n
   return Array.isArray(v) ? v[0] : v;
 }
 
-/** One request on the transport; rejects with undici's own errors (the client classifies them). */
+/**
+ * Whether one request left the machine. A failure before undici wrote it (a TLS handshake
+ * refused, a cancel or a closed client while it waited for its connection) cannot have reached
+ * the service; only one after it may have, and a POST then must not be sent again on its own.
+ */
+export interface WriteWatch {
+  /** undici handed the request line, headers and body to the socket. Stays true once set. */
+  written: boolean;
+  /** The request's handler could be watched; while false, `written` says nothing. */
+  watched: boolean;
+}
+
+export function newWriteWatch(): WriteWatch {
+  return { written: false, watched: false };
+}
+
+/** True: written; false: certainly not written; undefined: not known (to be taken as written). */
+export function wasWritten(watch: WriteWatch): boolean | undefined {
+  if (watch.written) return true;
+  return watch.watched ? false : undefined;
+}
+
+/**
+ * `handler`, also telling `watch` once undici has written the request. undici 7 says so only to
+ * handlers of the old shape (the one `request` builds): `onRequestSent` right after the
+ * `socket.write` of the headers and the (Buffer) body, `onBodySent` per body chunk. The new
+ * shape that `dispatcher.compose` interceptors are given has no such hook (undici's
+ * UnwrapHandler drops it), and its `onRequestStart` comes before the write, also for a request
+ * cancelled at that very moment; so the handler is wrapped here, not in an interceptor.
+ */
+function watchWrites(handler: Dispatcher.DispatchHandler, watch: WriteWatch): Dispatcher.DispatchHandler {
+  // A handler of the new shape never hears of the write: left unwatched, it counts as written.
+  if (typeof handler.onRequestStart === 'function') return handler;
+  watch.watched = true;
+  return new Proxy(handler, {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key, target);
+      if (key === 'onRequestSent' || key === 'onBodySent') {
+        return (...args: unknown[]): unknown => {
+          watch.written = true;
+          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).apply(target, args) : undefined;
+        };
+      }
+      // undici's handlers keep private state: their methods must run on the handler itself.
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+/** `dispatcher` for one request: the same pools and connections, with the request's handler watched. */
+function watchedDispatcher(dispatcher: Dispatcher, watch: WriteWatch): Dispatcher {
+  const dispatch = (opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean =>
+    dispatcher.dispatch(opts, watchWrites(handler, watch));
+  // Only `request` is called on it, and it calls `this.dispatch`; the rest is the dispatcher's own.
+  return Object.create(dispatcher, { dispatch: { value: dispatch } }) as Dispatcher;
+}
+
+/**
+ * One request on the transport; rejects with undici's own errors (the client classifies them).
+ * `watch` learns whether the request was written before it failed.
+ */
 export function send(
   transport: Transport, url: URL,
   init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string; signal?: AbortSignal },
   timeouts: Timeouts,
+  watch: WriteWatch = newWriteWatch(),
 ): Promise<Dispatcher.ResponseData> {
-  return transport.dispatcher.request({
+  return watchedDispatcher(transport.dispatcher, watch).request({
     origin: url.origin,
     path: `${url.pathname}${url.search}`,
     method: init.method,

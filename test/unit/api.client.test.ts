@@ -328,12 +328,14 @@ describe('api: client against scripted servers', function () {
       assert.equal(server.requests.length, 1);
     });
 
-    it('an untrusted TLS certificate → network', async () => {
+    it('an untrusted TLS certificate → network, refused in the handshake: nothing was sent', async () => {
       const tlsServer = await startServer((_req, res) => json(res, 200, { agentId: 'a' }), { tls: true });
       const c = createClient({ baseUrl: tlsServer.baseUrl, token: TOKEN, timeouts: SHORT });
       try {
-        const e = await expectApiError(c.getAgent('a'), 'network');
+        const e = await expectApiError(c.startAgent(startRequest()), 'network');
         assert.match(e.message, /secure connection .* failed \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE)\)/);
+        assert.match(e.message, /http\.systemCertificates.*Nothing was sent\.$/);
+        assert.equal(e.mayHaveReachedServer, false);
         assert.equal(tlsServer.requests.length, 0);
       } finally {
         await c.dispose();
@@ -351,7 +353,7 @@ describe('api: client against scripted servers', function () {
       ac.abort();
       const e = await expectApiError(pending, 'aborted');
       assert.equal(e.mayHaveReachedServer, true);
-      assert.equal(e.message, 'The request was cancelled.');
+      assert.equal(e.message, 'The request was cancelled after it was sent.');
     });
 
     it('an already-aborted signal sends nothing', async () => {

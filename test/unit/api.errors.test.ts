@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { ApiError, describeApiError, parseRetryAfter, redactSecrets, sanitizeServerText } from '../../src/api';
+import { ApiError, describeApiError, mayHaveArrived, parseRetryAfter, redactSecrets, sanitizeServerText } from '../../src/api';
 import { httpError, transportError, type FailureContext } from '../../src/api/describe';
 import { TOKEN } from './fixtures/apiServers';
 
@@ -160,9 +160,13 @@ describe('api: transportError classification', () => {
     ['UND_ERR_SOCKET', 'network', true],
     ['UND_ERR_HEADERS_TIMEOUT', 'timeout', true],
     ['UND_ERR_BODY_TIMEOUT', 'timeout', true],
-    ['DEPTH_ZERO_SELF_SIGNED_CERT', 'network', true],
-    ['ERR_TLS_CERT_ALTNAME_INVALID', 'network', true],
-    ['CERT_HAS_EXPIRED', 'network', true],
+    // Certificates are checked in the handshake, before any byte of the request.
+    ['DEPTH_ZERO_SELF_SIGNED_CERT', 'network', false],
+    ['ERR_TLS_CERT_ALTNAME_INVALID', 'network', false],
+    ['CERT_HAS_EXPIRED', 'network', false],
+    ['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'network', false],
+    ['SELF_SIGNED_CERT_IN_CHAIN', 'network', false],
+    ['EPROTO', 'network', true],
     ['UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'invalid_response', true],
     ['HPE_INVALID_CONSTANT', 'invalid_response', true],
     ['UND_ERR_RES_EXCEEDED_MAX_SIZE', 'invalid_response', true],
@@ -203,6 +207,62 @@ describe('api: transportError classification', () => {
   it('tells a POST that it may have been received', () => {
     const e = transportError({ error: err('UND_ERR_HEADERS_TIMEOUT'), phase: 'request', callerAborted: false, timeouts }, ctx);
     assert.equal(describeApiError(e), 'The service did not answer within 30 s. The request may have been received; check before sending it again.');
+  });
+});
+
+describe('api: transportError, before and after the request was written', () => {
+  const failures: [string, { code: string; callerAborted?: boolean }][] = [
+    ['a caller abort', { code: 'UND_ERR_ABORTED', callerAborted: true }],
+    ['a closed client', { code: 'UND_ERR_DESTROYED' }],
+    ['a reset', { code: 'ECONNRESET' }],
+    ['a socket error', { code: 'UND_ERR_SOCKET' }],
+    ['a headers timeout', { code: 'UND_ERR_HEADERS_TIMEOUT' }],
+    ['a TCP timeout', { code: 'ETIMEDOUT' }],
+    ['a TLS protocol error', { code: 'EPROTO' }],
+    ['an unknown failure', { code: 'SOMETHING_NEW' }],
+  ];
+  for (const [name, f] of failures) {
+    it(`${name}: not written → did not reach the service; written → a POST may have arrived`, () => {
+      const at = (requestWritten: boolean | undefined): ApiError =>
+        transportError({ error: err(f.code), phase: 'request', callerAborted: f.callerAborted ?? false, requestWritten, timeouts }, ctx);
+      const before = at(false);
+      assert.equal(before.mayHaveReachedServer, false);
+      assert.equal(mayHaveArrived(before), false);
+      assert.match(before.message, /Nothing was sent\.$|before anything was sent\.$/);
+      assert.doesNotMatch(before.message, /may have/);
+      for (const after of [at(true), at(undefined)]) {
+        assert.equal(after.mayHaveReachedServer, true);
+        assert.equal(mayHaveArrived(after), true);
+        assert.match(after.message, /may have (been received|reached the service)/);
+      }
+    });
+  }
+
+  it('words a cancel by what is known', () => {
+    const cancel = (c: FailureContext, requestWritten: boolean | undefined): string =>
+      transportError({ error: err('UND_ERR_ABORTED'), phase: 'request', callerAborted: true, requestWritten, timeouts }, c).message;
+    assert.equal(cancel(ctx, true), 'The request was cancelled after it was sent; it may have reached the service.');
+    assert.equal(cancel(ctx, undefined), 'The request was cancelled; it may have reached the service.');
+    assert.equal(cancel(ctx, false), 'The request was cancelled before anything was sent.');
+    assert.equal(cancel(getCtx, true), 'The request was cancelled after it was sent.');
+    assert.equal(cancel(getCtx, false), 'The request was cancelled before anything was sent.');
+  });
+
+  it('a refused certificate did not reach the service unless the write was seen, and names http.systemCertificates', () => {
+    for (const requestWritten of [false, undefined]) {
+      const e = transportError({ error: err('UNABLE_TO_VERIFY_LEAF_SIGNATURE'), phase: 'request', callerAborted: false, requestWritten, timeouts }, ctx);
+      assert.equal(e.mayHaveReachedServer, false);
+      assert.equal(mayHaveArrived(e), false);
+      assert.match(e.message, /not trusted.*http\.systemCertificates.*Nothing was sent\.$/);
+      assert.doesNotMatch(e.message, /may have/);
+    }
+    const seen = transportError({ error: err('CERT_HAS_EXPIRED'), phase: 'request', callerAborted: false, requestWritten: true, timeouts }, ctx);
+    assert.equal(seen.mayHaveReachedServer, true);
+  });
+
+  it('a failure while reading the body is after the write, whatever else is said', () => {
+    const e = transportError({ error: err('UND_ERR_BODY_TIMEOUT'), phase: 'body', callerAborted: true, requestWritten: false, timeouts }, ctx);
+    assert.equal(e.mayHaveReachedServer, true);
   });
 });
 
