@@ -242,6 +242,8 @@ export function createAdminHandler(ctx: AdminContext): AdminHandler {
       case 'PATCH /agents/:id': {
         const record = findAgent(parts[1]);
         patchAgent(ctx, record, objectBody(body));
+        // A forced change is a write like any other: a lagging replica shows it late too.
+        ctx.service.written(record);
         return jsonReply(200, ctx.service.adminView(record));
       }
       case 'POST /agents/:id/messages': {

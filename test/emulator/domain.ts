@@ -89,6 +89,8 @@ export interface Turn {
   prompt: string;
   acceptedAt: number;
   creditsCharged: number;
+  /** The prompt was stored in the history when the turn was accepted (`staleStatusAfterFollowUpMs`), not when it starts. */
+  promptStored?: boolean;
 }
 
 export interface AgentRecord {
@@ -158,6 +160,18 @@ export interface Settings {
   unknownFields: boolean;
   /** Runs use `role`, `conversationState` and `sandboxState` values the emulator does not otherwise send (see habits.ts). */
   unknownValues: boolean;
+  /**
+   * When a number, `GET /agents/{id}` may be answered by a replica that shows the run as it was
+   * this many ms (emulator clock) ago (see staleReads.ts); `null`: every read is current.
+   */
+  staleReadMs: number | null;
+  /** With `staleReadMs`, which reads the lagging replica answers: every one (1), or every N-th (the others are current). */
+  staleReadEvery: number;
+  /**
+   * When a number, for this many ms (emulator clock) after a follow-up re-opens a finished run,
+   * reads show its prompt in the history but still the previous turn's completion (see staleReads.ts).
+   */
+  staleStatusAfterFollowUpMs: number | null;
 }
 
 export interface TokenSeed {

@@ -6,7 +6,7 @@
  *
  * Values are derived from the run, never random, so two reads of the same state are equal.
  */
-import type { AgentRecord, Message } from './domain';
+import type { AgentRecord, Lifecycle, Message } from './domain';
 
 // ---------------------------------------------------------------- unknown fields
 
@@ -37,8 +37,9 @@ export function unknownMessageFields(message: Message): Record<string, unknown> 
   };
 }
 
-export function unknownLifecycleFields(record: AgentRecord): Record<string, unknown> {
-  return { sandboxRegion: 'local-1', heartbeatAt: record.lifecycle.lastLifecycleEventAt };
+/** From the lifecycle as served (a stale read's heartbeat is as old as the rest of it). */
+export function unknownLifecycleFields(lifecycle: Lifecycle): Record<string, unknown> {
+  return { sandboxRegion: 'local-1', heartbeatAt: lifecycle.lastLifecycleEventAt };
 }
 
 export function unknownAckFields(record: AgentRecord): Record<string, unknown> {

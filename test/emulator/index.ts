@@ -25,7 +25,7 @@ export { BASE_PATH, ADMIN_PATH } from './spec';
 export { MANUAL_EPOCH } from './clock';
 export { DIRECTIVES } from './runs';
 export { WEBHOOK_RETRY_STEPS } from './webhooks';
-export { PRESETS, PRESET_NAMES, REAL_HISTORY, type PresetName, type SettingsPatch } from './settings';
+export { PRESETS, PRESET_NAMES, REAL_HISTORY, REAL_STALE_READS, type PresetName, type SettingsPatch } from './settings';
 export { UNKNOWN_FIELDS, UNKNOWN_VALUES } from './habits';
 
 /** Parts of the default data to replace; `settings` is a patch over the preset (see settings.ts). */
@@ -42,8 +42,8 @@ export interface EmulatorOptions {
   seed?: SeedOverrides;
   /**
    * Default `reference` (whole histories, Retry-After only when a fault rule gives one, only
-   * documented fields). `real`: a real deployment's habits (history 20 by default, 500 at
-   * most; Retry-After 5 on 429/502/503; unknown fields). See settings.ts.
+   * documented fields, every read current). `real`: a real deployment's habits (history 20 by
+   * default, 500 at most; Retry-After 5 on 429/502/503; unknown fields; stale reads). See settings.ts.
    */
   preset?: PresetName;
   /** Changes to the preset's settings, e.g. `{ historyDefault: 20, historyMax: 500 }`; `reset()` comes back to them. */

@@ -13,7 +13,8 @@ import {
 } from './habits';
 import { planTurn, type MessageDraft, type Step, type TurnScript } from './runs';
 import { TOKEN_PREFIX } from './seed';
-import { historyLimitFor } from './settings';
+import { historyLimitFor, parseHistoryLimit } from './settings';
+import { rowOf, StaleReads, type RunRow } from './staleReads';
 import {
   AGENT_KIND, CREATE_TEST_GROUP_BODY, DEFAULT_PERMISSION, DEFAULT_REASONING_EFFORT, FOLLOW_UP_BODY,
   START_AGENT_BODY, TERMINAL_STATUSES, validateBody,
@@ -52,19 +53,28 @@ const strings = (record: Record<string, unknown>, key: string): string[] | undef
 export class AgentService {
   private readonly active = new Map<string, ActiveTurn>();
   private readonly ticks = new Map<string, TaskHandle>();
+  private readonly stale: StaleReads;
 
   constructor(
     private readonly state: EmulatorState,
     private readonly scheduler: Scheduler,
     private readonly webhooks: WebhookDispatcher,
     private readonly stepMs: number,
-  ) {}
+  ) {
+    this.stale = new StaleReads(state.settings, () => scheduler.now());
+  }
 
   /** Forgets every run in progress (the state itself is reloaded by the caller). */
   reset(): void {
     for (const handle of this.ticks.values()) this.scheduler.cancel(handle);
     this.ticks.clear();
     this.active.clear();
+    this.stale.reset();
+  }
+
+  /** Every change to a run ends here, so a lagging replica can serve the run as it was (staleReads.ts). */
+  written(record: AgentRecord): void {
+    this.stale.written(record);
   }
 
   private now(): number {
@@ -195,14 +205,19 @@ export class AgentService {
     const webhook = str(input, 'completionWebhookUrl');
     if (webhook !== undefined) record.completionWebhookUrl = webhook;
     this.state.agents.set(record.agentId, record);
+    this.written(record);
     this.scheduleTick(record);
     return this.ack(record, { agentId: record.agentId, kind: record.kind, status: record.status, appId: record.appId, projectId: record.projectId, createdAt: record.createdAt });
   }
 
-  /** `historyLimit` (query) asks for the most recent N messages; checked before the run is looked up, like body fields. */
+  /**
+   * `historyLimit` (query) asks for the most recent N messages; checked before the run is looked
+   * up, like body fields. The run may be served as a lagging copy holds it (staleReads.ts).
+   */
   getAgent(caller: Caller, agentId: string, query: URLSearchParams): AgentView {
     const requested = parseHistoryLimit(query);
-    return this.view(this.visibleAgent(caller, agentId), historyLimitFor(this.state.settings, requested));
+    const record = this.visibleAgent(caller, agentId);
+    return this.view(record, historyLimitFor(this.state.settings, requested), this.stale.read(record));
   }
 
   followUp(caller: Caller, agentId: string, body: unknown): Record<string, unknown> {
@@ -216,6 +231,7 @@ export class AgentService {
     record.creditsCharged += credits;
 
     const now = this.now();
+    const previous = rowOf(record);
     const permission = str(input, 'permission');
     if (permission !== undefined) record.permission = permission;
     const branches = strings(input, 'permittedBranches');
@@ -224,11 +240,17 @@ export class AgentService {
     if (webhook !== undefined) record.completionWebhookUrl = webhook;
 
     record.turnCount += 1;
-    record.pendingTurns.push({ number: record.turnCount, prompt: str(input, 'prompt') ?? '', acceptedAt: now, creditsCharged: credits });
+    const turn: Turn = { number: record.turnCount, prompt: str(input, 'prompt') ?? '', acceptedAt: now, creditsCharged: credits };
+    record.pendingTurns.push(turn);
     record.lifecycle.queuedTurnCount = record.pendingTurns.length;
     record.updatedAt = now;
 
     const busy = this.active.has(record.agentId) || this.ticks.has(record.agentId);
+    if (!busy && this.stale.storesPromptOnAcceptance()) {
+      // That implementation writes the prompt at once; the run row follows when the turn is picked up.
+      this.appendMessage(record, { role: 'user', content: turn.prompt });
+      turn.promptStored = true;
+    }
     if (!busy) {
       // A finished (or admin-halted) run re-opens: queued, then running on the next tick.
       record.halted = false;
@@ -239,6 +261,8 @@ export class AgentService {
       record.lifecycle.lastLifecycleEventAt = now;
       this.scheduleTick(record);
     }
+    this.written(record);
+    if (!busy) this.stale.followUpAccepted(record, previous);
     return this.ack(record, { agentId: record.agentId, kind: record.kind, status: record.status });
   }
 
@@ -263,15 +287,19 @@ export class AgentService {
 
   // ---------------------------------------------------------------- views
 
-  /** The public Agent object; `historyLimit` keeps only the most recent messages (`sequence` stays that of the whole conversation). */
-  view(record: AgentRecord, historyLimit: number | null): AgentView {
-    const kept = historyLimit === null ? record.history : record.history.slice(Math.max(0, record.history.length - historyLimit));
+  /**
+   * The public Agent object; `historyLimit` keeps only the most recent messages (`sequence` stays
+   * that of the whole conversation). `row`: the run as the answering copy holds it (default: now).
+   */
+  view(record: AgentRecord, historyLimit: number | null, row: RunRow = rowOf(record)): AgentView {
+    const served = record.history.slice(0, row.historyLength);
+    const kept = historyLimit === null ? served : served.slice(Math.max(0, served.length - historyLimit));
     const unknown = this.state.settings.unknownFields;
     const history = unknown ? kept.map((m) => ({ ...m, ...unknownMessageFields(m) })) : kept;
     const view: AgentView = {
       agentId: record.agentId,
       kind: record.kind,
-      status: record.status,
+      status: row.status,
       appId: record.appId,
       projectId: record.projectId,
     };
@@ -279,15 +307,15 @@ export class AgentService {
     Object.assign(view, {
       model: record.model,
       reasoningEffort: record.reasoningEffort,
-      permission: record.permission,
-      permittedBranches: record.permittedBranches,
+      permission: row.permission,
+      permittedBranches: row.permittedBranches,
       createdAt: record.createdAt,
-      updatedAt: record.updatedAt,
+      updatedAt: row.updatedAt,
     });
-    if (record.completedAt !== undefined) view.completedAt = record.completedAt;
-    if (record.lastError !== undefined) view.lastError = record.lastError;
+    if (row.completedAt !== undefined) view.completedAt = row.completedAt;
+    if (row.lastError !== undefined) view.lastError = row.lastError;
     view.history = history;
-    view.lifecycle = unknown ? { ...record.lifecycle, ...unknownLifecycleFields(record) } : record.lifecycle;
+    view.lifecycle = unknown ? { ...row.lifecycle, ...unknownLifecycleFields(row.lifecycle) } : row.lifecycle;
     if (unknown) Object.assign(view, unknownAgentFields(record));
     Object.assign(view, record.extraFields);
     return structuredClone(view);
@@ -322,6 +350,7 @@ export class AgentService {
     };
     record.history.push(message);
     record.updatedAt = now;
+    this.written(record);
     return message;
   }
 
@@ -360,6 +389,7 @@ export class AgentService {
     } else {
       this.endTurn(record, active);
     }
+    this.written(record);
     if (this.active.has(record.agentId) || record.pendingTurns.length > 0) this.scheduleTick(record);
   }
 
@@ -388,7 +418,7 @@ export class AgentService {
     this.active.set(record.agentId, { turn, script, nextStep: 0 });
     record.status = 'running';
     delete record.lastError;
-    this.appendMessage(record, { role: 'user', content: turn.prompt });
+    if (turn.promptStored !== true) this.appendMessage(record, { role: 'user', content: turn.prompt });
     const unknownValues = this.state.settings.unknownValues;
     if (unknownValues) this.appendMessage(record, reasoningMessage(turn.prompt));
     const sandboxState = record.lifecycle.sandboxState === 'ready' ? 'ready' : 'provisioning';
@@ -429,21 +459,4 @@ export class AgentService {
       this.webhooks.enqueue(record.agentId, 'agent.completed', record.completionWebhookUrl, { event: 'agent.completed', agent: this.view(record, null) });
     }
   }
-}
-
-/**
- * The `historyLimit` query parameter: absent, or one decimal integer of at least 1.
- * Anything else is a 400 `invalid_request` naming it, as a bad body field would be.
- */
-export function parseHistoryLimit(query: URLSearchParams): number | undefined {
-  const values = query.getAll('historyLimit');
-  if (values.length === 0) return undefined;
-  if (values.length > 1) throw ServiceError.invalid('historyLimit', '`historyLimit` must be given at most once.');
-  const text = values[0];
-  // Digits only: `2.0`, `1e3`, `-1`, ` 5` are refused; a huge number is just above any maximum.
-  const value = /^[0-9]+$/.test(text) ? Math.min(Number(text), Number.MAX_SAFE_INTEGER) : NaN;
-  if (Number.isNaN(value) || value < 1) {
-    throw ServiceError.invalid('historyLimit', `\`historyLimit\` must be an integer of at least 1, got "${text.slice(0, 40)}".`);
-  }
-  return value;
 }

@@ -1,20 +1,30 @@
 /**
  * Emulator settings: how closely it copies a real deployment's habits where the reference is
  * silent. Two presets: `reference` (the default: whole histories, no Retry-After unless a
- * fault rule gives one, only documented fields) and `real` (what a real deployment does and
- * a client must cope with: capped histories, Retry-After on 429/502/503, unknown fields).
+ * fault rule gives one, only documented fields, every read current) and `real` (what a real
+ * deployment does and a client must cope with: capped histories, Retry-After on 429/502/503,
+ * unknown fields, reads from a lagging replica, a status that lags a follow-up).
  *
  * One parser serves `PATCH /__admin/settings`, `startEmulator({ settings })` and the seed,
  * so every way in accepts and rejects the same values.
  */
 import type { Settings } from './domain';
+import { ServiceError } from './errors';
 
 /** What a real deployment does with `historyLimit`: 20 messages unless asked, never more than 500. */
 export const REAL_HISTORY = { historyDefault: 20, historyMax: 500 } as const;
 
+/**
+ * What a real deployment's reads do (staleReads.ts): a replica 2 s behind answers them, and for
+ * 3 s after a follow-up re-opens a finished run its status still says the last turn's completion.
+ */
+export const REAL_STALE_READS = { staleReadMs: 2_000, staleReadEvery: 1, staleStatusAfterFollowUpMs: 3_000 } as const;
+
+const CURRENT_READS = { staleReadMs: null, staleReadEvery: 1, staleStatusAfterFollowUpMs: null } as const;
+
 export const PRESETS = {
-  reference: { historyDefault: null, historyMax: null, retryAfterSeconds: null, unknownFields: false, unknownValues: false },
-  real: { ...REAL_HISTORY, retryAfterSeconds: 5, unknownFields: true, unknownValues: false },
+  reference: { historyDefault: null, historyMax: null, retryAfterSeconds: null, unknownFields: false, unknownValues: false, ...CURRENT_READS },
+  real: { ...REAL_HISTORY, retryAfterSeconds: 5, unknownFields: true, unknownValues: false, ...REAL_STALE_READS },
 } as const satisfies Record<string, Settings>;
 
 export type PresetName = keyof typeof PRESETS;
@@ -34,7 +44,10 @@ export interface SettingsPatch extends Partial<Settings> {
   historyLimit?: number | null;
 }
 
-const KEYS: readonly string[] = ['preset', 'historyLimit', 'historyDefault', 'historyMax', 'retryAfterSeconds', 'unknownFields', 'unknownValues'];
+const KEYS: readonly string[] = [
+  'preset', 'historyLimit', 'historyDefault', 'historyMax', 'retryAfterSeconds', 'unknownFields', 'unknownValues',
+  'staleReadMs', 'staleReadEvery', 'staleStatusAfterFollowUpMs',
+];
 
 /** A settings value that cannot be applied; the message names the key. */
 export class SettingsError extends Error {}
@@ -61,7 +74,7 @@ export function parseSettingsPatch(input: unknown): SettingsPatch {
     if (!isPresetName(input.preset)) throw new SettingsError(`"preset" must be one of: ${PRESET_NAMES.join(', ')}.`);
     patch.preset = input.preset;
   }
-  for (const key of ['historyLimit', 'historyDefault', 'historyMax'] as const) {
+  for (const key of ['historyLimit', 'historyDefault', 'historyMax', 'staleReadMs', 'staleStatusAfterFollowUpMs'] as const) {
     const value = limitOrNull(input, key);
     if (value !== undefined) patch[key] = value;
   }
@@ -81,6 +94,11 @@ export function parseSettingsPatch(input: unknown): SettingsPatch {
     if (typeof value !== 'boolean') throw new SettingsError(`"${key}" must be a boolean.`);
     patch[key] = value;
   }
+  const every = input.staleReadEvery;
+  if (every !== undefined) {
+    if (typeof every !== 'number' || !Number.isInteger(every) || every < 1) throw new SettingsError('"staleReadEvery" must be an integer of at least 1.');
+    patch.staleReadEvery = every;
+  }
   return patch;
 }
 
@@ -96,6 +114,9 @@ export function applySettingsPatch(base: Settings, patch: SettingsPatch): Settin
   if (patch.retryAfterSeconds !== undefined) next.retryAfterSeconds = patch.retryAfterSeconds;
   if (patch.unknownFields !== undefined) next.unknownFields = patch.unknownFields;
   if (patch.unknownValues !== undefined) next.unknownValues = patch.unknownValues;
+  if (patch.staleReadMs !== undefined) next.staleReadMs = patch.staleReadMs;
+  if (patch.staleReadEvery !== undefined) next.staleReadEvery = patch.staleReadEvery;
+  if (patch.staleStatusAfterFollowUpMs !== undefined) next.staleStatusAfterFollowUpMs = patch.staleStatusAfterFollowUpMs;
   // A default above the maximum would be clamped on every read: almost surely a mistake.
   if (next.historyDefault !== null && next.historyMax !== null && next.historyDefault > next.historyMax) {
     throw new SettingsError(`"historyDefault" (${next.historyDefault}) must not exceed "historyMax" (${next.historyMax}).`);
@@ -114,4 +135,21 @@ export function historyLimitFor(settings: Settings, requested: number | undefine
   if (wanted === null) return null;
   // Above the maximum is clamped, not refused: a client cannot tell from the answer alone.
   return settings.historyMax === null ? wanted : Math.min(wanted, settings.historyMax);
+}
+
+/**
+ * The `historyLimit` query parameter: absent, or one decimal integer of at least 1.
+ * Anything else is a 400 `invalid_request` naming it, as a bad body field would be.
+ */
+export function parseHistoryLimit(query: URLSearchParams): number | undefined {
+  const values = query.getAll('historyLimit');
+  if (values.length === 0) return undefined;
+  if (values.length > 1) throw ServiceError.invalid('historyLimit', '`historyLimit` must be given at most once.');
+  const text = values[0];
+  // Digits only: `2.0`, `1e3`, `-1`, ` 5` are refused; a huge number is just above any maximum.
+  const value = /^[0-9]+$/.test(text) ? Math.min(Number(text), Number.MAX_SAFE_INTEGER) : NaN;
+  if (Number.isNaN(value) || value < 1) {
+    throw ServiceError.invalid('historyLimit', `\`historyLimit\` must be an integer of at least 1, got "${text.slice(0, 40)}".`);
+  }
+  return value;
 }

@@ -44,7 +44,9 @@ export type Category =
   /** Company proxies (squid, with and without authentication), noProxy, a private CA. */
   | 'network'
   /** Capped histories: no message the service still returns is lost between polls. */
-  | 'histories';
+  | 'histories'
+  /** Reads from a lagging copy of the run: no completion taken from a stale read, no status going backwards. */
+  | 'stale-reads';
 
 export interface ScenarioRecord {
   tier: string;

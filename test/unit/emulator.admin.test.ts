@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { MANUAL_EPOCH, SEED, startEmulator, type Emulator } from '../emulator/index';
+import { MANUAL_EPOCH, REAL_STALE_READS, SEED, startEmulator, type Emulator } from '../emulator/index';
 import { admin, ApiCaller, call, obj, spawnCli, waitFor, type Json } from '../emulator/testing';
 
 const { apps } = SEED;
@@ -165,7 +165,8 @@ describe('emulator: admin API', () => {
   });
 
   it('settings: GET shows the reference preset by default; PATCH checks every key and changes nothing when one is bad', async () => {
-    const reference = { historyDefault: null, historyMax: null, retryAfterSeconds: null, unknownFields: false, unknownValues: false };
+    const currentReads = { staleReadMs: null, staleReadEvery: 1, staleStatusAfterFollowUpMs: null };
+    const reference = { historyDefault: null, historyMax: null, retryAfterSeconds: null, unknownFields: false, unknownValues: false, ...currentReads };
     assert.deepEqual(obj(await admin(emu, 'GET', '/settings')), reference);
     for (const bad of [
       { historyDefault: 0 }, { historyMax: 2.5 }, { historyMax: '10' }, { retryAfterSeconds: -1 }, { unknownFields: 'yes' },
@@ -177,15 +178,16 @@ describe('emulator: admin API', () => {
     }
     assert.deepEqual(obj(await admin(emu, 'GET', '/settings')), reference);
     assert.deepEqual(obj(await admin(emu, 'PATCH', '/settings', { historyDefault: 5, historyMax: 50, retryAfterSeconds: 0, unknownValues: true })),
-      { historyDefault: 5, historyMax: 50, retryAfterSeconds: 0, unknownFields: false, unknownValues: true });
+      { historyDefault: 5, historyMax: 50, retryAfterSeconds: 0, unknownFields: false, unknownValues: true, ...currentReads });
     assert.equal((await admin(emu, 'PATCH', '/settings', { historyMax: 4 })).status, 400, 'would put the maximum below the default');
     assert.deepEqual(obj(await admin(emu, 'PATCH', '/settings', { preset: 'real', historyDefault: 3 })),
-      { historyDefault: 3, historyMax: 500, retryAfterSeconds: 5, unknownFields: true, unknownValues: false }, 'the preset first, then the keys');
+      { historyDefault: 3, historyMax: 500, retryAfterSeconds: 5, unknownFields: true, unknownValues: false, ...REAL_STALE_READS }, 'the preset first, then the keys');
   });
 
   it('settings: the old historyLimit key still caps every read at N (default and maximum together); null lifts both', async () => {
     assert.deepEqual(obj(await admin(emu, 'PATCH', '/settings', { historyLimit: 5 })), {
       historyDefault: 5, historyMax: 5, retryAfterSeconds: null, unknownFields: false, unknownValues: false,
+      staleReadMs: null, staleReadEvery: 1, staleStatusAfterFollowUpMs: null,
     });
     const patched = obj(await admin(emu, 'PATCH', '/settings', { historyLimit: null }));
     assert.equal(patched.historyDefault, null);
