@@ -17,13 +17,15 @@ const watch = process.argv.includes('--watch');
 const lazyEntries = {
   // The HTTP stack and the response schemas: the first request (src/connection/loadApi.ts).
   api: 'src/api/index.ts',
+  // The send door's POSTs: the first start, follow-up or test group (src/runs/loadSend.ts).
+  send: 'src/runs/sendPosts.ts',
   // The start-run flow: the first start-run command (src/launch/load.ts).
   launch: 'src/launch/entry.ts',
   // The run panel: a panel opened or restored, or a read merged (src/panel/load.ts).
   panel: 'src/panel/entry.ts',
   // The saved transcripts: the first read that brings messages, or a panel (src/runs/transcripts.ts).
   transcripts: 'src/core/transcript/transcriptFiles.ts',
-  // The follow-up box and Export Run…: their first use (src/runs/commands/lazyCommands.ts).
+  // The follow-up box, Export Run…, Track Run by ID and run links: their first use (src/runs/commands/lazyCommands.ts).
   runCommands: 'src/runs/commands/bodies.ts',
   // Test-ID scanning, creating test groups, runs about tests (src/testGroups/load.ts).
   testGroups: 'src/testGroups/entry.ts',

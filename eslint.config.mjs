@@ -58,6 +58,18 @@ const layers = {
   },
 };
 
+const globalStateRule = {
+  selector: 'MemberExpression[property.name="globalState"]:matches([object.name="context"], [object.property.name="context"])',
+  message: 'Use deps.globalState (one write in flight at a time), not context.globalState.',
+};
+// One door per send (src/runs/sendDoor.ts, its POSTs in src/runs/sendPosts.ts): the exactly-once rules (locks, unconfirmed starts,
+// "may have arrived") hold only if no surface calls the client's POST methods itself.
+const doorFiles = ['src/runs/sendPosts.ts', 'src/api/**/*.ts'];
+const doorRule = {
+  selector: 'CallExpression[callee.type="MemberExpression"][callee.property.name=/^(startAgent|sendFollowUp|createTestGroup)$/]:not([callee.object.property.name="door"]):not([callee.object.name="door"])',
+  message: 'Send through deps.door (src/runs/sendDoor.ts), never the client\'s POST methods directly.',
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'out/**', 'dist/**', '.cache/**', 'test-results/**', '**/*.js', '**/*.mjs'] },
   js.configs.recommended,
@@ -79,17 +91,10 @@ export default tseslint.config(
   },
   { files: ['src/**/*.ts'], plugins: { local: { rules: { layers } } }, rules: { 'local/layers': 'error' } },
   { files: ['src/api/**/*.ts', 'src/core/**/*.ts', 'src/panel-app/**/*.ts'], rules: noVscode },
-  {
-    // activate() wraps it once (core/serialStore.ts): two writes in flight can undo each other.
-    files: ['src/**/*.ts'],
-    ignores: ['src/extension.ts'],
-    rules: {
-      'no-restricted-syntax': ['error', {
-        selector: 'MemberExpression[property.name="globalState"]:matches([object.name="context"], [object.property.name="context"])',
-        message: 'Use deps.globalState (one write in flight at a time), not context.globalState.',
-      }],
-    },
-  },
+  // activate() wraps it once (core/serialStore.ts): two writes in flight can undo each other.
+  { files: ['src/**/*.ts'], ignores: ['src/extension.ts', ...doorFiles], rules: { 'no-restricted-syntax': ['error', globalStateRule, doorRule] } },
+  { files: ['src/extension.ts'], rules: { 'no-restricted-syntax': ['error', doorRule] } },
+  { files: doorFiles, rules: { 'no-restricted-syntax': ['error', globalStateRule] } },
   {
     files: ['test/**/*.ts'],
     rules: {

@@ -52,6 +52,10 @@ const STATELESS = {
   'src/core/assistant/': 'pure functions and constants (tool schemas, text building); no module state, no classes tested by identity',
   'src/core/ledger/observe.ts': 'pure functions over a record and a read',
   'src/core/ledger/record.ts': 'the record type and pure helpers',
+  'src/core/ledger/runState.ts':
+    'pure derivations of a run\'s state from its record; actId\'s counter only adds to a time and random part, so an ID stays unique from any bundle',
+  'src/core/ledger/snapshot.ts': 'one pure function (a record as the service\'s Agent shape)',
+  'src/core/connection/whyNoClient.ts': 'one pure function of a connection state',
   'src/core/runs/nodes.ts': 'pure tree-node model functions',
   'src/core/runs/presentation.ts': 'pure labels and descriptions of a run',
   'src/core/time.ts': 'pure time formatting',
@@ -60,7 +64,6 @@ const STATELESS = {
   'src/runs/followUp.ts': 'functions over deps (the one send lock is deps.sends); no module state',
   'src/runs/followUpSends.ts':
     'the FollowUpSends class keeps per-instance state only (the one instance is deps.sends); dist/runCommands.js uses its pure describeFollowUpFailure',
-  'src/runs/recordToAgent.ts': 'one pure function',
   'node_modules/zod/':
     'zod 4 keeps its global config and registry on globalThis (shared by every copy) and answers instanceof from trait names, not class identity; no schema object crosses bundles',
 };

@@ -11,28 +11,28 @@ import { TokenStore } from './connection/tokenStore';
 import { UnauthorizedGate } from './connection/unauthorizedGate';
 import { registerClearFinished } from './runs/commands/clearFinished';
 import { registerCopyAgentId } from './runs/commands/copyAgentId';
-import { registerCopyLink } from './runs/commands/copyLink';
 import { registerOpenRun } from './runs/commands/openRun';
 import { registerRefresh } from './runs/commands/refresh';
 import { registerRefreshRun } from './runs/commands/refreshRun';
 import { registerRemoveRun } from './runs/commands/removeRun';
 import { registerLazyRunCommands } from './runs/commands/lazyCommands';
 import { registerStartRun, startRunPrefilled } from './launch/register';
-import { registerTrackRun } from './runs/commands/trackRun';
-import { registerUriHandler } from './runs/commands/uriHandler';
 import { Emitter } from './core/events';
 import type { RunLedger } from './core/ledger/ledger';
 import type { Poller } from './core/polling/poller';
 import { showApiError } from './connection/showApiError';
 import type { GlueDeps } from './runs/glueDeps';
-import { afterPost, type AfterPost } from './runs/afterPost';
+import type { AfterPost } from './runs/afterPost';
 import { Ledgers } from './runs/ledgers';
 import { RunSync } from './runs/runSync';
 import { Transcripts } from './runs/transcripts';
 import type { TranscriptRead } from './core/transcript/transcriptFiles';
 import { Drafts } from './runs/drafts';
 import { FollowUpSends } from './runs/followUpSends';
-import { watchFollowUpSends } from './runs/followUp';
+import { knownUserMessageIds, watchFollowUpSends } from './runs/followUp';
+import { loadSendPosts } from './runs/loadSend';
+import { SendDoor } from './runs/sendDoor';
+import { runsAccess } from './runs/runsAccess';
 import { UnconfirmedStarts } from './runs/unconfirmedStarts';
 import { registerStartNotices } from './runs/startNotices';
 import { loadApi } from './connection/loadApi';
@@ -90,8 +90,8 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
   registerRunCommands(context, deps, base, log);
   runs.host.attach(deps);
   registerStartRun(context, deps);
-  registerTestGroups(context, deps);
-  const assistant = registerAssistant(context, deps);
+  const testGroups = registerTestGroups(context, deps);
+  const assistant = registerAssistant(context, deps, testGroups);
   registerTesting(context, deps);
 
   // After registration, off the activation path.
@@ -101,7 +101,7 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
 
   const activationMs = performance.now() - started;
   log.debug(`Agent Runs activated in ${activationMs.toFixed(1)} ms (${base.ledgers.current.active().length} unfinished run(s) to follow).`);
-  return testApi(base, runs, deps, log, flush, activationMs, assistant);
+  return testApi(base, runs, log, flush, activationMs, assistant);
 }
 
 /** Connection, token, run list, transcripts, 401 gate, drafts: what every feature stands on. */
@@ -138,13 +138,20 @@ function buildRuns(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
   const sync = new RunSync({
     ledgers: b.ledgers, connection: b.conn, gate: b.gate, transcripts: b.transcripts, alerts, log,
     isViewing: (id) => host.isViewing(id),
-    remember: (id, agent) => {
-      host.remember(id, agent);
-      // A follow-up that may have arrived is settled by the history that shows it.
-      b.sends.observe(id, agent.history);
-    },
+    // A follow-up that may have arrived is found in the history that shows it (the send door).
+    beforeApply: (id, agent) => door.observeRead(id, agent),
     unchanged: (id) => host.polled(id),
   });
+  const door = new SendDoor({
+    client: (o) => b.conn.getClient(o),
+    ledger: () => b.ledgers.current,
+    poller: sync.poller,
+    starts: b.starts,
+    sends: b.sends,
+    drafts: b.drafts,
+    knownUserMessageIds: (id, prompt) => knownUserMessageIds(b, id, prompt),
+    log,
+  }, loadSendPosts);
   context.subscriptions.push(sync, watchFollowUpSends(b.sends, b.ledgers, sync));
   const view = new RunsView(new RunsTreeProvider(b.ledgers, b.conn), b.ledgers);
   const statusBar = new RunsStatusBar(b.ledgers);
@@ -152,7 +159,7 @@ function buildRuns(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
   view.provider.showStartNotices(b.starts);
   registerStartNotices(context, b.starts, b.ledgers);
   const connectivity = wireNotices(context, log, b.gate, sync, view, statusBar);
-  return { host, panels, alerts, sync, view, connectivity };
+  return { host, panels, alerts, sync, view, connectivity, door };
 }
 type Runs = ReturnType<typeof buildRuns>;
 
@@ -185,7 +192,9 @@ function wireNotices(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 /** What the features receive (runs/glueDeps.ts): extension.ts wires them through it, never to each other. */
 function buildDeps(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, b: Base, r: Runs): GlueDeps {
   const { auth, globalState, conn, ledgers, gate, drafts, transcripts, sends, starts } = b;
-  const { sync, panels, view } = r;
+  const { sync, panels, view, door } = r;
+  const runs = runsAccess(ledgers, transcripts, sync);
+  context.subscriptions.push(runs);
   const deps: GlueDeps = {
     context,
     globalState,
@@ -202,7 +211,8 @@ function buildDeps(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
     showApiError: (error, extraButtons) => showApiError(conn, gate, log, error, extraButtons),
     reportUnauthorized: (error) => gate.report(error),
     starts,
-    afterPost: (post) => afterPost(ledgers.current, sync.poller, post),
+    door,
+    runs,
     activeRun: () => panels.activeRun(),
     openRun: (agentId) => {
       panels.open(agentId);
@@ -223,19 +233,16 @@ function buildDeps(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
 
 function registerRunCommands(context: vscode.ExtensionContext, deps: GlueDeps, b: Base, log: vscode.LogOutputChannel): void {
   registerConnectionCommands(context, { conn: b.conn, auth: b.auth, log });
-  registerTrackRun(context, deps);
   registerOpenRun(context, deps);
   registerLazyRunCommands(context, deps);
   registerRefresh(context, deps);
   registerRefreshRun(context, deps);
   registerCopyAgentId(context, deps);
-  registerCopyLink(context, deps);
   registerRemoveRun(context, deps);
   registerClearFinished(context, deps);
-  registerUriHandler(context, deps);
 }
 
-function testApi(b: Base, r: Runs, deps: GlueDeps, log: vscode.LogOutputChannel, flush: () => Promise<void>, activationMs: number, assistant: AssistantTestHooks): AgentRunsTestApi {
+function testApi(b: Base, r: Runs, log: vscode.LogOutputChannel, flush: () => Promise<void>, activationMs: number, assistant: AssistantTestHooks): AgentRunsTestApi {
   const { conn, ledgers, gate, auth } = b;
   return {
     ledger: () => ledgers.current,
@@ -252,7 +259,7 @@ function testApi(b: Base, r: Runs, deps: GlueDeps, log: vscode.LogOutputChannel,
     transcriptReads: () => b.transcripts.reads,
     connection: () => ({ baseUrl: conn.current.baseUrl, signedIn: conn.current.signedIn, tokenRejected: gate.rejected, online: r.connectivity() }),
     seedToken: () => seedTokenFromEnv(process.env, conn, auth, log),
-    afterPost: (post) => deps.afterPost(post),
+    afterPost: (post) => loadSendPosts().afterPost(b.ledgers.current, r.sync.poller, post),
     transcriptSequences: (agentId) => b.transcripts.store.get(agentId).snapshot().entries.map((e) => e.sequence ?? -1),
     assistant,
   };

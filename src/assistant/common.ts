@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { AgentRunsApi } from '../api/contract';
 import type { Deps } from '../runs/deps';
 import { ToolInputError } from '../core/assistant/schemas';
+import { whyNoClient } from '../core/connection/whyNoClient';
 
 /** A failure already worded for the person (missing setup, bad input). */
 export class Refusal extends Error {
@@ -20,10 +21,17 @@ export class Refusal extends Error {
 export async function clientOrRefuse(deps: Deps): Promise<AgentRunsApi> {
   const client = await deps.getClient({ quiet: true });
   if (client) return client;
-  const state = deps.connection();
-  if (!state.baseUrl) throw new Refusal(vscode.l10n.t('Agent Runs has no service URL yet: run “Agent Runs: Set Base URL” (setting agentRuns.baseUrl), then try again.'));
-  if (!state.signedIn) throw new Refusal(vscode.l10n.t('Agent Runs has no API token for this service: run “Agent Runs: Set API Token”, then try again.'));
-  throw new Refusal(vscode.l10n.t('Agent Runs cannot use the service URL as configured; check agentRuns.baseUrl and try again.'));
+  throw new Refusal(notConnectedText(deps));
+}
+
+/** Why there is no client, as the person reads it everywhere (core/connection/whyNoClient.ts). */
+export function notConnectedText(deps: Deps): string {
+  return whyNoClient(deps.connection(), vscode.l10n);
+}
+
+/** The models the service's own schema offers for a start; empty when it cannot be read (the service decides then). */
+export function modelsOffered(client: AgentRunsApi, signal?: AbortSignal): Promise<string[]> {
+  return client.getSchemaInfo({ signal }).then((s) => s.models, () => []);
 }
 
 export function setting(key: 'appId' | 'defaultModel'): string {

@@ -3,14 +3,18 @@
  * service, not to a language model, so it works with no model at all. A message typed by the
  * person is their instruction: `/start` starts with the defaults of the settings (read_only;
  * edit rights only through the launch form, where they are confirmed), `/followup` sends.
- * While a run works its progress is streamed (status changes and new agent messages, bounded
- * in count, size and time; cancellation stops it).
+ *
+ * It holds no truth of its own: sends go through the send door (one lock per run, "may have
+ * arrived" recorded, never resent), and while a run works its progress is the run's one state
+ * (`deps.runs`, fed by the poller's reads), so a stale `completed` after a follow-up or a 404
+ * right after a start reads here exactly as in the Runs view. Bounded in count, size and time;
+ * cancellation stops following (the run goes on).
  */
 import * as vscode from 'vscode';
-import type { Agent } from '../api/types';
 import type { Deps } from '../runs/deps';
 import { progressMarkdown, escapeMarkdown, statusWord, type ProgressState } from '../core/assistant/format';
-import { clientOrRefuse, failureText, setting } from './common';
+import { runState } from '../core/ledger/runState';
+import { clientOrRefuse, failureText, modelsOffered, setting, notConnectedText } from './common';
 
 export interface FollowOptions {
   /** Milliseconds between reads. */
@@ -25,9 +29,9 @@ export const DEFAULT_FOLLOW: FollowOptions = { intervalMs: 3000, maxMs: 10 * 60_
 
 const ID_SHAPE = /^[\w.:-]{1,200}$/;
 
-function buttons(stream: vscode.ChatResponseStream, agentId: string): void {
+function buttons(stream: vscode.ChatResponseStream, agentId: string, followUp = true): void {
   stream.button({ command: 'agentRuns.openRun', arguments: [agentId], title: vscode.l10n.t('Open Run') });
-  stream.button({ command: 'agentRuns.sendFollowUp', arguments: [agentId], title: vscode.l10n.t('Send Follow-up…') });
+  if (followUp) stream.button({ command: 'agentRuns.sendFollowUp', arguments: [agentId], title: vscode.l10n.t('Send Follow-up…') });
 }
 
 const sleep = (ms: number, token: vscode.CancellationToken): Promise<void> => new Promise((resolve) => {
@@ -40,49 +44,67 @@ const sleep = (ms: number, token: vscode.CancellationToken): Promise<void> => ne
   }
 });
 
-/** Streams what changes until the run ends, the person cancels, or the bounds run out. */
-async function follow(deps: Deps, agentId: string, first: Agent | undefined, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, opts: FollowOptions): Promise<void> {
-  const client = await clientOrRefuse(deps);
+/**
+ * Streams what changes in the run's state until it is finished (the one rule), the person
+ * cancels, or the bounds run out. `seen`: the newest sequence already known (a follow-up's
+ * progress starts after it: the previous turn's messages are not news).
+ */
+async function follow(deps: Deps, agentId: string, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, opts: FollowOptions, seen = 0): Promise<void> {
   const started = Date.now();
-  let state: ProgressState = { seen: 0 };
+  let state: ProgressState = { seen };
   let parts = 0;
-  let agent = first;
   const bounds = { maxMessages: 5, maxMessageChars: 1500 };
   for (;;) {
     if (token.isCancellationRequested) return;
-    agent ??= await client.getAgent(agentId);
-    const out = progressMarkdown(agent, state, bounds, vscode.l10n);
+    // One read through the poller: the stale-read rule and the follow-up evidence apply.
+    await deps.runs.refresh(agentId);
+    const shown = deps.runs.get(agentId);
+    if (!shown) {
+      stream.markdown(`${escapeMarkdown(vscode.l10n.t('Run {0} is no longer in the Agent Runs list; stopped following.', agentId))}\n\n`);
+      return;
+    }
+    const history = await deps.runs.messages(agentId);
+    const out = progressMarkdown({ ...shown.agent, history: [...history] }, state, bounds, vscode.l10n);
     state = out.state;
     for (const part of out.parts) {
       if (parts >= opts.maxParts) break;
       stream.markdown(`${part}\n\n`);
       parts += 1;
     }
-    const status = agent.status;
-    if (status === 'completed' || status === 'error') return;
+    if (shown.state.finished) return;
     if (parts >= opts.maxParts || Date.now() - started >= opts.maxMs) {
-      stream.markdown(`${escapeMarkdown(vscode.l10n.t('Still {0}; stopped following here. The Agent Runs view keeps following the run.', statusWord(status, vscode.l10n)))}\n\n`);
+      stream.markdown(`${escapeMarkdown(vscode.l10n.t('Still {0}; stopped following here. The Agent Runs view keeps following the run.', statusWord(shown.state.status, vscode.l10n)))}\n\n`);
       return;
     }
-    stream.progress(vscode.l10n.t('Run {0} is {1}…', agentId, statusWord(status, vscode.l10n)));
+    stream.progress(vscode.l10n.t('Run {0} is {1}…', agentId, statusWord(shown.state.status, vscode.l10n)));
     await sleep(opts.intervalMs, token);
-    agent = undefined;
   }
 }
 
 function latestRunId(deps: Deps): string | undefined {
-  const runs = deps.ledger().all();
-  return runs.slice().sort((a, b) => (b.createdAt ?? b.addedAt) - (a.createdAt ?? a.addedAt))[0]?.agentId;
+  return deps.ledger().all()[0]?.agentId;
 }
 
-/** `<agentId> rest` when the first word names a run in the list or looks like an ID the person gave; else the latest run. */
-function splitRunAndText(deps: Deps, prompt: string): { agentId?: string; text: string } {
+/** Whether `word` is written like a run ID rather than a first word of a prompt (`ag_9f3e2`, `run-42`). */
+function looksLikeRunId(deps: Deps, word: string): boolean {
+  if (!ID_SHAPE.test(word)) return false;
+  if (/\d/.test(word) && /[_-]/.test(word)) return true;
+  // The prefix the listed runs' IDs share (`agt_`), when there is one.
+  const prefix = /^[A-Za-z]+[_-]/.exec(word)?.[0];
+  return prefix !== undefined && word.length > prefix.length && deps.ledger().all().some((r) => r.agentId.startsWith(prefix));
+}
+
+/**
+ * `<agentId> rest`: the first word names a run when it is in the list or is written like a run
+ * ID (then that run, listed or not: never another one); else the text is for the latest run.
+ */
+function splitRunAndText(deps: Deps, prompt: string): { agentId?: string; named: boolean; text: string } {
   const trimmed = prompt.trim();
-  const [first = '', ...rest] = trimmed.split(/\s+/);
-  if (first !== '' && (deps.ledger().get(first) || (ID_SHAPE.test(first) && /\d/.test(first) && rest.length === 0))) {
-    return { agentId: first, text: trimmed.slice(first.length).trim() };
+  const [first = ''] = trimmed.split(/\s+/);
+  if (first !== '' && (deps.ledger().has(first) || looksLikeRunId(deps, first))) {
+    return { agentId: first, named: true, text: trimmed.slice(first.length).trim() };
   }
-  return { agentId: latestRunId(deps), text: trimmed };
+  return { agentId: latestRunId(deps), named: false, text: trimmed };
 }
 
 async function start(deps: Deps, request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, opts: FollowOptions): Promise<void> {
@@ -95,14 +117,27 @@ async function start(deps: Deps, request: vscode.ChatRequest, stream: vscode.Cha
     return;
   }
   const client = await clientOrRefuse(deps);
-  // Invalid input (e.g. a prompt the service would refuse) is reported as text; nothing is sent.
-  const body = deps.api().validateStartAgentRequest({ appId, model, prompt });
+  // Checked completely before anything is sent: the request, and the model against the served list.
+  const api = deps.api();
+  const body = api.validateStartAgentRequest({ appId, model, prompt }, { knownModels: await modelsOffered(client) });
   stream.progress(vscode.l10n.t('Starting an agent run on {0} with {1} (read only)…', appId, model));
-  const run = await client.startAgent(body);
-  deps.afterPost({ kind: 'start', run, request: body });
+  const result = await deps.door.start(body, { from: 'chat', client, quiet: true });
+  if (result.kind === 'notConnected') {
+    stream.markdown(escapeMarkdown(notConnectedText(deps)));
+    return;
+  }
+  if (result.kind === 'failed') {
+    if (result.mayHaveArrived) {
+      stream.markdown(escapeMarkdown(vscode.l10n.t('The run may have been started: {0} It is not started again; the Agent Runs view shows it as “may have started”. Track it by ID once you know it, or start it again yourself if it does not appear.', failureText(deps, result.error))));
+      stream.button({ command: 'agentRuns.trackRun', title: vscode.l10n.t('Track Run by ID…') });
+      return;
+    }
+    throw result.error;
+  }
+  const run = result.run;
   stream.markdown(`${escapeMarkdown(vscode.l10n.t('Started run {0} on {1} with {2}, read only.', run.agentId, run.appId ?? appId, model))}\n\n`);
   buttons(stream, run.agentId);
-  await follow(deps, run.agentId, undefined, stream, token, opts);
+  await follow(deps, run.agentId, stream, token, opts);
 }
 
 async function status(deps: Deps, request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, opts: FollowOptions): Promise<void> {
@@ -111,28 +146,61 @@ async function status(deps: Deps, request: vscode.ChatRequest, stream: vscode.Ch
     stream.markdown(escapeMarkdown(vscode.l10n.t('No run in the list yet. Give a run ID after /status, or start one with /start.')));
     return;
   }
+  const id = deps.api().validateAgentId(agentId);
+  if (deps.runs.get(id)) {
+    stream.markdown(`${escapeMarkdown(vscode.l10n.t('Run {0}', id))}\n\n`);
+    buttons(stream, id);
+    await follow(deps, id, stream, token, opts);
+    return;
+  }
+  // Not in the list: one read, shown by the same rule; following is for listed runs.
   const client = await clientOrRefuse(deps);
-  const agent = await client.getAgent(deps.api().validateAgentId(agentId));
-  stream.markdown(`${escapeMarkdown(vscode.l10n.t('Run {0}', agentId))}\n\n`);
-  buttons(stream, agentId);
-  await follow(deps, agentId, agent, stream, token, opts);
+  const agent = await client.getAgent(id);
+  const state = runState({ status: agent.status ?? 'queued', completedAt: agent.completedAt });
+  stream.markdown(`${escapeMarkdown(vscode.l10n.t('Run {0} (not in your Agent Runs list)', id))}\n\n`);
+  for (const part of progressMarkdown({ ...agent, status: state.status }, { seen: 0 }, { maxMessages: 5, maxMessageChars: 1500 }, vscode.l10n).parts) {
+    stream.markdown(`${part}\n\n`);
+  }
+  stream.button({ command: 'agentRuns.trackRun', arguments: [id], title: vscode.l10n.t('Track Run') });
 }
 
 async function followUp(deps: Deps, request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, opts: FollowOptions): Promise<void> {
-  const { agentId, text } = splitRunAndText(deps, request.prompt);
+  const { agentId, named, text } = splitRunAndText(deps, request.prompt);
   if (!agentId || text === '') {
     stream.markdown(escapeMarkdown(vscode.l10n.t('Write /followup <run ID> <what the agent should do next> (the run ID may be left out for the latest run).')));
     return;
   }
-  const client = await clientOrRefuse(deps);
   const api = deps.api();
+  const id = api.validateAgentId(agentId);
   const body = api.validateFollowUpRequest({ prompt: text });
-  await client.getAgent(api.validateAgentId(agentId));
-  const ack = await client.sendFollowUp(agentId, body);
-  deps.afterPost({ kind: 'followUp', agentId, ack, prompt: body.prompt });
-  stream.markdown(`${escapeMarkdown(vscode.l10n.t('Follow-up sent to run {0}.', agentId))}\n\n`);
-  buttons(stream, agentId);
-  await follow(deps, agentId, undefined, stream, token, opts);
+  const client = await clientOrRefuse(deps);
+  if (named && !deps.runs.get(id)) {
+    // A run named by ID that is not listed: it must exist before anything is posted to it.
+    await client.getAgent(id);
+  }
+  const before = deps.runs.get(id)?.record.lastSequence ?? 0;
+  const result = await deps.door.followUp(id, { prompt: body.prompt }, { from: 'chat', client, quiet: true });
+  switch (result.kind) {
+    case 'notConnected':
+      stream.markdown(escapeMarkdown(notConnectedText(deps)));
+      return;
+    case 'busy':
+      stream.markdown(escapeMarkdown(vscode.l10n.t('Not sent: a follow-up to run {0} is already on its way or may have arrived. Its panel shows when it has; send again from there if it did not.', id)));
+      buttons(stream, id, false);
+      return;
+    case 'failed':
+      if (result.mayHaveArrived) {
+        stream.markdown(escapeMarkdown(vscode.l10n.t('The follow-up may have reached run {0}: {1} It is not sent again on its own; the run is read to see whether it arrived.', id, failureText(deps, result.error))));
+        buttons(stream, id, false);
+        return;
+      }
+      throw result.error;
+    case 'sent':
+      break;
+  }
+  stream.markdown(`${escapeMarkdown(vscode.l10n.t('Follow-up sent to run {0}.', id))}\n\n`);
+  buttons(stream, id);
+  await follow(deps, id, stream, token, opts, before);
 }
 
 /** `/tests`: the referenced files (or the active editor's) into the test-group flow, where IDs, name and app are reviewed. */

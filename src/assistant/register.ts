@@ -7,7 +7,7 @@
  * rest of the extension works as before.
  */
 import * as vscode from 'vscode';
-import type { Deps } from '../runs/deps';
+import type { Deps, TestGroupsAccess } from '../runs/deps';
 import { TOOL_NAMES, type ToolName } from '../core/assistant/toolNames';
 import type { FollowOptions } from './participant';
 import { loadAssistant, type AssistantModule } from './load';
@@ -22,9 +22,9 @@ export interface AssistantTestHooks {
   handleChat(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, follow?: Partial<FollowOptions>): Promise<vscode.ChatResult>;
 }
 
-export function registerAssistant(context: vscode.ExtensionContext, deps: Deps): AssistantTestHooks {
+export function registerAssistant(context: vscode.ExtensionContext, deps: Deps, testGroups: TestGroupsAccess): AssistantTestHooks {
   let tools: ReturnType<AssistantModule['createTools']> | undefined;
-  const toolsNow = (): NonNullable<typeof tools> => (tools ??= loadAssistant().createTools(deps));
+  const toolsNow = (): NonNullable<typeof tools> => (tools ??= loadAssistant().createTools(deps, testGroups));
   // Optional chaining: `vscode.lm` / `vscode.chat` may be missing where the editor has no chat.
   const lm = (vscode as Partial<typeof vscode>).lm;
   if (typeof lm?.registerTool === 'function') {

@@ -1,21 +1,23 @@
 /**
  * The language model tools. Each checks its input twice before anything is sent: against its
  * schema (src/core/assistant/schemas.ts: unknown fields, types, sizes) and with the request
- * checks of src/api/validate.ts (the same as the launch form's). `prepareInvocation` asks the
- * person to confirm every POST, showing app, model and permission; input that fails the
- * checks is not put before the person at all, and `invoke` answers it with the reason.
+ * checks of src/api/validate.ts (the same as the launch form's, a start's model against the
+ * service's served model list included). `prepareInvocation` asks the person to confirm every
+ * POST, showing every field it sends; input that fails the checks is not put before the person
+ * at all, and `invoke` answers it with the reason.
  * Results and failures are short text; a POST the service acknowledged goes through
- * `deps.afterPost`, so the run is listed and followed like any other.
+ * the send door (`deps.door`), so the run is listed and followed like any other, and a send that
+ * may have arrived is recorded, never repeated.
  */
 import * as vscode from 'vscode';
-import type { AgentRunsApi } from '../api/contract';
 import type { CreateTestGroupRequest, FollowUpRequest } from '../api/types';
 import type { NormalizedStartAgentRequest } from '../api/validate';
-import type { Deps } from '../runs/deps';
+import type { Deps, TestGroupsAccess } from '../runs/deps';
+import { runState, type RunState } from '../core/ledger/runState';
 import { DEFAULT_RUN_TEXT_BOUNDS, runAsText } from '../core/assistant/format';
 import { followUpConfirmation, startConfirmation, testGroupConfirmation, type Confirmation } from '../core/assistant/prompts';
 import { TOOL_FOLLOW_UP, TOOL_READ, TOOL_START, TOOL_TEST_GROUP, checkToolInput, type ToolName } from '../core/assistant/schemas';
-import { Refusal, clientOrRefuse, failureText, setting, signalOf } from './common';
+import { Refusal, clientOrRefuse, failureText, notConnectedText, setting, signalOf } from './common';
 
 type Input = Record<string, unknown>;
 
@@ -31,18 +33,25 @@ function prepared(c: Confirmation, invocation: string): vscode.PreparedToolInvoc
 abstract class AgentRunsTool<T> implements vscode.LanguageModelTool<Input> {
   constructor(protected readonly deps: Deps, readonly name: ToolName) {}
 
-  /** Schema and request checks; throws a worded error. No network. */
-  protected abstract check(input: Input): Promise<T> | T;
+  /**
+   * Schema and request checks; throws a worded error. Called by both `prepareInvocation` and
+   * `invoke`, so whatever it refuses is never put before the person. Reads only (a start reads
+   * the served model list); `signal` follows the caller's cancellation.
+   */
+  protected abstract check(input: Input, signal: AbortSignal): Promise<T> | T;
   protected abstract confirm(checked: T): vscode.PreparedToolInvocation;
   protected abstract run(checked: T, signal: AbortSignal): Promise<string>;
 
-  async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<Input>): Promise<vscode.PreparedToolInvocation> {
+  async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<Input>, token: vscode.CancellationToken): Promise<vscode.PreparedToolInvocation> {
+    const abort = signalOf(token);
     let checked: T;
     try {
-      checked = await this.check(checkToolInput(this.name, options.input));
+      checked = await this.check(checkToolInput(this.name, options.input), abort.signal);
     } catch {
       // Nothing will be sent: `invoke` answers with the reason; the person is not asked.
       return { invocationMessage: vscode.l10n.t('Checking the input') };
+    } finally {
+      abort.dispose();
     }
     return this.confirm(checked);
   }
@@ -50,7 +59,7 @@ abstract class AgentRunsTool<T> implements vscode.LanguageModelTool<Input> {
   async invoke(options: vscode.LanguageModelToolInvocationOptions<Input>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
     const abort = signalOf(token);
     try {
-      const checked = await this.check(checkToolInput(this.name, options.input));
+      const checked = await this.check(checkToolInput(this.name, options.input), abort.signal);
       return text(await this.run(checked, abort.signal));
     } catch (e) {
       return text(vscode.l10n.t('Not done: {0}', failureText(this.deps, e)));
@@ -72,26 +81,35 @@ abstract class AgentRunsTool<T> implements vscode.LanguageModelTool<Input> {
 }
 
 class StartRunTool extends AgentRunsTool<NormalizedStartAgentRequest> {
-  protected check(input: Input): NormalizedStartAgentRequest {
+  protected async check(input: Input, signal: AbortSignal): Promise<NormalizedStartAgentRequest> {
     const appId = typeof input.appId === 'string' ? input.appId : setting('appId');
     const model = typeof input.model === 'string' ? input.model : setting('defaultModel');
     if (appId === '') throw new Refusal(vscode.l10n.t('appId is required: give the App ID, or set a default in agentRuns.appId.'));
     if (model === '') throw new Refusal(vscode.l10n.t('model is required: give one of the service\'s model IDs, or set a default in agentRuns.defaultModel.'));
-    return this.validated(() => this.deps.api().validateStartAgentRequest({ ...input, appId, model }));
+    const api = this.deps.api();
+    // Local checks first: input refused for itself costs no request.
+    this.validated(() => api.validateStartAgentRequest({ ...input, appId, model }));
+    const client = await clientOrRefuse(this.deps);
+    // The model list of the service's own schema, as the launch form checks it; unreadable → the service decides.
+    const knownModels = await client.getSchemaInfo({ signal }).then((s) => s.models, () => []);
+    if (signal.aborted) throw new vscode.CancellationError();
+    return this.validated(() => api.validateStartAgentRequest({ ...input, appId, model }, { knownModels }));
   }
 
   protected confirm(r: NormalizedStartAgentRequest): vscode.PreparedToolInvocation {
     return prepared(startConfirmation(r, vscode.l10n), vscode.l10n.t('Starting an agent run on {0}', r.appId));
   }
 
-  protected async run(checked: NormalizedStartAgentRequest, signal: AbortSignal): Promise<string> {
-    const client = await clientOrRefuse(this.deps);
-    // The model list of the service's own schema, as the launch form checks it; unreadable → the service decides.
-    const known = await client.getSchemaInfo({ signal }).then((s) => s.models, () => []);
-    const request = this.validated(() => this.deps.api().validateStartAgentRequest(checked, { knownModels: known }));
-    const run = await client.startAgent(request, { signal });
-    this.deps.afterPost({ kind: 'start', run, request });
-    this.deps.log.info(`Started agent run ${run.agentId} from a language model tool on ${request.appId} with ${request.model} (${run.status}).`);
+  protected async run(request: NormalizedStartAgentRequest, signal: AbortSignal): Promise<string> {
+    // Checked completely (the model against the served list) before the person was asked.
+    const result = await this.deps.door.start(request, { from: 'language model tool', signal, client: await clientOrRefuse(this.deps), quiet: true });
+    if (result.kind === 'notConnected') throw new Refusal(notConnectedText(this.deps));
+    if (result.kind === 'failed') {
+      if (!result.mayHaveArrived) throw result.error;
+      // Listed as "may have started" in the Runs view: the model must not start it again.
+      return vscode.l10n.t('Not confirmed: {0} The run may have been created anyway. Do not start it again: the Agent Runs view shows it as “may have started”, and the person can track it by ID once it is known.', failureText(this.deps, result.error));
+    }
+    const run = result.run;
     return vscode.l10n.t('Started agent run {0} on {1} with model {2}, permission {3}; status {4}. It is listed in the Agent Runs view. Read its progress with the {5} tool.',
       run.agentId, run.appId ?? request.appId, request.model, request.permission, run.status, TOOL_READ);
   }
@@ -108,9 +126,19 @@ class ReadRunTool extends AgentRunsTool<{ agentId: string; maxMessages: number }
   }
 
   protected async run(c: { agentId: string; maxMessages: number }, signal: AbortSignal): Promise<string> {
+    const bounds = { ...DEFAULT_RUN_TEXT_BOUNDS, maxMessages: c.maxMessages };
+    if (this.deps.runs.get(c.agentId)) {
+      // A listed run: one read through the poller, then its one state (a stale read says what the list says).
+      await this.deps.runs.refresh(c.agentId);
+      const shown = this.deps.runs.get(c.agentId);
+      if (shown) {
+        const history = await this.deps.runs.messages(c.agentId);
+        return runAsText({ ...shown.agent, history: [...history] }, bounds) + stateNotes(shown.state, shown.record.pollError);
+      }
+    }
     const client = await clientOrRefuse(this.deps);
     const agent = await client.getAgent(c.agentId, { signal });
-    return runAsText(agent, { ...DEFAULT_RUN_TEXT_BOUNDS, maxMessages: c.maxMessages });
+    return runAsText({ ...agent, status: runState({ status: agent.status ?? 'queued', completedAt: agent.completedAt }).status }, bounds);
   }
 }
 
@@ -129,11 +157,23 @@ class FollowUpTool extends AgentRunsTool<{ agentId: string; request: FollowUpReq
 
   protected async run(c: { agentId: string; request: FollowUpRequest }, signal: AbortSignal): Promise<string> {
     const client = await clientOrRefuse(this.deps);
-    // An unknown run is found by reading it first, so nothing is posted to it.
-    await client.getAgent(c.agentId, { signal });
-    const ack = await client.sendFollowUp(c.agentId, c.request, { signal });
-    this.deps.afterPost({ kind: 'followUp', agentId: c.agentId, ack, prompt: c.request.prompt, permission: c.request.permission, permittedBranches: c.request.permittedBranches });
-    return vscode.l10n.t('Follow-up sent to run {0}; status {1}. Read its progress with the {2} tool.', c.agentId, ack.status, TOOL_READ);
+    if (!this.deps.runs.get(c.agentId)) {
+      // A run not in the list is found by reading it first, so nothing is posted to an unknown one.
+      await client.getAgent(c.agentId, { signal });
+    }
+    const { prompt, permission, permittedBranches } = c.request;
+    const result = await this.deps.door.followUp(c.agentId, { prompt, permission, permittedBranches }, { from: 'language model tool', signal, client, quiet: true });
+    switch (result.kind) {
+      case 'notConnected':
+        throw new Refusal(notConnectedText(this.deps));
+      case 'busy':
+        throw new Refusal(vscode.l10n.t('a follow-up to run {0} is already on its way or may have arrived; nothing was sent. Read the run with the {1} tool to see whether it arrived.', c.agentId, TOOL_READ));
+      case 'failed':
+        if (!result.mayHaveArrived) throw result.error;
+        return vscode.l10n.t('Not confirmed: {0} The follow-up may have reached run {1}. Do not send it again: the run is read to see whether it arrived (use the {2} tool).', failureText(this.deps, result.error), c.agentId, TOOL_READ);
+      case 'sent':
+        return vscode.l10n.t('Follow-up sent to run {0}; status {1}. Read its progress with the {2} tool.', c.agentId, result.ack.status, TOOL_READ);
+    }
   }
 }
 
@@ -142,21 +182,19 @@ interface GroupPlan {
   files: string[];
 }
 
-interface FilesScanAnswer {
-  ids: string[];
-  files: string[];
-  problem?: string;
-}
-
 class TestGroupTool extends AgentRunsTool<GroupPlan> {
+  constructor(deps: Deps, name: ToolName, private readonly testGroups: TestGroupsAccess) {
+    super(deps, name);
+  }
+
   protected async check(input: Input): Promise<GroupPlan> {
     const appId = typeof input.appId === 'string' ? input.appId : setting('appId');
     if (appId === '') throw new Refusal(vscode.l10n.t('appId is required: give the App ID, or set a default in agentRuns.appId.'));
     let testIds = Array.isArray(input.testIds) ? input.testIds.filter((t): t is string => typeof t === 'string') : undefined;
     let files: string[] = [];
     if (!testIds && Array.isArray(input.files)) {
-      // The test-groups feature's own scanner and settings (features talk through commands).
-      const answer = await vscode.commands.executeCommand<FilesScanAnswer>('agentRuns.testGroups.scanFiles', input.files);
+      // The test-groups feature's own scanner and settings.
+      const answer = await this.testGroups.scanFiles(input.files.filter((f): f is string => typeof f === 'string'));
       if (answer.problem) throw new Refusal(answer.problem);
       testIds = answer.ids;
       files = answer.files;
@@ -171,9 +209,14 @@ class TestGroupTool extends AgentRunsTool<GroupPlan> {
   }
 
   protected async run(plan: GroupPlan, signal: AbortSignal): Promise<string> {
-    const client: AgentRunsApi = await clientOrRefuse(this.deps);
-    const created = await client.createTestGroup(plan.request, { signal });
-    await vscode.commands.executeCommand('agentRuns.testGroups.remember', {
+    const result = await this.deps.door.createTestGroup(plan.request, { from: 'language model tool', signal, client: await clientOrRefuse(this.deps), quiet: true });
+    if (result.kind === 'notConnected') throw new Refusal(notConnectedText(this.deps));
+    if (result.kind === 'failed') {
+      if (!result.mayHaveArrived) throw result.error;
+      return vscode.l10n.t('Not confirmed: {0} The test group may have been created anyway; do not create it again before checking the service.', failureText(this.deps, result.error));
+    }
+    const created = result.group;
+    await this.testGroups.remember({
       groupId: created.groupId, name: plan.request.name, appId: plan.request.appId, description: plan.request.description ?? null,
       testCount: plan.request.testIds.length, testIds: plan.request.testIds, files: plan.files, createdAt: Date.now(),
     });
@@ -181,13 +224,25 @@ class TestGroupTool extends AgentRunsTool<GroupPlan> {
   }
 }
 
+/** What the run's one state adds to its text: an unsettled follow-up, a stale read. */
+function stateNotes(state: RunState, pollError: string | undefined): string {
+  const notes: string[] = [];
+  if (state.followUp) {
+    notes.push(state.followUp.arrived
+      ? 'A follow-up was sent and has arrived; its turn has not been seen to end yet.'
+      : 'A follow-up was sent and acknowledged; the service does not show it yet.');
+  }
+  if (pollError) notes.push(`The last read failed (${pollError}); this is the last known state.`);
+  return notes.length > 0 ? `\n\n${notes.join(' ')}` : '';
+}
+
 export type AgentRunsTools = ReadonlyMap<ToolName, vscode.LanguageModelTool<Input>>;
 
-export function createTools(deps: Deps): AgentRunsTools {
+export function createTools(deps: Deps, testGroups: TestGroupsAccess): AgentRunsTools {
   return new Map<ToolName, vscode.LanguageModelTool<Input>>([
     [TOOL_START, new StartRunTool(deps, TOOL_START)],
     [TOOL_READ, new ReadRunTool(deps, TOOL_READ)],
     [TOOL_FOLLOW_UP, new FollowUpTool(deps, TOOL_FOLLOW_UP)],
-    [TOOL_TEST_GROUP, new TestGroupTool(deps, TOOL_TEST_GROUP)],
+    [TOOL_TEST_GROUP, new TestGroupTool(deps, TOOL_TEST_GROUP, testGroups)],
   ]);
 }

@@ -1,7 +1,7 @@
 /**
  * Ties the launch form to the editor: settings and remembered values, the model list
  * (modelList.ts), the multi-step input (launchFlow.ts), sending (launchSending.ts, then
- * `submitLaunch`), and success (the run goes through `deps.afterPost`).
+ * `submitLaunch`; the POST goes through the send door, which lists and follows the run).
  *
  * The typed prompt is never lost: a cancelled form, a failed start the person walked away
  * from, and a prompt being composed in an editor (promptComposer.ts) are all kept as a draft
@@ -124,7 +124,7 @@ export class LaunchController implements vscode.Disposable {
       const outcome = await submitLaunch(form, sending.env, launchSubmitUi(this.deps));
       form = outcome.form;
       if (outcome.kind === 'started') {
-        await this.onStarted(outcome.run, outcome.request, sending.sentTo());
+        await this.onStarted(outcome.run, outcome.request);
         return;
       }
       // What the service refused is marked (now and in the draft) until the person looked at it.
@@ -196,13 +196,8 @@ export class LaunchController implements vscode.Disposable {
     await this.workspaceState.update(DRAFT_KEY, hasTypedContent(form) ? { form, savedAt: Date.now() } : undefined);
   }
 
-  private async onStarted(run: AgentRun, request: StartAgentRequest, baseUrl: string): Promise<void> {
-    const ledger = this.deps.ledger();
-    if (ledger.baseUrl !== baseUrl) {
-      this.deps.log.warn(`Run ${run.agentId} was started on ${baseUrl}, but the run list now follows ${ledger.baseUrl}.`);
-    }
-    this.deps.afterPost({ kind: 'start', run, request });
-    this.deps.log.info(`Started agent run ${run.agentId} on ${request.appId} with ${request.model} (${run.status}).`);
+  /** The send door has listed and is following the run; what is left is the form's own bookkeeping. */
+  private async onStarted(run: AgentRun, request: StartAgentRequest): Promise<void> {
     await this.globalState.update(RECENT_APPS_KEY, pushRecent(reviveIdList(this.globalState.get(RECENT_APPS_KEY)), request.appId, MAX_RECENT_APPS));
     await this.globalState.update(LAST_MODEL_KEY, request.model);
     await this.workspaceState.update(DRAFT_KEY, undefined);

@@ -3,12 +3,13 @@
  * client as the settings and token are at that moment, status bar progress, the 401 report,
  * the confirmation and failure messages, and the commands a failure offers.
  *
- * Each `POST /agents` is registered with `deps.starts` while it is under way: when the window
- * is reloaded before the answer, or the answer never comes after the body was sent, the Runs
- * view shows that a start may have reached the service instead of losing it silently.
+ * Each `POST /agents` goes through the send door (runs/sendDoor.ts), which registers it while it
+ * is under way: when the window is reloaded before the answer, or the answer never comes after
+ * the body was sent, the Runs view shows that a start may have reached the service instead of
+ * losing it silently; an acknowledged run is listed and followed there.
  */
 import * as vscode from 'vscode';
-import { ApiError, isApiError, mayHaveArrived } from '../api/errors';
+import { ApiError, isApiError } from '../api/errors';
 import type { AgentRunsApi } from '../api/contract';
 import type { AgentRun, StartAgentRequest } from '../api/types';
 import { validateStartAgentRequest } from '../api/validate';
@@ -73,18 +74,15 @@ export function launchSubmitEnv(deps: Deps, c: SendingContext): { env: SubmitEnv
   return { env, sentTo: () => sentTo };
 }
 
-/** One `POST /agents`, registered as under way until the service answered or certainly did not take it. */
+/** One `POST /agents` through the send door; a failure is thrown for the form to word. */
 async function startOnce(deps: Deps, client: AgentRunsApi, request: StartAgentRequest): Promise<AgentRun> {
-  const entry = deps.starts.begin({ appId: request.appId, prompt: request.prompt, model: request.model, baseUrl: client.baseUrl });
-  try {
-    const run = await client.startAgent(request);
-    deps.starts.end(entry, 'started');
-    return run;
-  } catch (err) {
-    deps.starts.end(entry, mayHaveArrived(err) ? 'mayExist' : 'notCreated');
-    reportFailure(deps, err, client.baseUrl);
-    throw err;
-  }
+  const result = await deps.door.start(request, { from: 'launch form', client });
+  if (result.kind === 'started') return result.run;
+  const err = result.kind === 'failed'
+    ? result.error
+    : new ApiError({ kind: 'aborted', message: 'No connection to the service could be set up; nothing was sent.', mayHaveReachedServer: false });
+  reportFailure(deps, err, client.baseUrl);
+  throw err;
 }
 
 function reportFailure(deps: Deps, err: unknown, baseUrl: string): void {

@@ -1,22 +1,19 @@
 /**
- * The extension side the run panel depends on (`RunPanelHost`): the latest polled Agent per
- * run (without its history: that is the transcript store's), its freshness, drafts,
- * follow-ups (through the run's one send lock), links. Backed by the ledger, the poller and
- * the persisting transcript cache; it never hands the token or the client to the panel.
+ * The extension side the run panel depends on (`RunPanelHost`): the run as its one state
+ * shows it (core/ledger/snapshot.ts; the history is the transcript store's), its freshness,
+ * drafts, follow-ups (through the send door), links. Backed by the ledger, the poller and the
+ * persisting transcript cache; it never hands the token or the client to the panel.
  */
 import * as vscode from 'vscode';
-import type { Agent } from '../api/types';
 import type { GlueDeps } from '../runs/glueDeps';
 import type { SendState } from '../core/panel/protocol';
 import { discardFollowUp, followUpFailure, submitFollowUp } from '../runs/followUp';
 import { Disposable } from '../core/disposable';
-import { recordToAgent } from '../runs/recordToAgent';
+import { runSnapshot } from '../core/ledger/snapshot';
+import { whyNoClient } from '../core/connection/whyNoClient';
 import type { FollowUpInput, FollowUpSubmitResult, RunPanelHost, RunView } from './manager';
 
-const MAX_REMEMBERED = 50;
-
 export class PanelHost extends Disposable implements RunPanelHost {
-  private readonly latest = new Map<string, Agent>();
   private readonly changeEmitter = this._register(new vscode.EventEmitter<string>());
   private readonly visible = new Set<string>();
   private offline = false;
@@ -36,7 +33,6 @@ export class PanelHost extends Disposable implements RunPanelHost {
         this.changeEmitter.fire(id);
       }
     }));
-    this._register(deps.ledgers.onDidChangeLedger(() => this.latest.clear()));
     this._register(deps.sync.onDidChangeConnectivity((online) => {
       this.offline = !online;
       for (const id of this.visible) {
@@ -52,24 +48,6 @@ export class PanelHost extends Disposable implements RunPanelHost {
     return this.deps;
   }
 
-  /**
-   * Keeps the newest read of a run for the panel (fields the ledger does not keep, such as
-   * `lastLifecycleEventAt`); call before the ledger hears of it. Without its history: the
-   * transcript store holds that, merged once.
-   */
-  remember(agentId: string, agent: Agent): void {
-    const { history: _history, ...rest } = agent;
-    this.latest.delete(agentId);
-    this.latest.set(agentId, rest);
-    while (this.latest.size > MAX_REMEMBERED) {
-      const oldest = this.latest.keys().next().value;
-      if (oldest === undefined) {
-        break;
-      }
-      this.latest.delete(oldest);
-    }
-  }
-
   /** A read that changed nothing in the ledger may still carry new transcript content. */
   polled(agentId: string): void {
     this.changeEmitter.fire(agentId);
@@ -79,12 +57,6 @@ export class PanelHost extends Disposable implements RunPanelHost {
     return this.visible.has(agentId);
   }
 
-  forget(agentIds: readonly string[]): void {
-    for (const id of agentIds) {
-      this.latest.delete(id);
-    }
-  }
-
   // ------------------------------------------------------------ RunPanelHost
 
   getRun(agentId: string): RunView | undefined {
@@ -92,7 +64,7 @@ export class PanelHost extends Disposable implements RunPanelHost {
     if (!record) {
       return undefined;
     }
-    const agent = this.latest.get(agentId) ?? recordToAgent(record);
+    const agent = runSnapshot(record);
     // The transcript saved before a reload joins the shared store in the background; one
     // more change event once it is there (and only then: observe() calls getRun again).
     if (!this.d.transcripts.isLoaded(agentId)) {
@@ -125,7 +97,7 @@ export class PanelHost extends Disposable implements RunPanelHost {
       case 'busy':
         return { kind: 'busy' };
       case 'notConnected':
-        return { kind: 'failed', message: vscode.l10n.t('Not connected: set the base URL and the API token, then send again.'), mayHaveArrived: false, offerClone: false };
+        return { kind: 'failed', message: whyNoClient(d.conn.current, vscode.l10n), mayHaveArrived: false, offerClone: false };
       case 'failed': {
         const failure = followUpFailure(d, outcome);
         return { kind: 'failed', message: failure.message, mayHaveArrived: outcome.mayHaveArrived, offerClone: failure.actions.includes('cloneRun') };

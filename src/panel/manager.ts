@@ -15,7 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { oneLine } from '../api/sanitize';
-import { isTerminalStatus, type Agent, type Permission } from '../api/types';
+import { isFinished, type Agent, type Permission } from '../api/types';
 import { messageToMarkdown } from '../core/panel/export';
 import { webviewHtml } from '../core/panel/html';
 import { PanelSession, RunObserver, type RunView } from '../core/panel/panelModel';
@@ -403,7 +403,9 @@ class RunPanel {
 function panelTitle(agentId: string, agent: Agent | undefined): string {
   // Service-provided: no control or bidi characters in the editor tab.
   const label = oneLine(agent?.appId ?? agent?.projectName ?? (agentId.length > 12 ? `${agentId.slice(0, 12)}…` : agentId), 60);
+  // The run as runSnapshot shows it: finished by the one rule (an unlisted end such as `cancelled` too).
   const status = agent?.status;
-  const suffix = status && isTerminalStatus(status) ? ` (${status === 'error' ? vscode.l10n.t('error') : vscode.l10n.t('done')})` : '';
+  const ended = status === 'error' ? vscode.l10n.t('error') : status === 'completed' ? vscode.l10n.t('done') : oneLine(status ?? '', 20);
+  const suffix = agent && isFinished(agent) ? ` (${ended})` : '';
   return vscode.l10n.t('Run: {0}', cutText(label, 60)) + suffix;
 }

@@ -48,18 +48,16 @@ export function afterPost(ledger: RunLedger, poller: Pick<Poller, 'track' | 'bur
     return;
   }
   const { agentId, ack } = post;
-  const record = ledger.get(agentId);
-  if (record) {
-    ledger.upsert({
-      agentId,
-      source: record.source,
-      status: ack.status,
-      pendingFollowUpPrompt: post.prompt,
-      pendingFollowUpAt: now,
-      ...(post.permission ? { permission: post.permission } : {}),
-      ...(post.permittedBranches ? { permittedBranches: post.permittedBranches } : {}),
-    }, now);
+  if (!ledger.has(agentId)) {
+    // A follow-up to a run that is not listed yet (a tool or the chat named it): list it.
+    ledger.upsert({ agentId, source: 'tracked', status: ack.status }, now);
   }
+  ledger.recordFollowUp(agentId, {
+    prompt: post.prompt,
+    ackStatus: ack.status,
+    permission: post.permission,
+    permittedBranches: post.permittedBranches,
+  }, now);
   poller.track(agentId);
   poller.burst(agentId, { reopening: true });
 }

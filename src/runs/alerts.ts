@@ -1,11 +1,13 @@
 /**
  * "Your run finished": the most requested thing in every neighbouring extension. One
- * notification per run reaching `completed` or `error`, filtered by `agentRuns.notifications`,
- * skipped while the user is looking at that run's panel.
+ * notification per run that finished by the one rule (runState.ts: `completed`, `error`, or a
+ * status the reference does not list with `completedAt`, such as `cancelled`), said as what it
+ * is, filtered by `agentRuns.notifications`, skipped while the user is looking at that run's panel.
  */
 import * as vscode from 'vscode';
 import type { RunRecord } from '../core/ledger/ledger';
-import { plain, runLabel } from '../core/runs/presentation';
+import { plain, runLabel, statusText } from '../core/runs/presentation';
+import { runState } from '../core/ledger/runState';
 
 export type NotificationMode = 'all' | 'failuresOnly' | 'off';
 
@@ -33,7 +35,11 @@ export class RunAlerts {
   }
 
   runFinished(run: RunRecord): void {
-    const failed = run.status === 'error';
+    const state = runState(run);
+    if (!state.finished) {
+      return;
+    }
+    const failed = state.outcome === 'error';
     const mode = notificationMode();
     if (mode === 'off' || (mode === 'failuresOnly' && !failed)) {
       return;
@@ -47,7 +53,7 @@ export class RunAlerts {
       this.recent.shift();
     }
     const label = runLabel(run, vscode.l10n, 60);
-    this.log.info(`Run ${run.agentId} ${failed ? 'failed' : 'completed'}; notifying.`);
+    this.log.info(`Run ${run.agentId} ${failed ? 'failed' : state.outcome === 'completed' ? 'completed' : `ended (${plain(state.status, 40)})`}; notifying.`);
     const open = vscode.l10n.t('Open');
     const followUp = vscode.l10n.t('Send Follow-up');
     const shown = failed
@@ -56,7 +62,10 @@ export class RunAlerts {
           ? vscode.l10n.t('Agent run failed: {0}. {1}', label, plain(run.lastError, 200))
           : vscode.l10n.t('Agent run failed: {0}', label),
         open, followUp)
-      : vscode.window.showInformationMessage(vscode.l10n.t('Agent run completed: {0}', label), open, followUp);
+      : state.outcome === 'completed'
+        ? vscode.window.showInformationMessage(vscode.l10n.t('Agent run completed: {0}', label), open, followUp)
+        // An end the reference does not list (`cancelled`, `timed_out`): said as the service said it.
+        : vscode.window.showInformationMessage(vscode.l10n.t('Agent run ended ({0}): {1}', statusText(state.status, vscode.l10n), label), open, followUp);
     void Promise.resolve(shown).then((pick) => {
       if (pick === open) {
         return vscode.commands.executeCommand('agentRuns.openRun', run.agentId);

@@ -13,8 +13,10 @@ import type { LedgerChange, RunLedger, RunRecord } from '../core/ledger/ledger';
 import type { Poller } from '../core/polling/poller';
 import type { TokenStore } from '../connection/tokenStore';
 import type { LaunchPrefill } from '../core/launch/form';
-import type { AfterPost } from './afterPost';
 import type { UnconfirmedStarts } from './unconfirmedStarts';
+import type { SendDoor } from './sendDoor';
+import type { RunsAccess } from './runsAccess';
+import type { TestGroupRecord } from '../core/testGroups/store';
 
 
 export interface Deps {
@@ -70,8 +72,11 @@ export interface Deps {
    */
   readonly starts: UnconfirmedStarts;
 
-  /** After the service acknowledged a start or a follow-up: list, follow and burst-poll the run (see runs/afterPost.ts). */
-  afterPost(post: AfterPost): void;
+  /** The one door for every start, follow-up and test group (runs/sendDoor.ts): the exactly-once rules. */
+  readonly door: SendDoor;
+
+  /** The runs as their one state shows them (runs/runsAccess.ts), for surfaces outside the Runs view. */
+  readonly runs: RunsAccess;
 
   /** The run whose panel is the active editor, if one is: what a run command from the palette is about. */
   activeRun(): string | undefined;
@@ -84,4 +89,21 @@ export interface Deps {
    * review step or the first field still missing. The launch flow loads on first use.
    */
   startRunPrefilled(prefill: RunRecord | LaunchPrefill): Promise<void>;
+}
+
+/** The test IDs found in files named by path (the language model tool's "files"). */
+export interface FilesScanAnswer {
+  ids: string[];
+  /** Workspace-relative paths actually scanned, in order. */
+  files: string[];
+  /** Set when nothing usable came out: a sentence naming the cause. */
+  problem?: string;
+}
+
+/** What the test-groups feature offers the others: typed calls, not commands another extension could call. */
+export interface TestGroupsAccess {
+  /** A group created elsewhere (the tool) is listed in the Test Groups view like one made there. */
+  remember(record: TestGroupRecord): Promise<void>;
+  /** Scans workspace-relative test files for IDs with the person's settings, without UI; paths outside the workspace are refused. */
+  scanFiles(paths: readonly string[]): Promise<FilesScanAnswer>;
 }

@@ -28,12 +28,6 @@ export interface SendMemento {
 
 export const FOLLOW_UP_SENDS_KEY = 'agentRuns.followUpSends.v1';
 
-/**
- * A user message may carry the service's clock, the send time is ours: a message stamped up to
- * this much before the send still counts as the one sent (same text, not seen before the send).
- */
-export const CLOCK_SKEW_MS = 30_000;
-
 const MAX_SENDS = 50;
 
 export interface FollowUpInput {
@@ -48,6 +42,17 @@ interface StoredSend extends SendState {
   permittedBranches?: string[];
   /** IDs of user messages with the same text already known when the send began (not this send). */
   knownIds?: string[];
+  /** The newest message `sequence` known when the send began: the prompt shows after it. */
+  afterSequence?: number;
+}
+
+/** An `uncertain` follow-up a read found in the history: it arrived (its turn is not over yet). */
+export interface FoundSend {
+  prompt: string;
+  /** Its `sequence` in the history (-1 without one). */
+  sequence: number;
+  permission?: FollowUpInput['permission'];
+  permittedBranches?: string[];
 }
 
 export type SendOutcome =
@@ -62,6 +67,8 @@ export interface SendOptions {
   resend?: boolean;
   /** IDs of user messages with the same text the run already has (so they are not taken for this one). */
   knownIds?: readonly string[];
+  /** The newest message `sequence` the run is known to have: the prompt, when it arrives, comes after it. */
+  afterSequence?: number;
 }
 
 export class FollowUpSends {
@@ -127,6 +134,9 @@ export class FollowUpSends {
     if (options.knownIds && options.knownIds.length > 0) {
       entry.knownIds = options.knownIds.slice(0, 100);
     }
+    if (options.afterSequence !== undefined && Number.isSafeInteger(options.afterSequence)) {
+      entry.afterSequence = options.afterSequence;
+    }
     this.set(agentId, entry);
     try {
       const ack = await post(input);
@@ -153,21 +163,25 @@ export class FollowUpSends {
 
   /**
    * A read of the run: an `uncertain` send whose prompt is in the history (a user message with
-   * the same text, new since the send) did arrive, and is cleared. True when that happened.
+   * the same text, after the newest sequence known at the send and not one of the messages of
+   * that text known then) did arrive, and is cleared. The service's clock plays no part: it may
+   * be off by any amount. Returns what arrived, so its turn can be awaited like an acknowledged one.
    */
-  observe(agentId: string, history: readonly AgentMessage[] | undefined): boolean {
+  observe(agentId: string, history: readonly AgentMessage[] | undefined): FoundSend | undefined {
     const s = this.sends.get(agentId);
     if (!s || s.state !== 'uncertain' || !history) {
-      return false;
+      return undefined;
     }
-    const arrived = history.some((m) => m.role === 'user'
+    const found = history.find((m) => m.role === 'user'
       && typeof m.content === 'string' && m.content.trim() === s.prompt.trim()
       && !(m.id !== undefined && s.knownIds?.includes(m.id))
-      && (typeof m.createdAt !== 'number' || m.createdAt >= s.since - CLOCK_SKEW_MS));
-    if (arrived) {
-      this.set(agentId, undefined);
+      && (s.afterSequence === undefined || m.sequence === undefined || m.sequence > s.afterSequence));
+    if (!found) {
+      return undefined;
     }
-    return arrived;
+    this.set(agentId, undefined);
+    const sequence = found.sequence !== undefined && Number.isSafeInteger(found.sequence) ? found.sequence : -1;
+    return { prompt: s.prompt, sequence, permission: s.permission, permittedBranches: s.permittedBranches };
   }
 
   /** The run left the list: its send state goes with it. */
@@ -220,6 +234,9 @@ function revive(raw: unknown): [string, StoredSend][] {
     }
     if (Array.isArray(r.knownIds)) {
       send.knownIds = r.knownIds.filter((k): k is string => typeof k === 'string');
+    }
+    if (typeof r.afterSequence === 'number' && Number.isSafeInteger(r.afterSequence)) {
+      send.afterSequence = r.afterSequence;
     }
     out.push([agentId, send]);
   }

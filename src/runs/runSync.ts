@@ -28,8 +28,8 @@ export interface RunSyncOptions {
   log: vscode.LogOutputChannel;
   /** Whether the user is looking at the run right now (its panel is visible). */
   isViewing(agentId: string): boolean;
-  /** Each successful read, before the ledger hears of it (the panel keeps its fields, not its history). */
-  remember?(agentId: string, agent: Agent): void;
+  /** Each successful read of a listed run, before the ledger hears of it (a follow-up that may have arrived is looked for). */
+  beforeApply?(agentId: string, agent: Agent): void;
   /** A read that changed nothing the ledger tracks (the transcript may still have moved). */
   unchanged?(agentId: string): void;
 }
@@ -104,7 +104,7 @@ export class RunSync extends Disposable {
    */
   applyAgent(agentId: string, agent: Agent): boolean | 'dormant' {
     if (this.o.ledgers.current.has(agentId)) {
-      this.o.remember?.(agentId, agent);
+      this.o.beforeApply?.(agentId, agent);
     }
     return applyRead(this.o.ledgers.current, agentId, agent, {
       viewing: this.o.isViewing(agentId) && vscode.window.state.focused,

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { Ledgers } from './ledgers';
 import { Disposable } from '../core/disposable';
 import { runLabel, statusText } from '../core/runs/presentation';
+import { runState } from '../core/ledger/runState';
 
 const MAX_LISTED = 10;
 
@@ -43,14 +44,14 @@ export class RunsStatusBar extends Disposable {
       this.active.hide();
       return;
     }
-    const running = runs.some((r) => r.status === 'running');
+    const running = runs.some((r) => runState(r).status === 'running');
     this.active.text = `$(${running ? 'sync~spin' : 'clock'}) ${runs.length}`;
     const md = new vscode.MarkdownString(undefined, true);
     md.isTrusted = false;
     md.appendMarkdown(`**${runs.length === 1 ? vscode.l10n.t('1 agent run in progress') : vscode.l10n.t('{0} agent runs in progress', runs.length)}**\n\n`);
     for (const r of runs.slice(0, MAX_LISTED)) {
       md.appendMarkdown('- ');
-      md.appendText(`${runLabel(r, vscode.l10n, 60)} (${statusText(r.status, vscode.l10n)})`);
+      md.appendText(`${runLabel(r, vscode.l10n, 60)} (${statusText(runState(r).status, vscode.l10n)})`);
       md.appendMarkdown('\n');
     }
     if (runs.length > MAX_LISTED) {

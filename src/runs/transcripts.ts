@@ -10,7 +10,7 @@ import type { MergeResult, Transcript } from '../core/transcript/transcript';
 import type { TranscriptStore } from '../core/transcript/store';
 import type { ExportSource, PrunedInfo, TranscriptFiles, TranscriptRead } from '../core/transcript/transcriptFiles';
 import type { Agent, RunStatus } from '../api/types';
-import { isTerminalStatus } from '../api/types';
+import { isFinishedRun } from '../core/ledger/runState';
 import type { ExportFormat } from '../core/panel/exportFile';
 
 const DEFAULT_MAX_DISK_MB = 200;
@@ -119,7 +119,7 @@ export class Transcripts implements vscode.Disposable {
       maxDiskBytes,
       isLive: (id) => {
         const r = this.runs().get(id);
-        return r !== undefined && !isTerminalStatus(r.status);
+        return r !== undefined && !isFinishedRun(r);
       },
     });
     return this.files;

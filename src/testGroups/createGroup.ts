@@ -196,21 +196,20 @@ export class CreateTestGroupFlow {
         return undefined;
       }
       const baseUrl = client.baseUrl;
-      let created: TestGroupCreated;
-      try {
-        // Status bar progress, not a notification: a progress notification closing at the
-        // moment the next message opens (created, or the failure) keeps that one from showing
-        // as a toast (seen in the UI tests after Set API Token and Retry; src/launch does the same).
-        created = await vscode.window.withProgress(
-          { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Creating test group “{0}” with {1} tests…', request.name, request.testIds?.length ?? 0) },
-          () => client.createTestGroup(request),
-        );
-      } catch (e) {
-        const choice = await this.reportFailure(e, request, baseUrl);
+      // Status bar progress, not a notification: a progress notification closing at the
+      // moment the next message opens (created, or the failure) keeps that one from showing
+      // as a toast (seen in the UI tests after Set API Token and Retry; src/launch does the same).
+      const result = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Creating test group “{0}” with {1} tests…', request.name, request.testIds?.length ?? 0) },
+        () => this.deps.door.createTestGroup(request, { from: 'test group form', client }),
+      );
+      if (result.kind !== 'created') {
+        // The client was given: "not connected" cannot happen; a failure is worded here.
+        const choice = await this.reportFailure(result.kind === 'failed' ? result.error : new Error(vscode.l10n.t('No connection to the service.')), request, baseUrl);
         if (choice === 'retry') continue;
         return choice;
       }
-      this.deps.log.info(`Created test group ${created.groupId} (${request.testIds?.length ?? 0} test IDs) for app ${request.appId}.`);
+      const created: TestGroupCreated = result.group;
       await this.store.add({
         groupId: created.groupId,
         name: request.name,

@@ -7,27 +7,24 @@
  * (`src/testGroups/entry.ts`), loaded when one of those commands first runs.
  */
 import * as vscode from 'vscode';
-import type { Deps } from '../runs/deps';
+import type { Deps, TestGroupsAccess } from '../runs/deps';
 import { loadTestGroups } from './load';
 import { TestFileContextKeys } from './contextKeys';
 import { copyGroupId } from './copyId';
 import type { CreateResult, CreateTestGroupFlow } from './createGroup';
 import type { RunPrefill } from './startRun';
-import { TestGroupStore, type TestGroupRecord } from '../core/testGroups/store';
+import { TestGroupStore } from '../core/testGroups/store';
 import { TestGroupsTree, VIEW_ID, groupFromArgs, type TestGroupNode } from './view';
 
 export const CREATE_COMMAND = 'agentRuns.testGroups.create';
 export const START_RUN_COMMAND = 'agentRuns.testGroups.startRun';
 export const COPY_ID_COMMAND = 'agentRuns.testGroups.copyId';
 export const REMOVE_COMMAND = 'agentRuns.testGroups.remove';
-/** Internal (no menu, not in the palette): for the language model tool of src/assistant. */
-export const SCAN_FILES_COMMAND = 'agentRuns.testGroups.scanFiles';
-export const REMEMBER_COMMAND = 'agentRuns.testGroups.remember';
 
 export { VIEW_ID };
 export type { CreateResult, RunPrefill };
 
-export interface TestGroups {
+export interface TestGroups extends TestGroupsAccess {
   readonly store: TestGroupStore;
 }
 
@@ -53,10 +50,6 @@ export function registerTestGroups(context: vscode.ExtensionContext, deps: Deps)
       const scanning = loadTestGroups();
       return group ? scanning.startRunForGroup(deps, group) : scanning.startRunForFiles(deps, args);
     }),
-    vscode.commands.registerCommand(SCAN_FILES_COMMAND, (paths: unknown) =>
-      loadTestGroups().scanFilesQuietly(Array.isArray(paths) ? paths.filter((p): p is string => typeof p === 'string') : [], deps.log)),
-    // A group created elsewhere (the tool) is listed in the Test Groups view like one made here.
-    vscode.commands.registerCommand(REMEMBER_COMMAND, (record: unknown) => (isGroupRecord(record) ? store.add(record) : undefined)),
     vscode.commands.registerCommand(COPY_ID_COMMAND, async (arg: unknown) => {
       const group = groupFromArgs(store, view, arg);
       if (group) await copyGroupId(group.groupId);
@@ -71,12 +64,9 @@ export function registerTestGroups(context: vscode.ExtensionContext, deps: Deps)
       );
     }),
   );
-  return { store };
-}
-
-function isGroupRecord(v: unknown): v is TestGroupRecord {
-  if (typeof v !== 'object' || v === null) return false;
-  const r = v as Partial<TestGroupRecord>;
-  return typeof r.groupId === 'string' && typeof r.name === 'string' && typeof r.appId === 'string' && Array.isArray(r.testIds)
-    && Array.isArray(r.files) && typeof r.testCount === 'number' && typeof r.createdAt === 'number';
+  return {
+    store,
+    remember: (record) => store.add(record),
+    scanFiles: (paths) => loadTestGroups().scanFilesQuietly(paths, deps.log),
+  };
 }

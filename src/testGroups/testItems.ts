@@ -5,6 +5,7 @@
  * setting says so (and for an item without a file or range, which has nothing to scan).
  */
 import * as vscode from 'vscode';
+import type { FilesScanAnswer } from '../runs/deps';
 import { groupByFile, idsFromLabels, leadingAnnotationStart, type ItemLines, type TestItemsArgument } from '../core/assistant/testItems';
 import { mergeFileTestIds, type ExtractResult } from '../core/testIds';
 import { noIdsMessage } from './notes';
@@ -66,14 +67,6 @@ export async function outcomeForTestItems(arg: TestItemsArgument, log?: vscode.L
   return { outcome: { files, merged, cancelled: false }, key };
 }
 
-/** What `agentRuns.testGroups.scanFiles` answers (the language model tool's "files"). */
-export interface FilesScanAnswer {
-  ids: string[];
-  /** Workspace-relative paths actually scanned, in order. */
-  files: string[];
-  /** Set when nothing usable came out: a sentence naming the cause. */
-  problem?: string;
-}
 
 async function exists(uri: vscode.Uri): Promise<boolean> {
   try {

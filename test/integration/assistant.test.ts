@@ -149,7 +149,7 @@ describe('Assistant: language model tools and @agent-runs', function () {
     assert.equal(prepared?.confirmationMessages?.title, `Send a follow-up to run ${runId}?`);
     const text = resultText(await follow!.invoke({ input, toolInvocationToken: undefined }, none));
     assert.match(text, new RegExp(`Follow-up sent to run ${runId}`));
-    assert.equal(api.ledger().get(runId)?.pendingFollowUpPrompt, 'Integration: and the tests too');
+    assert.ok((api.ledger().get(runId)?.acts ?? []).some((a) => a.prompt === 'Integration: and the tests too'), 'the acknowledged follow-up is recorded with the run');
 
     const group = api.assistant.tool('agentRuns_createTestGroup');
     const gInput = { name: 'From the tool', testIds: ['T-2', 'T-1'] };

@@ -402,7 +402,7 @@ describe('Runs: ledger, polling, alerts, 401', function () {
     assert.ok(api.ledger().active().some((r) => r.agentId === agentId), 'the run is not active again');
     // The service takes the turn and ends it: one notice.
     await admin.followUp(agentId, 'Second turn');
-    await waitFor('the follow-up to show', () => api.ledger().get(agentId)?.pendingFollowUpAt === undefined, 30_000);
+    await waitFor('the follow-up to show', () => (api.ledger().get(agentId)?.acts ?? []).some((a) => a.arrivedSeq !== undefined || a.settledAt !== undefined), 30_000);
     await waitFor('the second turn to end', () => api.notificationsFor(agentId) === shownBefore + 1, 30_000);
     await sleep(2_000);
     assert.equal(api.notificationsFor(agentId), shownBefore + 1);

@@ -1,10 +1,16 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import { Module } from 'node:module';
 import * as path from 'node:path';
-import type { Agent } from '../../src/api/types';
+import MarkdownIt from 'markdown-it';
+import type * as vscode from 'vscode';
+import * as apiModule from '../../src/api/index';
+import type { AgentRunsApi } from '../../src/api/contract';
+import type { Agent, ServiceSchemaInfo } from '../../src/api/types';
 import { plainL10n } from '../../src/core/l10n';
 import { cut, escapeMarkdown, progressMarkdown, runAsText } from '../../src/core/assistant/format';
-import { buildFixPrompt, followUpConfirmation, startConfirmation } from '../../src/core/assistant/prompts';
+import { buildFixPrompt, followUpConfirmation, startConfirmation, testGroupConfirmation } from '../../src/core/assistant/prompts';
+import type { Deps } from '../../src/runs/deps';
 import { MAX_TOOL_PROMPT, TOOL_NAMES, TOOL_SCHEMAS, ToolInputError, checkToolInput } from '../../src/core/assistant/schemas';
 import { groupByFile, idsFromLabels, isTestItemsArgument, leadingAnnotationStart } from '../../src/core/assistant/testItems';
 
@@ -84,6 +90,44 @@ describe('assistant: run text and progress', () => {
   });
 });
 
+/**
+ * How a confirmation reads, parsed as CommonMark with GFM's extras (tables, autolinks: the
+ * editor's Markdown is GFM) and with HTML on, so that anything active shows up as a token:
+ * - `plain`: what the editor's confirmation dialog outside a chat shows (its plain-text
+ *   renderer: paragraphs as lines, inline code and code blocks verbatim, a backslash escape
+ *   kept as typed, since it does not remove them);
+ * - `html`: what a chat renders.
+ * Only paragraphs, text, bold, inline code and fenced code blocks are allowed: a link, an
+ * image, HTML, a heading, a list, a table or a quote fails the test.
+ */
+const markdown = new MarkdownIt('default', { html: true, linkify: true });
+markdown.core.ruler.disable('text_join');
+function readConfirmation(message: string): { plain: string; html: string } {
+  let plain = '';
+  for (const t of markdown.parse(message, {})) {
+    if (t.type === 'paragraph_open') continue;
+    if (t.type === 'paragraph_close') plain += '\n';
+    else if (t.type === 'fence') {
+      assert.equal(t.info, '', 'a code block without an info string');
+      plain += t.content.replace(/\n$/, '');
+    } else if (t.type === 'inline') {
+      for (const c of t.children ?? []) {
+        if (c.type === 'text' || c.type === 'code_inline') plain += c.content;
+        else if (c.type === 'text_special') plain += c.markup;
+        else if (c.type === 'softbreak') plain += '\n';
+        else if (c.type !== 'strong_open' && c.type !== 'strong_close') assert.fail(`${c.type} in the confirmation: ${JSON.stringify(c.content || c.markup)}\n${message}`);
+      }
+    } else assert.fail(`${t.type} in the confirmation:\n${message}`);
+  }
+  return { plain, html: markdown.render(message) };
+}
+
+/** Fails unless `html` has no active element: only p, code, pre and strong. */
+function assertInert(html: string): void {
+  const tags = [...html.matchAll(/<\/?([a-z0-9]+)/gi)].map((m) => (m[1] ?? '').toLowerCase());
+  assert.deepEqual([...new Set(tags)].filter((t) => !['p', 'code', 'pre', 'strong'].includes(t)), [], html);
+}
+
 describe('assistant: confirmations and the fix prompt', () => {
   it('names app, model and permission, and allow_edits plainly with its branches', () => {
     const c = startConfirmation({ appId: 'app_todo', model: 'm1', reasoningEffort: 'medium', permission: 'allow_edits', permittedBranches: ['main'], prompt: 'Fix it' }, plainL10n);
@@ -93,7 +137,58 @@ describe('assistant: confirmations and the fix prompt', () => {
     assert.match(c.message, /\*\*allow_edits\*\* — the agent may change the project's code, on: `main`/);
     const ro = startConfirmation({ appId: 'a', model: 'm', reasoningEffort: 'low', permission: 'read_only', prompt: 'p' }, plainL10n);
     assert.match(ro.message, /read_only — the agent may only read the project/);
-    assert.match(followUpConfirmation({ agentId: 'ag_1', prompt: 'more' }, plainL10n).message, /Permission: unchanged/);
+    assert.doesNotMatch(ro.message, /Branches/);
+    const followUp = followUpConfirmation({ agentId: 'ag_1', prompt: 'more' }, plainL10n).message;
+    assert.match(followUp, /Permission: unchanged/);
+    assert.doesNotMatch(followUp, /Branches/);
+  });
+
+  it('shows every field the POST sends: branches without a permission change, and with read_only', () => {
+    const branchesOnly = followUpConfirmation({ agentId: 'ag_1', prompt: 'more', permittedBranches: ['main', 'release/1.2'] }, plainL10n).message;
+    assert.match(branchesOnly, /\n\nPermission: unchanged\n\nBranches: set to `main`, `release\/1\.2`\n\n/);
+    const readOnly = followUpConfirmation({ agentId: 'ag_1', prompt: 'more', permission: 'read_only', permittedBranches: ['dev'] }, plainL10n).message;
+    assert.match(readOnly, /Permission: read_only — the agent may only read the project\n\nBranches: set to `dev`/);
+    const edits = followUpConfirmation({ agentId: 'ag_1', prompt: 'more', permission: 'allow_edits', permittedBranches: ['main'] }, plainL10n).message;
+    assert.match(edits, /\*\*allow_edits\*\* — the agent may change the project's code, on: `main`/);
+    assert.doesNotMatch(edits, /unchanged|Branches/);
+    const start = startConfirmation({ appId: 'a', model: 'm', reasoningEffort: 'low', permission: 'read_only', permittedBranches: ['main'], prompt: 'p' }, plainL10n);
+    assert.match(start.message, /Branches: set to `main`/);
+  });
+
+  it('shows the prompt as typed, in a chat and in the plain-text dialog: a fenced block, no escapes', () => {
+    const prompt = 'Fix src/checkout.ts (empty e-mail) - see #42 + 1! a|b `code` and ``two``\n  indented: <b>x</b> & 1_000 *not bold*';
+    const c = followUpConfirmation({ agentId: 'ag_1', runLabel: 'Fix src/checkout.ts (empty e-mail) - see #42', prompt }, plainL10n);
+    assert.ok(c.message.endsWith(`Prompt:\n\n\`\`\`\n${prompt}\n\`\`\``), c.message);
+    const { plain, html } = readConfirmation(c.message);
+    assert.equal(plain, `Run: ag_1 — Fix src/checkout.ts (empty e-mail) - see #42\nPermission: unchanged\nPrompt:\n${prompt}`);
+    assert.doesNotMatch(plain, /\\/, 'no backslash escape');
+    assertInert(html);
+    assert.ok(html.includes('(empty e-mail) - see #42 + 1! a|b `code` and ``two``'), html);
+
+    const s = readConfirmation(startConfirmation({ appId: 'app.todo-1', model: 'hosted/auto', reasoningEffort: 'medium', permission: 'read_only', prompt }, plainL10n).message);
+    assert.equal(s.plain, `App: app.todo-1\nModel: hosted/auto\nReasoning effort: medium\nPermission: read_only — the agent may only read the project\nPrompt:\n${prompt}`);
+    const g = readConfirmation(testGroupConfirmation({ appId: 'app_todo', name: 'Checkout (e-mail) #1 `x`', testIds: ['CHK-001', 'CHK.2'], description: 'Line 1.\n# not a heading' }, plainL10n).message);
+    assert.equal(g.plain, 'App: app_todo\nName: Checkout (e-mail) #1 `x`\nTests: CHK-001, CHK.2\nDescription:\nLine 1.\n# not a heading');
+    assertInert(g.html);
+  });
+
+  it('keeps untrusted text inert: fences, links, command URIs, images and HTML stay inside code', () => {
+    const hostile = 'Do it\n```\n[x](command:foo) ![i](https://e.example/i.png) <img src=x onerror=alert(1)>\n# Heading\n- item\n> quote\n````\nhttps://e.example/ www.e.example';
+    const c = followUpConfirmation({ agentId: 'ag_[x](command:foo)', runLabel: '[x](command:foo) <a href="command:foo">y</a>', prompt: hostile, permission: 'allow_edits', permittedBranches: ['[b](command:foo)', '`'] }, plainL10n);
+    const { plain, html } = readConfirmation(c.message);
+    assertInert(html);
+    assert.ok(c.message.endsWith(`\`\`\`\`\`\n${hostile}\n\`\`\`\`\``), 'the fence is longer than the prompt\'s longest backtick run');
+    assert.ok(plain.endsWith(`Prompt:\n${hostile}`), plain);
+    assert.match(plain, /^Run: ag_\[x\]\(command:foo\) — \[x\]\(command:foo\) <a href="command:foo">y<\/a>$/m);
+    assert.match(plain, /on: \[b\]\(command:foo\), `$/m);
+    const g = testGroupConfirmation({ appId: 'a', name: '[x](command:foo)', testIds: ['<b>T</b>'], description: 'see [x](command:foo)' }, plainL10n);
+    assertInert(readConfirmation(g.message).html);
+  });
+
+  it('says when only the start of a long prompt is shown, outside the block', () => {
+    const c = startConfirmation({ appId: 'a', model: 'm', reasoningEffort: 'low', permission: 'read_only', prompt: `${'x'.repeat(700)}` }, plainL10n);
+    const { plain } = readConfirmation(c.message);
+    assert.ok(plain.endsWith(`Prompt (the first 600 of 700 characters):\n${'x'.repeat(600)}`), plain.slice(-120));
   });
 
   it('builds the fix prompt from the failure and keeps it within the bound, cutting the source first', () => {
@@ -105,6 +200,102 @@ describe('assistant: confirmations and the fix prompt', () => {
     assert.ok(bounded.length <= 2000, `${bounded.length}`);
     assert.match(bounded, /Expected 3, got 2/);
     assert.match(bounded, /x \[cut\]\n```$/);
+  });
+});
+
+/**
+ * The tools module imports `vscode`, which plain mocha does not have: it is loaded here against
+ * a stand-in with just what the tools use (l10n, settings, results, MarkdownString,
+ * CancellationError). What the editor itself does with the result is the integration test's.
+ */
+interface ToolsModule { createTools(deps: Deps): ReadonlyMap<string, vscode.LanguageModelTool<Record<string, unknown>>> }
+const settings: Record<string, unknown> = {};
+function loadTools(): ToolsModule {
+  class MarkdownString { constructor(readonly value: string) {} }
+  class LanguageModelTextPart { constructor(readonly value: string) {} }
+  class LanguageModelToolResult { constructor(readonly content: LanguageModelTextPart[]) {} }
+  class CancellationError extends Error {}
+  const stub = {
+    l10n: plainL10n, MarkdownString, LanguageModelTextPart, LanguageModelToolResult, CancellationError,
+    workspace: { getConfiguration: () => ({ get: (key: string) => settings[key] }) },
+    commands: { executeCommand: () => Promise.reject(new Error('no commands in a unit test')) },
+  };
+  const loader = Module as unknown as { _load: (this: unknown, request: string, parent: unknown, isMain: boolean) => unknown };
+  const original = loader._load;
+  loader._load = function (request, parent, isMain) {
+    return request === 'vscode' ? stub : original.call(this, request, parent, isMain);
+  };
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return require('../../src/assistant/tools') as ToolsModule;
+  } finally {
+    loader._load = original;
+  }
+}
+
+describe('assistant: the start tool checks the model before asking', () => {
+  const served: ServiceSchemaInfo = { models: ['hosted/auto', 'm1'], fingerprint: 'f' };
+  let schemaReads: AbortSignal[];
+  let schema: () => Promise<ServiceSchemaInfo>;
+  let starts: number;
+  const client = {
+    getSchemaInfo: (opts?: { signal?: AbortSignal }) => {
+      schemaReads.push(opts?.signal as AbortSignal);
+      return schema();
+    },
+    startAgent: () => {
+      starts += 1;
+      return Promise.reject(new Error('a unit test starts nothing'));
+    },
+  } as unknown as AgentRunsApi;
+  const deps = {
+    api: () => apiModule,
+    getClient: () => Promise.resolve(client),
+    connection: () => ({ baseUrl: 'https://agents.example', signedIn: true }),
+    log: { info: () => undefined, error: () => undefined, trace: () => undefined },
+    reportUnauthorized: () => undefined,
+  } as unknown as Deps;
+  const token = (cancelled = false): vscode.CancellationToken => ({ isCancellationRequested: cancelled, onCancellationRequested: () => ({ dispose: () => undefined }) });
+  let start: vscode.LanguageModelTool<Record<string, unknown>>;
+
+  before(() => {
+    start = loadTools().createTools(deps).get('agentRuns_startRun')!;
+  });
+  beforeEach(() => {
+    schemaReads = [];
+    schema = () => Promise.resolve(served);
+    starts = 0;
+    settings.appId = 'app_todo';
+    settings.defaultModel = 'hosted/auto';
+  });
+
+  it('refuses an unknown model in check: not put before the person, and invoke says why', async () => {
+    const input = { prompt: 'Fix it', model: 'no/such-model' };
+    const prepared = await start.prepareInvocation!({ input }, token());
+    assert.equal(prepared?.confirmationMessages, undefined, 'an unknown model is never confirmed');
+    assert.equal(schemaReads.length, 1);
+    assert.ok(schemaReads[0] instanceof AbortSignal, 'the read follows prepareInvocation\'s token');
+    const result = await start.invoke({ input, toolInvocationToken: undefined }, token());
+    const text = (result?.content as { value: string }[]).map((p) => p.value).join('');
+    assert.equal(text, 'Not done: model "no/such-model" is not offered by the service; choose one of: hosted/auto, m1.');
+    assert.equal(starts, 0);
+  });
+
+  it('confirms a served model; when the schema cannot be read, the service decides', async () => {
+    const ok = await start.prepareInvocation!({ input: { prompt: 'Fix it', model: 'm1' } }, token());
+    assert.match(String((ok?.confirmationMessages?.message as { value?: string } | undefined)?.value), /Model: `m1`/);
+    schema = () => Promise.reject(new Error('offline'));
+    const unread = await start.prepareInvocation!({ input: { prompt: 'Fix it', model: 'no/such-model' } }, token());
+    assert.ok(unread?.confirmationMessages, 'unreadable schema: confirmed, the service decides');
+  });
+
+  it('reads nothing for input refused on its own, and nothing is confirmed once cancelled', async () => {
+    const bad = await start.prepareInvocation!({ input: { prompt: 'Fix it', reasoningEffort: 'max' } }, token());
+    assert.equal(bad?.confirmationMessages, undefined);
+    assert.equal(schemaReads.length, 0, 'input refused for itself costs no request');
+    const cancelled = await start.prepareInvocation!({ input: { prompt: 'Fix it' } }, token(true));
+    assert.equal(cancelled?.confirmationMessages, undefined);
+    assert.equal(schemaReads[0]?.aborted, true, 'the schema read was given the cancelled token\'s signal');
   });
 });
 

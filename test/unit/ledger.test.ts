@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { RunLedger, storageKeyFor, type KeyValueStore, type LedgerChange, type LedgerProblem, type RunRecord } from '../../src/core/ledger/ledger';
+import { RunLedger, runState, storageKeyFor, type KeyValueStore, type LedgerChange, type LedgerProblem, type RunRecord } from '../../src/core/ledger/ledger';
 import type { Agent } from '../../src/api/types';
 
 class MemoryStore implements KeyValueStore {
@@ -245,6 +245,43 @@ describe('RunLedger across windows (one shared store)', () => {
     assert.equal(a.get('x')?.status, 'completed');
   });
 
+  it('a follow-up sent in one window is not undone by the other window\'s later read of the old completion', async () => {
+    const { a, b } = twoWindows();
+    const t = Date.now();
+    a.upsert({ agentId: 'x', source: 'started', status: 'running' }, t);
+    await a.flush();
+    b.syncFromStore();
+    const done = { agentId: 'x', status: 'completed', completedAt: 500, updatedAt: 500, history: [{ sequence: 1, role: 'user', content: 'go' }] };
+    a.applyAgent(done, { now: t + 1_000 });
+    await a.flush();
+    // Window B, unfocused, read the same completion later: its record is the fresher read.
+    b.applyAgent(done, { now: t + 9_000 });
+    await b.flush();
+    a.recordFollowUp('x', { prompt: 'next', ackStatus: 'queued' }, t + 10_000);
+    await a.flush();
+    // A's save merged B's fresher copy: the act of the person is kept, the read is B's.
+    assert.equal(runState(a.get('x')!).finished, false, 'A\'s list went back to completed');
+    assert.equal(runState(a.get('x')!).status, 'queued');
+    assert.deepEqual(a.active().map((r) => r.agentId), ['x']);
+    b.syncFromStore();
+    assert.equal(runState(b.get('x')!).finished, false, 'B does not see the follow-up');
+    // B reads the stale completion again and saves: A keeps the follow-up.
+    b.applyAgent({ ...done, history: [] }, { now: t + 12_000, viewing: true });
+    await b.flush();
+    a.syncFromStore();
+    assert.equal(runState(a.get('x')!).finished, false);
+    // A reads the end of the new turn; B's older copy does not reopen it.
+    a.applyAgent({ ...done, completedAt: 900, updatedAt: 900, history: [{ sequence: 2, role: 'user', content: 'next' }, { sequence: 3, role: 'assistant', content: 'ok' }] }, { now: t + 20_000 });
+    await a.flush();
+    assert.equal(runState(a.get('x')!).finished, true);
+    b.syncFromStore();
+    assert.equal(runState(b.get('x')!).finished, true, 'the settled act came back open in B');
+    b.markSeen('x', t + 21_000);
+    await b.flush();
+    a.syncFromStore();
+    assert.equal(runState(a.get('x')!).finished, true);
+  });
+
   it('one "finished" notice per completion across windows, even where the other window\'s read is older', async () => {
     const { a, b } = twoWindows();
     const t = Date.now();
@@ -331,49 +368,91 @@ describe('RunLedger across windows (one shared store)', () => {
   });
 
   describe('a follow-up on a finished run', () => {
+    const turn1 = [{ sequence: 1, role: 'user', content: 'first' }, { sequence: 2, role: 'assistant', content: 'ok' }];
     function followedUp(): RunLedger {
       const l = new RunLedger(new MemoryStore(), BASE);
       l.upsert({ agentId: 'a1', source: 'started', status: 'running', prompt: 'first' }, 0);
-      l.applyAgent(agent({ status: 'completed', completedAt: 10, updatedAt: 10, history: [{ sequence: 1, role: 'user', content: 'first' }, { sequence: 2, role: 'assistant', content: 'ok' }] }), { now: 1 });
-      // What afterPost records on the acknowledgement.
-      l.upsert({ agentId: 'a1', source: 'started', status: 'queued', pendingFollowUpPrompt: 'again', pendingFollowUpAt: 100 }, 100);
+      l.applyAgent(agent({ status: 'completed', completedAt: 10, updatedAt: 10, history: turn1 }), { now: 1 });
+      // What the send door records on the acknowledgement.
+      l.recordFollowUp('a1', { prompt: 'again', ackStatus: 'queued' }, 100);
       return l;
     }
-    const stale = agent({ status: 'completed', completedAt: 10, updatedAt: 10, history: [{ sequence: 1, role: 'user', content: 'first' }, { sequence: 2, role: 'assistant', content: 'ok' }] });
+    const stale = agent({ status: 'completed', completedAt: 10, updatedAt: 10, history: turn1 });
+    const shown = (l: RunLedger) => runState(l.get('a1')!);
 
     it('is active again, and a stale completed read is not a completion', () => {
       const l = followedUp();
       assert.deepEqual(l.active().map((r) => r.agentId), ['a1']);
       const r = l.applyAgent(stale, { now: 101 });
       assert.equal(r.becameFinished, false);
-      assert.equal(l.get('a1')?.status, 'queued');
+      assert.equal(shown(l).status, 'queued');
       assert.equal(l.active().length, 1);
-      assert.equal(l.get('a1')?.pendingFollowUpPrompt, 'again');
+      assert.equal(shown(l).followUp?.prompt, 'again');
     });
 
-    for (const [name, shown] of [
-      ['its prompt in the history', { history: [...(stale.history ?? []), { sequence: 3, role: 'user', content: 'again' }] }],
+    for (const [name, evidence] of [
+      ['its prompt in the history', { history: [...turn1, { sequence: 3, role: 'user', content: 'again' }] }],
       ['a later updatedAt', { updatedAt: 11 }],
       ['a queued turn', { lifecycle: { queuedTurnCount: 1 } }],
     ] as [string, Partial<Agent>][]) {
-      it(`shows once the service shows it (${name}); the next completion is one`, () => {
+      it(`${name} does not end its turn; a later completion does, once`, () => {
         const l = followedUp();
-        l.applyAgent({ ...stale, ...shown }, { now: 102 });
-        assert.equal(l.get('a1')?.pendingFollowUpAt, undefined);
-        assert.equal(l.get('a1')?.pendingFollowUpPrompt, undefined);
-        const r = l.applyAgent({ ...stale, ...shown, completedAt: 20, updatedAt: 20 }, { now: 103 });
-        assert.equal(l.get('a1')?.status, 'completed');
-        assert.equal(r.becameFinished || l.active().length === 0, true);
+        l.applyAgent({ ...stale, ...evidence }, { now: 102 });
+        assert.equal(shown(l).finished, false, 'the follow-up arrived (at most): its turn did not end');
+        assert.notEqual(shown(l).status, 'completed');
+        const r = l.applyAgent({ ...stale, ...evidence, lifecycle: { queuedTurnCount: 0 }, completedAt: 20, updatedAt: 20 }, { now: 103 });
+        assert.equal(shown(l).status, 'completed');
+        assert.equal(r.becameFinished, true);
+        assert.equal(l.active().length, 0);
       });
     }
+
+    it('a read with the prompt but no reply after it and the old completedAt: arrived, still working (polling goes on)', () => {
+      const l = followedUp();
+      const withPrompt = [...turn1, { sequence: 3, role: 'user', content: 'again' }];
+      assert.equal(l.applyAgent({ ...stale, history: withPrompt }, { now: 102 }).becameFinished, false);
+      assert.deepEqual(shown(l).followUp, { prompt: 'again', at: 100, arrived: true });
+      assert.equal(shown(l).status, 'running');
+      // A reply beside the old completion is a replica whose history runs ahead of its status.
+      const replied = [...withPrompt, { sequence: 4, role: 'assistant', content: 'working on it' }];
+      assert.equal(l.applyAgent({ ...stale, history: replied }, { now: 103 }).becameFinished, false);
+      assert.equal(l.applyAgent({ ...stale, history: replied, completedAt: 30, updatedAt: 30 }, { now: 104 }).becameFinished, true);
+    });
+
+    it('a service that sends no completedAt: a reply after the prompt in a finished read ends the turn', () => {
+      const l = new RunLedger(new MemoryStore(), BASE);
+      l.upsert({ agentId: 'a1', source: 'started', status: 'running', prompt: 'first' }, 0);
+      l.applyAgent(agent({ status: 'completed', history: turn1 }), { now: 1 });
+      l.recordFollowUp('a1', { prompt: 'again', ackStatus: 'queued' }, 100);
+      const withPrompt = [...turn1, { sequence: 3, role: 'user', content: 'again' }];
+      assert.equal(l.applyAgent(agent({ status: 'completed', history: withPrompt }), { now: 101 }).becameFinished, false);
+      assert.equal(l.applyAgent(agent({ status: 'completed', history: [...withPrompt, { sequence: 4, role: 'assistant', content: 'ok' }] }), { now: 102 }).becameFinished, true);
+    });
 
     it('an old prompt of the same text earlier in the history does not count', () => {
       const l = new RunLedger(new MemoryStore(), BASE);
       l.upsert({ agentId: 'a1', source: 'started', status: 'running', prompt: 'again' }, 0);
       l.applyAgent(agent({ status: 'completed', completedAt: 10, updatedAt: 10, history: [{ sequence: 1, role: 'user', content: 'again' }] }), { now: 1 });
-      l.upsert({ agentId: 'a1', source: 'started', status: 'queued', pendingFollowUpPrompt: 'again', pendingFollowUpAt: 100 }, 100);
+      l.recordFollowUp('a1', { prompt: 'again', ackStatus: 'queued' }, 100);
       l.applyAgent(agent({ status: 'completed', completedAt: 10, updatedAt: 10, history: [{ sequence: 1, role: 'user', content: 'again' }] }), { now: 101 });
-      assert.equal(l.get('a1')?.pendingFollowUpPrompt, 'again');
+      assert.equal(runState(l.get('a1')!).followUp?.arrived, false);
+    });
+
+    it('a read older than what is known (an earlier updatedAt) changes no status', () => {
+      const l = followedUp();
+      l.applyAgent(agent({ status: 'running', updatedAt: 30, history: [...turn1, { sequence: 3, role: 'user', content: 'again' }] }), { now: 102 });
+      l.applyAgent(agent({ status: 'completed', completedAt: 10, updatedAt: 10, history: turn1 }), { now: 103 });
+      assert.equal(l.get('a1')?.status, 'running');
+      assert.equal(shown(l).finished, false);
+    });
+
+    it('a record stored by an earlier version with a pending follow-up keeps waiting for it', () => {
+      const store = new MemoryStore();
+      store.data.set(storageKeyFor(BASE), { version: 1, runs: [{ agentId: 'a1', source: 'started', addedAt: 0, status: 'queued', unread: false, completedAt: 10, lastSequence: 2, pendingFollowUpPrompt: 'again', pendingFollowUpAt: 100 }] });
+      const l = new RunLedger(store, BASE);
+      assert.equal(shown(l).finished, false);
+      assert.equal(l.applyAgent(stale, { now: 101 }).becameFinished, false);
+      assert.equal(l.applyAgent({ ...stale, completedAt: 20, updatedAt: 20 }, { now: 102 }).becameFinished, true);
     });
   });
 

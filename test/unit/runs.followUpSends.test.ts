@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { ApiError, type ApiErrorKind } from '../../src/api/errors';
 import type { FollowUpAck } from '../../src/api/types';
 import { plainL10n } from '../../src/core/l10n';
-import { CLOCK_SKEW_MS, describeFollowUpFailure, FOLLOW_UP_SENDS_KEY, FollowUpSends, type SendMemento } from '../../src/runs/followUpSends';
+import { describeFollowUpFailure, FOLLOW_UP_SENDS_KEY, FollowUpSends, type SendMemento } from '../../src/runs/followUpSends';
 
 function memento(initial: Record<string, unknown> = {}): SendMemento & { data: Map<string, unknown> } {
   const data = new Map<string, unknown>(Object.entries(initial));
@@ -74,7 +74,7 @@ describe('follow-up sends: one POST per follow-up, whatever the page, box or but
     let now = 10_000;
     const before = new FollowUpSends(state, () => now);
     const post = new Post();
-    void before.send('r1', { prompt: 'Also fix the footer', permission: 'allow_edits' }, post.fn, { knownIds: ['old'] });
+    void before.send('r1', { prompt: 'Also fix the footer', permission: 'allow_edits' }, post.fn, { knownIds: ['old'], afterSequence: 7 });
     await tick();
     // The window reloads: the POST's answer is lost with the old extension host.
     now = 20_000;
@@ -84,16 +84,18 @@ describe('follow-up sends: one POST per follow-up, whatever the page, box or but
     const again = new Post();
     assert.equal((await after.send('r1', { prompt: 'Also fix the footer' }, again.fn)).kind, 'busy');
     assert.equal(again.calls, 0);
-    // Reads that do not show it keep it uncertain: an older message with the same text, one
-    // that was there before the send, another role, other text.
+    // Reads that do not show it keep it uncertain: a message with the same text known at the
+    // send, one at or before the newest sequence known then, another role, other text.
     assert.equal(after.observe('r1', [
-      { id: 'old', role: 'user', content: 'Also fix the footer', createdAt: 10_500 },
-      { id: 'm0', role: 'user', content: 'Also fix the footer', createdAt: 10_000 - CLOCK_SKEW_MS - 1 },
-      { id: 'm1', role: 'assistant', content: 'Also fix the footer', createdAt: 11_000 },
-      { id: 'm2', role: 'user', content: 'Something else', createdAt: 11_000 },
-    ]), false);
+      { id: 'old', sequence: 9, role: 'user', content: 'Also fix the footer', createdAt: 10_500 },
+      { id: 'm0', sequence: 7, role: 'user', content: 'Also fix the footer', createdAt: 10_000 },
+      { id: 'm1', sequence: 10, role: 'assistant', content: 'Also fix the footer', createdAt: 11_000 },
+      { id: 'm2', sequence: 11, role: 'user', content: 'Something else', createdAt: 11_000 },
+    ]), undefined);
     assert.equal(after.get('r1')?.state, 'uncertain');
-    assert.equal(after.observe('r1', [{ id: 'm3', role: 'user', content: 'Also fix the footer\n', createdAt: 11_000 }]), true);
+    // The service's clock plays no part: a prompt stamped an hour before the send still counts.
+    assert.deepEqual(after.observe('r1', [{ id: 'm3', sequence: 12, role: 'user', content: 'Also fix the footer\n', createdAt: 10_000 - 3_600_000 }]),
+      { prompt: 'Also fix the footer', sequence: 12, permission: 'allow_edits', permittedBranches: undefined });
     assert.equal(after.get('r1'), undefined);
     assert.equal(state.data.has(FOLLOW_UP_SENDS_KEY), false, 'nothing left in storage');
   });

@@ -4,7 +4,7 @@
  */
 import { oneLine } from '../../api/sanitize';
 import type { L10n } from '../l10n';
-import { cleanText, cut, escapeMarkdown } from './format';
+import { cleanText, cut } from './format';
 
 export interface Confirmation {
   title: string;
@@ -14,20 +14,69 @@ export interface Confirmation {
 
 // One paragraph per fact, not a list: the editor's confirmation dialog (outside a chat) shows
 // the Markdown as plain text, rendering inline code and bold in paragraphs but not in list items.
+// Untrusted text (prompt, run label, names, IDs) is never backslash-escaped: the plain-text
+// dialog does not remove escapes, so `a.b` would read `a\.b` there. It goes into code instead,
+// whose content both a chat and the dialog show verbatim and which cannot hold a link, an
+// image, HTML, a command URI or a heading: single-line values as inline code, a prompt as a
+// fenced block, always last (the dialog runs whatever follows into the block's last line).
 const field = (label: string, value: string): string => `${label}: ${value}`;
-const code = (value: string, max = 120): string => `\`${oneLine(value, max).replace(/`/g, '\u02cb')}\``;
 
-function quotePrompt(prompt: string, max = 600): string {
-  const shown = cut(cleanText(prompt).trim(), max);
-  return `> ${escapeMarkdown(shown.text).replace(/\n/g, '  \n> ')}${shown.cut ? ' …' : ''}`;
+/** The longest run of backticks in `text` (0 without any). */
+function longestBacktickRun(text: string): number {
+  return Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
 }
 
-function permissionLine(permission: string, branches: readonly string[] | undefined, l10n: L10n): string {
+/**
+ * One line of untrusted text as inline code, shown as typed (backticks included): the
+ * delimiter is longer than any backtick run in it, and a space pads a leading or trailing
+ * backtick (CommonMark strips one space from each end).
+ */
+function code(value: string, max = 120): string {
+  const text = oneLine(value, max);
+  if (text === '') return '""';
+  const delimiter = '`'.repeat(longestBacktickRun(text) + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${delimiter}${pad}${text}${pad}${delimiter}`;
+}
+
+/** A fence (backticks) longer than any backtick run in `text`, at least three. */
+function fence(text: string): string {
+  return '`'.repeat(Math.max(3, longestBacktickRun(text) + 1));
+}
+
+/**
+ * Multi-line untrusted text under its label, as a fenced code block: verbatim in a chat and in
+ * the plain-text dialog, inert, no escapes. The label says when only the start is shown.
+ */
+function codeBlock(label: string, value: string, max: number, l10n: L10n): string {
+  const clean = cleanText(value).replace(/^\n+/, '').replace(/\s+$/, '');
+  const shown = cut(clean, max);
+  const title = shown.cut ? l10n.t('{0} (the first {1} of {2} characters)', label, shown.text.length, clean.length) : label;
+  const f = fence(shown.text);
+  return `${title}:\n\n${f}\n${shown.text}\n${f}`;
+}
+
+const PROMPT_SHOWN = 600;
+
+function branchList(branches: readonly string[]): string {
+  return branches.map((b) => code(b, 80)).join(', ');
+}
+
+/**
+ * The permission and branches as sent: `permission` undefined keeps the run's own (a
+ * follow-up); branches given are always shown, whatever the permission.
+ */
+function permissionLines(permission: string | undefined, branches: readonly string[] | undefined, l10n: L10n): string[] {
+  const given = branches && branches.length > 0 ? branches : undefined;
   if (permission === 'allow_edits') {
-    const where = branches && branches.length > 0 ? branches.map((b) => code(b, 80)).join(', ') : l10n.t('any branch the service allows');
-    return field(l10n.t('Permission'), `**allow_edits** — ${l10n.t('the agent may change the project\'s code, on: {0}', where)}`);
+    const where = given ? branchList(given) : l10n.t('any branch the service allows');
+    return [field(l10n.t('Permission'), `**allow_edits** — ${l10n.t('the agent may change the project\'s code, on: {0}', where)}`)];
   }
-  return field(l10n.t('Permission'), `read_only — ${l10n.t('the agent may only read the project')}`);
+  const lines = [permission === undefined
+    ? field(l10n.t('Permission'), l10n.t('unchanged'))
+    : field(l10n.t('Permission'), `read_only — ${l10n.t('the agent may only read the project')}`)];
+  if (given) lines.push(field(l10n.t('Branches'), l10n.t('set to {0}', branchList(given))));
+  return lines;
 }
 
 export interface StartSummary {
@@ -48,8 +97,8 @@ export function startConfirmation(s: StartSummary, l10n: L10n): Confirmation {
       field(l10n.t('App'), code(s.appId)),
       field(l10n.t('Model'), code(s.model)),
       field(l10n.t('Reasoning effort'), code(s.reasoningEffort)),
-      permissionLine(s.permission, s.permittedBranches, l10n),
-      quotePrompt(s.prompt),
+      ...permissionLines(s.permission, s.permittedBranches, l10n),
+      codeBlock(l10n.t('Prompt'), s.prompt, PROMPT_SHOWN, l10n),
     ].join('\n\n'),
   };
 }
@@ -64,18 +113,25 @@ export interface FollowUpSummary {
 }
 
 export function followUpConfirmation(s: FollowUpSummary, l10n: L10n): Confirmation {
-  const lines = [field(l10n.t('Run'), `${code(s.agentId)}${s.runLabel ? ` — ${escapeMarkdown(oneLine(s.runLabel, 80))}` : ''}`)];
-  lines.push(s.permission ? permissionLine(s.permission, s.permittedBranches, l10n) : field(l10n.t('Permission'), l10n.t('unchanged')));
-  lines.push(quotePrompt(s.prompt));
-  return { title: l10n.t('Send a follow-up to run {0}?', oneLine(s.agentId, 40)), message: lines.join('\n\n') };
+  const label = s.runLabel && oneLine(s.runLabel, 80) !== '' ? ` — ${code(s.runLabel, 80)}` : '';
+  return {
+    title: l10n.t('Send a follow-up to run {0}?', oneLine(s.agentId, 40)),
+    message: [
+      field(l10n.t('Run'), `${code(s.agentId)}${label}`),
+      ...permissionLines(s.permission, s.permittedBranches, l10n),
+      codeBlock(l10n.t('Prompt'), s.prompt, PROMPT_SHOWN, l10n),
+    ].join('\n\n'),
+  };
 }
 
-export function testGroupConfirmation(s: { name: string; appId: string; testIds: readonly string[] }, l10n: L10n): Confirmation {
+export function testGroupConfirmation(s: { name: string; appId: string; testIds: readonly string[]; description?: string | null }, l10n: L10n): Confirmation {
   const shown = s.testIds.slice(0, 20).map((id) => code(id, 80)).join(', ');
   const more = s.testIds.length > 20 ? ` ${l10n.t('and {0} more', s.testIds.length - 20)}` : '';
+  const lines = [field(l10n.t('App'), code(s.appId)), field(l10n.t('Name'), code(s.name, 200)), field(l10n.t('Tests'), `${shown}${more}`)];
+  if (typeof s.description === 'string' && s.description.trim() !== '') lines.push(codeBlock(l10n.t('Description'), s.description, PROMPT_SHOWN, l10n));
   return {
     title: l10n.t('Create test group “{0}” with {1} tests?', oneLine(s.name, 60), s.testIds.length),
-    message: [field(l10n.t('App'), code(s.appId)), field(l10n.t('Name'), escapeMarkdown(oneLine(s.name, 200))), field(l10n.t('Tests'), `${shown}${more}`)].join('\n\n'),
+    message: lines.join('\n\n'),
   };
 }
 
@@ -92,11 +148,6 @@ export interface FailedTest {
   /** The test's source (its range in the file). */
   source?: string;
   languageId?: string;
-}
-
-function fence(text: string): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  return '`'.repeat(longest + 1);
 }
 
 /**

@@ -5,13 +5,26 @@
  * and listen to `onDidChange`, which names exactly the runs that changed.
  */
 import { Emitter, type Event } from '../events';
-import { isDormant, type Agent, type RunStatus } from '../../api/types';
+import { isFinished, type Agent, type RunStatus } from '../../api/types';
 import { observeAgent } from './observe';
 import {
-  freshness, isFinishedRun, isRecord, reviveRecord, runTime, sameValue, stripUndefined, type KeyValueStore, type RunRecord,
+  freshness, isRecord, reviveRecord, runTime, sameValue, stripUndefined, type KeyValueStore, type RunRecord,
 } from './record';
+import { actId, bound, followUpAct, isFinishedRun, mergeActs, runState } from './runState';
 
-export { isFinishedRun, reviveRecord, runTime, type KeyValueStore, type RunRecord, type RunSource } from './record';
+export { reviveRecord, runTime, type KeyValueStore, type RunRecord, type RunSource } from './record';
+export { isFinishedRun, runState, type RunState } from './runState';
+
+/** A follow-up the service acknowledged (or whose prompt a read found), for `recordFollowUp`. */
+export interface FollowUpRecord {
+  prompt: string;
+  /** The status in the acknowledgement. */
+  ackStatus: RunStatus;
+  permission?: string;
+  permittedBranches?: string[];
+  /** The prompt's `sequence` when a read already showed it (a send that may have arrived, found). */
+  arrivedSeq?: number;
+}
 
 export interface LedgerChange {
   /** The runs that changed; empty with `structural` when runs were added or removed. */
@@ -111,15 +124,16 @@ export class RunLedger {
   applyAgent(agent: Agent, options: { now?: number; viewing?: boolean } = {}): ApplyResult {
     const now = options.now ?? Date.now();
     const existing = this.runs.get(agent.agentId);
-    const previousStatus: RunStatus = existing?.status ?? 'queued';
-    const base: RunRecord = existing ?? { agentId: agent.agentId, source: 'tracked', addedAt: now, status: previousStatus, unread: false };
-    const { fields: observed, followUpSettled } = observeAgent(base, agent, now);
-    const changed = !existing || followUpSettled || (Object.keys(observed) as (keyof RunRecord)[]).some((k) => !sameValue(base[k], observed[k]));
+    const base: RunRecord = existing ?? { agentId: agent.agentId, source: 'tracked', addedAt: now, status: 'queued', unread: false };
+    const previousStatus = runState(base).status;
+    const { fields: observed, outOfOrder } = observeAgent(base, agent, now);
     const next: RunRecord = { ...base, ...observed, lastCheckedAt: now, pollError: undefined };
-    if (followUpSettled) {
-      delete next.pendingFollowUpPrompt;
-      delete next.pendingFollowUpAt;
+    if (!outOfOrder && agent.status !== undefined && agent.completedAt === undefined) {
+      // A run that is going again (after a follow-up) has no completion: the last turn's is not kept.
+      delete next.completedAt;
     }
+    const changed = !existing || (Object.keys(next) as (keyof RunRecord)[]).some((k) => k !== 'lastCheckedAt' && k !== 'pollError' && !sameValue(base[k], next[k]))
+      || (base.completedAt !== undefined && next.completedAt === undefined);
     if (changed) {
       next.lastChangeAt = now;
       if (existing && !options.viewing) {
@@ -134,7 +148,7 @@ export class RunLedger {
       this.removed.delete(next.agentId);
     }
     this.runs.set(next.agentId, next);
-    const statusChanged = previousStatus !== next.status;
+    const status = runState(next).status;
     const wasUnread = existing?.unread === true && options.viewing === true;
     if (changed || existing?.pollError !== undefined || wasUnread) {
       this.changed({ agentIds: [next.agentId], structural: !existing });
@@ -142,9 +156,33 @@ export class RunLedger {
     return {
       changed,
       previousStatus,
-      statusChanged,
+      statusChanged: previousStatus !== status,
       becameFinished: !isFinishedRun(base) && isFinishedRun(next),
     };
+  }
+
+  /**
+   * A follow-up the service acknowledged: an act of the person that every read must prove
+   * before the run counts as finished again (runState.ts). Returns false when the run is not
+   * in the list.
+   */
+  recordFollowUp(agentId: string, f: FollowUpRecord, now = Date.now()): boolean {
+    const r = this.runs.get(agentId);
+    if (!r) {
+      return false;
+    }
+    // The completion the act follows: only a finished run's (a going run's next end may be the turn before it).
+    const act = followUpAct(actId(now), f.prompt, f.ackStatus, { completedAt: isFinished(r) ? r.completedAt : undefined, lastSequence: r.lastSequence }, now, f.arrivedSeq);
+    const next: RunRecord = { ...r, acts: bound([...(r.acts ?? []), act]) };
+    if (f.permission) {
+      next.permission = f.permission;
+    }
+    if (f.permittedBranches) {
+      next.permittedBranches = f.permittedBranches;
+    }
+    this.runs.set(agentId, next);
+    this.changed({ agentIds: [agentId], structural: false });
+    return true;
   }
 
   /**
@@ -155,10 +193,11 @@ export class RunLedger {
   claimFinishNotice(agentId: string, now = Date.now()): boolean {
     this.syncFromStore();
     const r = this.runs.get(agentId);
-    if (!r || !isFinishedRun(r)) {
+    const state = r ? runState(r) : undefined;
+    if (!r || !state?.finished) {
       return false;
     }
-    const mark = r.completedAt ?? r.updatedAt ?? now;
+    const mark = state.completedAt ?? r.updatedAt ?? now;
     if (r.finishNotifiedFor !== undefined && r.finishNotifiedFor >= mark) {
       return false;
     }
@@ -313,12 +352,12 @@ export class RunLedger {
         this.runs.set(theirs.agentId, theirs);
         ids.add(theirs.agentId);
         structural = true;
-      } else if (freshness(theirs) > freshness(mine)) {
-        this.runs.set(theirs.agentId, withNotice(theirs, mine.finishNotifiedFor));
-        ids.add(theirs.agentId);
-      } else if ((theirs.finishNotifiedFor ?? -Infinity) > (mine.finishNotifiedFor ?? -Infinity)) {
-        // Older in all else, but that window announced a completion this one has not.
-        this.runs.set(mine.agentId, { ...mine, finishNotifiedFor: theirs.finishNotifiedFor });
+      } else {
+        const merged = mergeRecords(mine, theirs);
+        if (merged !== mine) {
+          this.runs.set(mine.agentId, merged);
+          ids.add(mine.agentId);
+        }
       }
     }
     if (ids.size === 0) {
@@ -335,7 +374,7 @@ export class RunLedger {
     // Oldest finished runs go first, then runs halted in a status the reference does not list
     // (they may never end: they must not hold the cap); queued and running runs never go.
     const oldestFirst = this.all().reverse();
-    for (const r of [...oldestFirst.filter(isFinishedRun), ...oldestFirst.filter((x) => !isFinishedRun(x) && x.pendingFollowUpAt === undefined && isDormant(x))]) {
+    for (const r of [...oldestFirst.filter(isFinishedRun), ...oldestFirst.filter((x) => runState(x).dormant)]) {
       if (this.runs.size <= MAX_RUNS) {
         break;
       }
@@ -384,7 +423,39 @@ export class RunLedger {
   }
 }
 
-/** `r` keeping the later of its own and `other`'s finish-notice mark. */
-function withNotice(r: RunRecord, other: number | undefined): RunRecord {
-  return other !== undefined && other > (r.finishNotifiedFor ?? -Infinity) ? { ...r, finishNotifiedFor: other } : r;
+/**
+ * One run as two windows know it. What was read comes from the fresher read (the service's
+ * `updatedAt` first, then when it was read); what the person did (acts) is merged as a set,
+ * so a window whose read is fresher cannot undo the other's follow-up. Returns `mine` when
+ * nothing of `theirs` is news.
+ */
+export function mergeRecords(mine: RunRecord, theirs: RunRecord): RunRecord {
+  const theirsFresher = (theirs.updatedAt !== undefined && mine.updatedAt !== undefined && theirs.updatedAt !== mine.updatedAt)
+    ? theirs.updatedAt > mine.updatedAt
+    : freshness(theirs) > freshness(mine);
+  const base = theirsFresher ? theirs : mine;
+  const other = theirsFresher ? mine : theirs;
+  const acts = mergeActs(base.acts, other.acts);
+  const notice = Math.max(base.finishNotifiedFor ?? -Infinity, other.finishNotifiedFor ?? -Infinity);
+  const sequence = Math.max(base.lastSequence ?? -Infinity, other.lastSequence ?? -Infinity);
+  const merged: RunRecord = { ...base };
+  if (acts !== undefined) merged.acts = acts;
+  if (Number.isFinite(notice)) merged.finishNotifiedFor = notice;
+  if (Number.isFinite(sequence)) merged.lastSequence = sequence;
+  if (base === mine && sameRecord(mine, merged)) {
+    return mine;
+  }
+  return merged;
+}
+
+function sameRecord(a: RunRecord, b: RunRecord): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)] as (keyof RunRecord)[]);
+  for (const k of keys) {
+    if (k === 'acts') {
+      if (JSON.stringify(a.acts ?? []) !== JSON.stringify(b.acts ?? [])) return false;
+    } else if (!sameValue(a[k], b[k])) {
+      return false;
+    }
+  }
+  return true;
 }

@@ -1,36 +1,41 @@
 /**
- * What one read of a run says about its ledger record: the fields it observes, and whether an
- * acknowledged follow-up shows yet. Pure; the ledger (ledger.ts) folds the result in.
+ * What one read of a run says about its ledger record: the fields it observes and what it
+ * proves about the follow-ups acknowledged so far (runState.ts). Pure; the ledger (ledger.ts)
+ * folds the result in.
  */
-import { isFinished, maxSequence, type Agent, type AgentMessage } from '../../api/types';
+import { maxSequence, type Agent, type AgentMessage } from '../../api/types';
 import { stripUndefined, type RunRecord } from './record';
-
-/**
- * How long an acknowledged follow-up may stay invisible before reads are believed again. The
- * service normally shows it within seconds; this only keeps a run from being followed forever
- * when it never does.
- */
-export const FOLLOW_UP_WAIT_MS = 10 * 60_000;
+import { observeActs } from './runState';
 
 /** The first `sequence` of a conversation (0 or 1 are both accepted). */
 const FIRST_SEQUENCE = 1;
 
 export interface Observation {
   readonly fields: Partial<RunRecord>;
-  /** The pending follow-up showed in this read (or was given up on): clear the pending fields. */
-  readonly followUpSettled: boolean;
+  /** The read is older than what the record already holds (its `updatedAt` is earlier): its fields were not taken. */
+  readonly outOfOrder: boolean;
 }
 
 export function observeAgent(base: RunRecord, agent: Agent, now: number): Observation {
-  const lifecycle = agent.lifecycle;
   const history = agent.history;
-  const pending = base.pendingFollowUpAt !== undefined;
-  const settled = pending && (followUpShows(base, agent) || now - (base.pendingFollowUpAt ?? now) >= FOLLOW_UP_WAIT_MS);
-  // A read from before the follow-up took effect still says the last turn's `completed`:
-  // it is not a completion, so the acknowledged status stays.
-  const stale = pending && !settled && isFinished(agent);
+  // A read answered from an older copy of the run (a lagging replica, or one overtaken by a
+  // newer read): the service's own clock says so. Its status is not news, but its history is
+  // still evidence (merged by sequence elsewhere) and may prove an act arrived.
+  const outOfOrder = agent.updatedAt !== undefined && base.updatedAt !== undefined && agent.updatedAt < base.updatedAt;
+  const acts = observeActs(base.acts, agent, now);
+  if (outOfOrder) {
+    const fields: Partial<RunRecord> = stripUndefined({
+      lastSequence: maxSequence(history, base.lastSequence),
+      messageCount: history ? Math.max(history.length, base.messageCount ?? 0) : undefined,
+    });
+    if (acts !== base.acts) {
+      fields.acts = acts;
+    }
+    return { fields, outOfOrder };
+  }
+  const lifecycle = agent.lifecycle;
   const fields: Partial<RunRecord> = stripUndefined({
-    status: stale ? base.status : agent.status ?? base.status,
+    status: agent.status ?? base.status,
     appId: agent.appId,
     projectId: agent.projectId,
     projectName: agent.projectName,
@@ -42,12 +47,16 @@ export function observeAgent(base: RunRecord, agent: Agent, now: number): Observ
     queuedTurnCount: lifecycle?.queuedTurnCount,
     conversationState: lifecycle?.conversationState,
     sandboxState: lifecycle?.sandboxState,
+    lastLifecycleEventAt: lifecycle?.lastLifecycleEventAt,
     createdAt: agent.createdAt,
     updatedAt: agent.updatedAt,
-    completedAt: stale ? base.completedAt : agent.completedAt,
+    completedAt: agent.completedAt,
     messageCount: history ? Math.max(history.length, base.messageCount ?? 0) : undefined,
     lastSequence: maxSequence(history, base.lastSequence),
   });
+  if (acts !== base.acts) {
+    fields.acts = acts;
+  }
   // The label and the prompt come from what the extension sent; a run tracked by ID takes its
   // first user message, but only from a history that reaches back to the start.
   if (base.prompt === undefined && history && startsAtBeginning(history)) {
@@ -56,24 +65,7 @@ export function observeAgent(base: RunRecord, agent: Agent, now: number): Observ
       fields.prompt = firstUser.content;
     }
   }
-  return { fields, followUpSettled: settled };
-}
-
-/** The service shows the follow-up: a new turn is queued or running, the run was updated, or the prompt is in the history. */
-function followUpShows(base: RunRecord, agent: Agent): boolean {
-  if (agent.status !== undefined && !isFinished(agent)) {
-    return true;
-  }
-  if ((agent.lifecycle?.queuedTurnCount ?? 0) > 0) {
-    return true;
-  }
-  if (agent.updatedAt !== undefined && base.updatedAt !== undefined && agent.updatedAt > base.updatedAt) {
-    return true;
-  }
-  const prompt = base.pendingFollowUpPrompt;
-  const after = base.lastSequence;
-  return prompt !== undefined && (agent.history ?? []).some((m) =>
-    m.role === 'user' && m.content === prompt && (after === undefined || m.sequence === undefined || m.sequence > after));
+  return { fields, outOfOrder };
 }
 
 /** Whether `history` holds the conversation's first message (without sequences there is no telling: assume so). */

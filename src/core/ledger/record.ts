@@ -2,7 +2,10 @@
  * A run as the ledger keeps it, and how a stored copy is read back. Pure data helpers; the
  * ledger class (ledger.ts) owns the map and the storage.
  */
-import { isFinished, type RunStatus } from '../../api/types';
+import type { RunStatus } from '../../api/types';
+import { isFinishedRun, reviveActs, followUpAct, type FollowUpAct } from './runState';
+
+export { isFinishedRun };
 
 /** The subset of vscode.Memento the ledger needs. */
 export interface KeyValueStore {
@@ -49,12 +52,13 @@ export interface RunRecord {
   /** The last polling failure, user-facing, cleared by the next success. */
   pollError?: string;
   /**
-   * The last follow-up the service acknowledged and when (Unix ms), kept until a read shows it
-   * (its prompt in the history, a later `updatedAt`, or a queued turn). Until then a read that
-   * still says `completed` is stale, not a completion.
+   * Follow-ups the service acknowledged, open until a read proves their turn ended (see
+   * runState.ts): until then a read that still says `completed` is stale, not a completion.
+   * Merged across windows as a set; `status` and `completedAt` above stay what was read.
    */
-  pendingFollowUpPrompt?: string;
-  pendingFollowUpAt?: number;
+  acts?: readonly FollowUpAct[];
+  /** `lifecycle.lastLifecycleEventAt` of the latest read. */
+  lastLifecycleEventAt?: number;
   /** The highest message `sequence` taken in so far: where the next read's history window must reach back to. */
   lastSequence?: number;
   /**
@@ -64,10 +68,6 @@ export interface RunRecord {
   finishNotifiedFor?: number;
 }
 
-/** Over and not waiting for an acknowledged follow-up: not polled, not counted active, cleared by Clear Finished. */
-export function isFinishedRun(r: RunRecord): boolean {
-  return r.pendingFollowUpAt === undefined && isFinished(r);
-}
 
 /** The run's sort time: when it was created on the service, else when we learned of it. */
 export function runTime(r: RunRecord): number {
@@ -86,11 +86,11 @@ export function isRecord(v: unknown): v is Record<string, unknown> {
 
 const STRING_FIELDS = [
   'appId', 'projectId', 'projectName', 'prompt', 'model', 'reasoningEffort', 'permission',
-  'completionWebhookUrl', 'userEmail', 'lastError', 'conversationState', 'sandboxState', 'pollError', 'pendingFollowUpPrompt',
+  'completionWebhookUrl', 'userEmail', 'lastError', 'conversationState', 'sandboxState', 'pollError',
 ] as const;
 const NUMBER_FIELDS = [
-  'queuedTurnCount', 'createdAt', 'updatedAt', 'completedAt', 'messageCount', 'lastCheckedAt', 'lastChangeAt', 'seenAt', 'pendingFollowUpAt',
-  'lastSequence', 'finishNotifiedFor',
+  'queuedTurnCount', 'createdAt', 'updatedAt', 'completedAt', 'messageCount', 'lastCheckedAt', 'lastChangeAt', 'seenAt',
+  'lastSequence', 'finishNotifiedFor', 'lastLifecycleEventAt',
 ] as const;
 
 /** Rebuilds a record from stored JSON, keeping only well-typed fields. */
@@ -120,6 +120,10 @@ export function reviveRecord(item: unknown): RunRecord | undefined {
   if (Array.isArray(item.permittedBranches) && item.permittedBranches.every((b) => typeof b === 'string')) {
     r.permittedBranches = item.permittedBranches;
   }
+  const acts = reviveActs(item.acts) ?? legacyAct(item, r);
+  if (acts) {
+    r.acts = acts;
+  }
   return r;
 }
 
@@ -138,4 +142,13 @@ export function sameValue(a: unknown, b: unknown): boolean {
     return a.length === b.length && a.every((x, i) => x === b[i]);
   }
   return a === b;
+}
+
+/** A pending follow-up as an earlier version stored it (one prompt and its time) becomes an act. */
+function legacyAct(item: Record<string, unknown>, r: RunRecord): FollowUpAct[] | undefined {
+  const { pendingFollowUpPrompt: prompt, pendingFollowUpAt: at } = item;
+  if (typeof prompt !== 'string' || typeof at !== 'number' || !Number.isFinite(at)) {
+    return undefined;
+  }
+  return [followUpAct(`legacy-${r.agentId}-${at}`, prompt, r.status, { completedAt: r.completedAt, lastSequence: r.lastSequence }, at)];
 }

@@ -8,7 +8,7 @@
  * between the two observations (the best evidence of when it happened), otherwise at the
  * observation time. States are kept as sent; unknown values are fine.
  */
-import { isTerminalStatus, type AgentLifecycle, type RunStatus } from '../../api/types';
+import { isFinished, type AgentLifecycle, type RunStatus } from '../../api/types';
 import type { LaneView, LifecycleView } from './protocol';
 
 export type LaneName = 'conversation' | 'sandbox';
@@ -20,6 +20,7 @@ interface Lane {
   totals: Map<string, number>;
 }
 
+/** The run as `runSnapshot` shows it: `completedAt` only when it is finished (the one rule, runState.ts). */
 export interface LifecycleObservation {
   lifecycle?: AgentLifecycle;
   status?: RunStatus;
@@ -61,7 +62,7 @@ export class LifecycleTracker {
     // in which the change must have happened.
     const changeAt = eventAt !== undefined && eventAt >= lower && eventAt <= observedAt ? eventAt : observedAt;
 
-    if (this.endedAt !== undefined && obs.status !== undefined && !isTerminalStatus(obs.status)) {
+    if (this.endedAt !== undefined && obs.status !== undefined && !isFinished(obs)) {
       // A follow-up re-opened the run: close the time up to the end, count again from now.
       for (const lane of Object.values(this.lanes)) {
         if (lane.current !== undefined && lane.currentSince !== undefined) {
@@ -86,7 +87,7 @@ export class LifecycleTracker {
     if (eventAt !== undefined) {
       this.lastLifecycleEventAt = eventAt;
     }
-    if (this.endedAt === undefined && isTerminalStatus(obs.status)) {
+    if (this.endedAt === undefined && isFinished(obs)) {
       const c = validTime(obs.completedAt) && obs.completedAt >= lower && obs.completedAt <= observedAt ? obs.completedAt : observedAt;
       this.endedAt = c;
     }

@@ -5,8 +5,8 @@
  * suite's pipeline use these, so both follow a run the same way. Pure: no vscode.
  */
 import type { AgentRunsApi } from '../../api/contract';
-import { isDormant, type Agent, type HistoryLimitParam } from '../../api/types';
-import { isFinishedRun, type RunLedger, type RunRecord } from '../ledger/ledger';
+import type { Agent, HistoryLimitParam } from '../../api/types';
+import { runState, type RunLedger, type RunRecord } from '../ledger/ledger';
 import { HistoryWindows } from './historyWindow';
 
 /** After a failed schema read, reads go without a window this long before it is tried again. */
@@ -106,8 +106,6 @@ export function applyRead(ledger: RunLedger, agentId: string, agent: Agent, o: A
   if (result.becameFinished && ledger.claimFinishNotice(agentId, o.now)) {
     o.finished(ledger.get(agentId) ?? record);
   }
-  if (isFinishedRun(record)) {
-    return true;
-  }
-  return record.pendingFollowUpAt === undefined && isDormant(record) ? 'dormant' : false;
+  const state = runState(record);
+  return state.finished ? true : state.dormant ? 'dormant' : false;
 }

@@ -4,7 +4,7 @@
  * turns it into a TreeItem.
  */
 import { oneLine } from '../../api/sanitize';
-import { isFinishedRun, runTime, type RunRecord } from '../ledger/ledger';
+import { isFinishedRun, runState, runTime, type RunRecord } from '../ledger/ledger';
 import type { L10n } from '../l10n';
 import { formatAge, formatDuration, formatTimestamp } from '../time';
 
@@ -98,7 +98,9 @@ export function runContextValue(r: RunRecord): string {
 }
 
 export function presentRun(r: RunRecord, now: number, l10n: L10n): RunPresentation {
-  const parts = [statusText(r.status, l10n)];
+  // The run's one state (runState.ts): an unsettled follow-up outranks a stale `completed`.
+  const state = runState(r);
+  const parts = [statusText(state.status, l10n)];
   if (r.model) {
     parts.push(plain(r.model, 80));
   }
@@ -117,7 +119,10 @@ export function presentRun(r: RunRecord, now: number, l10n: L10n): RunPresentati
       details.push([label, text]);
     }
   };
-  add(l10n.t('Status'), statusText(r.status, l10n));
+  add(l10n.t('Status'), statusText(state.status, l10n));
+  if (state.followUp) {
+    add(l10n.t('Follow-up'), state.followUp.arrived ? l10n.t('arrived; waiting for its turn to end') : l10n.t('sent; the service does not show it yet'));
+  }
   add(l10n.t('App'), r.projectName ? `${r.projectName} (${r.appId ?? '?'})` : r.appId);
   add(l10n.t('Model'), r.model);
   add(l10n.t('Reasoning effort'), r.reasoningEffort);
@@ -128,15 +133,15 @@ export function presentRun(r: RunRecord, now: number, l10n: L10n): RunPresentati
   add(l10n.t('Queued turns'), r.queuedTurnCount);
   add(l10n.t('Created'), r.createdAt !== undefined ? formatTimestamp(r.createdAt) : undefined);
   add(l10n.t('Updated'), r.updatedAt !== undefined ? formatTimestamp(r.updatedAt) : undefined);
-  if (r.completedAt !== undefined) {
-    const took = r.createdAt !== undefined ? ` (${formatDuration(r.completedAt - r.createdAt, l10n)})` : '';
-    add(l10n.t('Finished'), formatTimestamp(r.completedAt) + took);
+  if (state.completedAt !== undefined) {
+    const took = r.createdAt !== undefined ? ` (${formatDuration(state.completedAt - r.createdAt, l10n)})` : '';
+    add(l10n.t('Finished'), formatTimestamp(state.completedAt) + took);
   }
   add(l10n.t('Last checked'), r.lastCheckedAt !== undefined ? formatTimestamp(r.lastCheckedAt) : undefined);
   add(l10n.t('Agent ID'), r.agentId);
 
   const warnings: string[] = [];
-  if (r.lastError) {
+  if (r.lastError && !state.followUp) {
     warnings.push(l10n.t('Last error: {0}', plain(r.lastError)));
   }
   if (r.pollError !== undefined) {
@@ -150,7 +155,7 @@ export function presentRun(r: RunRecord, now: number, l10n: L10n): RunPresentati
   return {
     label: runLabel(r, l10n),
     description,
-    icon: statusIcon(r.status),
+    icon: statusIcon(state.status),
     contextValue: runContextValue(r),
     details,
     warnings,

@@ -1,7 +1,10 @@
 /**
  * Command bodies that load on first use, as their own bundle (dist/runCommands.js): the
- * follow-up box and Export Run…. Their commands are registered at activation
+ * follow-up box, Export Run…, Track Run by ID, Copy Link and the run links (vscode://…/run). Their commands are registered at activation
  * (runs/commands/lazyCommands.ts); live objects come in through deps.
  */
 export { followUpCommand } from './followUpCommand';
 export { exportRunCommand } from './exportRun';
+export { trackRunCommand } from './trackRun';
+export { handleRunUri } from './uriHandler';
+export { copyLinkCommand } from './copyLink';

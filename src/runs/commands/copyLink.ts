@@ -8,22 +8,20 @@ import { resolveRunHere } from './pickRun';
  * through `asExternalUri`: when the editor runs remotely (code-server, Codespaces, a browser)
  * the editor turns its own `vscode://` link into one a browser can open.
  */
-export function registerCopyLink(context: vscode.ExtensionContext, deps: GlueDeps): void {
-  context.subscriptions.push(vscode.commands.registerCommand('agentRuns.copyLink', async (arg?: unknown) => {
-    const agentId = await resolveRunHere(deps, arg, vscode.l10n.t('Copy Link'));
-    const baseUrl = deps.conn.current.baseUrl;
-    if (!agentId || !baseUrl) {
-      return undefined;
-    }
-    const raw = buildRunLink(vscode.env.uriScheme, context.extension.id, agentId, baseUrl);
-    const link = vscode.Uri.parse(raw);
-    const mapped = await vscode.env.asExternalUri(link);
-    // Unchanged (desktop): the link as built. Otherwise the editor's link as it gave it: its
-    // query is already encoded, and encoding it again (toString()) would break it.
-    const external = mapped.toString() === link.toString() ? raw : mapped.toString(true);
-    await vscode.env.clipboard.writeText(external);
-    deps.log.info(`Copied the link to run ${agentId}: ${external}`);
-    void vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Link to the run copied'), 3000);
-    return external;
-  }));
+export async function copyLinkCommand(deps: GlueDeps, arg?: unknown): Promise<string | undefined> {
+  const agentId = await resolveRunHere(deps, arg, vscode.l10n.t('Copy Link'));
+  const baseUrl = deps.conn.current.baseUrl;
+  if (!agentId || !baseUrl) {
+    return undefined;
+  }
+  const raw = buildRunLink(vscode.env.uriScheme, deps.context.extension.id, agentId, baseUrl);
+  const link = vscode.Uri.parse(raw);
+  const mapped = await vscode.env.asExternalUri(link);
+  // Unchanged (desktop): the link as built. Otherwise the editor's link as it gave it: its
+  // query is already encoded, and encoding it again (toString()) would break it.
+  const external = mapped.toString() === link.toString() ? raw : mapped.toString(true);
+  await vscode.env.clipboard.writeText(external);
+  deps.log.info(`Copied the link to run ${agentId}: ${external}`);
+  void vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Link to the run copied'), 3000);
+  return external;
 }

@@ -2,7 +2,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GlueDeps } from '../glueDeps';
-import { recordToAgent } from '../recordToAgent';
+import { runSnapshot } from '../../core/ledger/snapshot';
 import { resolveRunHere } from './pickRun';
 
 type Format = 'markdown' | 'json';
@@ -55,7 +55,7 @@ export async function exportRunCommand(deps: GlueDeps, arg?: unknown, formatArg?
     return;
   }
   const record = deps.ledgers.current.get(agentId);
-  const run = record ? recordToAgent(record) : { agentId };
+  const run = record ? runSnapshot(record) : { agentId };
   const local = target.scheme === 'file';
   const file = local ? target.fsPath : path.join(os.tmpdir(), `agent-runs-export-${process.pid}-${Date.now()}`);
   let count: number;

@@ -1,4 +1,4 @@
-/** "Send Follow-up" and "Export Run…", registered at activation; their bodies load on first use. */
+/** "Send Follow-up", "Export Run…", "Track Run by ID", "Copy Link" and the run links, registered at activation; their bodies load on first use. */
 import * as vscode from 'vscode';
 import type { GlueDeps } from '../glueDeps';
 import type * as Bodies from './bodies';
@@ -16,5 +16,9 @@ export function registerLazyRunCommands(context: vscode.ExtensionContext, deps: 
   context.subscriptions.push(
     vscode.commands.registerCommand('agentRuns.sendFollowUp', (arg?: unknown) => bodies().followUpCommand(deps, arg)),
     vscode.commands.registerCommand('agentRuns.exportRun', (arg?: unknown, format?: unknown) => bodies().exportRunCommand(deps, arg, format)),
+    vscode.commands.registerCommand('agentRuns.copyLink', (arg?: unknown) => bodies().copyLinkCommand(deps, arg)),
+    vscode.commands.registerCommand('agentRuns.trackRun', (arg?: unknown) => bodies().trackRunCommand(deps, arg)),
+    // vscode://agent-runs-team.agent-runs/run?id=…&base=…: opens the run, tracking it first (see uriHandler.ts).
+    vscode.window.registerUriHandler({ handleUri: (uri) => bodies().handleRunUri(deps, uri) }),
   );
 }

@@ -7,20 +7,18 @@ import { extractAgentId } from '../../core/runs/agentId';
  * sure it exists on this service, then follows it like any other.
  * Accepts an agent ID argument (deep links, tests); asks for one otherwise.
  */
-export function registerTrackRun(context: vscode.ExtensionContext, deps: GlueDeps): void {
-  context.subscriptions.push(vscode.commands.registerCommand('agentRuns.trackRun', async (arg?: unknown) => {
-    const given = typeof arg === 'string' ? extractAgentId(arg) : undefined;
-    const agentId = given ?? (await askForId());
-    if (!agentId) {
-      return undefined;
-    }
-    const ok = await trackRun(deps, agentId);
-    if (ok) {
-      await deps.view.reveal(agentId, { select: true });
-      await deps.openRun(agentId);
-    }
-    return ok;
-  }));
+export async function trackRunCommand(deps: GlueDeps, arg?: unknown): Promise<boolean | undefined> {
+  const given = typeof arg === 'string' ? extractAgentId(arg) : undefined;
+  const agentId = given ?? (await askForId());
+  if (!agentId) {
+    return undefined;
+  }
+  const ok = await trackRun(deps, agentId);
+  if (ok) {
+    await deps.view.reveal(agentId, { select: true });
+    await deps.openRun(agentId);
+  }
+  return ok;
 }
 
 async function askForId(): Promise<string | undefined> {

@@ -9,12 +9,6 @@ import { trackRun } from './trackRun';
  * tracking it first when it is not in the list. A link naming another service only switches
  * the base URL after a modal confirmation; the token is never part of a link.
  */
-export function registerUriHandler(context: vscode.ExtensionContext, deps: GlueDeps): void {
-  context.subscriptions.push(vscode.window.registerUriHandler({
-    handleUri: (uri) => handleRunUri(deps, uri),
-  }));
-}
-
 export async function handleRunUri(deps: GlueDeps, uri: vscode.Uri): Promise<void> {
   // uri.query is already decoded: re-read the encoded form so "&" and "=" inside values survive.
   const url = new URL(uri.toString());

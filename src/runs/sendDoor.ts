@@ -1,0 +1,123 @@
+/**
+ * One door for every send: start, follow-up and test-group creation, for the launch form, the
+ * panel's composer, the palette, the tree, notifications, the language-model tools, the chat
+ * participant and the Testing view alike. The exactly-once rules live here and nowhere else
+ * (ESLint refuses the client's POST methods anywhere else, see eslint.config.mjs):
+ * - a start is registered with `UnconfirmedStarts` while it is under way, so a reload or a cut
+ *   after the body left shows "may have started" instead of losing it;
+ * - a follow-up takes the run's lock (`FollowUpSends`): a second send of the run while one is
+ *   under way, or may have arrived, sends nothing;
+ * - after any failure that may have reached the service (a cut, a timeout or a cancel once the
+ *   body left) the send is recorded as uncertain and never sent again on its own;
+ * - what the service acknowledged goes through `afterPost` (listed, followed, read fast).
+ *
+ * How a failure is put before the person stays with each surface. No `vscode` import: the
+ * model-based test and the fault suite drive it with the real client.
+ *
+ * The POSTs themselves (src/runs/sendPosts.ts) load on the first send, as their own bundle
+ * (dist/send.js, see esbuild.js): what runs on every read (`observeRead`) stays here.
+ */
+import type { AgentRunsApi } from '../api/contract';
+import type { Agent, AgentRun, CreateTestGroupRequest, FollowUpAck, StartAgentRequest, TestGroupCreated } from '../api/types';
+import type { RunLedger } from '../core/ledger/ledger';
+import type { Poller } from '../core/polling/poller';
+import type { FollowUpInput, FollowUpSends, SendState } from './followUpSends';
+import type * as SendPosts from './sendPosts';
+import type { UnconfirmedStarts } from './unconfirmedStarts';
+
+export type { FollowUpInput };
+
+export interface DoorDeps {
+  /** The client for the configured service; undefined when there is none (told to the person unless `quiet`). */
+  client(options: { quiet: boolean }): Promise<AgentRunsApi | undefined>;
+  ledger(): RunLedger;
+  readonly poller: Pick<Poller, 'track' | 'burst'>;
+  readonly starts: UnconfirmedStarts;
+  readonly sends: FollowUpSends;
+  /** The run's draft: emptied while its text is on its way, given back when nothing arrived. */
+  readonly drafts?: { get(agentId: string): string | undefined; set(agentId: string, text: string | undefined): void };
+  /** IDs of user messages with this text the run already has (they are not the one being sent). */
+  knownUserMessageIds?(agentId: string, prompt: string): string[];
+  readonly log: { info(message: string): void; warn(message: string): void; trace?(message: string): void };
+  now?(): number;
+}
+
+export interface SendOptions {
+  /** Where the send came from, for the log. */
+  from: string;
+  /** Cancels the request; a cancel after the body left is a "may have arrived". */
+  signal?: AbortSignal;
+  /** The client to send with (else the current one). */
+  client?: AgentRunsApi;
+  /** Without a client, tell nobody (the caller says why in its own words). */
+  quiet?: boolean;
+}
+
+/** Nothing was sent: there is no client (no base URL, no token, insecure URL declined). */
+export interface NotConnected { readonly kind: 'notConnected' }
+
+/** The request failed; `mayHaveArrived`: it may have taken effect, and was recorded as uncertain. */
+export interface SendFailed { readonly kind: 'failed'; readonly error: unknown; readonly mayHaveArrived: boolean; readonly baseUrl: string }
+
+export type StartResult = { readonly kind: 'started'; readonly run: AgentRun; readonly baseUrl: string } | NotConnected | SendFailed;
+
+export type FollowUpResult =
+  | { readonly kind: 'sent'; readonly ack: FollowUpAck }
+  /** Another send of this run is under way or may have arrived: nothing was sent. */
+  | { readonly kind: 'busy'; readonly send: SendState }
+  | NotConnected
+  | SendFailed;
+
+export type TestGroupResult = { readonly kind: 'created'; readonly group: TestGroupCreated; readonly baseUrl: string } | NotConnected | SendFailed;
+
+/** The POST half of the door (src/runs/sendPosts.ts): `loadSendPosts` in the extension, the module itself in tests. */
+export type SendPostsModule = typeof SendPosts;
+
+export class SendDoor {
+  constructor(private readonly d: DoorDeps, private readonly posts: () => SendPostsModule) {}
+
+  /** `POST /agents`, once; listed and followed when acknowledged, recorded as "may have started" when it may have arrived. */
+  start(request: StartAgentRequest, o: SendOptions): Promise<StartResult> {
+    return this.posts().postStart(this.d, request, o);
+  }
+
+  /**
+   * `POST /agents/{id}/messages` through the run's lock: `busy` while another send of the run is
+   * under way or may have arrived (unless `resend`: the person's deliberate resend of that one).
+   */
+  followUp(agentId: string, input: FollowUpInput, o: SendOptions & { resend?: boolean }): Promise<FollowUpResult> {
+    const waiting = this.d.sends.get(agentId);
+    if (waiting && !(o.resend && waiting.state === 'uncertain')) {
+      return Promise.resolve({ kind: 'busy', send: waiting });
+    }
+    return this.posts().postFollowUp(this.d, agentId, input, o);
+  }
+
+  /** `POST /test-groups`, once; never sent again on its own. */
+  createTestGroup(request: CreateTestGroupRequest, o: SendOptions): Promise<TestGroupResult> {
+    return this.posts().postTestGroup(this.d, request, o);
+  }
+
+  /**
+   * A read of a listed run, before the ledger takes it in: a follow-up that may have arrived is
+   * found in its history, and from then on its turn is awaited like an acknowledged one.
+   */
+  observeRead(agentId: string, agent: Agent): void {
+    const found = this.d.sends.observe(agentId, agent.history);
+    if (found) {
+      this.d.ledger().recordFollowUp(agentId, {
+        prompt: found.prompt, ackStatus: 'queued', arrivedSeq: found.sequence, permission: found.permission, permittedBranches: found.permittedBranches,
+      }, this.d.now?.() ?? Date.now());
+    }
+  }
+
+  /** Gives up an `uncertain` follow-up: its text goes back to the draft (ahead of anything typed since). */
+  discardFollowUp(agentId: string): string | undefined {
+    const text = this.d.sends.discard(agentId);
+    if (text !== undefined && this.d.drafts) {
+      const typed = this.d.drafts.get(agentId) ?? '';
+      this.d.drafts.set(agentId, typed.trim() === '' ? text : `${text}\n\n${typed}`);
+    }
+    return text;
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * The POSTs of the send door (src/runs/sendDoor.ts), loaded on the first send as their own
+ * bundle (dist/send.js): a start, a follow-up through the run's lock, a test group. The rules
+ * are the door's (see there); this is where the client's POST methods are called, and the only
+ * place outside src/api (ESLint refuses them anywhere else, see eslint.config.mjs).
+ */
+import { mayHaveArrived } from '../api/errors';
+import type { AgentRun, CreateTestGroupRequest, StartAgentRequest } from '../api/types';
+import { afterPost } from './afterPost';
+import type { DoorDeps, FollowUpInput, FollowUpResult, SendOptions, StartResult, TestGroupResult } from './sendDoor';
+
+export { afterPost };
+
+export async function postStart(d: DoorDeps, request: StartAgentRequest, o: SendOptions): Promise<StartResult> {
+  const client = o.client ?? await d.client({ quiet: o.quiet === true });
+  if (!client) {
+    return { kind: 'notConnected' };
+  }
+  const entry = d.starts.begin({ appId: request.appId, prompt: request.prompt, model: request.model, baseUrl: client.baseUrl });
+  let run: AgentRun;
+  try {
+    run = await client.startAgent(request, { signal: o.signal });
+  } catch (error) {
+    const arrived = mayHaveArrived(error);
+    d.starts.end(entry, arrived ? 'mayExist' : 'notCreated');
+    d.log.warn(`Start from the ${o.from} failed${arrived ? ' (it may have created a run)' : ''}: ${errorLine(error)}`);
+    return { kind: 'failed', error, mayHaveArrived: arrived, baseUrl: client.baseUrl };
+  }
+  d.starts.end(entry, 'started');
+  const ledger = d.ledger();
+  if (ledger.baseUrl !== client.baseUrl) {
+    d.log.warn(`Run ${run.agentId} was started on ${client.baseUrl}, but the run list now follows ${ledger.baseUrl}.`);
+  }
+  afterPost(ledger, d.poller, { kind: 'start', run, request }, now(d));
+  d.log.info(`Started agent run ${run.agentId} from the ${o.from} on ${request.appId} with ${request.model} (${run.status}).`);
+  return { kind: 'started', run, baseUrl: client.baseUrl };
+}
+
+/** The run's lock is taken synchronously by `sends.send`: a second send finds it `busy`. */
+export async function postFollowUp(d: DoorDeps, agentId: string, input: FollowUpInput, o: SendOptions & { resend?: boolean }): Promise<FollowUpResult> {
+  const client = o.client ?? await d.client({ quiet: o.quiet === true });
+  if (!client) {
+    return { kind: 'notConnected' };
+  }
+  const started = d.sends.send(agentId, input, (i) => client.sendFollowUp(agentId, {
+    prompt: i.prompt,
+    ...(i.permission ? { permission: i.permission } : {}),
+    ...(i.permittedBranches && i.permittedBranches.length > 0 ? { permittedBranches: i.permittedBranches } : {}),
+  }, { signal: o.signal }), {
+    resend: o.resend,
+    knownIds: d.knownUserMessageIds?.(agentId, input.prompt),
+    afterSequence: d.ledger().get(agentId)?.lastSequence,
+  });
+  // From here the text lives in the send entry, not in the draft.
+  if (d.sends.get(agentId)?.state === 'sending') {
+    d.drafts?.set(agentId, undefined);
+  }
+  const outcome = await started;
+  if (outcome.kind === 'busy') {
+    return outcome;
+  }
+  if (outcome.kind === 'sent') {
+    d.log.info(`Follow-up sent to ${agentId} from the ${o.from}; the run is ${outcome.ack.status}.`);
+    d.log.trace?.(`Follow-up text for ${agentId}: ${input.prompt}`);
+    afterPost(d.ledger(), d.poller, {
+      kind: 'followUp', agentId, ack: outcome.ack, prompt: input.prompt, permission: input.permission, permittedBranches: input.permittedBranches,
+    }, now(d));
+    return outcome;
+  }
+  d.log.warn(`Follow-up to ${agentId} from the ${o.from} failed${outcome.mayHaveArrived ? ' (it may have arrived)' : ''}: ${errorLine(outcome.error)}`);
+  if (outcome.mayHaveArrived) {
+    // Read the run fast for a while: its history says whether the prompt arrived.
+    d.poller.burst(agentId);
+  } else if ((d.drafts?.get(agentId) ?? '').trim() === '') {
+    d.drafts?.set(agentId, input.prompt);
+  }
+  return { kind: 'failed', error: outcome.error, mayHaveArrived: outcome.mayHaveArrived, baseUrl: client.baseUrl };
+}
+
+export async function postTestGroup(d: DoorDeps, request: CreateTestGroupRequest, o: SendOptions): Promise<TestGroupResult> {
+  const client = o.client ?? await d.client({ quiet: o.quiet === true });
+  if (!client) {
+    return { kind: 'notConnected' };
+  }
+  try {
+    const group = await client.createTestGroup(request, { signal: o.signal });
+    d.log.info(`Created test group ${group.groupId} from the ${o.from} (${request.testIds?.length ?? 0} test IDs) for app ${request.appId}.`);
+    return { kind: 'created', group, baseUrl: client.baseUrl };
+  } catch (error) {
+    const arrived = mayHaveArrived(error);
+    d.log.warn(`Creating a test group from the ${o.from} failed${arrived ? ' (it may have been created)' : ''}: ${errorLine(error)}`);
+    return { kind: 'failed', error, mayHaveArrived: arrived, baseUrl: client.baseUrl };
+  }
+}
+
+function now(d: DoorDeps): number {
+  return d.now?.() ?? Date.now();
+}
+
+/** A failure for the log: the client's one-line text (never the token: ApiError messages are redacted). */
+function errorLine(error: unknown): string {
+  if (typeof error === 'object' && error !== null && 'kind' in error && 'message' in error) {
+    const e = error as { kind: unknown; status?: unknown; message: unknown };
+    return `${String(e.kind)}${typeof e.status === 'number' ? ` ${e.status}` : ''}: ${String(e.message)}`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
