@@ -25,7 +25,7 @@ const lazyEntries = {
   panel: 'src/panel/entry.ts',
   // The saved transcripts: the first read that brings messages, or a panel (src/runs/transcripts.ts).
   transcripts: 'src/core/transcript/transcriptFiles.ts',
-  // The follow-up box, Export Run…, Track Run by ID and run links: their first use (src/runs/commands/lazyCommands.ts).
+  // The run commands' bodies and the run links: their first use (src/runs/commands/lazyCommands.ts).
   runCommands: 'src/runs/commands/bodies.ts',
   // Test-ID scanning, creating test groups, runs about tests (src/testGroups/load.ts).
   testGroups: 'src/testGroups/entry.ts',

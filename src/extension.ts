@@ -9,12 +9,6 @@ import { registerConnectionCommands } from './connection/register';
 import { seedTokenFromEnv } from './connection/seedToken';
 import { TokenStore } from './connection/tokenStore';
 import { UnauthorizedGate } from './connection/unauthorizedGate';
-import { registerClearFinished } from './runs/commands/clearFinished';
-import { registerCopyAgentId } from './runs/commands/copyAgentId';
-import { registerOpenRun } from './runs/commands/openRun';
-import { registerRefresh } from './runs/commands/refresh';
-import { registerRefreshRun } from './runs/commands/refreshRun';
-import { registerRemoveRun } from './runs/commands/removeRun';
 import { registerLazyRunCommands } from './runs/commands/lazyCommands';
 import { registerStartRun, startRunPrefilled } from './launch/register';
 import { Emitter } from './core/events';
@@ -71,7 +65,8 @@ export interface AgentRunsTestApi {
   /** What the composer does once the service acknowledged a POST (tests: a follow-up whose reads are still stale). */
   afterPost(post: AfterPost): void;
   /** The `sequence` of every message in a run's transcript, in order (-1 without one). */
-  transcriptSequences(agentId: string): number[];
+  /** The sequences of the run's transcript as the product holds it (read back from its journal when not in memory). */
+  transcriptSequences(agentId: string): Promise<number[]>;
   /** The language model tools and the chat handler, as registered (tests drive what the editor's UI would). */
   readonly assistant: AssistantTestHooks;
 }
@@ -110,7 +105,7 @@ function buildBase(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
   // Every global-state write goes through one queue: concurrent ones can undo each other.
   const globalState = new SerialStore(context.globalState);
   const conn = new Connection({ context, globalState, auth, log, loadApi });
-  const ledgers = new Ledgers(globalState, log, conn.current.baseUrl);
+  const ledgers = new Ledgers(globalState, log, conn.current.baseUrl, context.workspaceState);
   // The journals load on first use (dist/transcripts.js); runs the ledger knows unfinished are never pruned.
   const transcripts = new Transcripts(context.globalStorageUri, log, conn.current.baseUrl, () => ledgers.current);
   const gate = new UnauthorizedGate(conn, auth, log);
@@ -233,13 +228,7 @@ function buildDeps(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
 
 function registerRunCommands(context: vscode.ExtensionContext, deps: GlueDeps, b: Base, log: vscode.LogOutputChannel): void {
   registerConnectionCommands(context, { conn: b.conn, auth: b.auth, log });
-  registerOpenRun(context, deps);
   registerLazyRunCommands(context, deps);
-  registerRefresh(context, deps);
-  registerRefreshRun(context, deps);
-  registerCopyAgentId(context, deps);
-  registerRemoveRun(context, deps);
-  registerClearFinished(context, deps);
 }
 
 function testApi(b: Base, r: Runs, log: vscode.LogOutputChannel, flush: () => Promise<void>, activationMs: number, assistant: AssistantTestHooks): AgentRunsTestApi {
@@ -260,7 +249,8 @@ function testApi(b: Base, r: Runs, log: vscode.LogOutputChannel, flush: () => Pr
     connection: () => ({ baseUrl: conn.current.baseUrl, signedIn: conn.current.signedIn, tokenRejected: gate.rejected, online: r.connectivity() }),
     seedToken: () => seedTokenFromEnv(process.env, conn, auth, log),
     afterPost: (post) => loadSendPosts().afterPost(b.ledgers.current, r.sync.poller, post),
-    transcriptSequences: (agentId) => b.transcripts.store.get(agentId).snapshot().entries.map((e) => e.sequence ?? -1),
+    // Not the in-memory store alone: a transcript no panel shows is dropped from memory once saved.
+    transcriptSequences: async (agentId) => (await b.transcripts.load(agentId)).snapshot().entries.map((e) => e.sequence ?? -1),
     assistant,
   };
 }

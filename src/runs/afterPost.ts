@@ -5,7 +5,7 @@
  * follow-up, chat and tools) comes through here.
  */
 import type { AgentRun, FollowUpAck, StartAgentRequest } from '../api/types';
-import type { RunLedger, RunSource } from '../core/ledger/ledger';
+import type { FollowUpBaseline, RunLedger, RunSource } from '../core/ledger/ledger';
 import type { Poller } from '../core/polling/poller';
 
 export type AfterPost =
@@ -23,6 +23,8 @@ export type AfterPost =
       prompt: string;
       permission?: string;
       permittedBranches?: string[];
+      /** The run's facts when the follow-up was sent (RunLedger.followUpBaseline before the POST). */
+      before?: FollowUpBaseline;
     };
 
 export function afterPost(ledger: RunLedger, poller: Pick<Poller, 'track' | 'burst'>, post: AfterPost, now = Date.now()): void {
@@ -57,6 +59,7 @@ export function afterPost(ledger: RunLedger, poller: Pick<Poller, 'track' | 'bur
     ackStatus: ack.status,
     permission: post.permission,
     permittedBranches: post.permittedBranches,
+    ...(post.before ? { before: post.before } : {}),
   }, now);
   poller.track(agentId);
   poller.burst(agentId, { reopening: true });

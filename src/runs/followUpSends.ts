@@ -44,6 +44,9 @@ interface StoredSend extends SendState {
   knownIds?: string[];
   /** The newest message `sequence` known when the send began: the prompt shows after it. */
   afterSequence?: number;
+  /** The run's `completedAt` (when finished) and `updatedAt` when the send began, for its act once found. */
+  beforeCompletedAt?: number;
+  beforeUpdatedAt?: number;
 }
 
 /** An `uncertain` follow-up a read found in the history: it arrived (its turn is not over yet). */
@@ -51,6 +54,8 @@ export interface FoundSend {
   prompt: string;
   /** Its `sequence` in the history (-1 without one). */
   sequence: number;
+  /** The run's facts when it was sent (see FollowUpRecord.before). */
+  before: { completedAt?: number; lastSequence?: number; updatedAt?: number };
   permission?: FollowUpInput['permission'];
   permittedBranches?: string[];
 }
@@ -69,6 +74,8 @@ export interface SendOptions {
   knownIds?: readonly string[];
   /** The newest message `sequence` the run is known to have: the prompt, when it arrives, comes after it. */
   afterSequence?: number;
+  /** The run's `completedAt` (when finished) and `updatedAt` as known now, kept for the act once the prompt is found. */
+  before?: { completedAt?: number; updatedAt?: number };
 }
 
 export class FollowUpSends {
@@ -137,6 +144,8 @@ export class FollowUpSends {
     if (options.afterSequence !== undefined && Number.isSafeInteger(options.afterSequence)) {
       entry.afterSequence = options.afterSequence;
     }
+    if (options.before?.completedAt !== undefined) entry.beforeCompletedAt = options.before.completedAt;
+    if (options.before?.updatedAt !== undefined) entry.beforeUpdatedAt = options.before.updatedAt;
     this.set(agentId, entry);
     try {
       const ack = await post(input);
@@ -181,7 +190,11 @@ export class FollowUpSends {
     }
     this.set(agentId, undefined);
     const sequence = found.sequence !== undefined && Number.isSafeInteger(found.sequence) ? found.sequence : -1;
-    return { prompt: s.prompt, sequence, permission: s.permission, permittedBranches: s.permittedBranches };
+    const before: FoundSend['before'] = {};
+    if (s.beforeCompletedAt !== undefined) before.completedAt = s.beforeCompletedAt;
+    if (s.afterSequence !== undefined) before.lastSequence = s.afterSequence;
+    if (s.beforeUpdatedAt !== undefined) before.updatedAt = s.beforeUpdatedAt;
+    return { prompt: s.prompt, sequence, before, permission: s.permission, permittedBranches: s.permittedBranches };
   }
 
   /** The run left the list: its send state goes with it. */
@@ -237,6 +250,12 @@ function revive(raw: unknown): [string, StoredSend][] {
     }
     if (typeof r.afterSequence === 'number' && Number.isSafeInteger(r.afterSequence)) {
       send.afterSequence = r.afterSequence;
+    }
+    if (typeof r.beforeCompletedAt === 'number' && Number.isFinite(r.beforeCompletedAt)) {
+      send.beforeCompletedAt = r.beforeCompletedAt;
+    }
+    if (typeof r.beforeUpdatedAt === 'number' && Number.isFinite(r.beforeUpdatedAt)) {
+      send.beforeUpdatedAt = r.beforeUpdatedAt;
     }
     out.push([agentId, send]);
   }

@@ -31,6 +31,8 @@ export class Ledgers extends Disposable {
     private readonly store: vscode.Memento,
     private readonly log: vscode.LogOutputChannel,
     baseUrl: string | undefined,
+    /** This window's workspaceState: the follow-ups it got acknowledged, until their turns end (RunLedger's `own`). */
+    private readonly own?: vscode.Memento,
   ) {
     super();
     this.currentLedger = this.open(baseUrl);
@@ -97,7 +99,7 @@ export class Ledgers extends Disposable {
   private open(baseUrl: string | undefined): RunLedger {
     this.ledgerSubscription?.dispose();
     const store: KeyValueStore = baseUrl ? this.store : new MemoryStore();
-    const ledger = new RunLedger(store, baseUrl ?? '', (message, problem) => this.problem(message, problem));
+    const ledger = new RunLedger(store, baseUrl ?? '', (message, problem) => this.problem(message, problem), baseUrl ? this.own : undefined);
     this.ledgerSubscription = ledger.onDidChange((change) => this.runsEmitter.fire(change));
     return ledger;
   }

@@ -106,7 +106,7 @@ export class SendDoor {
     const found = this.d.sends.observe(agentId, agent.history);
     if (found) {
       this.d.ledger().recordFollowUp(agentId, {
-        prompt: found.prompt, ackStatus: 'queued', arrivedSeq: found.sequence, permission: found.permission, permittedBranches: found.permittedBranches,
+        prompt: found.prompt, ackStatus: 'queued', arrivedSeq: found.sequence, before: found.before, permission: found.permission, permittedBranches: found.permittedBranches,
       }, this.d.now?.() ?? Date.now());
     }
   }

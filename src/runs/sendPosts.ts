@@ -42,6 +42,8 @@ export async function postFollowUp(d: DoorDeps, agentId: string, input: FollowUp
   if (!client) {
     return { kind: 'notConnected' };
   }
+  // What the follow-up's turn must move past: the run as known now, before anything is sent.
+  const before = d.ledger().followUpBaseline(agentId);
   const started = d.sends.send(agentId, input, (i) => client.sendFollowUp(agentId, {
     prompt: i.prompt,
     ...(i.permission ? { permission: i.permission } : {}),
@@ -49,7 +51,8 @@ export async function postFollowUp(d: DoorDeps, agentId: string, input: FollowUp
   }, { signal: o.signal }), {
     resend: o.resend,
     knownIds: d.knownUserMessageIds?.(agentId, input.prompt),
-    afterSequence: d.ledger().get(agentId)?.lastSequence,
+    afterSequence: before?.lastSequence,
+    before,
   });
   // From here the text lives in the send entry, not in the draft.
   if (d.sends.get(agentId)?.state === 'sending') {
@@ -63,7 +66,7 @@ export async function postFollowUp(d: DoorDeps, agentId: string, input: FollowUp
     d.log.info(`Follow-up sent to ${agentId} from the ${o.from}; the run is ${outcome.ack.status}.`);
     d.log.trace?.(`Follow-up text for ${agentId}: ${input.prompt}`);
     afterPost(d.ledger(), d.poller, {
-      kind: 'followUp', agentId, ack: outcome.ack, prompt: input.prompt, permission: input.permission, permittedBranches: input.permittedBranches,
+      kind: 'followUp', agentId, ack: outcome.ack, prompt: input.prompt, permission: input.permission, permittedBranches: input.permittedBranches, before,
     }, now(d));
     return outcome;
   }

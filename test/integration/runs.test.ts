@@ -352,7 +352,7 @@ describe('Runs: ledger, polling, alerts, 401', function () {
         await api.poller.pollNow(agentId);
       }
       const whole = await admin.sequences(agentId);
-      const have = new Set(api.transcriptSequences(agentId));
+      const have = new Set(await api.transcriptSequences(agentId));
       assert.deepEqual(whole.filter((q) => !have.has(q)), [], 'messages lost between polls');
       assert.equal(api.ledger().get(agentId)?.prompt, 'Write many notes [[slow]]');
       await vscode.commands.executeCommand('agentRuns.removeRun', agentId);

@@ -10,8 +10,9 @@ class MemoryStore implements KeyValueStore {
   }
   update(key: string, value: unknown): Promise<void> {
     this.writes++;
-    // Stored as JSON, like the editor's globalState.
-    this.data.set(key, JSON.parse(JSON.stringify(value)));
+    // Stored as JSON, like the editor's globalState (undefined removes the key).
+    if (value === undefined) this.data.delete(key);
+    else this.data.set(key, JSON.parse(JSON.stringify(value)));
     return Promise.resolve();
   }
 }
@@ -400,7 +401,8 @@ describe('RunLedger across windows (one shared store)', () => {
         l.applyAgent({ ...stale, ...evidence }, { now: 102 });
         assert.equal(shown(l).finished, false, 'the follow-up arrived (at most): its turn did not end');
         assert.notEqual(shown(l).status, 'completed');
-        const r = l.applyAgent({ ...stale, ...evidence, lifecycle: { queuedTurnCount: 0 }, completedAt: 20, updatedAt: 20 }, { now: 103 });
+        // A completion ends it once the prompt is seen: the window's last read may be older than the run it sent to.
+        const r = l.applyAgent({ ...stale, ...evidence, history: [...turn1, { sequence: 3, role: 'user', content: 'again' }], lifecycle: { queuedTurnCount: 0 }, completedAt: 20, updatedAt: 20 }, { now: 103 });
         assert.equal(shown(l).status, 'completed');
         assert.equal(r.becameFinished, true);
         assert.equal(l.active().length, 0);
@@ -446,13 +448,64 @@ describe('RunLedger across windows (one shared store)', () => {
       assert.equal(shown(l).finished, false);
     });
 
+    // Found by the model-based test (runState.model.test.ts), each kept here as a plain case.
+    it('sent while the run was going, on a service without message times: ends on a finished read written after the send, not on an older copy', () => {
+      const l = new RunLedger(new MemoryStore(), BASE);
+      l.upsert({ agentId: 'a1', source: 'started', status: 'running', prompt: 'first' }, 0);
+      l.applyAgent(agent({ status: 'running', updatedAt: 10, history: turn1 }), { now: 1 });
+      l.recordFollowUp('a1', { prompt: 'again', ackStatus: 'queued' }, 100);
+      const withPrompt = [...turn1, { sequence: 3, role: 'user', content: 'again' }, { sequence: 4, role: 'assistant', content: 'done' }];
+      l.applyAgent(agent({ status: 'running', updatedAt: 15, history: withPrompt.slice(0, 3) }), { now: 101 });
+      assert.equal(shown(l).followUp?.arrived, true);
+      // A copy older than the prompt (its history stops before it; the turn before ended at 12) proves nothing of its turn.
+      l.applyAgent(agent({ status: 'completed', completedAt: 12, updatedAt: 12, history: turn1 }), { now: 101 });
+      assert.equal(shown(l).followUp?.prompt, 'again', 'the follow-up is still open');
+      assert.equal(l.applyAgent(agent({ status: 'completed', completedAt: 20, updatedAt: 20, history: withPrompt }), { now: 102 }).becameFinished, true);
+    });
+
+    it('a follow-up found in the history moves past the run as it was sent, not as it is when found', () => {
+      const l = new RunLedger(new MemoryStore(), BASE);
+      l.upsert({ agentId: 'a1', source: 'started', status: 'running', prompt: 'first' }, 0);
+      // Sent while the run was unread; its turn ended before any read showed the prompt.
+      const done = [...turn1, { sequence: 3, role: 'user', content: 'again' }, { sequence: 4, role: 'assistant', content: 'ok' }];
+      l.applyAgent(agent({ status: 'completed', completedAt: 30, updatedAt: 30, history: done }), { now: 1 });
+      l.recordFollowUp('a1', { prompt: 'again', ackStatus: 'queued', arrivedSeq: 3, before: {} }, 2);
+      l.applyAgent(agent({ status: 'completed', completedAt: 30, updatedAt: 30, history: done }), { now: 3 });
+      assert.equal(shown(l).finished, true, 'waits for a completion after its own');
+    });
+
+    it('an acknowledged follow-up survives a reload after another window saved a list built before it saw it', async () => {
+      const shared = new MemoryStore();
+      const mine = new MemoryStore();
+      const a = new RunLedger(shared, BASE, undefined, mine);
+      a.upsert({ agentId: 'a1', source: 'started', status: 'running' }, 0);
+      a.applyAgent(agent({ status: 'completed', completedAt: 10, updatedAt: 10, history: turn1 }), { now: 1 });
+      await a.flush();
+      const b = new RunLedger(shared, BASE);
+      const bStale = shared.data.get(storageKeyFor(BASE));
+      a.recordFollowUp('a1', { prompt: 'again', ackStatus: 'queued' }, 100);
+      await a.flush();
+      // The other window writes what it built before it saw the follow-up: last writer wins.
+      await shared.update(storageKeyFor(BASE), bStale);
+      b.dispose();
+      a.dispose();
+      const reloaded = new RunLedger(shared, BASE, undefined, mine);
+      assert.equal(runState(reloaded.get('a1')!).followUp?.prompt, 'again');
+      assert.equal(runState(reloaded.get('a1')!).finished, false);
+      // Its turn ends: it is no longer kept apart.
+      reloaded.applyAgent(agent({ status: 'completed', completedAt: 20, updatedAt: 20, history: [...turn1, { sequence: 3, role: 'user', content: 'again' }] }), { now: 101 });
+      await reloaded.flush();
+      assert.equal(mine.data.size, 0, 'nothing left in the window\'s own storage');
+    });
+
     it('a record stored by an earlier version with a pending follow-up keeps waiting for it', () => {
       const store = new MemoryStore();
       store.data.set(storageKeyFor(BASE), { version: 1, runs: [{ agentId: 'a1', source: 'started', addedAt: 0, status: 'queued', unread: false, completedAt: 10, lastSequence: 2, pendingFollowUpPrompt: 'again', pendingFollowUpAt: 100 }] });
       const l = new RunLedger(store, BASE);
       assert.equal(shown(l).finished, false);
       assert.equal(l.applyAgent(stale, { now: 101 }).becameFinished, false);
-      assert.equal(l.applyAgent({ ...stale, completedAt: 20, updatedAt: 20 }, { now: 102 }).becameFinished, true);
+      assert.equal(l.applyAgent({ ...stale, completedAt: 20, updatedAt: 20 }, { now: 102 }).becameFinished, false, 'a completion without the prompt may be the turn before it');
+      assert.equal(l.applyAgent({ ...stale, history: [...turn1, { sequence: 3, role: 'user', content: 'again' }], completedAt: 20, updatedAt: 20 }, { now: 103 }).becameFinished, true);
     });
   });
 

@@ -74,7 +74,7 @@ describe('follow-up sends: one POST per follow-up, whatever the page, box or but
     let now = 10_000;
     const before = new FollowUpSends(state, () => now);
     const post = new Post();
-    void before.send('r1', { prompt: 'Also fix the footer', permission: 'allow_edits' }, post.fn, { knownIds: ['old'], afterSequence: 7 });
+    void before.send('r1', { prompt: 'Also fix the footer', permission: 'allow_edits' }, post.fn, { knownIds: ['old'], afterSequence: 7, before: { completedAt: 9_000, updatedAt: 9_500 } });
     await tick();
     // The window reloads: the POST's answer is lost with the old extension host.
     now = 20_000;
@@ -95,7 +95,8 @@ describe('follow-up sends: one POST per follow-up, whatever the page, box or but
     assert.equal(after.get('r1')?.state, 'uncertain');
     // The service's clock plays no part: a prompt stamped an hour before the send still counts.
     assert.deepEqual(after.observe('r1', [{ id: 'm3', sequence: 12, role: 'user', content: 'Also fix the footer\n', createdAt: 10_000 - 3_600_000 }]),
-      { prompt: 'Also fix the footer', sequence: 12, permission: 'allow_edits', permittedBranches: undefined });
+      // With what the run was when it was sent (kept across the reload): its act must move past that, not past the run as it is when found.
+      { prompt: 'Also fix the footer', sequence: 12, before: { completedAt: 9_000, lastSequence: 7, updatedAt: 9_500 }, permission: 'allow_edits', permittedBranches: undefined });
     assert.equal(after.get('r1'), undefined);
     assert.equal(state.data.has(FOLLOW_UP_SENDS_KEY), false, 'nothing left in storage');
   });

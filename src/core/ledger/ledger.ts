@@ -10,7 +10,7 @@ import { observeAgent } from './observe';
 import {
   freshness, isRecord, reviveRecord, runTime, sameValue, stripUndefined, type KeyValueStore, type RunRecord,
 } from './record';
-import { actId, bound, followUpAct, isFinishedRun, mergeActs, runState } from './runState';
+import { actId, bound, followUpAct, isFinishedRun, mergeActs, reviveActs, runState, type FollowUpAct } from './runState';
 
 export { reviveRecord, runTime, type KeyValueStore, type RunRecord, type RunSource } from './record';
 export { isFinishedRun, runState, type RunState } from './runState';
@@ -24,6 +24,16 @@ export interface FollowUpRecord {
   permittedBranches?: string[];
   /** The prompt's `sequence` when a read already showed it (a send that may have arrived, found). */
   arrivedSeq?: number;
+  /** The run's facts when the follow-up was sent (`followUpBaseline` then); else the record's now. */
+  before?: FollowUpBaseline;
+}
+
+/** What a follow-up's turn must move past: the run's read facts when it was sent. */
+export interface FollowUpBaseline {
+  /** Only a finished run's: a going run's next end may be the turn before the follow-up's. */
+  completedAt?: number;
+  lastSequence?: number;
+  updatedAt?: number;
 }
 
 export interface LedgerChange {
@@ -52,6 +62,19 @@ const STORAGE_PREFIX = 'agentRuns.ledger.v1:';
 const MAX_RUNS = 500;
 const MAX_REMOVED = 500;
 
+function baseline(r: RunRecord): FollowUpBaseline {
+  const b: FollowUpBaseline = {};
+  if (isFinished(r) && r.completedAt !== undefined) b.completedAt = r.completedAt;
+  if (r.lastSequence !== undefined) b.lastSequence = r.lastSequence;
+  if (r.updatedAt !== undefined) b.updatedAt = r.updatedAt;
+  return b;
+}
+
+/** This window's own follow-ups, until their turns end (see RunLedger's `own` store). */
+export function ownActsKeyFor(baseUrl: string): string {
+  return `agentRuns.ownActs.v1:${baseUrl}`;
+}
+
 export function storageKeyFor(baseUrl: string): string {
   return STORAGE_PREFIX + baseUrl;
 }
@@ -72,16 +95,23 @@ export class RunLedger {
   private readonly removed = new Map<string, number>();
   /** The stored value last merged or written: the same object means nothing new to merge. */
   private lastStored: unknown;
+  /** IDs of the open follow-ups this window got acknowledged (kept in `own` too). */
+  private readonly ownIds = new Set<string>();
 
   /**
    * @param warn called once when stored state was unusable and had to be reset or trimmed.
+   * @param own this window's own storage (its workspaceState): the follow-ups it got
+   *   acknowledged are kept there until their turns end, so another window's save, built before
+   *   it saw them, cannot take them from this window across a reload.
    */
   constructor(
     private readonly store: KeyValueStore,
     readonly baseUrl: string,
     private readonly warn: (message: string, problem: LedgerProblem) => void = () => undefined,
+    private readonly own?: KeyValueStore,
   ) {
     this.load();
+    this.loadOwn();
   }
 
   all(): RunRecord[] {
@@ -171,8 +201,10 @@ export class RunLedger {
     if (!r) {
       return false;
     }
-    // The completion the act follows: only a finished run's (a going run's next end may be the turn before it).
-    const act = followUpAct(actId(now), f.prompt, f.ackStatus, { completedAt: isFinished(r) ? r.completedAt : undefined, lastSequence: r.lastSequence }, now, f.arrivedSeq);
+    const act = followUpAct(actId(now), f.prompt, f.ackStatus, f.before ?? baseline(r), now, f.arrivedSeq);
+    if (this.own) {
+      this.ownIds.add(act.id);
+    }
     const next: RunRecord = { ...r, acts: bound([...(r.acts ?? []), act]) };
     if (f.permission) {
       next.permission = f.permission;
@@ -183,6 +215,12 @@ export class RunLedger {
     this.runs.set(agentId, next);
     this.changed({ agentIds: [agentId], structural: false });
     return true;
+  }
+
+  /** The run's facts a follow-up sent now must move past (see FollowUpRecord.before). */
+  followUpBaseline(agentId: string): FollowUpBaseline | undefined {
+    const r = this.runs.get(agentId);
+    return r ? baseline(r) : undefined;
   }
 
   /**
@@ -289,8 +327,51 @@ export class RunLedger {
     this.saving = this.saving
       .then(() => this.store.update(storageKeyFor(this.baseUrl), snapshot))
       .then(undefined, (err: unknown) => this.warn(`Could not save the run list: ${err instanceof Error ? err.message : String(err)}`, { kind: 'save' }));
+    this.persistOwn();
     if (merged) {
       this.changeEmitter.fire(merged);
+    }
+  }
+
+  /** Writes this window's open follow-ups (those whose turn ended, or whose run left, are dropped). */
+  private persistOwn(): void {
+    if (!this.own || this.ownIds.size === 0) {
+      return;
+    }
+    const kept: Record<string, FollowUpAct[]> = {};
+    const still = new Set<string>();
+    for (const r of this.runs.values()) {
+      const mine = (r.acts ?? []).filter((a) => this.ownIds.has(a.id) && a.settledAt === undefined);
+      if (mine.length > 0) {
+        kept[r.agentId] = mine;
+        for (const a of mine) still.add(a.id);
+      }
+    }
+    for (const id of [...this.ownIds]) {
+      if (!still.has(id)) this.ownIds.delete(id);
+    }
+    void Promise.resolve(this.own.update(ownActsKeyFor(this.baseUrl), still.size > 0 ? kept : undefined)).then(undefined, () => undefined);
+  }
+
+  /** This window's open follow-ups, back into the runs it lists (another window's save may have left them out). */
+  private loadOwn(): void {
+    let raw: unknown;
+    try {
+      raw = this.own?.get<unknown>(ownActsKeyFor(this.baseUrl));
+    } catch {
+      return;
+    }
+    if (!isRecord(raw)) {
+      return;
+    }
+    for (const [agentId, value] of Object.entries(raw)) {
+      const r = this.runs.get(agentId);
+      const acts = reviveActs(value);
+      if (!r || !acts) {
+        continue;
+      }
+      for (const a of acts) this.ownIds.add(a.id);
+      this.runs.set(agentId, { ...r, acts: mergeActs(r.acts, acts) });
     }
   }
 

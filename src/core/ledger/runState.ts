@@ -14,7 +14,7 @@
  *
  * Pure: no vscode.
  */
-import { isDormant, isFinished, type Agent, type RunStatus } from '../../api/types';
+import { isDormant, isFinished, maxSequence, type Agent, type RunStatus } from '../../api/types';
 
 /**
  * How long an acknowledged follow-up may stay unproven before finished reads are believed
@@ -39,11 +39,11 @@ export interface FollowUpAct {
   /** The status the acknowledgement gave. */
   readonly ackStatus: RunStatus;
   /**
-   * The read facts the act must move past: the newest sequence known when it was sent, and the
-   * completion of the finished turn it followed (none when the run was still going: then the
-   * turn that ended next may be the one before it, and only the prompt tells).
+   * The read facts the act must move past: the newest sequence known when it was sent, the
+   * run's `updatedAt` then, and the completion of the finished turn it followed (none when the
+   * run was still going: then the turn that ended next may be the one before it).
    */
-  readonly before: { readonly completedAt?: number; readonly lastSequence?: number };
+  readonly before: { readonly completedAt?: number; readonly lastSequence?: number; readonly updatedAt?: number };
   /** The `sequence` of the prompt in the history (-1: seen without a sequence): it arrived. */
   readonly arrivedSeq?: number;
   /** The prompt's `createdAt` in the history (the service's clock): a completion before it is an earlier turn's. */
@@ -112,10 +112,11 @@ export function isFinishedRun(r: RunFacts): boolean {
 }
 
 /** A new act for a follow-up the service just acknowledged; `id` must be unique (see `actId`). */
-export function followUpAct(id: string, prompt: string, ackStatus: RunStatus, r: { completedAt?: number; lastSequence?: number }, at: number, arrivedSeq?: number): FollowUpAct {
-  const before: { completedAt?: number; lastSequence?: number } = {};
+export function followUpAct(id: string, prompt: string, ackStatus: RunStatus, r: { completedAt?: number; lastSequence?: number; updatedAt?: number }, at: number, arrivedSeq?: number): FollowUpAct {
+  const before: { completedAt?: number; lastSequence?: number; updatedAt?: number } = {};
   if (r.completedAt !== undefined) before.completedAt = r.completedAt;
   if (r.lastSequence !== undefined) before.lastSequence = r.lastSequence;
+  if (r.updatedAt !== undefined) before.updatedAt = r.updatedAt;
   const act: { -readonly [K in keyof FollowUpAct]: FollowUpAct[K] } = { id, prompt: prompt.slice(0, MAX_PROMPT_CHARS), at, ackStatus, before };
   if (arrivedSeq !== undefined) act.arrivedSeq = arrivedSeq;
   return act;
@@ -143,7 +144,8 @@ export function observeActs(acts: readonly FollowUpAct[] | undefined, agent: Age
     if (act.settledAt !== undefined) {
       return act;
     }
-    const found = act.arrivedSeq === undefined ? findPrompt(act, agent) : undefined;
+    // A send found in the history arrives with its sequence only: its time is read here.
+    const found = act.arrivedSeq === undefined ? findPrompt(act, agent) : act.promptAt === undefined ? promptTime(act.arrivedSeq, agent) : undefined;
     const seen: FollowUpAct = found ? { ...act, arrivedSeq: found.sequence, ...(found.createdAt !== undefined ? { promptAt: found.createdAt } : {}) } : act;
     const ended = turnEnded(seen, agent);
     const givenUp = now - act.at >= FOLLOW_UP_WAIT_MS && isFinished(agent);
@@ -154,6 +156,12 @@ export function observeActs(acts: readonly FollowUpAct[] | undefined, agent: Age
     return ended || givenUp ? { ...seen, settledAt: now } : seen;
   });
   return changed ? next : acts;
+}
+
+/** The time of the prompt already found at `sequence`, when this read shows it with one. */
+function promptTime(sequence: number, agent: Agent): { sequence: number; createdAt: number } | undefined {
+  const m = sequence >= 0 ? agent.history?.find((x) => x.sequence === sequence && x.role === 'user') : undefined;
+  return m && typeof m.createdAt === 'number' && Number.isFinite(m.createdAt) ? { sequence, createdAt: m.createdAt } : undefined;
 }
 
 function findPrompt(act: FollowUpAct, agent: Agent): { sequence: number; createdAt?: number } | undefined {
@@ -177,17 +185,25 @@ function findPrompt(act: FollowUpAct, agent: Agent): { sequence: number; created
 /**
  * The act's turn is over: the run is finished with nothing queued, and its completion is later
  * than the one the act followed (and not earlier than the prompt itself). A run that was still
- * going when the act was sent has no such completion to compare with: there only the prompt's
- * own time tells which turn ended. A service that sends no `completedAt` at all is believed on
- * a reply after the prompt. A reply alone is not enough where `completedAt` is sent: a replica
+ * going when the act was sent has no such completion to compare with: there the prompt's own
+ * time tells which turn ended; where messages carry no time, a finished read that shows the
+ * prompt and was written after the going state the act was sent on (a service does not sit
+ * finished with a turn queued). A service that sends no `completedAt` at all is believed on a
+ * reply after the prompt. A reply alone is not enough where `completedAt` is sent: a replica
  * whose history is fresher than its status shows the turn's first replies beside the previous
- * turn's `completed`.
+ * turn's `completed`. (Where messages carry no time and such a replica answers right after a
+ * run finished unseen and was re-opened, nothing in a read tells the two apart: the run is taken
+ * as ended.)
  */
 function turnEnded(act: FollowUpAct, agent: Agent): boolean {
   if (!isFinished(agent) || (agent.lifecycle?.queuedTurnCount ?? 0) > 0) {
     return false;
   }
   const seq = act.arrivedSeq;
+  // A copy of the run older than the prompt (its history stops before it) proves nothing of its turn.
+  if (seq !== undefined && seq >= 0 && (maxSequence(agent.history) ?? -1) < seq) {
+    return false;
+  }
   const done = agent.completedAt;
   if (done === undefined) {
     return seq !== undefined && seq >= 0 && (agent.history ?? []).some((m) => m.role !== 'user' && m.sequence !== undefined && Number.isSafeInteger(m.sequence) && m.sequence > seq);
@@ -195,8 +211,20 @@ function turnEnded(act: FollowUpAct, agent: Agent): boolean {
   if (act.promptAt !== undefined && done < act.promptAt) {
     return false;
   }
+  // Not before the prompt is seen: the window's last read may be older than the run it sent
+  // to, and a completion it never saw (the turn before) is then later than the one it knew.
+  if (seq === undefined) {
+    return false;
+  }
   const before = act.before.completedAt;
-  return before !== undefined ? done > before : seq !== undefined && act.promptAt !== undefined;
+  if (before !== undefined) {
+    return done > before;
+  }
+  if (act.promptAt !== undefined) {
+    return true;
+  }
+  const written = agent.updatedAt ?? done;
+  return act.before.updatedAt === undefined || written > act.before.updatedAt;
 }
 
 /**
@@ -244,7 +272,7 @@ export function reviveActs(raw: unknown): FollowUpAct[] | undefined {
     if (typeof o.id !== 'string' || o.id === '' || typeof o.prompt !== 'string' || !finite(o.at)) continue;
     const b = typeof o.before === 'object' && o.before !== null ? (o.before as Record<string, unknown>) : {};
     const act = followUpAct(o.id, o.prompt, typeof o.ackStatus === 'string' ? o.ackStatus : 'queued',
-      { completedAt: finite(b.completedAt) ? b.completedAt : undefined, lastSequence: finite(b.lastSequence) ? b.lastSequence : undefined },
+      { completedAt: finite(b.completedAt) ? b.completedAt : undefined, lastSequence: finite(b.lastSequence) ? b.lastSequence : undefined, updatedAt: finite(b.updatedAt) ? b.updatedAt : undefined },
       o.at, finite(o.arrivedSeq) ? o.arrivedSeq : undefined);
     const revived: FollowUpAct = finite(o.promptAt) ? { ...act, promptAt: o.promptAt } : act;
     out.push(finite(o.settledAt) ? { ...revived, settledAt: o.settledAt } : revived);

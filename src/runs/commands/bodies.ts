@@ -1,6 +1,6 @@
 /**
  * Command bodies that load on first use, as their own bundle (dist/runCommands.js): the
- * follow-up box, Export Run…, Track Run by ID, Copy Link and the run links (vscode://…/run). Their commands are registered at activation
+ * run commands and the run links (vscode://…/run). Their commands are registered at activation
  * (runs/commands/lazyCommands.ts); live objects come in through deps.
  */
 export { followUpCommand } from './followUpCommand';
@@ -8,3 +8,9 @@ export { exportRunCommand } from './exportRun';
 export { trackRunCommand } from './trackRun';
 export { handleRunUri } from './uriHandler';
 export { copyLinkCommand } from './copyLink';
+export { clearFinishedCommand } from './clearFinished';
+export { refreshRunCommand } from './refreshRun';
+export { removeRunCommand } from './removeRun';
+export { copyAgentIdCommand } from './copyAgentId';
+export { openRunCommand } from './openRun';
+export { refreshCommand } from './refresh';

@@ -2,17 +2,15 @@ import * as vscode from 'vscode';
 import { isFinishedRun } from '../../core/ledger/ledger';
 import type { GlueDeps } from '../glueDeps';
 
-export function registerClearFinished(context: vscode.ExtensionContext, deps: GlueDeps): void {
-  context.subscriptions.push(vscode.commands.registerCommand('agentRuns.clearFinished', async () => {
-    const ledger = deps.ledgers.current;
-    const finished = ledger.all().filter(isFinishedRun).map((r) => r.agentId);
-    if (finished.length === 0) {
-      void vscode.window.setStatusBarMessage(vscode.l10n.t('No finished runs to clear.'), 3000);
-      return 0;
-    }
-    const count = ledger.clearFinished();
-    await deps.transcripts.remove(finished);
-    void vscode.window.setStatusBarMessage(count === 1 ? vscode.l10n.t('1 finished run cleared.') : vscode.l10n.t('{0} finished runs cleared.', count), 4000);
-    return count;
-  }));
+export async function clearFinishedCommand(deps: GlueDeps) {
+  const ledger = deps.ledgers.current;
+  const finished = ledger.all().filter(isFinishedRun).map((r) => r.agentId);
+  if (finished.length === 0) {
+    void vscode.window.setStatusBarMessage(vscode.l10n.t('No finished runs to clear.'), 3000);
+    return 0;
+  }
+  const count = ledger.clearFinished();
+  await deps.transcripts.remove(finished);
+  void vscode.window.setStatusBarMessage(count === 1 ? vscode.l10n.t('1 finished run cleared.') : vscode.l10n.t('{0} finished runs cleared.', count), 4000);
+  return count;
 }

@@ -1,4 +1,4 @@
-/** "Send Follow-up", "Export Run…", "Track Run by ID", "Copy Link" and the run links, registered at activation; their bodies load on first use. */
+/** The run commands (Send Follow-up, Export Run…, Open, Refresh, Remove, Clear Finished, Copy Agent ID, Copy Link, Track Run by ID) and the run links, registered at activation; their bodies load on first use (dist/runCommands.js). */
 import * as vscode from 'vscode';
 import type { GlueDeps } from '../glueDeps';
 import type * as Bodies from './bodies';
@@ -16,6 +16,12 @@ export function registerLazyRunCommands(context: vscode.ExtensionContext, deps: 
   context.subscriptions.push(
     vscode.commands.registerCommand('agentRuns.sendFollowUp', (arg?: unknown) => bodies().followUpCommand(deps, arg)),
     vscode.commands.registerCommand('agentRuns.exportRun', (arg?: unknown, format?: unknown) => bodies().exportRunCommand(deps, arg, format)),
+    vscode.commands.registerCommand('agentRuns.clearFinished', () => bodies().clearFinishedCommand(deps)),
+    vscode.commands.registerCommand('agentRuns.refreshRun', (arg?: unknown, selection?: unknown) => bodies().refreshRunCommand(deps, arg, selection)),
+    vscode.commands.registerCommand('agentRuns.removeRun', (arg?: unknown, selection?: unknown) => bodies().removeRunCommand(deps, arg, selection)),
+    vscode.commands.registerCommand('agentRuns.copyAgentId', (arg?: unknown) => bodies().copyAgentIdCommand(deps, arg)),
+    vscode.commands.registerCommand('agentRuns.openRun', (arg?: unknown) => bodies().openRunCommand(deps, arg)),
+    vscode.commands.registerCommand('agentRuns.refresh', () => bodies().refreshCommand(deps)),
     vscode.commands.registerCommand('agentRuns.copyLink', (arg?: unknown) => bodies().copyLinkCommand(deps, arg)),
     vscode.commands.registerCommand('agentRuns.trackRun', (arg?: unknown) => bodies().trackRunCommand(deps, arg)),
     // vscode://agent-runs-team.agent-runs/run?id=…&base=…: opens the run, tracking it first (see uriHandler.ts).

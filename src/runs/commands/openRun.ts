@@ -2,16 +2,14 @@ import * as vscode from 'vscode';
 import type { GlueDeps } from '../glueDeps';
 import { resolveRun } from './pickRun';
 
-export function registerOpenRun(context: vscode.ExtensionContext, deps: GlueDeps): void {
-  context.subscriptions.push(vscode.commands.registerCommand('agentRuns.openRun', async (arg?: unknown) => {
-    const agentId = await resolveRun(deps, arg, vscode.l10n.t('Open Run'));
-    if (!agentId) {
-      return;
-    }
-    if (!deps.ledgers.current.has(agentId)) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('Run {0} is not in the list. Use "Track Run by ID" to add it.', agentId));
-      return;
-    }
-    await deps.openRun(agentId);
-  }));
+export async function openRunCommand(deps: GlueDeps, arg?: unknown) {
+  const agentId = await resolveRun(deps, arg, vscode.l10n.t('Open Run'));
+  if (!agentId) {
+    return;
+  }
+  if (!deps.ledgers.current.has(agentId)) {
+    void vscode.window.showWarningMessage(vscode.l10n.t('Run {0} is not in the list. Use "Track Run by ID" to add it.', agentId));
+    return;
+  }
+  await deps.openRun(agentId);
 }

@@ -3,10 +3,8 @@ import type { GlueDeps } from '../glueDeps';
 import { selectedRunIds } from './pickRun';
 
 /** Reads the selected runs now (finished ones too: a follow-up may have restarted them elsewhere). */
-export function registerRefreshRun(context: vscode.ExtensionContext, deps: GlueDeps): void {
-  context.subscriptions.push(vscode.commands.registerCommand('agentRuns.refreshRun', async (arg?: unknown, selection?: unknown) => {
-    await refreshRuns(deps, selectedRunIds(arg, selection));
-  }));
+export async function refreshRunCommand(deps: GlueDeps, arg?: unknown, selection?: unknown) {
+  await refreshRuns(deps, selectedRunIds(arg, selection));
 }
 
 export async function refreshRuns(deps: GlueDeps, agentIds: readonly string[]): Promise<void> {

@@ -1,20 +1,17 @@
-import * as vscode from 'vscode';
 import type { GlueDeps } from '../glueDeps';
 import { selectedRunIds } from './pickRun';
 
 /** Removes runs from the list only: the service keeps them, and "Track Run by ID" brings one back. */
-export function registerRemoveRun(context: vscode.ExtensionContext, deps: GlueDeps): void {
-  context.subscriptions.push(vscode.commands.registerCommand('agentRuns.removeRun', async (arg?: unknown, selection?: unknown) => {
-    const ids = selectedRunIds(arg, selection);
-    const ledger = deps.ledgers.current;
-    const removed = ids.filter((id) => ledger.remove(id));
-    if (removed.length === 0) {
-      return;
-    }
-    await deps.transcripts.remove(removed);
-    for (const id of removed) {
-      deps.drafts.set(id, undefined);
-    }
-    deps.log.info(`Removed ${removed.length} run(s) from the list.`);
-  }));
+export async function removeRunCommand(deps: GlueDeps, arg?: unknown, selection?: unknown) {
+  const ids = selectedRunIds(arg, selection);
+  const ledger = deps.ledgers.current;
+  const removed = ids.filter((id) => ledger.remove(id));
+  if (removed.length === 0) {
+    return;
+  }
+  await deps.transcripts.remove(removed);
+  for (const id of removed) {
+    deps.drafts.set(id, undefined);
+  }
+  deps.log.info(`Removed ${removed.length} run(s) from the list.`);
 }
