@@ -230,8 +230,8 @@ class Window {
   sends: FollowUpSends;
   readonly drafts: Drafts;
   private door: SendDoor;
-  /** Prompts this window got acknowledged. */
-  readonly acked = new Set<string>();
+  /** Prompts this window got acknowledged, and when. */
+  readonly acked = new Map<string, number>();
   readonly workspace = new MemoryStore();
 
   constructor(readonly name: string, private readonly shared: MemoryStore, private readonly world: World, private readonly classes: Classes) {
@@ -274,7 +274,7 @@ class Window {
     if (!resend) this.drafts.set(ID, prompt);
     this.world.outcome = outcome;
     const result = await this.door.followUp(ID, input, { from: 'model', resend, quiet: true });
-    if (result.kind === 'sent') this.acked.add(input.prompt);
+    if (result.kind === 'sent') this.acked.set(input.prompt, this.world.now);
   }
 
   discard(): void {
@@ -433,8 +433,9 @@ function check(world: World): void {
         assert.ok((s.ended.get(a.prompt) ?? 0) > 0, `${w.name} settled "${a.prompt}" but the service never ended its turn`);
       }
     }
-    for (const p of w.acked) {
-      if (s.allEnded(p)) continue;
+    for (const [p, at] of w.acked) {
+      // Past FOLLOW_UP_WAIT_MS a follow-up may be given up on (and its tombstone bounded away).
+      if (s.allEnded(p) || world.now - at >= FOLLOW_UP_WAIT_MS) continue;
       const open = acts.some((a) => a.prompt === p && (a.settledAt === undefined || a.settledAt - a.at >= FOLLOW_UP_WAIT_MS || world.now - a.at >= FOLLOW_UP_WAIT_MS));
       assert.ok(open, `${w.name} got "${p}" acknowledged, its turn is not over, and the run shows no open follow-up for it (${JSON.stringify(acts)})`);
       if (r && !acts.some((a) => a.prompt === p && a.settledAt !== undefined)) {
