@@ -15,7 +15,8 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { oneLine } from '../api/sanitize';
-import { isFinished, type Agent, type Permission } from '../api/types';
+import { isFinished, type Agent } from '../api/types';
+import type { FollowUpInput } from '../runs/followUpSends';
 import { messageToMarkdown } from '../core/panel/export';
 import { webviewHtml } from '../core/panel/html';
 import { PanelSession, RunObserver, type RunView } from '../core/panel/panelModel';
@@ -29,11 +30,8 @@ import { RUN_PANEL_VIEW_TYPE } from '../core/panel/viewType';
 export { buildHeader, type RunView } from '../core/panel/panelModel';
 export { RUN_PANEL_VIEW_TYPE };
 
-export interface FollowUpInput {
-  prompt: string;
-  permission?: Permission;
-  permittedBranches?: string[];
-}
+/** One follow-up's input, for every surface (declared once, with the send locks). */
+export type { FollowUpInput };
 
 export type FollowUpSubmitResult =
   | { kind: 'sent' }

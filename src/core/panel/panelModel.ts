@@ -1,7 +1,7 @@
 /**
  * What the run panel posts, computed without `vscode`: the `init` message of a webview
- * session and, after each change of the run, an `update` holding only what changed. panel.ts
- * does the VS Code side (webview, serializer, commands) around it.
+ * session and, after each change of the run, an `update` holding only what changed.
+ * src/panel/manager.ts does the VS Code side (webview, serializer, commands) around it.
  *
  * Transcript changes are found by revision (transcript.ts): each read is merged once, into the
  * shared store, before anything here hears of it (core/polling/runReads.ts); the session only
