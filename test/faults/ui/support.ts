@@ -8,7 +8,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
-import { UI_TIMEOUT_MS, useWorkbench, type Workbench, type WorkbenchOptions } from '../../e2e/harness';
+import { panelHasFocus, UI_TIMEOUT_MS, useWorkbench, type Workbench, type WorkbenchOptions } from '../../e2e/harness';
 import { startRunOnService } from '../../e2e/service';
 import { logFiles } from '../../support/codeServer';
 import { paths } from '../../support/paths';
@@ -100,6 +100,11 @@ export async function command(wb: Workbench, title: string): Promise<void> {
 export async function trackRun(wb: Workbench, agentId: string): Promise<void> {
   await command(wb, 'Agent Runs: Track Run by ID…');
   await wb.typeInInput(agentId, { prompt: /agent ID/i });
+  // The panel opens once the run has been read, and takes the focus when its page is up. A
+  // person waits for it; a palette opened before that closes as the panel takes the focus.
+  const shown = `(() => { const e = document.querySelector('#app code.agent-id'); return e ? e.textContent : null; })()`;
+  const frame = await wb.webviewFrame(async (f) => (await f.evaluate(shown)) === agentId, 30_000);
+  await panelHasFocus(frame);
 }
 
 /** The run panel's content frame (the one with the transcript), once it shows `minArticles`. */

@@ -545,9 +545,14 @@ describe('faults in the workbench (what a person sees)', function () {
       await trackRun(wb, id);
       await waitUntil(() => carrying() > 0, UI_TIMEOUT_MS, 'a request with the token after the person agreed');
     } finally {
-      // Back to the emulator's own base URL (and its token), whatever happened above.
-      await closeEditors(wb);
-      await setBaseUrl(wb.emulator.baseUrl);
+      // Back to the emulator's own base URL (and its token), whatever happened above: a failure
+      // here must not leave the next scenarios on another origin with another token.
+      await wb.closeQuickInput().catch(() => undefined);
+      try {
+        await closeEditors(wb);
+      } finally {
+        await setBaseUrl(wb.emulator.baseUrl);
+      }
     }
   }));
 
@@ -565,6 +570,11 @@ describe('faults in the workbench (what a person sees)', function () {
     await clearNotifications(wb);
     await trackRun(wb, id);
     const frame = await panelFrame(wb, 3);
+    // A follow-up: its text is what the extension logs at trace level, so the log searched
+    // below holds trace lines of this scenario's own (whatever scenarios ran before).
+    await frame.locator('textarea').fill('Sinks: one follow-up, logged at trace level');
+    await frame.locator('textarea').press('Control+Enter');
+    await waitUntil(() => posts(wb, `/agents/${id}/messages`).length === 1, UI_TIMEOUT_MS, 'the follow-up POST');
     wb.emulator.inject({ method: 'GET', path: `^/agents/${id}$`, redirectTo: 'foreign', redirectStatus: 307, times: 1 });
     const index = wb.emulator.requests.length;
     await frame.locator('[data-ui="refresh"]').first().click();
@@ -598,6 +608,10 @@ describe('faults in the workbench (what a person sees)', function () {
     await closeEditors(wb);
     wb.emulator.clearFaults();
     const base = wb.emulator.baseUrl;
+    // State of this scenario's own to corrupt (a run list, a transcript), whatever ran before.
+    await trackRun(wb, await startHeldRun(wb, 'Before corrupt state'));
+    await panelFrame(wb, 3);
+    await closeEditors(wb);
     for (const f of transcriptFiles(wb)) {
       fs.writeFileSync(f, '\u0000garbage{"version":1');
     }
