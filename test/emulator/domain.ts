@@ -172,6 +172,12 @@ export interface Settings {
    * reads show its prompt in the history but still the previous turn's completion (see staleReads.ts).
    */
   staleStatusAfterFollowUpMs: number | null;
+  /**
+   * When a number, for this many ms (emulator clock) after a run is created, `GET /agents/{id}`
+   * answers 404 `agent_not_found`: a replica that has not seen the new run yet. POSTs and the
+   * admin view see it at once.
+   */
+  notFoundAfterStartMs: number | null;
 }
 
 export interface TokenSeed {

@@ -217,6 +217,11 @@ export class AgentService {
   getAgent(caller: Caller, agentId: string, query: URLSearchParams): AgentView {
     const requested = parseHistoryLimit(query);
     const record = this.visibleAgent(caller, agentId);
+    const unseenFor = this.state.settings.notFoundAfterStartMs;
+    if (unseenFor !== null && this.now() - record.createdAt < unseenFor) {
+      // A replica that has not seen the new run yet: the same answer as for a run that does not exist.
+      throw ServiceError.of('agent_not_found', `No agent run "${agentId}" in this workspace.`);
+    }
     return this.view(record, historyLimitFor(this.state.settings, requested), this.stale.read(record));
   }
 

@@ -18,9 +18,9 @@ export const REAL_HISTORY = { historyDefault: 20, historyMax: 500 } as const;
  * What a real deployment's reads do (staleReads.ts): a replica 2 s behind answers them, and for
  * 3 s after a follow-up re-opens a finished run its status still says the last turn's completion.
  */
-export const REAL_STALE_READS = { staleReadMs: 2_000, staleReadEvery: 1, staleStatusAfterFollowUpMs: 3_000 } as const;
+export const REAL_STALE_READS = { staleReadMs: 2_000, staleReadEvery: 1, staleStatusAfterFollowUpMs: 3_000, notFoundAfterStartMs: null } as const;
 
-const CURRENT_READS = { staleReadMs: null, staleReadEvery: 1, staleStatusAfterFollowUpMs: null } as const;
+const CURRENT_READS = { staleReadMs: null, staleReadEvery: 1, staleStatusAfterFollowUpMs: null, notFoundAfterStartMs: null } as const;
 
 export const PRESETS = {
   reference: { historyDefault: null, historyMax: null, retryAfterSeconds: null, unknownFields: false, unknownValues: false, ...CURRENT_READS },
@@ -46,7 +46,7 @@ export interface SettingsPatch extends Partial<Settings> {
 
 const KEYS: readonly string[] = [
   'preset', 'historyLimit', 'historyDefault', 'historyMax', 'retryAfterSeconds', 'unknownFields', 'unknownValues',
-  'staleReadMs', 'staleReadEvery', 'staleStatusAfterFollowUpMs',
+  'staleReadMs', 'staleReadEvery', 'staleStatusAfterFollowUpMs', 'notFoundAfterStartMs',
 ];
 
 /** A settings value that cannot be applied; the message names the key. */
@@ -74,7 +74,7 @@ export function parseSettingsPatch(input: unknown): SettingsPatch {
     if (!isPresetName(input.preset)) throw new SettingsError(`"preset" must be one of: ${PRESET_NAMES.join(', ')}.`);
     patch.preset = input.preset;
   }
-  for (const key of ['historyLimit', 'historyDefault', 'historyMax', 'staleReadMs', 'staleStatusAfterFollowUpMs'] as const) {
+  for (const key of ['historyLimit', 'historyDefault', 'historyMax', 'staleReadMs', 'staleStatusAfterFollowUpMs', 'notFoundAfterStartMs'] as const) {
     const value = limitOrNull(input, key);
     if (value !== undefined) patch[key] = value;
   }
@@ -117,6 +117,7 @@ export function applySettingsPatch(base: Settings, patch: SettingsPatch): Settin
   if (patch.staleReadMs !== undefined) next.staleReadMs = patch.staleReadMs;
   if (patch.staleReadEvery !== undefined) next.staleReadEvery = patch.staleReadEvery;
   if (patch.staleStatusAfterFollowUpMs !== undefined) next.staleStatusAfterFollowUpMs = patch.staleStatusAfterFollowUpMs;
+  if (patch.notFoundAfterStartMs !== undefined) next.notFoundAfterStartMs = patch.notFoundAfterStartMs;
   // A default above the maximum would be clamped on every read: almost surely a mistake.
   if (next.historyDefault !== null && next.historyMax !== null && next.historyDefault > next.historyMax) {
     throw new SettingsError(`"historyDefault" (${next.historyDefault}) must not exceed "historyMax" (${next.historyMax}).`);

@@ -165,7 +165,7 @@ describe('emulator: admin API', () => {
   });
 
   it('settings: GET shows the reference preset by default; PATCH checks every key and changes nothing when one is bad', async () => {
-    const currentReads = { staleReadMs: null, staleReadEvery: 1, staleStatusAfterFollowUpMs: null };
+    const currentReads = { staleReadMs: null, staleReadEvery: 1, staleStatusAfterFollowUpMs: null, notFoundAfterStartMs: null };
     const reference = { historyDefault: null, historyMax: null, retryAfterSeconds: null, unknownFields: false, unknownValues: false, ...currentReads };
     assert.deepEqual(obj(await admin(emu, 'GET', '/settings')), reference);
     for (const bad of [
@@ -187,7 +187,7 @@ describe('emulator: admin API', () => {
   it('settings: the old historyLimit key still caps every read at N (default and maximum together); null lifts both', async () => {
     assert.deepEqual(obj(await admin(emu, 'PATCH', '/settings', { historyLimit: 5 })), {
       historyDefault: 5, historyMax: 5, retryAfterSeconds: null, unknownFields: false, unknownValues: false,
-      staleReadMs: null, staleReadEvery: 1, staleStatusAfterFollowUpMs: null,
+      staleReadMs: null, staleReadEvery: 1, staleStatusAfterFollowUpMs: null, notFoundAfterStartMs: null,
     });
     const patched = obj(await admin(emu, 'PATCH', '/settings', { historyLimit: null }));
     assert.equal(patched.historyDefault, null);

@@ -11,7 +11,7 @@ describe('emulator: presets', () => {
       assert.deepEqual(emu.state.settings, PRESETS.reference);
       assert.deepEqual(PRESETS.reference, {
         historyDefault: null, historyMax: null, retryAfterSeconds: null, unknownFields: false, unknownValues: false,
-        staleReadMs: null, staleReadEvery: 1, staleStatusAfterFollowUpMs: null,
+        staleReadMs: null, staleReadEvery: 1, staleStatusAfterFollowUpMs: null, notFoundAfterStartMs: null,
       });
     } finally {
       await emu.close();

@@ -141,7 +141,7 @@ describe('emulator: stale reads (a lagging replica, a status that lags a follow-
   });
 
   it('the real preset has both: a replica 2 s behind, and 3 s of the previous completion after a follow-up', async () => {
-    assert.deepEqual(REAL_STALE_READS, { staleReadMs: 2 * STEP, staleReadEvery: 1, staleStatusAfterFollowUpMs: 3 * STEP });
+    assert.deepEqual(REAL_STALE_READS, { staleReadMs: 2 * STEP, staleReadEvery: 1, staleStatusAfterFollowUpMs: 3 * STEP, notFoundAfterStartMs: null });
     await admin(emu, 'PATCH', '/settings', { preset: 'real' });
     const id = await api.startOk(start());
     const first = await runToEnd(emu, api, id, STEP);
@@ -159,8 +159,27 @@ describe('emulator: stale reads (a lagging replica, a status that lags a follow-
     assert.deepEqual(seen, [['completed', false], ['completed', false], ['completed', true], ['running', true], ['running', true], ['running', true]]);
   });
 
+  it('notFoundAfterStartMs: a new run reads as not found for that long (a replica that has not seen it), then as it is; follow-ups reach it at once', async () => {
+    await admin(emu, 'PATCH', '/settings', { notFoundAfterStartMs: 2 * STEP });
+    const id = await api.startOk(start());
+    const answers: number[] = [];
+    for (let t = 0; t < 4; t++) {
+      const read = await api.get(id);
+      answers.push(read.status);
+      if (read.status === 404) assert.equal(obj(read).code, 'agent_not_found');
+      await emu.advance(STEP);
+    }
+    assert.deepEqual(answers, [404, 404, 200, 200]);
+    // A run created earlier is not affected; a POST goes to the primary, which has the new run.
+    const fresh = await api.startOk(start());
+    assert.equal((await api.get(id)).status, 200);
+    assert.equal((await api.followUp(fresh, { prompt: 'Already there' })).status < 300, true);
+    assert.equal((await api.get(fresh)).status, 404);
+    assert.equal(PRESETS.reference.notFoundAfterStartMs, null);
+  });
+
   it('settings: checked like the others, all or nothing', async () => {
-    for (const bad of [{ staleReadMs: 0 }, { staleReadMs: '5' }, { staleReadEvery: 0 }, { staleReadEvery: null }, { staleStatusAfterFollowUpMs: -1 }, { staleStatusAfterFollowUpMs: 1.5 }]) {
+    for (const bad of [{ staleReadMs: 0 }, { staleReadMs: '5' }, { staleReadEvery: 0 }, { staleReadEvery: null }, { staleStatusAfterFollowUpMs: -1 }, { staleStatusAfterFollowUpMs: 1.5 }, { notFoundAfterStartMs: 0 }]) {
       const result = await admin(emu, 'PATCH', '/settings', bad);
       assert.equal(result.status, 400, JSON.stringify(bad));
       assert.match(String(obj(result).error), new RegExp(Object.keys(bad)[0]));
