@@ -14,6 +14,7 @@ import * as vscode from 'vscode';
 import type { Deps } from '../runs/deps';
 import { progressMarkdown, escapeMarkdown, statusWord, type ProgressState } from '../core/assistant/format';
 import { runState } from '../core/ledger/runState';
+import { splitRunAndText } from '../core/assistant/runWords';
 import { clientOrRefuse, failureText, modelsOffered, setting, notConnectedText } from './common';
 
 export interface FollowOptions {
@@ -26,8 +27,6 @@ export interface FollowOptions {
 }
 
 export const DEFAULT_FOLLOW: FollowOptions = { intervalMs: 3000, maxMs: 10 * 60_000, maxParts: 60 };
-
-const ID_SHAPE = /^[\w.:-]{1,200}$/;
 
 function buttons(stream: vscode.ChatResponseStream, agentId: string, followUp = true): void {
   stream.button({ command: 'agentRuns.openRun', arguments: [agentId], title: vscode.l10n.t('Open Run') });
@@ -83,28 +82,6 @@ async function follow(deps: Deps, agentId: string, stream: vscode.ChatResponseSt
 
 function latestRunId(deps: Deps): string | undefined {
   return deps.ledger().all()[0]?.agentId;
-}
-
-/** Whether `word` is written like a run ID rather than a first word of a prompt (`ag_9f3e2`, `run-42`). */
-function looksLikeRunId(deps: Deps, word: string): boolean {
-  if (!ID_SHAPE.test(word)) return false;
-  if (/\d/.test(word) && /[_-]/.test(word)) return true;
-  // The prefix the listed runs' IDs share (`agt_`), when there is one.
-  const prefix = /^[A-Za-z]+[_-]/.exec(word)?.[0];
-  return prefix !== undefined && word.length > prefix.length && deps.ledger().all().some((r) => r.agentId.startsWith(prefix));
-}
-
-/**
- * `<agentId> rest`: the first word names a run when it is in the list or is written like a run
- * ID (then that run, listed or not: never another one); else the text is for the latest run.
- */
-function splitRunAndText(deps: Deps, prompt: string): { agentId?: string; named: boolean; text: string } {
-  const trimmed = prompt.trim();
-  const [first = ''] = trimmed.split(/\s+/);
-  if (first !== '' && (deps.ledger().has(first) || looksLikeRunId(deps, first))) {
-    return { agentId: first, named: true, text: trimmed.slice(first.length).trim() };
-  }
-  return { agentId: latestRunId(deps), named: false, text: trimmed };
 }
 
 async function start(deps: Deps, request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, opts: FollowOptions): Promise<void> {
@@ -165,7 +142,7 @@ async function status(deps: Deps, request: vscode.ChatRequest, stream: vscode.Ch
 }
 
 async function followUp(deps: Deps, request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, opts: FollowOptions): Promise<void> {
-  const { agentId, named, text } = splitRunAndText(deps, request.prompt);
+  const { agentId, named, text } = splitRunAndText(request.prompt, deps.ledger().all().map((r) => r.agentId));
   if (!agentId || text === '') {
     stream.markdown(escapeMarkdown(vscode.l10n.t('Write /followup <run ID> <what the agent should do next> (the run ID may be left out for the latest run).')));
     return;

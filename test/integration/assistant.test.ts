@@ -14,6 +14,7 @@ import { readTestContext, type IntegrationTestContext } from '../support/testCon
 interface LoggedRequest {
   method: string;
   path: string;
+  status?: number;
 }
 
 async function requestsSince(context: IntegrationTestContext, n: number): Promise<{ requests: LoggedRequest[]; next: number }> {
@@ -179,6 +180,41 @@ describe('Assistant: language model tools and @agent-runs', function () {
     assert.match(statuses[0] ?? '', /^\*\*(queued|running)\*\*/);
     assert.match(statuses.at(-1) ?? '', /^\*\*completed\*\*/);
     assert.ok(rec.markdown.some((m) => m.startsWith('> ')), 'an agent message is quoted');
+  });
+
+  it('@agent-runs /start: a 404 just after the start (a replica that has not seen the run yet) is not the end; the run is followed to completion', async () => {
+    const settings = async (patch: Record<string, unknown>): Promise<void> => {
+      const res = await fetch(`${context!.emulator.adminUrl}/settings`, { method: 'PATCH', body: JSON.stringify(patch), headers: { 'content-type': 'application/json' } });
+      assert.equal(res.status, 200, await res.text());
+    };
+    await settings({ notFoundAfterStartMs: 1500 });
+    try {
+      const rec = new Recorder();
+      const { next } = await requestsSince(context!, 0);
+      const result = await api.assistant.handleChat(chatRequest('start', 'Integration: chat start, read before the replica has it'), chatContext, rec.asStream(), none, { intervalMs: 200, maxMs: 30_000, maxParts: 60 });
+      assert.equal(result.errorDetails, undefined, rec.markdown.join('\n'));
+      const text = unescape(rec.markdown.join('\n'));
+      assert.doesNotMatch(text, /not found|no longer in the Agent Runs list/i);
+      assert.match(rec.markdown.filter((m) => m.startsWith('**')).at(-1) ?? '', /^\*\*completed\*\*/);
+      const reads = (await requestsSince(context!, next)).requests.filter((r) => r.method === 'GET' && /^\/agents\/[^/?]+/.test(r.path.replace(/^.*\/api\/public\/v1/, '')));
+      assert.ok(reads.some((r) => r.status === 404), 'a read found no run (else this test proves nothing)');
+      assert.ok(reads.some((r) => r.status === 200), 'the run was read once the replica had it');
+    } finally {
+      await settings({ notFoundAfterStartMs: null });
+    }
+  });
+
+  it('@agent-runs /followup with a run ID that is not in the list: read first, "not found" said, nothing posted (never to the newest run)', async () => {
+    const newest = api.ledger().all()[0]?.agentId;
+    assert.ok(newest, 'a run is listed (the newest would take the text if the ID were not recognised)');
+    const { next } = await requestsSince(context!, 0);
+    const rec = new Recorder();
+    const result = await api.assistant.handleChat(chatRequest('followup', 'ag_9f3e2 add tests'), chatContext, rec.asStream(), none);
+    assert.ok(result.errorDetails, rec.markdown.join('\n'));
+    assert.match(unescape(rec.markdown.join('\n')), /not found|ag_9f3e2/i);
+    const since = (await requestsSince(context!, next)).requests;
+    assert.deepEqual(since.filter((r) => r.method === 'POST').map((r) => r.path), [], 'nothing was posted');
+    assert.ok(since.some((r) => r.method === 'GET' && r.path.includes('/agents/ag_9f3e2')), 'the named run was read');
   });
 
   it('@agent-runs /status stops when cancelled; /followup without text says how', async () => {

@@ -13,6 +13,7 @@ import { buildFixPrompt, followUpConfirmation, startConfirmation, testGroupConfi
 import type { Deps } from '../../src/runs/deps';
 import { MAX_TOOL_PROMPT, TOOL_NAMES, TOOL_SCHEMAS, ToolInputError, checkToolInput } from '../../src/core/assistant/schemas';
 import { groupByFile, idsFromLabels, isTestItemsArgument, leadingAnnotationStart } from '../../src/core/assistant/testItems';
+import { splitRunAndText } from '../../src/core/assistant/runWords';
 
 function findRoot(): string {
   for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
@@ -22,6 +23,22 @@ function findRoot(): string {
 }
 
 const refused = (fn: () => unknown, re: RegExp): void => assert.throws(fn, (e: unknown) => e instanceof ToolInputError && re.test(e.message));
+
+describe('assistant: which run a chat follow-up is for', () => {
+  const listed = ['agt_newest01', 'agt_older02'];
+  it('a first word written like a run ID names that run, listed or not: never the newest (issue 19, defect 3)', () => {
+    assert.deepEqual(splitRunAndText('ag_9f3e2 add tests', listed), { agentId: 'ag_9f3e2', named: true, text: 'add tests' });
+    assert.deepEqual(splitRunAndText('run-42 go on', listed), { agentId: 'run-42', named: true, text: 'go on' });
+    // The listed runs' prefix makes a digitless word an ID too.
+    assert.deepEqual(splitRunAndText('agt_abcdef keep going', listed), { agentId: 'agt_abcdef', named: true, text: 'keep going' });
+  });
+  it('a listed ID names its run; ordinary words go to the newest run, whole', () => {
+    assert.deepEqual(splitRunAndText('  agt_older02   and the docs ', listed), { agentId: 'agt_older02', named: true, text: 'and the docs' });
+    assert.deepEqual(splitRunAndText('add tests for checkout', listed), { agentId: 'agt_newest01', named: false, text: 'add tests for checkout' });
+    assert.deepEqual(splitRunAndText('Fix src/checkout.ts please', listed), { agentId: 'agt_newest01', named: false, text: 'Fix src/checkout.ts please' });
+    assert.deepEqual(splitRunAndText('add tests', []), { agentId: undefined, named: false, text: 'add tests' });
+  });
+});
 
 describe('assistant: tool input schemas', () => {
   it('package.json declares each tool with the same strict schema, referenceable in chat', () => {
