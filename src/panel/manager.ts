@@ -14,18 +14,17 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { oneLine } from '../api/sanitize';
-import { isFinished, type Agent } from '../api/types';
 import type { FollowUpInput } from '../runs/followUpSends';
 import { messageToMarkdown } from '../core/panel/export';
 import { webviewHtml } from '../core/panel/html';
 import { PanelSession, RunObserver, type RunView } from '../core/panel/panelModel';
-import { cutText, forPosting, isSafeLinkUrl, parsePanelState, parseWebviewMessage, type ExtensionToWebviewMessage, type SendState, type WebviewToExtensionMessage } from '../core/panel/protocol';
+import { forPosting, isSafeLinkUrl, parsePanelState, parseWebviewMessage, type ExtensionToWebviewMessage, type SendState, type WebviewToExtensionMessage } from '../core/panel/protocol';
 import { exportLabels, webviewStrings } from './strings';
 import { PanelComposer } from './composer';
 import { type Transcript, type TranscriptSnapshot } from '../core/transcript/transcript';
 import { TranscriptStore } from '../core/transcript/store';
 import { RUN_PANEL_VIEW_TYPE } from '../core/panel/viewType';
+import { panelTitle } from '../core/panel/tabTitle';
 
 export { buildHeader, type RunView } from '../core/panel/panelModel';
 export { RUN_PANEL_VIEW_TYPE };
@@ -120,7 +119,7 @@ export class RunPanelManager implements vscode.Disposable {
     }
     const panel = vscode.window.createWebviewPanel(
       RUN_PANEL_VIEW_TYPE,
-      panelTitle(agentId, this.host.getRun(agentId)?.agent),
+      panelTitle(agentId, this.host.getRun(agentId)?.agent, vscode.l10n),
       { viewColumn: options.viewColumn ?? vscode.ViewColumn.Active, preserveFocus: options.preserveFocus ?? false },
       this.webviewOptions(),
     );
@@ -286,7 +285,7 @@ class RunPanel {
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'dist', 'webview', 'main.js')).toString(),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'media', 'panel.css')).toString(),
       lang: vscode.env.language || 'en',
-      title: panelTitle(this.agentId, this.host.getRun(this.agentId)?.agent),
+      title: panelTitle(this.agentId, this.host.getRun(this.agentId)?.agent, vscode.l10n),
       loadingText: vscode.l10n.t('Loading run…'),
     });
   }
@@ -312,7 +311,7 @@ class RunPanel {
   onRunChanged(): void {
     const run = this.host.getRun(this.agentId);
     if (run) {
-      this.panel.title = panelTitle(this.agentId, run.agent);
+      this.panel.title = panelTitle(this.agentId, run.agent, vscode.l10n);
     }
     if (!this.ready) {
       return;
@@ -396,14 +395,4 @@ class RunPanel {
     });
     await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true });
   }
-}
-
-function panelTitle(agentId: string, agent: Agent | undefined): string {
-  // Service-provided: no control or bidi characters in the editor tab.
-  const label = oneLine(agent?.appId ?? agent?.projectName ?? (agentId.length > 12 ? `${agentId.slice(0, 12)}…` : agentId), 60);
-  // The run as runSnapshot shows it: finished by the one rule (an unlisted end such as `cancelled` too).
-  const status = agent?.status;
-  const ended = status === 'error' ? vscode.l10n.t('error') : status === 'completed' ? vscode.l10n.t('done') : oneLine(status ?? '', 20);
-  const suffix = agent && isFinished(agent) ? ` (${ended})` : '';
-  return vscode.l10n.t('Run: {0}', cutText(label, 60)) + suffix;
 }

@@ -6,8 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { RunRecord } from '../core/ledger/ledger';
-import { plain, runLabel, statusText } from '../core/runs/presentation';
-import { runState } from '../core/ledger/runState';
+import { finishedAlert } from '../core/runs/finishedAlert';
 
 export type NotificationMode = 'all' | 'failuresOnly' | 'off';
 
@@ -35,13 +34,12 @@ export class RunAlerts {
   }
 
   runFinished(run: RunRecord): void {
-    const state = runState(run);
-    if (!state.finished) {
+    const alert = finishedAlert(run, vscode.l10n);
+    if (!alert) {
       return;
     }
-    const failed = state.outcome === 'error';
     const mode = notificationMode();
-    if (mode === 'off' || (mode === 'failuresOnly' && !failed)) {
+    if (mode === 'off' || (mode === 'failuresOnly' && !alert.failed)) {
       return;
     }
     if (vscode.window.state.focused && this.isWatching(run.agentId)) {
@@ -52,20 +50,12 @@ export class RunAlerts {
     if (this.recent.length > RECENT_MAX) {
       this.recent.shift();
     }
-    const label = runLabel(run, vscode.l10n, 60);
-    this.log.info(`Run ${run.agentId} ${failed ? 'failed' : state.outcome === 'completed' ? 'completed' : `ended (${plain(state.status, 40)})`}; notifying.`);
+    this.log.info(`Run ${run.agentId} ${alert.how}; notifying.`);
     const open = vscode.l10n.t('Open');
     const followUp = vscode.l10n.t('Send Follow-up');
-    const shown = failed
-      ? vscode.window.showWarningMessage(
-        run.lastError
-          ? vscode.l10n.t('Agent run failed: {0}. {1}', label, plain(run.lastError, 200))
-          : vscode.l10n.t('Agent run failed: {0}', label),
-        open, followUp)
-      : state.outcome === 'completed'
-        ? vscode.window.showInformationMessage(vscode.l10n.t('Agent run completed: {0}', label), open, followUp)
-        // An end the reference does not list (`cancelled`, `timed_out`): said as the service said it.
-        : vscode.window.showInformationMessage(vscode.l10n.t('Agent run ended ({0}): {1}', statusText(state.status, vscode.l10n), label), open, followUp);
+    const shown = alert.failed
+      ? vscode.window.showWarningMessage(alert.text, open, followUp)
+      : vscode.window.showInformationMessage(alert.text, open, followUp);
     void Promise.resolve(shown).then((pick) => {
       if (pick === open) {
         return vscode.commands.executeCommand('agentRuns.openRun', run.agentId);

@@ -1,0 +1,18 @@
+/**
+ * A run panel's tab title: the app (or project, or a short ID) and, once the run is finished by
+ * the one rule (runState.ts: an unlisted end such as `cancelled` too), how it ended. Pure: no vscode.
+ */
+import { oneLine } from '../../api/sanitize';
+import { isFinished, type Agent } from '../../api/types';
+import type { L10n } from '../l10n';
+import { cutText } from './protocol';
+
+/** `agent`: the run as `runSnapshot` shows it (never a raw read). */
+export function panelTitle(agentId: string, agent: Agent | undefined, l10n: L10n): string {
+  // Service-provided: no control or bidi characters in the editor tab.
+  const label = oneLine(agent?.appId ?? agent?.projectName ?? (agentId.length > 12 ? `${agentId.slice(0, 12)}…` : agentId), 60);
+  const status = agent?.status;
+  const ended = status === 'error' ? l10n.t('error') : status === 'completed' ? l10n.t('done') : oneLine(status ?? '', 20);
+  const suffix = agent && isFinished(agent) ? ` (${ended})` : '';
+  return l10n.t('Run: {0}', cutText(label, 60)) + suffix;
+}

@@ -1,0 +1,35 @@
+/**
+ * What "your run finished" says, by the one rule (runState.ts): failed, completed, or ended with
+ * a status the reference does not list (`cancelled`, `timed_out`), said as the service said it.
+ * Pure: no vscode. `undefined` while the run is not finished.
+ */
+import type { L10n } from '../l10n';
+import type { RunRecord } from '../ledger/record';
+import { runState } from '../ledger/runState';
+import { plain, runLabel, statusText } from './presentation';
+
+export interface FinishedAlert {
+  /** A warning (the run failed) rather than information. */
+  readonly failed: boolean;
+  readonly text: string;
+  /** For the log: `failed`, `completed` or `ended (<status>)`. */
+  readonly how: string;
+}
+
+export function finishedAlert(run: RunRecord, l10n: L10n): FinishedAlert | undefined {
+  const state = runState(run);
+  if (!state.finished) {
+    return undefined;
+  }
+  const label = runLabel(run, l10n, 60);
+  if (state.outcome === 'error') {
+    const text = run.lastError
+      ? l10n.t('Agent run failed: {0}. {1}', label, plain(run.lastError, 200))
+      : l10n.t('Agent run failed: {0}', label);
+    return { failed: true, text, how: 'failed' };
+  }
+  if (state.outcome === 'completed') {
+    return { failed: false, text: l10n.t('Agent run completed: {0}', label), how: 'completed' };
+  }
+  return { failed: false, text: l10n.t('Agent run ended ({0}): {1}', statusText(state.status, l10n), label), how: `ended (${plain(state.status, 40)})` };
+}
