@@ -7,7 +7,8 @@ import { isApiError } from '../api/errors';
 import type { UnauthorizedGate } from './unauthorizedGate';
 import type { Connection } from './connection';
 
-export function describeError(conn: Connection, error: unknown): string {
+/** `conn`: anything that loads the API module (the connection, or `Deps`). */
+export function describeError(conn: Pick<Connection, 'api'>, error: unknown): string {
   if (isApiError(error)) {
     try {
       return conn.api().describeApiError(error);

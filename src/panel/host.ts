@@ -28,7 +28,7 @@ export class PanelHost extends Disposable implements RunPanelHost {
   /** The host is created before the deps it serves (the panel manager must exist in activate). */
   attach(deps: GlueDeps): void {
     this.deps = deps;
-    this._register(deps.ledgers.onDidChangeRuns((c) => {
+    this._register(deps.onDidChangeRuns((c) => {
       for (const id of c.agentIds) {
         this.changeEmitter.fire(id);
       }
@@ -60,7 +60,7 @@ export class PanelHost extends Disposable implements RunPanelHost {
   // ------------------------------------------------------------ RunPanelHost
 
   getRun(agentId: string): RunView | undefined {
-    const record = this.d.ledgers.current.get(agentId);
+    const record = this.d.ledger().get(agentId);
     if (!record) {
       return undefined;
     }
@@ -75,7 +75,7 @@ export class PanelHost extends Disposable implements RunPanelHost {
       view.freshness = { state: 'offline', asOf: record.lastCheckedAt, detail: vscode.l10n.t('The service cannot be reached.') };
     } else if (record.pollError !== undefined) {
       view.freshness = { state: 'stale', asOf: record.lastCheckedAt, detail: record.pollError };
-    } else if (this.d.gate.rejected) {
+    } else if (this.d.tokenRejected()) {
       view.freshness = { state: 'stale', asOf: record.lastCheckedAt, detail: vscode.l10n.t('The API token was rejected; set a new one to see updates.') };
     }
     if (record.seenAt !== undefined) {
@@ -97,7 +97,7 @@ export class PanelHost extends Disposable implements RunPanelHost {
       case 'busy':
         return { kind: 'busy' };
       case 'notConnected':
-        return { kind: 'failed', message: whyNoClient(d.conn.current, vscode.l10n), mayHaveArrived: false, offerClone: false };
+        return { kind: 'failed', message: whyNoClient(d.connection(), vscode.l10n), mayHaveArrived: false, offerClone: false };
       case 'failed': {
         const failure = followUpFailure(d, outcome);
         return { kind: 'failed', message: failure.message, mayHaveArrived: outcome.mayHaveArrived, offerClone: failure.actions.includes('cloneRun') };
@@ -158,8 +158,8 @@ export class PanelHost extends Disposable implements RunPanelHost {
 
   async refresh(agentId: string): Promise<void> {
     const d = this.d;
-    if (d.gate.rejected) {
-      d.gate.report(undefined, { interactive: true });
+    if (d.tokenRejected()) {
+      d.reportUnauthorized(undefined, { interactive: true });
       return;
     }
     await d.sync.poller.pollNow(agentId);
@@ -175,11 +175,11 @@ export class PanelHost extends Disposable implements RunPanelHost {
     // Only shown panels keep their run's transcript in memory (a hidden one re-inits from it when shown).
     this.d.transcripts.setInUse(agentId, open);
     if (open) {
-      this.d.ledgers.current.markSeen(agentId);
+      this.d.ledger().markSeen(agentId);
     }
   }
 
   markSeen(agentId: string): void {
-    this.d.ledgers.current.markSeen(agentId);
+    this.d.ledger().markSeen(agentId);
   }
 }

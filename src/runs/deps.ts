@@ -60,8 +60,11 @@ export interface Deps {
    */
   showApiError(error: unknown, extraButtons?: readonly string[]): Promise<string | undefined>;
 
-  /** A 401 from anywhere: pauses polling and offers "Set API Token" once (not per run). */
-  reportUnauthorized(error?: unknown): void;
+  /**
+   * A 401 from anywhere: pauses polling and offers "Set API Token" once (not per run);
+   * `interactive`: the person asked for something, so they are told even if already told.
+   */
+  reportUnauthorized(error?: unknown, options?: { interactive?: boolean }): void;
 
   /** Every change of the current ledger's runs, across ledger switches. */
   readonly onDidChangeRuns: vscode.Event<LedgerChange>;

@@ -18,14 +18,14 @@ export type { FollowUpResult };
 export async function submitFollowUp(d: GlueDeps, agentId: string, input: FollowUpInput, options: { resend?: boolean; from: string }): Promise<FollowUpResult> {
   const outcome = await d.door.followUp(agentId, input, options);
   if (outcome.kind === 'failed' && isApiError(outcome.error) && outcome.error.kind === 'unauthorized') {
-    d.gate.report(outcome.error, { interactive: true });
+    d.reportUnauthorized(outcome.error, { interactive: true });
   }
   return outcome;
 }
 
 /** The person's failure text and offers for a failed outcome. */
 export function followUpFailure(d: GlueDeps, outcome: SendFailed): FollowUpFailure {
-  return describeFollowUpFailure(outcome.error, outcome.mayHaveArrived, describeError(d.conn, outcome.error), vscode.l10n);
+  return describeFollowUpFailure(outcome.error, outcome.mayHaveArrived, describeError(d, outcome.error), vscode.l10n);
 }
 
 /** Gives up an `uncertain` follow-up: its text goes back to the draft (ahead of anything typed since). */

@@ -3,7 +3,7 @@ import { isFinishedRun } from '../../core/ledger/ledger';
 import type { GlueDeps } from '../glueDeps';
 
 export async function clearFinishedCommand(deps: GlueDeps) {
-  const ledger = deps.ledgers.current;
+  const ledger = deps.ledger();
   const finished = ledger.all().filter(isFinishedRun).map((r) => r.agentId);
   if (finished.length === 0) {
     void vscode.window.setStatusBarMessage(vscode.l10n.t('No finished runs to clear.'), 3000);

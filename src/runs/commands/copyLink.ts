@@ -10,7 +10,7 @@ import { resolveRunHere } from './pickRun';
  */
 export async function copyLinkCommand(deps: GlueDeps, arg?: unknown): Promise<string | undefined> {
   const agentId = await resolveRunHere(deps, arg, vscode.l10n.t('Copy Link'));
-  const baseUrl = deps.conn.current.baseUrl;
+  const baseUrl = deps.connection().baseUrl;
   if (!agentId || !baseUrl) {
     return undefined;
   }

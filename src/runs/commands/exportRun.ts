@@ -54,7 +54,7 @@ export async function exportRunCommand(deps: GlueDeps, arg?: unknown, formatArg?
   if (!target) {
     return;
   }
-  const record = deps.ledgers.current.get(agentId);
+  const record = deps.ledger().get(agentId);
   const run = record ? runSnapshot(record) : { agentId };
   const local = target.scheme === 'file';
   const file = local ? target.fsPath : path.join(os.tmpdir(), `agent-runs-export-${process.pid}-${Date.now()}`);

@@ -24,7 +24,7 @@ export async function followUpFromPalette(deps: GlueDeps, agentId: string): Prom
   if (waiting) {
     return showWaiting(deps, agentId, waiting);
   }
-  const record = deps.ledgers.current.get(agentId);
+  const record = deps.ledger().get(agentId);
   const label = record ? runLabel(record, vscode.l10n, 50) : agentId;
   let text = deps.drafts.get(agentId) ?? '';
   let ask = true;

@@ -7,7 +7,7 @@ export async function openRunCommand(deps: GlueDeps, arg?: unknown) {
   if (!agentId) {
     return;
   }
-  if (!deps.ledgers.current.has(agentId)) {
+  if (!deps.ledger().has(agentId)) {
     void vscode.window.showWarningMessage(vscode.l10n.t('Run {0} is not in the list. Use "Track Run by ID" to add it.', agentId));
     return;
   }

@@ -10,7 +10,7 @@ interface RunPick extends vscode.QuickPickItem {
 /** Lets the user pick a run from the list (palette use of run commands). */
 export async function pickRun(deps: GlueDeps, title: string): Promise<string | undefined> {
   const now = Date.now();
-  const items: RunPick[] = deps.ledgers.current.all().map((r) => {
+  const items: RunPick[] = deps.ledger().all().map((r) => {
     const p = presentRun(r, now, vscode.l10n);
     return {
       agentId: r.agentId,

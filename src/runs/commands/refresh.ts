@@ -4,5 +4,5 @@ import { refreshRuns } from './refreshRun';
 /** The view's Refresh: reads every unfinished run now and redraws the list. */
 export async function refreshCommand(deps: GlueDeps) {
   deps.view.provider.refreshAll();
-  await refreshRuns(deps, deps.ledgers.current.active().map((r) => r.agentId));
+  await refreshRuns(deps, deps.ledger().active().map((r) => r.agentId));
 }

@@ -20,8 +20,8 @@ export async function refreshRuns(deps: GlueDeps, agentIds: readonly string[]): 
 
 /** Explains why nothing can be read right now (no base URL, no token, token rejected). */
 export async function ensureCanRead(deps: GlueDeps): Promise<boolean> {
-  if (deps.gate.rejected) {
-    deps.gate.report(undefined, { interactive: true });
+  if (deps.tokenRejected()) {
+    deps.reportUnauthorized(undefined, { interactive: true });
     return false;
   }
   return (await deps.getClient()) !== undefined;

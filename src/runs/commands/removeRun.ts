@@ -4,7 +4,7 @@ import { selectedRunIds } from './pickRun';
 /** Removes runs from the list only: the service keeps them, and "Track Run by ID" brings one back. */
 export async function removeRunCommand(deps: GlueDeps, arg?: unknown, selection?: unknown) {
   const ids = selectedRunIds(arg, selection);
-  const ledger = deps.ledgers.current;
+  const ledger = deps.ledger();
   const removed = ids.filter((id) => ledger.remove(id));
   if (removed.length === 0) {
     return;

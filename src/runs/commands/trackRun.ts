@@ -34,7 +34,7 @@ async function askForId(): Promise<string | undefined> {
 
 /** Reads the run and puts it in the ledger. Resolves false (after telling the user) on failure. */
 export async function trackRun(deps: GlueDeps, agentId: string): Promise<boolean> {
-  const ledger = deps.ledgers.current;
+  const ledger = deps.ledger();
   if (ledger.has(agentId)) {
     void deps.sync.poller.pollNow(agentId);
     return true;
@@ -52,7 +52,7 @@ export async function trackRun(deps: GlueDeps, agentId: string): Promise<boolean
         return deps.sync.readRun(client, agentId, controller.signal);
       },
     );
-    if (deps.ledgers.current !== ledger) {
+    if (deps.ledger() !== ledger) {
       return false; // The base URL changed meanwhile.
     }
     // A new record from a first read: not "unread", the user just asked for it.

@@ -29,7 +29,7 @@ export async function handleRunUri(deps: GlueDeps, uri: vscode.Uri): Promise<voi
       void vscode.window.showWarningMessage(vscode.l10n.t('The link names a service address that is not valid: {0}', linkBase));
       return;
     }
-    const current = deps.conn.current.baseUrl;
+    const current = deps.connection().baseUrl;
     if (target !== current) {
       const switchTo = vscode.l10n.t('Switch Service');
       const pick = await vscode.window.showWarningMessage(
@@ -46,18 +46,18 @@ export async function handleRunUri(deps: GlueDeps, uri: vscode.Uri): Promise<voi
         return;
       }
       await vscode.workspace.getConfiguration('agentRuns').update('baseUrl', target, vscode.ConfigurationTarget.Global);
-      await deps.conn.refreshSignedIn();
-      if (deps.conn.current.baseUrl !== target) {
+      await deps.refreshSignedIn();
+      if (deps.connection().baseUrl !== target) {
         // A workspace setting overrides the user one.
         void vscode.window.showWarningMessage(vscode.l10n.t('The workspace settings set a different base URL; change it there to open this run.'));
         return;
       }
     }
   }
-  if (!deps.ledgers.current.has(agentId)) {
-    if (!deps.conn.current.signedIn) {
+  if (!deps.ledger().has(agentId)) {
+    if (!deps.connection().signedIn) {
       await vscode.commands.executeCommand('agentRuns.setToken');
-      if (!deps.conn.current.signedIn) {
+      if (!deps.connection().signedIn) {
         return;
       }
     }
