@@ -8,6 +8,7 @@
  * editor's proxy settings change.
  */
 import * as vscode from 'vscode';
+import { runOwnCommand } from './ownCommands';
 import type { AgentRunsApi, ProxySettings, RequestLogEntry } from '../api/contract';
 import { isInsecureRemote, normalizeBaseUrl } from '../api/baseUrl';
 import type { ApiModule } from './loadApi';
@@ -324,7 +325,7 @@ export class Connection extends Disposable {
         setUrl,
       );
       if (pick === setUrl) {
-        await vscode.commands.executeCommand('agentRuns.setBaseUrl');
+        await runOwnCommand('agentRuns.setBaseUrl');
       }
       return;
     }
@@ -332,7 +333,7 @@ export class Connection extends Disposable {
       const setToken = vscode.l10n.t('Set API Token');
       const pick = await vscode.window.showWarningMessage(vscode.l10n.t('No API token is set for {0}.', baseUrl), setToken);
       if (pick === setToken) {
-        await vscode.commands.executeCommand('agentRuns.setToken');
+        await runOwnCommand('agentRuns.setToken');
       }
     }
     // Otherwise the user declined sending the token over http: nothing more to say.

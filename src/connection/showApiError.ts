@@ -3,6 +3,7 @@
  * message (says what happened and what to do), plus the button that helps.
  */
 import * as vscode from 'vscode';
+import { runOwnCommand } from './ownCommands';
 import { isApiError } from '../api/errors';
 import type { UnauthorizedGate } from './unauthorizedGate';
 import type { Connection } from './connection';
@@ -47,7 +48,7 @@ export async function showApiError(
   if (pick === showLogs) {
     log.show(true);
   } else if (pick === setBaseUrl) {
-    await vscode.commands.executeCommand('agentRuns.setBaseUrl');
+    await runOwnCommand('agentRuns.setBaseUrl');
   }
   return pick;
 }

@@ -10,6 +10,7 @@
  * are in `RejectionState` (pure, unit-tested).
  */
 import * as vscode from 'vscode';
+import { runOwnCommand } from './ownCommands';
 import { Disposable } from '../core/disposable';
 import type { Connection } from './connection';
 import type { TokenStore } from './tokenStore';
@@ -89,7 +90,7 @@ export class UnauthorizedGate extends Disposable {
       setToken,
     );
     if (pick === setToken) {
-      await vscode.commands.executeCommand('agentRuns.setToken');
+      await runOwnCommand('agentRuns.setToken');
     }
   }
 }

@@ -9,6 +9,7 @@
  * refused (an email, a model, an app) stays marked in the form and its draft until looked at.
  */
 import * as vscode from 'vscode';
+import { runOwnCommand } from '../connection/ownCommands';
 import type { AgentRunsApi } from '../api/contract';
 import type { AgentRun, StartAgentRequest } from '../api/types';
 import type { Deps } from '../runs/deps';
@@ -207,7 +208,7 @@ export class LaunchController implements vscode.Disposable {
       l10n.t('Agent run started on {0}: “{1}” ({2}).', run.appId ?? request.appId, promptPreview(request.prompt, 60).firstLine, run.status),
       open,
     ).then((choice) => {
-      if (choice === open) void vscode.commands.executeCommand('agentRuns.openRun', run.agentId);
+      if (choice === open) void runOwnCommand('agentRuns.openRun', run.agentId);
     });
   }
 

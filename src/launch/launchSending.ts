@@ -9,6 +9,7 @@
  * losing it silently; an acknowledged run is listed and followed there.
  */
 import * as vscode from 'vscode';
+import { runOwnCommand } from '../connection/ownCommands';
 import { ApiError, isApiError } from '../api/errors';
 import type { AgentRunsApi } from '../api/contract';
 import type { AgentRun, StartAgentRequest } from '../api/types';
@@ -150,8 +151,8 @@ async function showFailure(deps: Deps, failure: StartFailure): Promise<FailureAc
 
 async function runExternal(deps: Deps, action: ExternalAction): Promise<void> {
   const commands: Record<ExternalAction, () => Thenable<unknown>> = {
-    setToken: () => vscode.commands.executeCommand('agentRuns.setToken'),
-    trackRun: () => vscode.commands.executeCommand('agentRuns.trackRun'),
+    setToken: () => runOwnCommand('agentRuns.setToken'),
+    trackRun: () => runOwnCommand('agentRuns.trackRun'),
     openSettings: () => vscode.commands.executeCommand('workbench.action.openSettings', 'agentRuns.baseUrl'),
     showLogs: () => Promise.resolve(deps.log.show(true)),
   };

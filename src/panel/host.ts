@@ -5,6 +5,7 @@
  * persisting transcript cache; it never hands the token or the client to the panel.
  */
 import * as vscode from 'vscode';
+import { runOwnCommand } from '../connection/ownCommands';
 import type { GlueDeps } from '../runs/glueDeps';
 import type { SendState } from '../core/panel/protocol';
 import { discardFollowUp, followUpFailure, submitFollowUp } from '../runs/followUp';
@@ -131,7 +132,7 @@ export class PanelHost extends Disposable implements RunPanelHost {
   }
 
   async cloneRun(agentId: string): Promise<void> {
-    await vscode.commands.executeCommand('agentRuns.cloneRun', agentId);
+    await runOwnCommand('agentRuns.cloneRun', agentId);
   }
 
   async openExternalLink(url: string): Promise<void> {

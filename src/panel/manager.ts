@@ -14,6 +14,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { runOwnCommand } from '../connection/ownCommands';
 import type { FollowUpInput } from '../runs/followUpSends';
 import { messageToMarkdown } from '../core/panel/export';
 import { webviewHtml } from '../core/panel/html';
@@ -366,7 +367,7 @@ class RunPanel {
         return;
       case 'export':
         // The Runs view's Export Run…: streamed from the saved transcript, the same for both.
-        await vscode.commands.executeCommand('agentRuns.exportRun', this.agentId, m.format);
+        await runOwnCommand('agentRuns.exportRun', this.agentId, m.format);
         return;
       case 'clone':
         await this.host.cloneRun(this.agentId);

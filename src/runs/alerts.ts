@@ -5,6 +5,7 @@
  * is, filtered by `agentRuns.notifications`, skipped while the user is looking at that run's panel.
  */
 import * as vscode from 'vscode';
+import { runOwnCommand } from '../connection/ownCommands';
 import type { RunRecord } from '../core/ledger/ledger';
 import { finishedAlert } from '../core/runs/finishedAlert';
 
@@ -58,10 +59,10 @@ export class RunAlerts {
       : vscode.window.showInformationMessage(alert.text, open, followUp);
     void Promise.resolve(shown).then((pick) => {
       if (pick === open) {
-        return vscode.commands.executeCommand('agentRuns.openRun', run.agentId);
+        return runOwnCommand('agentRuns.openRun', run.agentId);
       }
       if (pick === followUp) {
-        return vscode.commands.executeCommand('agentRuns.sendFollowUp', run.agentId);
+        return runOwnCommand('agentRuns.sendFollowUp', run.agentId);
       }
       return undefined;
     });

@@ -5,6 +5,7 @@
  * Inputs of an unfinished attempt are kept for the next run of the command on the same files.
  */
 import * as vscode from 'vscode';
+import { runOwnCommand } from '../connection/ownCommands';
 import type { CreateTestGroupRequest, TestGroupCreated } from '../api/types';
 import { defaultGroupName } from '../core/testIds';
 import type { Deps } from '../runs/deps';
@@ -268,7 +269,7 @@ export class CreateTestGroupFlow {
   /** Runs "Set API Token", then asks before sending again (never on its own). */
   private async afterSetToken(request: CreateTestGroupRequest, labels: Record<CreateFailureAction, string>): Promise<'retry' | 'edit' | undefined> {
     try {
-      await vscode.commands.executeCommand('agentRuns.setToken');
+      await runOwnCommand('agentRuns.setToken');
     } catch (err) {
       this.deps.log.error(`Set API Token failed: ${err instanceof Error ? err.message : 'unknown error'}`);
     }
@@ -291,6 +292,6 @@ export class CreateTestGroupFlow {
       show,
     );
     if (choice === copy) await copyGroupId(groupId);
-    else if (choice === show) await vscode.commands.executeCommand('agentRuns.testGroups.focus');
+    else if (choice === show) await runOwnCommand('agentRuns.testGroups.focus');
   }
 }

@@ -10,6 +10,7 @@
  * state) and is shown through that command and the run's own label in the Runs view.
  */
 import * as vscode from 'vscode';
+import { runOwnCommand } from '../connection/ownCommands';
 import type { TestItemsArgument } from '../core/assistant/testItems';
 import type { Deps } from '../runs/deps';
 import { testKey } from './testKey';
@@ -54,7 +55,7 @@ export function registerTesting(context: vscode.ExtensionContext, deps: Deps): v
         void vscode.window.showInformationMessage(vscode.l10n.t('Right-click tests in the Testing view to create a test group from them.'));
         return undefined;
       }
-      return vscode.commands.executeCommand('agentRuns.testGroups.create', testItemsArgument(items));
+      return runOwnCommand('agentRuns.testGroups.create', testItemsArgument(items));
     }),
     vscode.commands.registerCommand(ASK_TO_FIX, (arg: unknown) => loadTesting().askToFix(deps, links, arg)),
     vscode.commands.registerCommand(SHOW_RUN, async (...args: unknown[]) => {

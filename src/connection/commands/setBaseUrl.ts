@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { runOwnCommand } from '../ownCommands';
 import { BASE_URL_EXAMPLE, normalizeBaseUrl } from '../../api/baseUrl';
 import type { ConnectionServices } from '../connection';
 
@@ -38,7 +39,7 @@ async function setBaseUrl(deps: ConnectionServices): Promise<void> {
     const setToken = vscode.l10n.t('Set API Token');
     const pick = await vscode.window.showInformationMessage(vscode.l10n.t('Base URL saved. Now set the API token for {0}.', new URL(normalized).host), setToken);
     if (pick === setToken) {
-      await vscode.commands.executeCommand('agentRuns.setToken');
+      await runOwnCommand('agentRuns.setToken');
     }
   }
 }

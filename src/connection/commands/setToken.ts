@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { runOwnCommand } from '../ownCommands';
 import { validateTokenShape } from '../tokenStore';
 import type { ConnectionServices } from '../connection';
 
@@ -18,7 +19,7 @@ async function setToken(deps: ConnectionServices): Promise<boolean> {
     if (pick !== setUrl) {
       return false;
     }
-    await vscode.commands.executeCommand('agentRuns.setBaseUrl');
+    await runOwnCommand('agentRuns.setBaseUrl');
     baseUrl = deps.conn.current.baseUrl;
     if (!baseUrl) {
       return false;

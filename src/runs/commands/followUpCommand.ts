@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { runOwnCommand } from '../../connection/ownCommands';
 import type { GlueDeps } from '../glueDeps';
 import { runLabel } from '../../core/runs/presentation';
 import { discardFollowUp, followUpFailure, submitFollowUp } from '../followUp';
@@ -67,7 +68,7 @@ export async function followUpFromPalette(deps: GlueDeps, agentId: string): Prom
         if (pick === 'openRun') {
           await deps.openRun(agentId);
         } else if (pick === 'cloneRun') {
-          await vscode.commands.executeCommand('agentRuns.cloneRun', agentId);
+          await runOwnCommand('agentRuns.cloneRun', agentId);
         } else if (!outcome.mayHaveArrived) {
           void vscode.window.setStatusBarMessage(vscode.l10n.t('The follow-up was kept as a draft.'), 5000);
         }

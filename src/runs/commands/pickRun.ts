@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { runOwnCommand } from '../../connection/ownCommands';
 import type { GlueDeps } from '../glueDeps';
 import { agentIdOf } from '../../core/runs/nodes';
 import { presentRun } from '../../core/runs/presentation';
@@ -24,7 +25,7 @@ export async function pickRun(deps: GlueDeps, title: string): Promise<string | u
     const track = vscode.l10n.t('Track Run by ID');
     const pick = await vscode.window.showInformationMessage(vscode.l10n.t('There are no runs in the list yet.'), track);
     if (pick === track) {
-      await vscode.commands.executeCommand('agentRuns.trackRun');
+      await runOwnCommand('agentRuns.trackRun');
     }
     return undefined;
   }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { runOwnCommand } from '../../connection/ownCommands';
 import type { GlueDeps } from '../glueDeps';
 import { normalizeBaseUrl } from '../../api/baseUrl';
 import { parseRunLink } from '../../core/runs/deepLink';
@@ -56,7 +57,7 @@ export async function handleRunUri(deps: GlueDeps, uri: vscode.Uri): Promise<voi
   }
   if (!deps.ledger().has(agentId)) {
     if (!deps.connection().signedIn) {
-      await vscode.commands.executeCommand('agentRuns.setToken');
+      await runOwnCommand('agentRuns.setToken');
       if (!deps.connection().signedIn) {
         return;
       }
