@@ -39,8 +39,15 @@ const STATELESS = {
   'src/core/l10n.ts': 'a constant',
   'src/core/panel/viewType.ts': 'a constant',
   'src/core/panel/export.ts': 'pure functions and constants (the panel\'s "open in editor" and the streamed exports of dist/transcripts.js)',
+  'src/core/panel/exportLabels.ts': 'the export labels: constants and a pure function (export.ts re-exports them)',
+  'src/core/panel/exportFields.ts':
+    'pure field allow-lists and helpers of the exports; GapMarks keeps per-instance state only and nothing tests `instanceof`',
+  'src/core/panel/exportMarkdown.ts':
+    'pure functions (the panel\'s "open in editor" and the streamed Markdown export of dist/transcripts.js); MarkdownText keeps per-instance state only',
   'src/core/transcript/transcript.ts':
     'classes with per-instance state only: dist/transcripts.js creates the one store and the panel receives it; nothing tests `instanceof`',
+  'src/core/transcript/entry.ts': 'a transcript entry\'s types and one pure copy (freeze); transcript.ts re-exports the type',
+  'src/core/transcript/transcriptTypes.ts': 'types and two constants (the default bounds) of transcript.ts, which re-exports them',
   'src/core/transcript/order.ts': 'a pure comparison',
   'src/core/transcript/message.ts': 'pure functions over one message',
   'src/core/transcript/store.ts':
@@ -60,6 +67,7 @@ const STATELESS = {
   'src/core/runs/presentation.ts': 'pure labels and descriptions of a run',
   'src/core/time.ts': 'pure time formatting',
   'src/connection/showApiError.ts': 'functions that take the live gate and connection as parameters; no module state',
+  'src/connection/ownCommands.ts': 'one stateless function (runs a command through vscode.commands)',
   'src/runs/commands/pickRun.ts': 'functions over deps; no module state',
   'src/runs/followUp.ts': 'functions over deps (the one send lock is deps.sends); no module state',
   'src/runs/followUpSends.ts':
