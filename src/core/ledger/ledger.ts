@@ -5,60 +5,21 @@
  * and listen to `onDidChange`, which names exactly the runs that changed.
  */
 import { Emitter, type Event } from '../events';
-import { isFinished, type Agent, type RunStatus } from '../../api/types';
+import { isFinished, type Agent } from '../../api/types';
+import type { ApplyResult, FollowUpBaseline, FollowUpRecord, LedgerChange, LedgerProblem } from './ledgerTypes';
+import { mergeRecords } from './merge';
 import { observeAgent } from './observe';
-import {
-  freshness, isRecord, reviveRecord, runTime, sameValue, stripUndefined, type KeyValueStore, type RunRecord,
-} from './record';
-import { actId, bound, followUpAct, isFinishedRun, mergeActs, reviveActs, runState, type FollowUpAct } from './runState';
+import { OwnActs } from './ownActs';
+import { runTime, sameValue, stripUndefined, type KeyValueStore, type RunRecord } from './record';
+import { actId, bound, followUpAct, isFinishedRun, runState } from './runState';
+import { parseStored, storageKeyFor, type StoredLedger } from './stored';
 
+export type { ApplyResult, FollowUpBaseline, FollowUpRecord, LedgerChange, LedgerProblem } from './ledgerTypes';
+export { mergeRecords } from './merge';
 export { reviveRecord, runTime, type KeyValueStore, type RunRecord, type RunSource } from './record';
 export { isFinishedRun, runState, type RunState } from './runState';
+export { ownActsKeyFor, storageKeyFor } from './stored';
 
-/** A follow-up the service acknowledged (or whose prompt a read found), for `recordFollowUp`. */
-export interface FollowUpRecord {
-  prompt: string;
-  /** The status in the acknowledgement. */
-  ackStatus: RunStatus;
-  permission?: string;
-  permittedBranches?: string[];
-  /** The prompt's `sequence` when a read already showed it (a send that may have arrived, found). */
-  arrivedSeq?: number;
-  /** The run's facts when the follow-up was sent (`followUpBaseline` then); else the record's now. */
-  before?: FollowUpBaseline;
-}
-
-/** What a follow-up's turn must move past: the run's read facts when it was sent. */
-export interface FollowUpBaseline {
-  /** Only a finished run's: a going run's next end may be the turn before the follow-up's. */
-  completedAt?: number;
-  lastSequence?: number;
-  updatedAt?: number;
-}
-
-export interface LedgerChange {
-  /** The runs that changed; empty with `structural` when runs were added or removed. */
-  agentIds: string[];
-  /** Runs were added or removed (the tree must rebuild its groups, not just re-render nodes). */
-  structural: boolean;
-}
-
-export interface ApplyResult {
-  changed: boolean;
-  previousStatus: RunStatus;
-  statusChanged: boolean;
-  /** The run became finished (see isFinishedRun) with this read. */
-  becameFinished: boolean;
-}
-
-interface StoredLedger {
-  version: 1;
-  runs: RunRecord[];
-  /** Runs removed from the list (agentId → when), so that another window's copy does not bring them back. */
-  removed?: Record<string, number>;
-}
-
-const STORAGE_PREFIX = 'agentRuns.ledger.v1:';
 const MAX_RUNS = 500;
 const MAX_REMOVED = 500;
 
@@ -70,22 +31,6 @@ function baseline(r: RunRecord): FollowUpBaseline {
   return b;
 }
 
-/** This window's own follow-ups, until their turns end (see RunLedger's `own` store). */
-export function ownActsKeyFor(baseUrl: string): string {
-  return `agentRuns.ownActs.v1:${baseUrl}`;
-}
-
-export function storageKeyFor(baseUrl: string): string {
-  return STORAGE_PREFIX + baseUrl;
-}
-
-/** What went wrong with the stored run list (the UI tells the user; the ledger only reports). */
-export type LedgerProblem =
-  | { readonly kind: 'reset' }
-  | { readonly kind: 'dropped'; readonly count: number }
-  | { readonly kind: 'save' };
-
-
 export class RunLedger {
   private readonly runs = new Map<string, RunRecord>();
   private readonly changeEmitter = new Emitter<LedgerChange>();
@@ -95,8 +40,8 @@ export class RunLedger {
   private readonly removed = new Map<string, number>();
   /** The stored value last merged or written: the same object means nothing new to merge. */
   private lastStored: unknown;
-  /** IDs of the open follow-ups this window got acknowledged (kept in `own` too). */
-  private readonly ownIds = new Set<string>();
+  /** This window's open follow-ups, when it has its own storage (see OwnActs). */
+  private readonly ownActs: OwnActs | undefined;
 
   /**
    * @param warn called once when stored state was unusable and had to be reset or trimmed.
@@ -108,10 +53,11 @@ export class RunLedger {
     private readonly store: KeyValueStore,
     readonly baseUrl: string,
     private readonly warn: (message: string, problem: LedgerProblem) => void = () => undefined,
-    private readonly own?: KeyValueStore,
+    own?: KeyValueStore,
   ) {
+    this.ownActs = own ? new OwnActs(own, baseUrl) : undefined;
     this.load();
-    this.loadOwn();
+    this.ownActs?.load(this.runs);
   }
 
   all(): RunRecord[] {
@@ -202,9 +148,7 @@ export class RunLedger {
       return false;
     }
     const act = followUpAct(actId(now), f.prompt, f.ackStatus, f.before ?? baseline(r), now, f.arrivedSeq);
-    if (this.own) {
-      this.ownIds.add(act.id);
-    }
+    this.ownActs?.add(act.id);
     const next: RunRecord = { ...r, acts: bound([...(r.acts ?? []), act]) };
     if (f.permission) {
       next.permission = f.permission;
@@ -327,51 +271,9 @@ export class RunLedger {
     this.saving = this.saving
       .then(() => this.store.update(storageKeyFor(this.baseUrl), snapshot))
       .then(undefined, (err: unknown) => this.warn(`Could not save the run list: ${err instanceof Error ? err.message : String(err)}`, { kind: 'save' }));
-    this.persistOwn();
+    this.ownActs?.persist(this.runs.values());
     if (merged) {
       this.changeEmitter.fire(merged);
-    }
-  }
-
-  /** Writes this window's open follow-ups (those whose turn ended, or whose run left, are dropped). */
-  private persistOwn(): void {
-    if (!this.own || this.ownIds.size === 0) {
-      return;
-    }
-    const kept: Record<string, FollowUpAct[]> = {};
-    const still = new Set<string>();
-    for (const r of this.runs.values()) {
-      const mine = (r.acts ?? []).filter((a) => this.ownIds.has(a.id) && a.settledAt === undefined);
-      if (mine.length > 0) {
-        kept[r.agentId] = mine;
-        for (const a of mine) still.add(a.id);
-      }
-    }
-    for (const id of [...this.ownIds]) {
-      if (!still.has(id)) this.ownIds.delete(id);
-    }
-    void Promise.resolve(this.own.update(ownActsKeyFor(this.baseUrl), still.size > 0 ? kept : undefined)).then(undefined, () => undefined);
-  }
-
-  /** This window's open follow-ups, back into the runs it lists (another window's save may have left them out). */
-  private loadOwn(): void {
-    let raw: unknown;
-    try {
-      raw = this.own?.get<unknown>(ownActsKeyFor(this.baseUrl));
-    } catch {
-      return;
-    }
-    if (!isRecord(raw)) {
-      return;
-    }
-    for (const [agentId, value] of Object.entries(raw)) {
-      const r = this.runs.get(agentId);
-      const acts = reviveActs(value);
-      if (!r || !acts) {
-        continue;
-      }
-      for (const a of acts) this.ownIds.add(a.id);
-      this.runs.set(agentId, { ...r, acts: mergeActs(r.acts, acts) });
     }
   }
 
@@ -399,31 +301,26 @@ export class RunLedger {
     } catch {
       return undefined;
     }
-    if (raw === this.lastStored || !isRecord(raw) || raw.version !== 1 || !Array.isArray(raw.runs)) {
+    const stored = raw === this.lastStored ? undefined : parseStored(raw);
+    if (!stored) {
       return undefined;
     }
     this.lastStored = raw;
     const ids = new Set<string>();
     let structural = false;
-    if (isRecord(raw.removed)) {
-      for (const [id, at] of Object.entries(raw.removed)) {
-        if (typeof at === 'number' && Number.isFinite(at) && at > (this.removed.get(id) ?? -Infinity)) {
-          this.tombstone(id, at);
-          const mine = this.runs.get(id);
-          // Removed there after it was added here.
-          if (mine && at >= mine.addedAt) {
-            this.runs.delete(id);
-            ids.add(id);
-            structural = true;
-          }
+    for (const [id, at] of stored.removed) {
+      if (at > (this.removed.get(id) ?? -Infinity)) {
+        this.tombstone(id, at);
+        const mine = this.runs.get(id);
+        // Removed there after it was added here.
+        if (mine && at >= mine.addedAt) {
+          this.runs.delete(id);
+          ids.add(id);
+          structural = true;
         }
       }
     }
-    for (const item of raw.runs as unknown[]) {
-      const theirs = reviveRecord(item);
-      if (!theirs) {
-        continue;
-      }
+    for (const theirs of stored.runs) {
       const gone = this.removed.get(theirs.agentId);
       if (gone !== undefined && gone >= theirs.addedAt) {
         continue;
@@ -474,69 +371,22 @@ export class RunLedger {
     if (raw === undefined) {
       return;
     }
-    const runs = isRecord(raw) && raw.version === 1 && Array.isArray(raw.runs) ? raw.runs : undefined;
-    if (!runs) {
+    const stored = parseStored(raw);
+    if (!stored) {
       this.warn('The saved run list was unreadable and has been reset.', { kind: 'reset' });
       void this.store.update(storageKeyFor(this.baseUrl), { version: 1, runs: [] } satisfies StoredLedger);
       return;
     }
     this.lastStored = raw;
-    const removed = isRecord(raw) ? raw.removed : undefined;
-    if (isRecord(removed)) {
-      for (const [id, at] of Object.entries(removed)) {
-        if (typeof at === 'number' && Number.isFinite(at)) {
-          this.removed.set(id, at);
-        }
-      }
+    for (const [id, at] of stored.removed) {
+      this.removed.set(id, at);
     }
-    let dropped = 0;
-    for (const item of runs) {
-      const r = reviveRecord(item);
-      if (r) {
-        this.runs.set(r.agentId, r);
-      } else {
-        dropped++;
-      }
+    for (const r of stored.runs) {
+      this.runs.set(r.agentId, r);
     }
+    const { dropped } = stored;
     if (dropped > 0) {
       this.warn(`${dropped} unreadable entr${dropped === 1 ? 'y was' : 'ies were'} dropped from the saved run list.`, { kind: 'dropped', count: dropped });
     }
   }
-}
-
-/**
- * One run as two windows know it. What was read comes from the fresher read (the service's
- * `updatedAt` first, then when it was read); what the person did (acts) is merged as a set,
- * so a window whose read is fresher cannot undo the other's follow-up. Returns `mine` when
- * nothing of `theirs` is news.
- */
-export function mergeRecords(mine: RunRecord, theirs: RunRecord): RunRecord {
-  const theirsFresher = (theirs.updatedAt !== undefined && mine.updatedAt !== undefined && theirs.updatedAt !== mine.updatedAt)
-    ? theirs.updatedAt > mine.updatedAt
-    : freshness(theirs) > freshness(mine);
-  const base = theirsFresher ? theirs : mine;
-  const other = theirsFresher ? mine : theirs;
-  const acts = mergeActs(base.acts, other.acts);
-  const notice = Math.max(base.finishNotifiedFor ?? -Infinity, other.finishNotifiedFor ?? -Infinity);
-  const sequence = Math.max(base.lastSequence ?? -Infinity, other.lastSequence ?? -Infinity);
-  const merged: RunRecord = { ...base };
-  if (acts !== undefined) merged.acts = acts;
-  if (Number.isFinite(notice)) merged.finishNotifiedFor = notice;
-  if (Number.isFinite(sequence)) merged.lastSequence = sequence;
-  if (base === mine && sameRecord(mine, merged)) {
-    return mine;
-  }
-  return merged;
-}
-
-function sameRecord(a: RunRecord, b: RunRecord): boolean {
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)] as (keyof RunRecord)[]);
-  for (const k of keys) {
-    if (k === 'acts') {
-      if (JSON.stringify(a.acts ?? []) !== JSON.stringify(b.acts ?? [])) return false;
-    } else if (!sameValue(a[k], b[k])) {
-      return false;
-    }
-  }
-  return true;
 }

@@ -1,0 +1,40 @@
+/** Cross-window merge: one run as two windows sharing the store know it. */
+import { freshness, sameValue, type RunRecord } from './record';
+import { mergeActs } from './runState';
+
+/**
+ * One run as two windows know it. What was read comes from the fresher read (the service's
+ * `updatedAt` first, then when it was read); what the person did (acts) is merged as a set,
+ * so a window whose read is fresher cannot undo the other's follow-up. Returns `mine` when
+ * nothing of `theirs` is news.
+ */
+export function mergeRecords(mine: RunRecord, theirs: RunRecord): RunRecord {
+  const theirsFresher = (theirs.updatedAt !== undefined && mine.updatedAt !== undefined && theirs.updatedAt !== mine.updatedAt)
+    ? theirs.updatedAt > mine.updatedAt
+    : freshness(theirs) > freshness(mine);
+  const base = theirsFresher ? theirs : mine;
+  const other = theirsFresher ? mine : theirs;
+  const acts = mergeActs(base.acts, other.acts);
+  const notice = Math.max(base.finishNotifiedFor ?? -Infinity, other.finishNotifiedFor ?? -Infinity);
+  const sequence = Math.max(base.lastSequence ?? -Infinity, other.lastSequence ?? -Infinity);
+  const merged: RunRecord = { ...base };
+  if (acts !== undefined) merged.acts = acts;
+  if (Number.isFinite(notice)) merged.finishNotifiedFor = notice;
+  if (Number.isFinite(sequence)) merged.lastSequence = sequence;
+  if (base === mine && sameRecord(mine, merged)) {
+    return mine;
+  }
+  return merged;
+}
+
+function sameRecord(a: RunRecord, b: RunRecord): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)] as (keyof RunRecord)[]);
+  for (const k of keys) {
+    if (k === 'acts') {
+      if (JSON.stringify(a.acts ?? []) !== JSON.stringify(b.acts ?? [])) return false;
+    } else if (!sameValue(a[k], b[k])) {
+      return false;
+    }
+  }
+  return true;
+}
