@@ -7,223 +7,39 @@
  * message that fails is ignored and reported, never acted on. Limits on lengths and counts
  * are part of the schemas so a confused or hostile peer cannot make the other side hold or
  * render unbounded data.
+ *
+ * This file holds the messages themselves and their validation; the pieces they are built from
+ * live beside it and are re-exported here: the limits (limits.ts), one history message
+ * (wire.ts), safe links (links.ts), the page's strings (webviewStrings.ts), the run views
+ * (viewSchemas.ts), and cutting a message into posts (posting.ts).
  */
 import * as z from 'zod/mini';
-import { PROTOCOL_VERSION, MAX_WIRE_CONTENT_CHARS, MAX_SHORT_CHARS, MAX_ID_CHARS, MAX_PROMPT_CHARS, MAX_BRANCHES, MAX_BRANCH_CHARS, MAX_COPY_CHARS, MAX_URL_CHARS, MAX_STRING_CHARS, MAX_MESSAGES_PER_POST, INIT_MESSAGES, HISTORY_CHUNK, UNSEEN_CONTEXT, str, optStr, timestamp, count } from './limits';
+import { PROTOCOL_VERSION, MAX_ID_CHARS, MAX_PROMPT_CHARS, MAX_BRANCHES, MAX_BRANCH_CHARS, MAX_COPY_CHARS, MAX_URL_CHARS, MAX_STRING_CHARS, MAX_MESSAGES_PER_POST, str, optStr, count } from './limits';
 import { checkWireMessages, wireMessageSchema } from './wire';
+import { stringsSchema } from './webviewStrings';
+import { runHeaderSchema, lifecycleViewSchema, activityViewSchema, freshnessSchema, transcriptInfoSchema, sendStateSchema, PERMISSION_VALUES } from './viewSchemas';
 
 export { MAX_BRANCHES, MAX_MESSAGES_PER_POST, MAX_PROMPT_CHARS, MAX_WIRE_CONTENT_CHARS, PROTOCOL_VERSION, INIT_MESSAGES, HISTORY_CHUNK } from './limits';
 export { checkWireMessage, cutText, toWireMessage, wireMessageSchema, type WireMessage } from './wire';
 export { isSafeLinkUrl, isWebUrl } from './links';
-
-// ------------------------------------------------------------------ shared pieces
-
-/**
- * User-facing strings for the webview, localized on the extension side with `vscode.l10n`.
- * `{0}` placeholders are filled in by the webview with `format()`.
- */
-export const STRING_KEYS = [
-  'loading',
-  'roleUser',
-  'roleAssistant',
-  'roleTool',
-  'roleSystem',
-  'roleUnknown',
-  'toolCall',
-  'toolParameters',
-  'noToolParameters',
-  'attachments',
-  'image',
-  'emptyMessage',
-  'messageActions',
-  'copyMessage',
-  'copyParameters',
-  'openInEditor',
-  'showFullMessage',
-  'sequence',
-  'statusQueued',
-  'statusRunning',
-  'statusCompleted',
-  'statusError',
-  'statusUnknown',
-  'runTitle',
-  'fieldApp',
-  'fieldProject',
-  'fieldModel',
-  'fieldEffort',
-  'fieldPermission',
-  'fieldBranches',
-  'fieldCreated',
-  'fieldUpdated',
-  'fieldCompleted',
-  'fieldAgentId',
-  'notSet',
-  'permissionReadOnly',
-  'permissionAllowEdits',
-  'effortNone',
-  'effortLow',
-  'effortMedium',
-  'effortHigh',
-  'copyAgentId',
-  'copied',
-  'toolbarLabel',
-  'refresh',
-  'exportMarkdown',
-  'exportJson',
-  'cloneRun',
-  'lastErrorTitle',
-  'staleAsOf',
-  'offlineAsOf',
-  'earlierUnavailable',
-  'missingMessages',
-  'droppedMessages',
-  'newSinceLastLooked',
-  'lifecycleTitle',
-  'laneConversation',
-  'laneSandbox',
-  'laneNotReported',
-  'queuedTurns',
-  'queuedTurn',
-  'noQueuedTurns',
-  'lastLifecycleEvent',
-  'stalled',
-  'transcriptLabel',
-  'noMessages',
-  'newMessages',
-  'composerLabel',
-  'composerPlaceholder',
-  'composerHint',
-  'send',
-  'sending',
-  'permissionLabel',
-  'permissionKeep',
-  'branchesLabel',
-  'branchesPlaceholder',
-  'sendFailed',
-  'skipToComposer',
-  'composerOptions',
-  // The page for long runs: gaps, find, filters, jumps, the extension-owned send state.
-  'gapMessages',
-  'gapUnknown',
-  'findLabel',
-  'findPlaceholder',
-  'findCount',
-  'findNone',
-  'findNext',
-  'findPrevious',
-  'findClose',
-  'findOpen',
-  'filtersLabel',
-  'filterPrompts',
-  'filterAgent',
-  'filterTools',
-  'filterErrors',
-  'previousPrompt',
-  'nextPrompt',
-  'latestMessage',
-  'navHint',
-  'sendUncertain',
-  'resend',
-  'editFollowUp',
-] as const;
-export type StringKey = (typeof STRING_KEYS)[number];
-export type WebviewStrings = Record<StringKey, string>;
-
-const stringsSchema = z.object(
-  Object.fromEntries(STRING_KEYS.map((k) => [k, str(MAX_STRING_CHARS)])) as Record<StringKey, ReturnType<typeof str>>,
-);
-
-/** Fill `{0}`, `{1}`… in a localized template. Unknown placeholders stay as they are. */
-export function format(template: string, ...args: (string | number)[]): string {
-  return template.replace(/\{(\d+)\}/g, (m, i: string) => {
-    const v = args[Number(i)];
-    return v === undefined ? m : String(v);
-  });
-}
-
-export const runHeaderSchema = z.object({
-  agentId: str(MAX_ID_CHARS),
-  status: optStr(MAX_SHORT_CHARS),
-  kind: optStr(MAX_SHORT_CHARS),
-  appId: optStr(MAX_ID_CHARS),
-  projectId: optStr(MAX_ID_CHARS),
-  projectName: optStr(MAX_ID_CHARS),
-  reviewId: optStr(MAX_ID_CHARS),
-  model: optStr(MAX_SHORT_CHARS),
-  reasoningEffort: optStr(MAX_SHORT_CHARS),
-  permission: optStr(MAX_SHORT_CHARS),
-  permittedBranches: z.optional(z.array(str(MAX_BRANCH_CHARS)).check(z.maxLength(MAX_BRANCHES * 10))),
-  createdAt: timestamp,
-  updatedAt: timestamp,
-  completedAt: timestamp,
-  lastError: optStr(MAX_WIRE_CONTENT_CHARS),
-});
-export type RunHeader = z.infer<typeof runHeaderSchema>;
-
-const laneSchema = z.object({
-  /** The state now, when the service reported one. */
-  current: optStr(MAX_SHORT_CHARS),
-  /** When the current state began (best estimate, Unix ms). */
-  currentSince: timestamp,
-  /** Every state seen so far, in order of first appearance, with closed time spent in it (ms). */
-  segments: z.array(z.object({ state: str(MAX_SHORT_CHARS), totalMs: z.number().check(z.minimum(0)) })).check(z.maxLength(200)),
-});
-export type LaneView = z.infer<typeof laneSchema>;
-
-export const lifecycleViewSchema = z.object({
-  conversation: laneSchema,
-  sandbox: laneSchema,
-  queuedTurnCount: z.optional(count),
-  lastLifecycleEventAt: timestamp,
-  /** Set once the run reached a terminal status: the open state stops accruing time there. */
-  endedAt: timestamp,
-});
-export type LifecycleView = z.infer<typeof lifecycleViewSchema>;
-
-export const activityViewSchema = z.object({
-  /** Newest sign of life: lifecycle event, update, message or observed change (Unix ms). */
-  lastActivityAt: timestamp,
-  /** A running run with no activity for this long is shown as stalled. */
-  stallAfterMs: z.number().check(z.minimum(1_000)),
-});
-export type ActivityView = z.infer<typeof activityViewSchema>;
-
-export const freshnessSchema = z.object({
-  /** `live`: polled recently; `stale`: polls failing, last state shown; `offline`: no network. */
-  state: z.enum(['live', 'stale', 'offline']),
-  /** When the shown state was last confirmed by the service (Unix ms). */
-  asOf: timestamp,
-  /** A short user-facing reason (already localized by the host). */
-  detail: optStr(MAX_STRING_CHARS),
-});
-export type Freshness = z.infer<typeof freshnessSchema>;
-
-export const transcriptInfoSchema = z.object({
-  /** The service no longer returns some earlier messages and they were never seen here. */
-  earlierMessagesUnavailable: z.boolean(),
-  /** Estimated count of messages missing from gaps in `sequence` (0 when unknown). */
-  missingMessageCount: count,
-  /** Messages evicted from the bounded transcript cache. */
-  droppedMessageCount: count,
-});
-export type TranscriptInfo = z.infer<typeof transcriptInfoSchema>;
-
-export const PERMISSION_VALUES = ['read_only', 'allow_edits'] as const;
-
-/**
- * A follow-up the extension is sending, or may have sent, for this run. The state lives in the
- * extension (per run, persisted), not in the page: hiding, showing or reloading the panel keeps
- * the composer locked. `sending`: the POST is under way. `uncertain`: the request may have
- * reached the service but no answer came (timeout, cut connection, reload mid-send); the
- * extension reads the history and clears this when the prompt appears there. Absent: idle.
- */
-export const sendStateSchema = z.object({
-  state: z.enum(['sending', 'uncertain']),
-  prompt: str(MAX_PROMPT_CHARS),
-  /** When the send started (Unix ms). */
-  since: timestamp,
-});
-export type SendState = z.infer<typeof sendStateSchema>;
+export { STRING_KEYS, format, type StringKey, type WebviewStrings } from './webviewStrings';
+export {
+  runHeaderSchema,
+  lifecycleViewSchema,
+  activityViewSchema,
+  freshnessSchema,
+  transcriptInfoSchema,
+  sendStateSchema,
+  PERMISSION_VALUES,
+  type RunHeader,
+  type LaneView,
+  type LifecycleView,
+  type ActivityView,
+  type Freshness,
+  type TranscriptInfo,
+  type SendState,
+} from './viewSchemas';
+export { forPosting } from './posting';
 
 // ------------------------------------------------------------------ extension → webview
 
@@ -330,43 +146,6 @@ function issueSummary(error: { issues: readonly { path: readonly PropertyKey[]; 
   }
   const where = first.path.map((p) => String(p)).join('.');
   return where ? `${where}: ${first.message}` : first.message;
-}
-
-/**
- * A message as it is posted: an `init` or `update` with more messages than fit in one post is
- * cut into several — an `init` with the newest messages (from the first unseen one, when that
- * is not too far back), then `update`s with the older ones, newest chunk first. The page files
- * each message by its order fields, so the result is the same as one big post.
- */
-export function forPosting(message: ExtensionToWebviewMessage): ExtensionToWebviewMessage[] {
-  if (message.type === 'init') {
-    const all = message.messages;
-    if (all.length <= INIT_MESSAGES) {
-      return [message];
-    }
-    let cut = all.length - INIT_MESSAGES;
-    if (message.firstUnseenKey !== undefined) {
-      const unseen = all.findIndex((m) => m.key === message.firstUnseenKey);
-      if (unseen >= 0) {
-        cut = Math.max(all.length - MAX_MESSAGES_PER_POST, Math.min(cut, unseen - UNSEEN_CONTEXT));
-      }
-    }
-    cut = Math.max(0, cut);
-    const out: ExtensionToWebviewMessage[] = [{ ...message, messages: all.slice(cut) }];
-    for (let end = cut; end > 0; end -= HISTORY_CHUNK) {
-      out.push({ type: 'update', messages: all.slice(Math.max(0, end - HISTORY_CHUNK), end) });
-    }
-    return out;
-  }
-  if (message.type === 'update' && message.messages && message.messages.length > MAX_MESSAGES_PER_POST) {
-    const all = message.messages;
-    const out: ExtensionToWebviewMessage[] = [{ ...message, messages: all.slice(0, HISTORY_CHUNK) }];
-    for (let start = HISTORY_CHUNK; start < all.length; start += HISTORY_CHUNK) {
-      out.push({ type: 'update', messages: all.slice(start, start + HISTORY_CHUNK) });
-    }
-    return out;
-  }
-  return [message];
 }
 
 /** Validates a message from the webview. Unknown types, extra fields and out-of-range values fail. */
