@@ -5,45 +5,21 @@
  * background, slower still when the window is unfocused, and not at all once a run is finished.
  * This class is the public face and the read lifecycle; the timers and queue are the
  * scheduler's (scheduler.ts), what each answer means is the policy's (policy.ts: backoff,
- * Retry-After and service-wide holds, 404s, 401, dormant runs).
+ * Retry-After and service-wide holds, 404s, 401, dormant runs), and what it is given and how
+ * a callback that throws is contained are callbacks.ts's (PollerDeps).
  */
 import { isApiError } from '../../api/errors';
 import type { Agent } from '../../api/types';
 import { systemClock, type Clock } from '../clock';
 import type { Disposable } from '../events';
+import { errorText, guarded, logSafely, type LogLevel, type PollerDeps } from './callbacks';
 import { ReadPolicy, type Attention } from './policy';
 import { Scheduler, type InFlightRequest, type Run } from './scheduler';
 import { clampPollerSettings, RATE_LIMIT_STAGGER_MS, NOT_FOUND_RETRY_DELAYS_MS, type PollerSettings } from './settings';
 
 export { systemClock, type Clock } from '../clock';
 export * from './settings';
-
-export interface PollerDeps {
-  /** Reads one run; rejects with ApiError (or anything). Must honour `signal`. */
-  fetchRun(agentId: string, signal: AbortSignal): Promise<Agent>;
-  /**
-   * Called with each successful read. Return true if the run is now finished (stop polling it),
-   * `'dormant'` for a run that is not finished but not known to be moving either (read slowly).
-   */
-  onResult(agentId: string, agent: Agent): boolean | 'dormant';
-  /**
-   * Called for each failed read, after the poller decided what to do (e.g. to mark the run stale).
-   * `willRetryInMs` is undefined when the poller will not read the run again on its own
-   * (a 404 that outlived its retries: the run is no longer tracked; or a one-off `pollNow`).
-   * Not called for 401 (that is `onUnauthorized`).
-   */
-  onError(agentId: string, error: unknown, willRetryInMs: number | undefined): void;
-  /** Called ONCE when a 401 stops all polling; polling stays paused until resume(). */
-  onUnauthorized(error: unknown): void;
-  /** Called when reachability changes: offline after consecutive network/5xx failures across runs, online on the next success. Once per transition, never per poll. */
-  onConnectivityChange?(online: boolean, error?: unknown): void;
-  clock?: Clock;
-  settings?: Partial<PollerSettings>;
-  /** `error` for a callback that threw or a bug in the poller itself; `info` for the rest. */
-  log?(message: string, level?: 'info' | 'error'): void;
-  /** Source of jitter in [0, 1); defaults to Math.random. Tests pass a constant. */
-  random?(): number;
-}
+export type { PollerDeps } from './callbacks';
 
 type Outcome = { ok: true; agent: Agent } | { ok: false; error: unknown };
 
@@ -281,8 +257,6 @@ export class Poller implements Disposable {
     this.openPanels.clear();
   }
 
-  // ------------------------------------------------------------------ scheduling
-
   // ------------------------------------------------------------------ requests
 
   private start(run: Run): void {
@@ -412,25 +386,10 @@ export class Poller implements Disposable {
   }
 
   private guard<T>(what: string, fn: () => T, fallback: T): T {
-    try {
-      return fn();
-    } catch (err) {
-      this.log(`${what} threw: ${err instanceof Error && err.stack ? err.stack : errorText(err)}`, 'error');
-      return fallback;
-    }
+    return guarded((message, level) => this.log(message, level), what, fn, fallback);
   }
 
-  private log(message: string, level: 'info' | 'error' = 'info'): void {
-    if (this.deps.log) {
-      try {
-        this.deps.log(message, level);
-      } catch {
-        // A broken logger must not break polling.
-      }
-    }
+  private log(message: string, level: LogLevel = 'info'): void {
+    logSafely(this.deps, message, level);
   }
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

@@ -15,82 +15,16 @@
  * taken in again, so a service that keeps returning a long history does not cause churn.
  */
 import type { AgentMessage } from '../../api/types';
+import { freeze, type MutableEntry, type TranscriptEntry } from './entry';
 import { contentHash, normalizeMessage, sameMessage, sizeOf } from './message';
 import { compareOrder, type OrderFields } from './order';
+import {
+  DEFAULT_MAX_MESSAGES, DEFAULT_MAX_TOTAL_CHARS, type MergeResult, type TranscriptChanges, type TranscriptOptions, type TranscriptSnapshot,
+} from './transcriptTypes';
 
-export interface TranscriptEntry extends OrderFields {
-  /** Stable key (`id:…`, `seq:…` or `hash:…`), used by the webview to find the element. */
-  readonly key: string;
-  readonly arrival: number;
-  readonly message: AgentMessage;
-  readonly sequence?: number;
-  readonly createdAt?: number;
-  /**
-   * Messages just before this one, by `sequence`, that were never taken in here (the service
-   * no longer returned them): the transcript is not whole at this point.
-   */
-  readonly gapBefore?: number;
-}
-
-export interface TranscriptSnapshot {
-  /** Messages in transcript order. */
-  readonly entries: readonly TranscriptEntry[];
-  readonly earlierMessagesUnavailable: boolean;
-  readonly missingMessageCount: number;
-  readonly droppedMessageCount: number;
-}
-
-export interface MergeResult {
-  /** Messages not seen before, in transcript order. */
-  readonly added: TranscriptEntry[];
-  /** Known messages whose fields changed (e.g. streamed content), in transcript order. */
-  readonly changed: TranscriptEntry[];
-  /** Keys evicted by the size bounds during this merge. */
-  readonly evicted: string[];
-  /** Whether `earlierMessagesUnavailable` / `missingMessageCount` changed with this merge. */
-  readonly gapsChanged: boolean;
-  readonly earlierMessagesUnavailable: boolean;
-  readonly missingMessageCount: number;
-  readonly droppedMessageCount: number;
-}
-
-/** What changed after a given revision, for a view that has shown everything up to it. */
-export interface TranscriptChanges {
-  /** Added or changed since the revision, in transcript order. */
-  readonly entries: TranscriptEntry[];
-  /** Keys evicted since the revision. */
-  readonly evicted: string[];
-  /** The revision the view is at after applying these. */
-  readonly revision: number;
-  /**
-   * False when the eviction log no longer reaches back to the revision: the view must
-   * start over from a snapshot.
-   */
-  readonly complete: boolean;
-}
-
-export interface TranscriptOptions {
-  /** Default 10,000. */
-  maxMessages?: number;
-  /** Default 32 million characters (content + tool parameters + attachments). */
-  maxTotalChars?: number;
-}
-
-export const DEFAULT_MAX_MESSAGES = 10_000;
-export const DEFAULT_MAX_TOTAL_CHARS = 32_000_000;
-
-
-interface MutableEntry {
-  key: string;
-  arrival: number;
-  /** Transcript revision at which this entry was added or last changed. */
-  rev: number;
-  message: AgentMessage;
-  sequence?: number;
-  createdAt?: number;
-  size: number;
-  gapBefore?: number;
-}
+export type { TranscriptEntry } from './entry';
+export { DEFAULT_MAX_MESSAGES, DEFAULT_MAX_TOTAL_CHARS } from './transcriptTypes';
+export type { MergeResult, TranscriptChanges, TranscriptOptions, TranscriptSnapshot } from './transcriptTypes';
 
 const MAX_EVICTION_LOG = 20_000;
 
@@ -425,22 +359,4 @@ export class Transcript {
     this.earlierUnavailable = missing > 0;
     return moved;
   }
-}
-
-function freeze(e: MutableEntry): TranscriptEntry {
-  const out: { key: string; arrival: number; message: AgentMessage; sequence?: number; createdAt?: number; gapBefore?: number } = {
-    key: e.key,
-    arrival: e.arrival,
-    message: e.message,
-  };
-  if (e.sequence !== undefined) {
-    out.sequence = e.sequence;
-  }
-  if (e.createdAt !== undefined) {
-    out.createdAt = e.createdAt;
-  }
-  if (e.gapBefore !== undefined) {
-    out.gapBefore = e.gapBefore;
-  }
-  return out;
 }

@@ -13,15 +13,15 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Transcript, type MergeResult } from './transcript';
+import type { Transcript, MergeResult } from './transcript';
 import type { TranscriptStore } from './store';
 import { Disposable } from '../disposable';
-import { maxSequence } from '../../api/types';
 import { DiskLimit, readPruned, type PrunedInfo } from './diskLimit';
 import {
-  errorText, exportSourceOf, hash, IN_MEMORY, journalName, mergeSaved, readRun, trackingStore, removeJournals, unwritten, writeAllSync, writeRun, type ExportSource, type OnDisk, type ReadContext,
+  errorText, exportSourceOf, hash, journalName, trackingStore, removeJournals, writeAllSync, writeRun, type ExportSource, type ReadContext,
   type StorageRoot, type TranscriptFilesOptions, type TranscriptLog, type TranscriptRead,
 } from './runJournal';
+import { loadRun, type Space, type SpaceReadHost } from './space';
 
 export type { ExportSource } from './runJournal';
 export type { PrunedInfo } from './diskLimit';
@@ -30,20 +30,6 @@ export type { StorageRoot, TranscriptFilesOptions, TranscriptLog, TranscriptRead
 const SAVE_DELAY_MS = 2_000;
 const DEFAULT_MAX_DISK_BYTES = 200 * 1024 * 1024;
 const KEPT_READS = 20;
-/** A journal over twice this long is read newest part first (about 2,000 messages, several screens). */
-const TAIL_BYTES = 512 * 1024;
-
-/** Everything of one base URL. */
-interface Space {
-  /** Undefined without a base URL: nothing is saved. */
-  readonly dir: string | undefined;
-  readonly store: TranscriptStore & { ids(): string[] };
-  readonly loading: Map<string, Promise<Transcript>>;
-  readonly disk: Map<string, OnDisk>;
-  /** Runs changed since they were last written, with the number of their latest change. */
-  readonly dirty: Map<string, number>;
-  readonly limit: DiskLimit | undefined;
-}
 
 export class TranscriptFiles extends Disposable {
   private space: Space;
@@ -58,6 +44,17 @@ export class TranscriptFiles extends Disposable {
   private temps = 0;
   private closed = false;
   private readonly readLog: TranscriptRead[] = [];
+  /** How a run's journal is read into a space (space.ts) from here. */
+  private readonly reader: SpaceReadHost = {
+    readContext: (tailBytes) => this.readContext(tailBytes),
+    logRead: (read) => this.logRead(read),
+    markDirty: (space, agentId) => this.markDirtyIn(space, agentId),
+    readClean: (space, agentId) => {
+      if (!this.inUse.has(agentId) && space === this.space) {
+        this.schedule();
+      }
+    },
+  };
 
   constructor(
     root: StorageRoot,
@@ -227,81 +224,9 @@ export class TranscriptFiles extends Disposable {
     return space;
   }
 
-  /**
-   * A journal much longer than TAIL_BYTES is read in two steps: its newest records first, so a
-   * panel shows them at once (load() resolves then, isLoaded() stays false), then the whole,
-   * merged in when read (load() again waits for that).
-   */
+  /** The run's transcript in the space, with its journal read in (see loadRun, space.ts). */
   private loadIn(space: Space, agentId: string): Promise<Transcript> {
-    const disk = space.disk.get(agentId);
-    if (disk && space.store.has(agentId)) {
-      return disk.partial ? this.completeRead(space, agentId, disk) : Promise.resolve(space.store.get(agentId));
-    }
-    let p = space.loading.get(agentId);
-    if (!p) {
-      const started = performance.now();
-      const reading: Promise<Transcript> = readRun(space.dir, agentId, this.readContext(TAIL_BYTES)).then((read) => {
-        const { entries, valid, pruned } = read;
-        if (space.loading.get(agentId) !== reading) {
-          // Removed while its journal was read: it does not come back into memory.
-          const detached = new Transcript(IN_MEMORY);
-          detached.merge(entries.map((e) => e.message));
-          return detached;
-        }
-        const t = space.store.get(agentId);
-        const merging = performance.now();
-        const pending = mergeSaved(t, entries);
-        const read1: TranscriptRead = { agentId, messages: entries.length, bytes: read.bytes, ms: performance.now() - started, parseMs: read.parseMs, mergeMs: performance.now() - merging };
-        t.noteDropped(pruned?.messages ?? 0);
-        const resumeAfter = maxSequence(entries.map((e) => e.message));
-        space.disk.set(agentId, {
-          written: t.revision, pending, valid,
-          ...(resumeAfter === undefined ? {} : { resumeAfter }),
-          ...(read.partial ? { partial: { started, first: read1 } } : {}),
-        });
-        space.loading.delete(agentId);
-        if (!read.partial) {
-          this.logRead(read1);
-        }
-        if (pending.size > 0 || !valid) {
-          this.markDirtyIn(space, agentId);
-        } else if (!this.inUse.has(agentId) && space === this.space) {
-          this.schedule();
-        }
-        return t;
-      });
-      space.loading.set(agentId, reading);
-      p = reading;
-    }
-    return p;
-  }
-
-  /** The second step of a long journal's read: everything, with what memory changed meanwhile kept. */
-  private completeRead(space: Space, agentId: string, disk: OnDisk): Promise<Transcript> {
-    const t = space.store.get(agentId);
-    const partial = disk.partial;
-    if (!partial) {
-      return Promise.resolve(t);
-    }
-    partial.rest ??= readRun(space.dir, agentId, this.readContext(undefined)).then((read) => {
-      if (space.disk.get(agentId) !== disk || !space.store.has(agentId) || space.store.get(agentId) !== t) {
-        return t; // Dropped or removed meanwhile.
-      }
-      const merging = performance.now();
-      // What memory changed since the journal was last written wins over the journal's copies.
-      for (const key of mergeSaved(t, read.entries, unwritten(t, disk))) {
-        disk.pending.add(key);
-      }
-      disk.written = t.revision;
-      disk.partial = undefined;
-      const mergeMs = performance.now() - merging;
-      this.logRead({ ...read, agentId, messages: read.entries.length, ms: performance.now() - partial.started, mergeMs, firstMs: partial.first.ms, firstMessages: partial.first.messages });
-      if (disk.pending.size > 0) {
-        this.markDirtyIn(space, agentId);
-      }
-      return t;
-    });
-    return partial.rest;
+    return loadRun(space, agentId, this.reader);
   }
 
   private readContext(tailBytes: number | undefined): ReadContext {

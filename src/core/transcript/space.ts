@@ -1,0 +1,115 @@
+/**
+ * One base URL's part of TranscriptFiles (transcriptFiles.ts): its transcripts in memory, what
+ * is known of their journals, and reading a run's journal into it (in two steps for a long
+ * journal). The schedule, the writes and the in-use set stay with TranscriptFiles, reached
+ * through `SpaceReadHost`. No `vscode` import.
+ */
+import { maxSequence } from '../../api/types';
+import type { DiskLimit } from './diskLimit';
+import { IN_MEMORY, mergeSaved, readRun, unwritten, type OnDisk, type ReadContext, type TranscriptRead } from './runJournal';
+import type { TranscriptStore } from './store';
+import { Transcript } from './transcript';
+
+/** A journal over twice this long is read newest part first (about 2,000 messages, several screens). */
+export const TAIL_BYTES = 512 * 1024;
+
+/** Everything of one base URL. */
+export interface Space {
+  /** Undefined without a base URL: nothing is saved. */
+  readonly dir: string | undefined;
+  readonly store: TranscriptStore & { ids(): string[] };
+  readonly loading: Map<string, Promise<Transcript>>;
+  readonly disk: Map<string, OnDisk>;
+  /** Runs changed since they were last written, with the number of their latest change. */
+  readonly dirty: Map<string, number>;
+  readonly limit: DiskLimit | undefined;
+}
+
+/** What reading a journal into a space needs of the TranscriptFiles around it. */
+export interface SpaceReadHost {
+  /** How a journal is read: its newest `tailBytes` only, or (undefined) the whole. */
+  readContext(tailBytes: number | undefined): ReadContext;
+  /** A read is done (the second step's, for a journal read in two). */
+  logRead(read: TranscriptRead): void;
+  /** The run's transcript holds what its journal lacks: to be saved. */
+  markDirty(space: Space, agentId: string): void;
+  /** The run's journal was read and nothing is to be saved. */
+  readClean(space: Space, agentId: string): void;
+}
+
+/**
+ * A journal much longer than TAIL_BYTES is read in two steps: its newest records first, so a
+ * panel shows them at once (load() resolves then, isLoaded() stays false), then the whole,
+ * merged in when read (load() again waits for that).
+ */
+export function loadRun(space: Space, agentId: string, host: SpaceReadHost): Promise<Transcript> {
+  const disk = space.disk.get(agentId);
+  if (disk && space.store.has(agentId)) {
+    return disk.partial ? completeRead(space, agentId, disk, host) : Promise.resolve(space.store.get(agentId));
+  }
+  let p = space.loading.get(agentId);
+  if (!p) {
+    const started = performance.now();
+    const reading: Promise<Transcript> = readRun(space.dir, agentId, host.readContext(TAIL_BYTES)).then((read) => {
+      const { entries, valid, pruned } = read;
+      if (space.loading.get(agentId) !== reading) {
+        // Removed while its journal was read: it does not come back into memory.
+        const detached = new Transcript(IN_MEMORY);
+        detached.merge(entries.map((e) => e.message));
+        return detached;
+      }
+      const t = space.store.get(agentId);
+      const merging = performance.now();
+      const pending = mergeSaved(t, entries);
+      const read1: TranscriptRead = { agentId, messages: entries.length, bytes: read.bytes, ms: performance.now() - started, parseMs: read.parseMs, mergeMs: performance.now() - merging };
+      t.noteDropped(pruned?.messages ?? 0);
+      const resumeAfter = maxSequence(entries.map((e) => e.message));
+      space.disk.set(agentId, {
+        written: t.revision, pending, valid,
+        ...(resumeAfter === undefined ? {} : { resumeAfter }),
+        ...(read.partial ? { partial: { started, first: read1 } } : {}),
+      });
+      space.loading.delete(agentId);
+      if (!read.partial) {
+        host.logRead(read1);
+      }
+      if (pending.size > 0 || !valid) {
+        host.markDirty(space, agentId);
+      } else {
+        host.readClean(space, agentId);
+      }
+      return t;
+    });
+    space.loading.set(agentId, reading);
+    p = reading;
+  }
+  return p;
+}
+
+/** The second step of a long journal's read: everything, with what memory changed meanwhile kept. */
+function completeRead(space: Space, agentId: string, disk: OnDisk, host: SpaceReadHost): Promise<Transcript> {
+  const t = space.store.get(agentId);
+  const partial = disk.partial;
+  if (!partial) {
+    return Promise.resolve(t);
+  }
+  partial.rest ??= readRun(space.dir, agentId, host.readContext(undefined)).then((read) => {
+    if (space.disk.get(agentId) !== disk || !space.store.has(agentId) || space.store.get(agentId) !== t) {
+      return t; // Dropped or removed meanwhile.
+    }
+    const merging = performance.now();
+    // What memory changed since the journal was last written wins over the journal's copies.
+    for (const key of mergeSaved(t, read.entries, unwritten(t, disk))) {
+      disk.pending.add(key);
+    }
+    disk.written = t.revision;
+    disk.partial = undefined;
+    const mergeMs = performance.now() - merging;
+    host.logRead({ ...read, agentId, messages: read.entries.length, ms: performance.now() - partial.started, mergeMs, firstMs: partial.first.ms, firstMessages: partial.first.messages });
+    if (disk.pending.size > 0) {
+      host.markDirty(space, agentId);
+    }
+    return t;
+  });
+  return partial.rest;
+}
