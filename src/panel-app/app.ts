@@ -14,8 +14,9 @@ import { setHidden } from './dom';
 import { messageAction, onClick, onKeyDown, runCommand, type UiCommand } from './events';
 import { matchesFilter, ROLE_FILTERS, type RoleFilter } from './findBar';
 import { statusLabel } from './header';
-import { JUMP_OVERSCAN_PX, type History } from './history';
+import type { History } from './history';
 import { buildPage, captureState, type AppEnv, type Page } from './page';
+import { followScroll } from './scrollFollow';
 import { Unseen } from './seen';
 
 export { parseBranches } from './composer';
@@ -24,8 +25,6 @@ export type { AppEnv, PersistedState } from './page';
 const TICK_MS = 5_000;
 const TIMES_EVERY_TICKS = 6;
 const SAVE_VIEW_MS = 300;
-/** The overscan a jump grows back to, one idle step each (the last is the history's own). */
-const OVERSCAN_STEPS_PX = [300, 550, 800];
 
 export class App {
   private page: Page | undefined;
@@ -270,34 +269,12 @@ export class App {
     if (!p) {
       return;
     }
-    const y = p.history.scrollY();
-    if (!p.history.covers(y, 0)) {
-      // A jump (scrollbar, Page Down far, End): the frame gets only what is in view; the rows
-      // around it follow when the page is idle, so no frame carries a whole overscan's rendering.
-      p.history.render({ keepAnchor: true, y, overscan: JUMP_OVERSCAN_PX });
-      this.growOverscan(p, 0);
-    } else if (!p.history.covers(y)) {
-      p.history.render({ keepAnchor: true, y });
-    }
+    followScroll(p.history, { whenIdle: (fn) => this.env.whenIdle(fn), current: () => this.page === p });
     if (this.env.viewport.isAtBottom()) {
       this.seen.hidePill(this.page);
       this.seen.maybeMarkSeen();
     }
     this.saveStateSoon();
-  }
-
-  /** After a jump, the rows around the viewport are mounted in idle steps of a few each. */
-  private growOverscan(p: Page, step: number): void {
-    const overscan = OVERSCAN_STEPS_PX[step];
-    if (overscan === undefined) {
-      return;
-    }
-    this.env.whenIdle(() => {
-      if (this.page === p && !p.history.covers(p.history.scrollY(), overscan / 2)) {
-        p.history.render({ keepAnchor: true, overscan });
-      }
-      this.growOverscan(p, step + 1);
-    });
   }
 
   /** The theme, the font or the width changed: heights are measured again, the view stays put. */
