@@ -64,6 +64,12 @@ export async function openWithTrace(wb: Workbench): Promise<void> {
   await emulateFocus(wb);
   await waitUntil(() => activations(wb) > before, 60_000, 'the extension to activate again');
   await wb.openActivityBarView('Agent Runs');
+  // Activation sets the context keys the palette's entries depend on (Track Run by ID shows once
+  // a base URL is configured) a moment later, in the window; a person starts once the Runs view
+  // shows the runs or its "No runs yet" welcome, and so does a scenario.
+  const runsPane = wb.page.locator('.part.sidebar .pane', { has: wb.page.locator('.pane-header', { hasText: 'Runs' }) }).first();
+  await waitUntil(async () => (await runsPane.locator('.monaco-list-row').count()) > 0 || (await runsPane.getByText('No runs yet').isVisible()),
+    60_000, 'the Runs view to show the runs or its welcome');
 }
 
 /** useWorkbench, plus: trace logging, focus, the Agent Runs view, the tokens as secrets. */

@@ -608,9 +608,8 @@ describe('faults in the workbench (what a person sees)', function () {
     await closeEditors(wb);
     wb.emulator.clearFaults();
     const base = wb.emulator.baseUrl;
-    // State of this scenario's own to corrupt (a run list, a transcript), whatever ran before.
-    await trackRun(wb, await startHeldRun(wb, 'Before corrupt state'));
-    await panelFrame(wb, 3);
+    // State of this scenario's own to corrupt (a run list, a draft, a transcript), whatever ran before.
+    await runWithDraft(wb, 'Before corrupt state', 'draft typed before the state was corrupted');
     await closeEditors(wb);
     for (const f of transcriptFiles(wb)) {
       fs.writeFileSync(f, '\u0000garbage{"version":1');
