@@ -1,21 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { RunLedger, runState, storageKeyFor, type KeyValueStore, type LedgerChange, type LedgerProblem, type RunRecord } from '../../src/core/ledger/ledger';
 import type { Agent } from '../../src/api/types';
+import { MemoryStore } from './fixtures/memoryStore';
 
-class MemoryStore implements KeyValueStore {
-  readonly data = new Map<string, unknown>();
-  writes = 0;
-  get<T>(key: string): T | undefined {
-    return this.data.get(key) as T | undefined;
-  }
-  update(key: string, value: unknown): Promise<void> {
-    this.writes++;
-    // Stored as JSON, like the editor's globalState (undefined removes the key).
-    if (value === undefined) this.data.delete(key);
-    else this.data.set(key, JSON.parse(JSON.stringify(value)));
-    return Promise.resolve();
-  }
-}
 
 const BASE = 'http://127.0.0.1:1/api/public/v1';
 

@@ -41,26 +41,12 @@ import { FOLLOW_UP_SENDS_KEY, FollowUpSends, type FollowUpInput, type SendOption
 import { SendDoor } from '../../src/runs/sendDoor';
 import * as sendPosts from '../../src/runs/sendPosts';
 import { UnconfirmedStarts } from '../../src/runs/unconfirmedStarts';
+import { MemoryStore } from './fixtures/memoryStore';
 
 const BASE = 'http://127.0.0.1:1/api/public/v1';
 const ID = 'agent_model_1';
 const FINISHED = new Set(['completed', 'error', 'cancelled']);
 
-class MemoryStore implements KeyValueStore, vscode.Memento {
-  readonly data = new Map<string, unknown>();
-  keys(): readonly string[] {
-    return [...this.data.keys()];
-  }
-  get<T>(key: string): T | undefined {
-    return this.data.get(key) as T | undefined;
-  }
-  update(key: string, value: unknown): Promise<void> {
-    // Stored as JSON, like the editor's globalState and workspaceState.
-    if (value === undefined) this.data.delete(key);
-    else this.data.set(key, JSON.parse(JSON.stringify(value)));
-    return Promise.resolve();
-  }
-}
 
 // ─── the truth ──────────────────────────────────────────────────────────────────────────────
 

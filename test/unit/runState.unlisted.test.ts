@@ -3,25 +3,15 @@
 // tab and kept its transcript: four places, four rules. Each surface's own function, fed the
 // one run state, says the same: ended, as the service said it.
 import * as assert from 'node:assert/strict';
-import { RunLedger, type KeyValueStore, type RunRecord } from '../../src/core/ledger/ledger';
+import { RunLedger, type RunRecord } from '../../src/core/ledger/ledger';
 import { isFinishedRun, runState } from '../../src/core/ledger/runState';
 import { runSnapshot } from '../../src/core/ledger/snapshot';
 import { plainL10n } from '../../src/core/l10n';
 import { LifecycleTracker } from '../../src/core/panel/lifecycle';
 import { panelTitle } from '../../src/core/panel/tabTitle';
 import { finishedAlert } from '../../src/core/runs/finishedAlert';
+import { MemoryStore } from './fixtures/memoryStore';
 
-class MemoryStore implements KeyValueStore {
-  readonly data = new Map<string, unknown>();
-  get<T>(key: string): T | undefined {
-    return this.data.get(key) as T | undefined;
-  }
-  update(key: string, value: unknown): Promise<void> {
-    if (value === undefined) this.data.delete(key);
-    else this.data.set(key, JSON.parse(JSON.stringify(value)));
-    return Promise.resolve();
-  }
-}
 
 const BASE = 'http://127.0.0.1:1/api/public/v1';
 const T0 = 1_700_000_000_000;

@@ -4,25 +4,15 @@
 // left is a plain failure. A follow-up from a second surface while one is on its way is `busy`.
 import * as assert from 'node:assert/strict';
 import { createClient, type AgentRunsApi } from '../../src/api';
-import { RunLedger, type KeyValueStore } from '../../src/core/ledger/ledger';
+import { RunLedger } from '../../src/core/ledger/ledger';
 import { FollowUpSends } from '../../src/runs/followUpSends';
 import { SendDoor } from '../../src/runs/sendDoor';
 import * as sendPosts from '../../src/runs/sendPosts';
 import { UnconfirmedStarts } from '../../src/runs/unconfirmedStarts';
 import { SEED, startEmulator, type Emulator } from '../emulator/index';
 import { waitFor } from '../emulator/testing';
+import { MemoryStore } from './fixtures/memoryStore';
 
-class MemoryStore implements KeyValueStore {
-  readonly data = new Map<string, unknown>();
-  get<T>(key: string): T | undefined {
-    return this.data.get(key) as T | undefined;
-  }
-  update(key: string, value: unknown): Promise<void> {
-    if (value === undefined) this.data.delete(key);
-    else this.data.set(key, JSON.parse(JSON.stringify(value)));
-    return Promise.resolve();
-  }
-}
 
 describe('the send door, with the real client against the emulator (issue 19, defect 5)', function () {
   this.timeout(20_000);

@@ -1,17 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { MAX_GROUPS, MAX_STORED_IDS, TestGroupStore, reviveTestGroup, testGroupsKey, type KeyValueStore, type TestGroupRecord } from '../../src/core/testGroups/store';
+import { MAX_GROUPS, MAX_STORED_IDS, TestGroupStore, reviveTestGroup, testGroupsKey, type TestGroupRecord } from '../../src/core/testGroups/store';
+import { MemoryStore } from './fixtures/memoryStore';
 
-class MemoryStore implements KeyValueStore {
-  readonly data = new Map<string, unknown>();
-  get<T>(key: string): T | undefined {
-    return this.data.get(key) as T | undefined;
-  }
-  update(key: string, value: unknown): Promise<void> {
-    // Stored as JSON, like the editor's globalState.
-    this.data.set(key, JSON.parse(JSON.stringify(value)));
-    return Promise.resolve();
-  }
-}
 
 const A = 'http://127.0.0.1:1/api/public/v1';
 const B = 'https://other.example/api/public/v1';
