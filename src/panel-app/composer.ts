@@ -117,7 +117,7 @@ export class Composer {
     const draft = hostDraft || localDraft;
     this.textarea.value = draft;
     if (!hostDraft && localDraft) {
-      this.deps.post({ type: 'draftChanged', text: localDraft.slice(0, MAX_PROMPT_CHARS) });
+      this.deps.post({ type: 'draftChanged', text: localDraft.slice(0, MAX_PROMPT_CHARS), restored: true });
     }
     this.deps.saveDraft(this.text());
     this.setSendState(send);

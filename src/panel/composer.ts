@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { cutText, type ExtensionToWebviewMessage, type SendState, type WebviewToExtensionMessage } from '../core/panel/protocol';
 import type { FollowUpInput, FollowUpSubmitResult, RunPanelHost } from './manager';
+import { keepsDraft } from '../core/panel/draftRule';
 
 type ComposerMessage = Extract<WebviewToExtensionMessage, { type: 'sendFollowUp' | 'resendFollowUp' | 'discardFollowUp' | 'draftChanged' }>;
 
@@ -34,10 +35,8 @@ export class PanelComposer {
         }
         return;
       case 'draftChanged': {
-        // The text of a follow-up on its way (or that may have arrived) lives in the send: a page
-        // torn down and rebuilt must not put it back as a draft. Anything else typed is kept.
-        const send = this.host.getSendState(this.agentId);
-        if (send?.state !== 'sending' && !(send && m.text.trim() === send.prompt.trim())) {
+        // Not the text of a send, nor a restored copy of one the run took since (core/panel/draftRule.ts).
+        if (keepsDraft(m.text, m.restored === true, this.host.getSendState(this.agentId), this.host.sentPrompts(this.agentId))) {
           this.host.setDraft(this.agentId, m.text);
         }
         return;

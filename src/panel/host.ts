@@ -127,6 +127,10 @@ export class PanelHost extends Disposable implements RunPanelHost {
     return this.d.drafts.get(agentId) ?? '';
   }
 
+  sentPrompts(agentId: string): readonly string[] {
+    return (this.d.ledger().get(agentId)?.acts ?? []).map((a) => a.prompt.trim());
+  }
+
   setDraft(agentId: string, text: string): void {
     this.d.drafts.set(agentId, text);
   }

@@ -52,6 +52,8 @@ export interface RunPanelHost {
   /** Gives up an `uncertain` follow-up; returns the text now in the draft. */
   discardFollowUp(agentId: string): string | undefined;
   getDraft(agentId: string): string;
+  /** The prompts of the follow-ups the service took for this run (open or settled), trimmed. */
+  sentPrompts(agentId: string): readonly string[];
   setDraft(agentId: string, text: string): void;
   cloneRun(agentId: string): Promise<void>;
   /** Only ever called with http/https/mailto URLs. */

@@ -564,7 +564,8 @@ describe('webview app', () => {
     const reloaded = harness({ agentId: 'agent-1', draft: 'typed, not yet reported' });
     reloaded.send(initMessage([], { draft: '' }));
     assert.equal(reloaded.q('textarea').value, 'typed, not yet reported');
-    assert.deepEqual(reloaded.posted[0], { type: 'draftChanged', text: 'typed, not yet reported' });
+    // Marked as the page's own copy: the extension drops it if the run took that text since.
+    assert.deepEqual(reloaded.posted[0], { type: 'draftChanged', text: 'typed, not yet reported', restored: true });
     // ...but the host's copy wins when it has one.
     const both = harness({ agentId: 'agent-1', draft: 'older local copy' });
     both.send(initMessage([], { draft: 'host copy' }));

@@ -112,7 +112,8 @@ const webviewToExtensionSchema = z.discriminatedUnion('type', [
     permission: z.optional(z.enum(PERMISSION_VALUES)),
     permittedBranches: z.optional(branchList),
   }),
-  z.strictObject({ type: z.literal('draftChanged'), text: str(MAX_PROMPT_CHARS) }),
+  // `restored`: the page's own saved copy of a draft, sent when the extension had none (after a reload).
+  z.strictObject({ type: z.literal('draftChanged'), text: str(MAX_PROMPT_CHARS), restored: z.optional(z.literal(true)) }),
   /** The person chose to send an `uncertain` follow-up again, knowing it may already have arrived. */
   z.strictObject({ type: z.literal('resendFollowUp') }),
   /** The person gave up an `uncertain` follow-up: its text goes back to the draft, nothing is sent. */
