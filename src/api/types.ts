@@ -20,6 +20,11 @@ export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
 export const PERMISSIONS = ['read_only', 'allow_edits'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
+/** One of `PERMISSIONS` (the one list of them). */
+export function isPermission(v: unknown): v is Permission {
+  return typeof v === 'string' && (PERMISSIONS as readonly string[]).includes(v);
+}
+
 /** `completed` and `error` end a run; nothing else is assumed terminal. */
 export function isTerminalStatus(status: RunStatus | undefined): boolean {
   return status === 'completed' || status === 'error';

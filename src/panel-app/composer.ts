@@ -8,6 +8,7 @@
  */
 import {
   format,
+  isPermissionValue,
   MAX_BRANCHES,
   MAX_PROMPT_CHARS,
   type SendState,
@@ -189,7 +190,7 @@ export class Composer {
     const id = ++this.requestId;
     const msg: WebviewToExtensionMessage = { type: 'sendFollowUp', requestId: id, prompt };
     const perm = this.permission.value;
-    if (perm === 'read_only' || perm === 'allow_edits') {
+    if (isPermissionValue(perm)) {
       msg.permission = perm;
     }
     const branches = parseBranches(this.branches.value);

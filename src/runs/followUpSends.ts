@@ -14,7 +14,7 @@
  */
 import { isApiError, mayHaveArrived } from '../api/errors';
 import type { L10n } from '../core/l10n';
-import type { AgentMessage, FollowUpAck } from '../api/types';
+import { isPermission, type AgentMessage, type FollowUpAck, type Permission } from '../api/types';
 import { Emitter, type Event } from '../core/events';
 import type { SendState } from '../core/panel/protocol';
 
@@ -32,7 +32,7 @@ const MAX_SENDS = 50;
 
 export interface FollowUpInput {
   prompt: string;
-  permission?: 'read_only' | 'allow_edits';
+  permission?: Permission;
   permittedBranches?: string[];
 }
 
@@ -239,7 +239,7 @@ function revive(raw: unknown): [string, StoredSend][] {
       continue;
     }
     const send: StoredSend = { state: r.state, prompt: r.prompt, since: r.since };
-    if (r.permission === 'read_only' || r.permission === 'allow_edits') {
+    if (isPermission(r.permission)) {
       send.permission = r.permission;
     }
     if (Array.isArray(r.permittedBranches)) {

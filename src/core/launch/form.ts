@@ -4,7 +4,7 @@
  * thing. Pure: no `vscode`.
  */
 import {
-  PERMISSIONS, REASONING_EFFORTS,
+  isPermission, REASONING_EFFORTS,
   type Permission, type ReasoningEffort, type StartAgentRequest,
 } from '../../api/types';
 import { isEmailAddress, isHttpUrl } from '../../api/validate';
@@ -84,10 +84,6 @@ export function cloneForm(form: LaunchForm): LaunchForm {
 
 function isReasoningEffort(v: unknown): v is ReasoningEffort {
   return typeof v === 'string' && (REASONING_EFFORTS as readonly string[]).includes(v);
-}
-
-function isPermission(v: unknown): v is Permission {
-  return typeof v === 'string' && (PERMISSIONS as readonly string[]).includes(v);
 }
 
 /** What can pre-fill the form: a ledger record ("Clone Run") or any subset of its fields. */

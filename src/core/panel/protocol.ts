@@ -31,6 +31,7 @@ export {
   transcriptInfoSchema,
   sendStateSchema,
   PERMISSION_VALUES,
+  isPermissionValue,
   type RunHeader,
   type LaneView,
   type LifecycleView,

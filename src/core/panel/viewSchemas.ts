@@ -5,6 +5,7 @@
  * DOM use.
  */
 import * as z from 'zod/mini';
+import { PERMISSIONS } from '../../api/types';
 import { MAX_WIRE_CONTENT_CHARS, MAX_SHORT_CHARS, MAX_ID_CHARS, MAX_PROMPT_CHARS, MAX_BRANCHES, MAX_BRANCH_CHARS, MAX_STRING_CHARS, str, optStr, timestamp, count } from './limits';
 
 export const runHeaderSchema = z.object({
@@ -74,7 +75,9 @@ export const transcriptInfoSchema = z.object({
 });
 export type TranscriptInfo = z.infer<typeof transcriptInfoSchema>;
 
-export const PERMISSION_VALUES = ['read_only', 'allow_edits'] as const;
+/** The permissions the page may send: the API's one list. */
+export const PERMISSION_VALUES = PERMISSIONS;
+export { isPermission as isPermissionValue } from '../../api/types';
 
 /**
  * A follow-up the extension is sending, or may have sent, for this run. The state lives in the
