@@ -442,9 +442,16 @@ describe('faults in the workbench (what a person sees)', function () {
     // Written where it survives: the workspace state (browser storage) and the transcript file.
     // The web workbench writes its storage in the background: wait until the run list and the
     // draft are in it, so the reload cannot come back with an older state.
+    // The draft must be in the extension's own workspace state (drafts.v1), not only in the
+    // page's saved state (also in that storage): a panel restored and closed before its page is
+    // up cannot report it again.
+    const draftStored = (stored: string): boolean => stored.split('\n').filter((l) => l.includes(' agent-runs-team.agent-runs = ')).some((l) => {
+      const state = JSON.parse(l.slice(l.indexOf(' = ') + 3)) as Record<string, unknown>;
+      return JSON.stringify(state['agentRuns.drafts.v1'] ?? '').includes(draft);
+    });
     await waitUntil(async () => {
       const stored = await browserStorage(wb);
-      return stored.includes(draft) && stored.includes(id);
+      return draftStored(stored) && stored.includes(id);
     }, 30_000, 'the run list and the draft to reach the browser storage');
     await waitUntil(() => transcriptFiles(wb).some((f) => fs.readFileSync(f, 'utf8').includes(id)), 30_000, 'the transcript to be saved');
     return id;
