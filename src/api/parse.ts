@@ -1,12 +1,14 @@
 /**
  * Response parsing, tolerant on purpose (the reference leaves most shapes "not shown" and the
  * API is in beta): unknown fields are ignored, `null` counts as absent, a field of the wrong
- * type is dropped rather than failing the whole response, unknown enum-like values are kept as
+ * type is dropped rather than failing the whole response (but a message's tool parameters and
+ * attachments are kept whatever their type: the deployed service sends objects there), unknown enum-like values are kept as
  * sent. Only what the extension cannot work without (an identifier) fails, with `ApiError`
  * kind `invalid_response`.
  */
 import * as z from 'zod/mini';
 import { ApiError } from './errors';
+import { attachmentsOf, toolParametersOf } from './json';
 import type {
   Agent, AgentLifecycle, AgentMessage, AgentRun, CompletionWebhookPayload, FollowUpAck,
   ServiceSchemaInfo, TestGroupCreated,
@@ -38,6 +40,12 @@ const optStringList = z.catch(
 
 const requiredId = z.string().check(z.minLength(1));
 
+/** Any JSON value but `null` (which counts as absent). */
+const optJson = z.optional(z.pipe(z.unknown(), z.transform(toolParametersOf)));
+
+/** Attachments whatever their shape (see `attachmentsOf`). */
+const optAttachments = z.optional(z.pipe(z.unknown(), z.transform(attachmentsOf)));
+
 const messageSchema = z.pipe(
   z.object({
     id: optString,
@@ -45,8 +53,8 @@ const messageSchema = z.pipe(
     role: optString,
     content: optString,
     toolName: optString,
-    toolParameters: optString,
-    attachments: optStringList,
+    toolParameters: optJson,
+    attachments: optAttachments,
     createdAt: optNumber,
   }),
   z.transform((m): AgentMessage => compact(m)),

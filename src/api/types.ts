@@ -117,16 +117,34 @@ export interface TestGroupCreated {
   groupId: string;
 }
 
-/** An element of `history`. Only what the service sent is present. */
+/** A value as JSON carries it. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/**
+ * The roles the deployed service publishes (the reference names only `user`). Any other role
+ * is kept and shown as sent.
+ */
+export const KNOWN_ROLES = ['user', 'assistant', 'thinking', 'tool', 'system', 'error'] as const;
+export type KnownRole = (typeof KNOWN_ROLES)[number];
+
+/** An element of `history`. Only what the service sent is present (`null` counts as absent). */
 export interface AgentMessage {
   id?: string;
   sequence?: number;
-  /** `user` is one value; others are not documented and are kept as sent. */
-  role?: string;
+  role?: Open<KnownRole>;
+  /** Absent for a tool call that has parameters only (the deployed service sends `null`). */
   content?: string;
   toolName?: string;
-  toolParameters?: string;
-  attachments?: string[];
+  /**
+   * A tool call's arguments as sent: a string in the reference, a JSON object on the deployed
+   * service, anything else kept as it came. Never `null` (that is "absent").
+   */
+  toolParameters?: JsonValue;
+  /**
+   * As sent: strings in the reference, objects (files, linked issues; shape undocumented) on
+   * the deployed service. A lone object or string is kept as a one-element list.
+   */
+  attachments?: JsonValue[];
   createdAt?: number;
 }
 

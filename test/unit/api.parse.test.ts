@@ -74,15 +74,43 @@ describe('api: parseAgent', () => {
     assert.deepEqual(out, { agentId: 'a' });
   });
 
-  it('keeps a message whose attachments is not an array, without attachments', () => {
-    const out = parseAgent({ agentId: 'a', history: [{ id: 'm1', content: 'c', attachments: 'file.png' }] });
-    assert.deepEqual(out.history, [{ id: 'm1', content: 'c' }]);
+  it('keeps a lone attachment (string or object) as a one-element list, and drops one that is a number', () => {
+    const out = parseAgent({ agentId: 'a', history: [
+      { id: 'm1', content: 'c', attachments: 'file.png' },
+      { id: 'm2', attachments: { name: 'spec.pdf' } },
+      { id: 'm3', attachments: 7 },
+    ] });
+    assert.deepEqual(out.history, [
+      { id: 'm1', content: 'c', attachments: ['file.png'] },
+      { id: 'm2', attachments: [{ name: 'spec.pdf' }] },
+      { id: 'm3' },
+    ]);
   });
 
-  it('keeps the string elements of mixed arrays', () => {
-    const out = parseAgent({ agentId: 'a', permittedBranches: ['main', 3, null, 'dev'], history: [{ attachments: ['a', {}, 'b'] }] });
+  it('keeps the string elements of mixed branch lists, and every attachment but null', () => {
+    const out = parseAgent({ agentId: 'a', permittedBranches: ['main', 3, null, 'dev'], history: [{ attachments: ['a', {}, null, 'b', 4] }] });
     assert.deepEqual(out.permittedBranches, ['main', 'dev']);
-    assert.deepEqual(out.history?.[0]?.attachments, ['a', 'b']);
+    assert.deepEqual(out.history?.[0]?.attachments, ['a', {}, 'b', 4]);
+  });
+
+  it('keeps the deployed service\'s shapes: object tool parameters, object attachments, six roles, null content', () => {
+    const history = [
+      { id: 't1', sequence: 1, role: 'thinking', content: 'Looking at the tests', toolName: null, toolParameters: null, attachments: [] },
+      { id: 't2', sequence: 2, role: 'tool', content: null, toolName: 'read_file', toolParameters: { path: 'src/a.ts', range: [1, 40], recursive: false }, attachments: null },
+      { id: 't3', sequence: 3, role: 'assistant', content: 'Done', attachments: [
+        { type: 'file', name: 'report.html', url: 'https://files.example/r.html', mimeType: 'text/html' },
+        { type: 'linear_issue', identifier: 'ENG-12', title: 'Flaky login', url: 'https://linear.example/ENG-12' },
+        { weird: { nested: [1, 2] } },
+      ] },
+      { id: 't4', sequence: 4, role: 'system', content: 'Sandbox ready' },
+      { id: 't5', sequence: 5, role: 'error', content: 'Tool failed' },
+      { id: 't6', sequence: 6, role: 'reviewer', content: 'unknown role' },
+    ];
+    const out = parseAgent({ agentId: 'a', history });
+    assert.deepEqual(out.history?.map((m) => m.role), ['thinking', 'tool', 'assistant', 'system', 'error', 'reviewer']);
+    assert.deepEqual(out.history?.[1], { id: 't2', sequence: 2, role: 'tool', toolName: 'read_file', toolParameters: { path: 'src/a.ts', range: [1, 40], recursive: false } });
+    assert.deepEqual(out.history?.[2]?.attachments, history[2].attachments);
+    assert.deepEqual(out.history?.[0], { id: 't1', sequence: 1, role: 'thinking', content: 'Looking at the tests', attachments: [] });
   });
 
   it('skips history elements that are not objects and keeps the order of the rest', () => {

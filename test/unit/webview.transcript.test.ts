@@ -152,11 +152,11 @@ describe('transcript: merge', () => {
     assert.equal(t.snapshot().entries[0].key, 'id:f');
   });
 
-  it('skips malformed items and wrong-typed fields', () => {
+  it('skips malformed items and wrong-typed fields, but keeps attachments of any shape', () => {
     const t = new Transcript();
     const r = t.merge([null, 42, 'text', [], { id: 'ok', sequence: 'x', content: 7, attachments: ['a', 3], createdAt: Infinity }] as unknown[]);
     assert.equal(r.added.length, 1);
-    assert.deepEqual(t.get('id:ok')?.message, { id: 'ok', attachments: ['a'] });
+    assert.deepEqual(t.get('id:ok')?.message, { id: 'ok', attachments: ['a', 3] });
     assert.equal(t.merge(undefined).added.length, 0);
   });
 

@@ -8,6 +8,7 @@
  */
 import type { Agent, AgentMessage } from '../../api/types';
 import { oneLine } from '../../api/sanitize';
+import { toolParametersLine } from '../transcript/parts';
 import type { L10n } from '../l10n';
 import { statusText } from '../runs/presentation';
 
@@ -45,7 +46,7 @@ export function escapeMarkdown(text: string): string {
 function messageBody(m: AgentMessage): string {
   const content = cleanText(m.content ?? '').trim();
   if (m.toolName) {
-    const params = m.toolParameters ? ` ${oneLine(m.toolParameters, 200)}` : '';
+    const params = m.toolParameters !== undefined ? ` ${oneLine(toolParametersLine(m.toolParameters), 200)}` : '';
     return `[tool ${oneLine(m.toolName, 80)}${params}]${content ? ` ${content}` : ''}`;
   }
   return content;

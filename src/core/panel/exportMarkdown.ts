@@ -3,7 +3,8 @@
  * `writeMarkdown`) and one message for "open in editor" (`messageToMarkdown`). Pure: no
  * `vscode`, no DOM. Only the allow-listed fields of exportFields.ts are written.
  */
-import type { Agent, AgentMessage } from '../../api/types';
+import type { Agent, AgentMessage, JsonValue } from '../../api/types';
+import { attachmentLine, toolParametersView } from '../transcript/parts';
 import type { TranscriptSnapshot } from '../transcript/transcript';
 import { DEFAULT_EXPORT_LABELS, type ExportLabels, type ExportOptions } from './exportLabels';
 import { EXPORT_CHUNK, GapMarks, infoOf, iso, pickMessage, pickRun, type ExportInfo, type ExportSink, type ExportTranscript } from './exportFields';
@@ -33,16 +34,9 @@ function fenced(s: string, lang = ''): string {
   return `${fence}${lang}\n${s}${s.endsWith('\n') ? '' : '\n'}${fence}`;
 }
 
-function prettyJson(raw: string): { text: string; lang: string } {
-  try {
-    const v: unknown = JSON.parse(raw);
-    if (v !== null && typeof v === 'object') {
-      return { text: JSON.stringify(v, null, 2), lang: 'json' };
-    }
-  } catch {
-    // Shown as sent.
-  }
-  return { text: raw, lang: '' };
+function prettyJson(raw: JsonValue): { text: string; lang: string } {
+  const view = toolParametersView(raw);
+  return { text: view.text, lang: view.json ? 'json' : '' };
 }
 
 /** The Markdown before the messages: title, run table, last error, lifecycle, transcript notices. */
@@ -119,13 +113,13 @@ function messageBody(m: AgentMessage, L: ExportLabels): string[] {
   }
   if (m.toolName !== undefined || m.toolParameters !== undefined) {
     lines.push(`**${inline(L.toolCall)}:** \`${(m.toolName ?? '').replace(/`/g, "'").replace(/[\r\n]+/g, ' ')}\``, '');
-    if (m.toolParameters) {
+    if (m.toolParameters !== undefined && m.toolParameters !== '') {
       const p = prettyJson(m.toolParameters);
       lines.push(fenced(p.text, p.lang), '');
     }
   }
   if (m.attachments && m.attachments.length > 0) {
-    lines.push(`**${inline(L.attachments)}:**`, '', ...m.attachments.map((a) => `- ${inline(a)}`), '');
+    lines.push(`**${inline(L.attachments)}:**`, '', ...m.attachments.map((a) => `- ${inline(attachmentLine(a))}`), '');
   }
   return lines;
 }

@@ -2,6 +2,7 @@
  * One message as the transcript keeps it: only well-typed known fields, compared field by
  * field, hashed when it has no id, and sized for the transcript's bounds.
  */
+import { attachmentsOf, jsonLength, sameJson, toolParametersOf } from '../../api/json';
 import type { AgentMessage } from '../../api/types';
 
 /** FNV-1a over UTF-16 code units, as 8 hex digits. Enough to tell id-less messages apart. */
@@ -36,11 +37,13 @@ export function normalizeMessage(m: unknown): AgentMessage | undefined {
   if (typeof r.toolName === 'string') {
     out.toolName = r.toolName;
   }
-  if (typeof r.toolParameters === 'string') {
-    out.toolParameters = r.toolParameters;
+  const toolParameters = toolParametersOf(r.toolParameters);
+  if (toolParameters !== undefined) {
+    out.toolParameters = toolParameters;
   }
-  if (Array.isArray(r.attachments)) {
-    out.attachments = r.attachments.filter((a): a is string => typeof a === 'string');
+  const attachments = attachmentsOf(r.attachments);
+  if (attachments !== undefined) {
+    out.attachments = attachments;
   }
   if (typeof r.createdAt === 'number' && Number.isFinite(r.createdAt)) {
     out.createdAt = r.createdAt;
@@ -57,17 +60,11 @@ export function sameMessage(a: AgentMessage, b: AgentMessage): boolean {
     a.role !== b.role ||
     a.toolName !== b.toolName ||
     a.createdAt !== b.createdAt ||
-    a.content !== b.content ||
-    a.toolParameters !== b.toolParameters
+    a.content !== b.content
   ) {
     return false;
   }
-  const x = a.attachments;
-  const y = b.attachments;
-  if (x === undefined || y === undefined) {
-    return x === y;
-  }
-  return x.length === y.length && x.every((v, i) => v === y[i]);
+  return sameJson(a.toolParameters, b.toolParameters) && sameJson(a.attachments, b.attachments);
 }
 
 export function contentHash(m: AgentMessage): string {
@@ -77,9 +74,5 @@ export function contentHash(m: AgentMessage): string {
 }
 
 export function sizeOf(m: AgentMessage): number {
-  let n = (m.content?.length ?? 0) + (m.toolParameters?.length ?? 0) + 64;
-  for (const a of m.attachments ?? []) {
-    n += a.length;
-  }
-  return n;
+  return (m.content?.length ?? 0) + jsonLength(m.toolParameters) + jsonLength(m.attachments) + 64;
 }
