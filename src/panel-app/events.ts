@@ -197,7 +197,9 @@ export function runCommand(cmd: UiCommand, p: Page, ctx: CommandContext): void {
       return p.find.step(-1);
     case 'find-close':
       p.find.close();
-      return p.log.focus();
+      // The focus goes back to the history, the view stays: focusing the log (taller than the
+      // viewport) would scroll it into view, off the live end, which then no longer follows.
+      return p.log.focus({ preventScroll: true });
     case 'prev-prompt':
     case 'next-prompt':
       p.nav.jumpToPrompt(cmd === 'prev-prompt' ? -1 : 1);
