@@ -97,6 +97,7 @@ class Follower {
         merge: (runId, history) => this.transcripts.get(runId).merge(history),
         finished: () => undefined,
       }),
+      behind: (id) => reader.behind(id),
     });
   }
 

@@ -66,6 +66,7 @@ export class RunSync extends Disposable {
       onResult: (agentId, agent) => this.applyAgent(agentId, agent),
       onError: (agentId, error, retryIn) => this.onError(agentId, error, retryIn),
       onUnauthorized: (error) => o.gate.report(error),
+      behind: (agentId) => this.reader.behind(agentId),
       onConnectivityChange: (online, error) => {
         o.log.warn(online ? 'The service is reachable again.' : `The service looks unreachable: ${this.describe(error)}`);
         this.connectivityEmitter.fire(online);

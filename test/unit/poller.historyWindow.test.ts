@@ -97,6 +97,71 @@ describe('History windows', () => {
     });
   });
 
+  describe('full windows: the run writes faster than it is read', () => {
+    const param: HistoryLimitParam = { name: 'historyLimit', defaultLimit: 20, maximum: 500 };
+
+    it('a read that filled the widest window with new messages is full, whether or not it reached the last one seen; one with fewer is not', async () => {
+      let n = 10;
+      const w = new HistoryWindows();
+      const get = fakeGet(() => n, 20, 500, []);
+      n = 610;
+      assert.equal((await w.read('a', 10, param, get)).full, true, '600 new: 500 of them returned, 100 out of reach');
+      n = 1_110;
+      const exactly = await w.read('a', 610, param, get);
+      assert.equal(exactly.agent.history?.[0].sequence, 611, 'nothing lost');
+      assert.equal(exactly.full, true, 'exactly 500 new: the next 500 may not fit');
+      n = 1_113;
+      assert.equal((await w.read('a', 1_110, param, get)).full, false, '3 new');
+    });
+
+    it('a small window that came back exactly full is not (the next read widens as needed)', async () => {
+      let n = 40;
+      const w = new HistoryWindows();
+      const get = fakeGet(() => n, 20, 500, []);
+      await w.read('a', 40, param, get);
+      n = 42;
+      const r = await w.read('a', 40, param, get);
+      assert.deepEqual(r.limits, [MIN_WINDOW]);
+      assert.equal(r.agent.history?.length, MIN_WINDOW);
+      assert.equal(r.full, false);
+    });
+
+    it('a service that cuts below the documented maximum, or reads without a window: full when the answer is all new and stops short of the last one seen', async () => {
+      const clamped = await new HistoryWindows().read('a', 10, param, fakeGet(() => 1_000, 20, 200, []));
+      assert.equal(clamped.agent.history?.length, 200);
+      assert.equal(clamped.full, true);
+      const noWindow = (last: number): Promise<boolean> => new HistoryWindows().read('a', last, undefined, fakeGet(() => 100, 20, 500, [])).then((r) => r.full);
+      assert.equal(await noWindow(10), true, 'the default of 20 overrun: 81..100 after 10');
+      assert.equal(await noWindow(79), true, '80 out of reach');
+      assert.equal(await noWindow(80), false, 'reaches back to 81');
+      assert.equal(await noWindow(90), false);
+    });
+
+    it('RunReader.behind: after a full read, until a read that is not', async () => {
+      let n = 10;
+      const seen: { last?: number } = { last: 10 };
+      const get = fakeGet(() => n, 20, 500, []);
+      const c: ReadClient = {
+        baseUrl: 'https://svc.example/api/public/v1',
+        getSchemaInfo: () => Promise.resolve({ models: [], fingerprint: 'f', historyLimit: param }),
+        getAgent: (_id, options) => get(options?.history?.limit),
+      };
+      const reader = new RunReader({ lastSequence: () => seen.last });
+      n = 610;
+      await reader.read(c, 'a');
+      assert.equal(reader.behind('a'), true);
+      assert.equal(reader.behind('b'), false);
+      seen.last = 610;
+      n = 620;
+      await reader.read(c, 'a');
+      assert.equal(reader.behind('a'), false);
+      n = 2_000;
+      await reader.read(c, 'a');
+      reader.forget('a');
+      assert.equal(reader.behind('a'), false, 'forgotten with the run');
+    });
+  });
+
   describe('RunReader: the saved transcript behind the run list', () => {
     /** A capped service of 200 messages, its schema documenting the window. */
     function client(asked: (number | undefined)[]): ReadClient {

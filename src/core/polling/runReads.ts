@@ -49,6 +49,8 @@ export class RunReader {
   private schema: { baseUrl: string; param: Promise<WindowParam>; failedAt?: number } | undefined;
   /** The service (base URL) that answered 400 to the assumed parameter: reads go without it. */
   private refusedBy: string | undefined;
+  /** Runs whose latest read showed them outrunning their reads (see HistoryWindows' `full`). */
+  private readonly outrunning = new Set<string>();
 
   constructor(private readonly deps: RunReaderDeps) {}
 
@@ -74,11 +76,26 @@ export class RunReader {
     if (saved !== undefined) {
       this.deps.resumed?.(agentId);
     }
+    if (result.full) {
+      this.outrunning.add(agentId);
+    } else {
+      this.outrunning.delete(agentId);
+    }
     return result.agent;
+  }
+
+  /**
+   * The latest read of the run came back full of new messages (see HistoryWindows' `full`): what
+   * the run writes before a read at the usual cadence may already be out of reach, so the poller
+   * reads it at its fast cadence until a window is no longer full (PollerDeps.behind).
+   */
+  behind(agentId: string): boolean {
+    return this.outrunning.has(agentId);
   }
 
   forget(agentId: string): void {
     this.windows.forget(agentId);
+    this.outrunning.delete(agentId);
   }
 
   private historyParam(client: ReadClient): Promise<WindowParam> {

@@ -119,6 +119,7 @@ export class Pipeline {
       },
       fetchRun: (agentId, signal) => this.fetchRun(agentId, signal),
       onResult: (agentId, agent) => this.applyAgent(agentId, agent),
+      behind: (agentId) => this.reader.behind(agentId),
       onError: (agentId, error) => this.onError(agentId, error),
       onUnauthorized: (error) => {
         this.unauthorized++;
