@@ -32,6 +32,8 @@ export interface RunSyncOptions {
   beforeApply?(agentId: string, agent: Agent): void;
   /** A read that changed nothing the ledger tracks (the transcript may still have moved). */
   unchanged?(agentId: string): void;
+  /** A follow-up that may have arrived is still looked for in the run's reads: follow it, finished or not. */
+  awaiting?(agentId: string): boolean;
 }
 
 /** `agentRuns.polling.*` (seconds) as poller settings (ms). Bounds are the poller's. */
@@ -112,6 +114,7 @@ export class RunSync extends Disposable {
       merge: (id, history) => this.o.transcripts.merge(id, history),
       finished: (record) => this.o.alerts.runFinished(record),
       unchanged: (id) => this.o.unchanged?.(id),
+      awaiting: this.o.awaiting?.(agentId) === true,
     });
   }
 
@@ -168,7 +171,7 @@ export class RunSync extends Disposable {
         this.wasActive.delete(id);
         continue;
       }
-      const active = !isFinishedRun(record);
+      const active = !isFinishedRun(record) || this.o.awaiting?.(id) === true;
       const before = this.wasActive.get(id);
       // Only transitions: a run the poller gave up on (404) is not picked up again by
       // an unrelated change, only by a refresh or a follow-up.

@@ -136,6 +136,11 @@ export interface ApplyReadOptions {
   finished(record: RunRecord): void;
   /** A read that changed nothing the ledger keeps. */
   unchanged?(agentId: string): void;
+  /**
+   * A follow-up to the run may have arrived and no read has shown its prompt yet (see
+   * FollowUpSends.awaiting): a finished read does not end the following, so a late prompt is seen.
+   */
+  awaiting?: boolean;
 }
 
 /**
@@ -161,5 +166,5 @@ export function applyRead(ledger: RunLedger, agentId: string, agent: Agent, o: A
     o.finished(ledger.get(agentId) ?? record);
   }
   const state = runState(record);
-  return state.finished ? true : state.dormant ? 'dormant' : false;
+  return state.finished && !o.awaiting ? true : state.dormant ? 'dormant' : false;
 }
