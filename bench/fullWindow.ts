@@ -12,6 +12,7 @@ import { createClient } from '../src/api/index';
 import type { AgentMessage } from '../src/api/types';
 import { RunLedger, type KeyValueStore } from '../src/core/ledger/ledger';
 import type { PollerSettings } from '../src/core/polling/poller';
+import { HistoryWindows } from '../src/core/polling/historyWindow';
 import { RunReader, applyRead } from '../src/core/polling/runReads';
 import { TranscriptStore } from '../src/core/transcript/store';
 import { startEmulator } from '../test/emulator/index';
@@ -45,7 +46,7 @@ export async function measureFullWindow(report: Report, settings: PollerSettings
   const ledger = new RunLedger(new MemoryStore(), client.baseUrl);
   const transcripts = new TranscriptStore(5);
   const readAt: number[] = [];
-  const reader = new RunReader({ lastSequence: (id) => ledger.get(id)?.lastSequence, now: () => rig.clock.now() });
+  const reader = new RunReader({ windows: () => new HistoryWindows(), lastSequence: (id) => ledger.get(id)?.lastSequence, now: () => rig.clock.now() });
   const rig: Rig = new Rig(client, settings, {
     fetchRun: (id, signal) => {
       readAt.push(rig.clock.now());

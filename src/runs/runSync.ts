@@ -11,6 +11,7 @@ import { ApiError, isApiError } from '../api/errors';
 import type { Agent } from '../api/types';
 import { Poller, type PollerSettings } from '../core/polling/poller';
 import { RunReader, applyRead, type ReadClient } from '../core/polling/runReads';
+import { loadHistoryWindows } from './loadWindows';
 import { isFinishedRun, type LedgerChange } from '../core/ledger/ledger';
 import type { Connection } from '../connection/connection';
 import type { UnauthorizedGate } from '../connection/unauthorizedGate';
@@ -49,6 +50,7 @@ export function readPollingSettings(): Partial<PollerSettings> {
 export class RunSync extends Disposable {
   readonly poller: Poller;
   private readonly reader = new RunReader({
+    windows: () => new (loadHistoryWindows().HistoryWindows)(),
     lastSequence: (agentId) => this.o.ledgers.current.get(agentId)?.lastSequence,
     resumeAfter: (agentId) => this.o.transcripts.resumeAfter(agentId),
     resumed: (agentId) => this.o.transcripts.resumed(agentId),

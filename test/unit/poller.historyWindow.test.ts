@@ -3,7 +3,7 @@ import { createClient, type AgentRunsApi } from '../../src/api/index';
 import { ApiError } from '../../src/api/errors';
 import type { Agent, AgentMessage, HistoryLimitParam, ServiceSchemaInfo } from '../../src/api/types';
 import { HistoryWindows, MIN_WINDOW, windowNeeded } from '../../src/core/polling/historyWindow';
-import { DOCUMENTED_HISTORY_PARAM, RunReader, SCHEMA_RETRY_MS, type ReadClient } from '../../src/core/polling/runReads';
+import { DOCUMENTED_HISTORY_PARAM, RunReader, SCHEMA_RETRY_MS, type ReadClient, type RunReaderDeps } from '../../src/core/polling/runReads';
 import { Transcript } from '../../src/core/transcript/transcript';
 import { startEmulator, type Emulator } from '../emulator/index';
 import { adminOk } from '../emulator/testing';
@@ -13,6 +13,9 @@ const seqs = (from: number, to: number): AgentMessage[] => {
   for (let s = from; s <= to; s++) out.push({ sequence: s, role: 'assistant', content: `m${s}` });
   return out;
 };
+
+/** A reader with its own history windows (the extension loads them lazily). */
+const newReader = (deps: Omit<RunReaderDeps, 'windows'>): RunReader => new RunReader({ windows: () => new HistoryWindows(), ...deps });
 
 /** A fake capped service over `count` messages: the most recent `limit` (default `byDefault`, at most `max`). */
 function fakeGet(count: () => number, byDefault: number, max: number, asked: (number | undefined)[]) {
@@ -146,7 +149,7 @@ describe('History windows', () => {
         getSchemaInfo: () => Promise.resolve({ models: [], fingerprint: 'f', historyLimit: param }),
         getAgent: (_id, options) => get(options?.history?.limit),
       };
-      const reader = new RunReader({ lastSequence: () => seen.last });
+      const reader = newReader({ lastSequence: () => seen.last });
       n = 610;
       await reader.read(c, 'a');
       assert.equal(reader.behind('a'), true);
@@ -176,7 +179,7 @@ describe('History windows', () => {
     it('reaches back to where the saved transcript ends, once, when that is before what the run list saw', async () => {
       let resumeAfter: number | undefined = 50;
       let resumed = 0;
-      const reader = new RunReader({
+      const reader = newReader({
         lastSequence: () => 199,
         resumeAfter: () => resumeAfter,
         resumed: () => {
@@ -194,7 +197,7 @@ describe('History windows', () => {
     });
 
     it('a saved transcript at or past what the run list saw changes nothing', async () => {
-      const reader = new RunReader({ lastSequence: () => 199, resumeAfter: () => 199 });
+      const reader = newReader({ lastSequence: () => 199, resumeAfter: () => 199 });
       const asked: (number | undefined)[] = [];
       await reader.read(client(asked), 'a');
       assert.deepEqual(asked, [MIN_WINDOW]);
@@ -228,7 +231,7 @@ describe('History windows', () => {
       const asked: (number | undefined)[] = [];
       let n = 300;
       const c = service(() => n, asked, { schema: unreadable });
-      const reader = new RunReader({ lastSequence: () => seen.last, now: () => now });
+      const reader = newReader({ lastSequence: () => seen.last, now: () => now });
       const first = await reader.read(c, 'a');
       assert.deepEqual(asked, [DOCUMENTED_HISTORY_PARAM.maximum], 'the widest documented window');
       assert.equal(first.history?.length, 300, 'all 300 messages, not the default 100');
@@ -247,7 +250,7 @@ describe('History windows', () => {
       const asked: (number | undefined)[] = [];
       const logs: string[] = [];
       const c = service(() => 300, asked, { schema: unreadable, refuses: true });
-      const reader = new RunReader({ lastSequence: () => undefined, now: () => now, log: (m) => logs.push(m) });
+      const reader = newReader({ lastSequence: () => undefined, now: () => now, log: (m) => logs.push(m) });
       const first = await reader.read(c, 'a');
       assert.deepEqual(asked, [500, undefined]);
       assert.equal(first.history?.length, 100, "the service's default");
@@ -269,7 +272,7 @@ describe('History windows', () => {
           return Promise.reject(refusal());
         },
       };
-      const reader = new RunReader({ lastSequence: () => undefined });
+      const reader = newReader({ lastSequence: () => undefined });
       await assert.rejects(reader.read(c, 'a'), (e: unknown) => e instanceof ApiError && e.status === 400);
       await assert.rejects(reader.read(c, 'a'));
       assert.deepEqual(asked, [500, undefined, 500, undefined]);
@@ -278,15 +281,15 @@ describe('History windows', () => {
     it('a schema that is read and documents no window: none is sent (the schema is the truth of the moment)', async () => {
       const asked: (number | undefined)[] = [];
       const c = service(() => 300, asked, { schema: () => Promise.resolve({ models: [], fingerprint: 'f' }) });
-      await new RunReader({ lastSequence: () => undefined }).read(c, 'a');
-      await new RunReader({ lastSequence: () => 200 }).read(c, 'a');
+      await newReader({ lastSequence: () => undefined }).read(c, 'a');
+      await newReader({ lastSequence: () => 200 }).read(c, 'a');
       assert.deepEqual(asked, [undefined, undefined]);
     });
 
     it('a 400 to a window the schema documents is the service\'s answer, not a refusal to work around', async () => {
       const asked: (number | undefined)[] = [];
       const c = service(() => 300, asked, { schema: () => Promise.resolve({ models: [], fingerprint: 'f', historyLimit: { name: 'historyLimit', maximum: 500 } }), refuses: true });
-      await assert.rejects(new RunReader({ lastSequence: () => undefined }).read(c, 'a'), (e: unknown) => e instanceof ApiError && e.status === 400);
+      await assert.rejects(newReader({ lastSequence: () => undefined }).read(c, 'a'), (e: unknown) => e instanceof ApiError && e.status === 400);
       assert.deepEqual(asked, [500]);
     });
   });
@@ -318,12 +321,12 @@ describe('History windows', () => {
           await adminOk(emu.adminUrl, 'POST', `/agents/${run.agentId}/messages`, { role: 'assistant', content: `note ${i}` });
         }
         const reads = (): string[] => emu.requests.filter((r) => r.method === 'GET' && r.path.includes(`/agents/${run.agentId}`)).map((r) => r.path.split(`/agents/${run.agentId}`)[1]);
-        const whole = await new RunReader({ lastSequence: () => undefined }).read(client, run.agentId);
+        const whole = await newReader({ lastSequence: () => undefined }).read(client, run.agentId);
         assert.equal(whole.history?.length, 60, 'past the default window of 20');
         assert.deepEqual(reads(), ['?historyLimit=500']);
         const body = JSON.stringify({ error: '`historyLimit` is not supported.', code: 'invalid_request', field: 'historyLimit' });
         emu.inject({ method: 'GET', path: `^/agents/${run.agentId}$`, status: 400, body, times: 1 });
-        const refused = await new RunReader({ lastSequence: () => undefined }).read(client, run.agentId);
+        const refused = await newReader({ lastSequence: () => undefined }).read(client, run.agentId);
         assert.equal(refused.history?.length, 20, "read again without it: the service's default");
         assert.deepEqual(reads().slice(1), ['?historyLimit=500', '']);
       } finally {

@@ -8,7 +8,7 @@ import type { AgentRunsApi } from '../../api/contract';
 import { isApiError } from '../../api/errors';
 import type { Agent, HistoryLimitParam } from '../../api/types';
 import { runState, type RunLedger, type RunRecord } from '../ledger/ledger';
-import { HistoryWindows, type WindowedRead } from './historyWindow';
+import type { HistoryWindows, WindowedRead } from './historyWindow';
 
 /** After a failed schema read, the documented window is assumed this long before the schema is tried again. */
 export const SCHEMA_RETRY_MS = 5 * 60_000;
@@ -23,6 +23,11 @@ export const DOCUMENTED_HISTORY_PARAM: Readonly<HistoryLimitParam> = Object.free
 export type ReadClient = Pick<AgentRunsApi, 'baseUrl' | 'getAgent' | 'getSchemaInfo'>;
 
 export interface RunReaderDeps {
+  /**
+   * Makes the history windows, on the first read (the extension loads them as their own bundle,
+   * dist/windows.js, so activation does not carry them: src/runs/loadWindows.ts).
+   */
+  windows(): HistoryWindows;
   /** The highest sequence already taken in for the run (the ledger's `lastSequence`). */
   lastSequence(agentId: string): number | undefined;
   /**
@@ -44,7 +49,7 @@ interface WindowParam {
 }
 
 export class RunReader {
-  private readonly windows = new HistoryWindows();
+  private made: HistoryWindows | undefined;
   /** The served schema's window parameter, read once per service on the first read. */
   private schema: { baseUrl: string; param: Promise<WindowParam>; failedAt?: number } | undefined;
   /** The service (base URL) that answered 400 to the assumed parameter: reads go without it. */
@@ -53,6 +58,11 @@ export class RunReader {
   private readonly outrunning = new Set<string>();
 
   constructor(private readonly deps: RunReaderDeps) {}
+
+  private get windows(): HistoryWindows {
+    this.made ??= this.deps.windows();
+    return this.made;
+  }
 
   async read(client: ReadClient, agentId: string, signal?: AbortSignal): Promise<Agent> {
     const { param, assumed } = await this.historyParam(client);
@@ -94,7 +104,7 @@ export class RunReader {
   }
 
   forget(agentId: string): void {
-    this.windows.forget(agentId);
+    this.made?.forget(agentId);
     this.outrunning.delete(agentId);
   }
 
