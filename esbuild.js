@@ -19,6 +19,8 @@ const lazyEntries = {
   api: 'src/api/index.ts',
   // The send door's POSTs: the first start, follow-up or test group (src/runs/loadSend.ts).
   send: 'src/runs/sendPosts.ts',
+  // The history windows: the first read of a run (src/runs/loadWindows.ts).
+  windows: 'src/core/polling/historyWindow.ts',
   // The start-run flow: the first start-run command (src/launch/load.ts).
   launch: 'src/launch/entry.ts',
   // The run panel: a panel opened or restored, or a read merged (src/panel/load.ts).

@@ -13,6 +13,7 @@ import { createClient, type AgentRunsApi } from '../src/api/index';
 import type { AgentMessage } from '../src/api/types';
 import { RunLedger, type KeyValueStore } from '../src/core/ledger/ledger';
 import type { PollerSettings } from '../src/core/polling/poller';
+import { HistoryWindows } from '../src/core/polling/historyWindow';
 import { RunReader, applyRead } from '../src/core/polling/runReads';
 import { TranscriptStore } from '../src/core/transcript/store';
 import { afterPost } from '../src/runs/afterPost';
@@ -88,7 +89,7 @@ class Follower {
   private constructor(readonly relay: CountingRelay, readonly client: AgentRunsApi, baseUrl: string, settings: PollerSettings, widest: boolean) {
     this.ledger = new RunLedger(new MemoryStore(), baseUrl);
     // Without a last sequence every read asks for the widest window: the comparison row.
-    const reader = new RunReader({ lastSequence: (id) => (widest ? undefined : this.ledger.get(id)?.lastSequence), now: () => this.rig.clock.now() });
+    const reader = new RunReader({ windows: () => new HistoryWindows(), lastSequence: (id) => (widest ? undefined : this.ledger.get(id)?.lastSequence), now: () => this.rig.clock.now() });
     this.rig = new Rig(client, settings, {
       fetchRun: (id, signal) => reader.read(client, id, signal),
       onResult: (id, agent) => applyRead(this.ledger, id, agent, {
@@ -97,6 +98,7 @@ class Follower {
         merge: (runId, history) => this.transcripts.get(runId).merge(history),
         finished: () => undefined,
       }),
+      behind: (id) => reader.behind(id),
     });
   }
 

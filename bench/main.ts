@@ -2,7 +2,7 @@
  * `npm run bench`: measures what the extension costs the editor and checks the budgets of
  * issue 8. package.json builds first (`npm run test:setup`, `npm run package`, `tsc -p bench`).
  *
- *   npm run bench [-- --only activation,size,webview,network,memory,scan] [--cold-starts N] [--heap-snapshots]
+ *   npm run bench [-- --only activation,size,webview,network,history,memory,scan] [--cold-starts N] [--heap-snapshots]
  *
  * Prints the environment and a Markdown table (each figure with its budget and PASS/FAIL),
  * writes test-results/bench.json, and exits 1 when a budget is missed or a measurement failed.
@@ -15,14 +15,15 @@ import { paths } from '../test/support/paths';
 import { installCleanupHandlers, interruptedBy, runCleanups } from '../test/support/processes';
 import { environment, environmentLines, markdownTable, Report, writeJson, type Environment, type Section } from './report';
 import { measureActivation } from './activation';
-import { snapshotBuild } from './build';
+import { snapshotBuild, type Build } from './build';
+import { measureFullWindow } from './fullWindow';
 import { measureMemory } from './memory';
-import { measureNetwork } from './network';
+import { configuredSettings, measureNetwork } from './network';
 import { measureScan } from './scan';
 import { measureSizes } from './size';
 import { measureWebview } from './webview';
 
-const SECTIONS: readonly Section[] = ['size', 'webview', 'network', 'activation', 'memory', 'scan'];
+const SECTIONS: readonly Section[] = ['size', 'webview', 'network', 'history', 'activation', 'memory', 'scan'];
 
 interface Options {
   readonly only: ReadonlySet<Section>;
@@ -80,7 +81,9 @@ async function main(): Promise<number> {
   env.git = gitDescription();
   log(`${env.cpus} CPU(s), Node ${env.node}, load average ${env.loadAverageStart.join(' / ')}`);
   const report = new Report();
-  const build = snapshotBuild();
+  // Taken when the first section that measures the build starts (network and history need none).
+  let snapshot: Build | undefined;
+  const build = (): Build => (snapshot ??= snapshotBuild());
 
   const run = async (section: Section, fn: () => Promise<void>): Promise<void> => {
     if (!options.only.has(section) || interruptedBy()) {
@@ -101,22 +104,23 @@ async function main(): Promise<number> {
   };
 
   await run('size', () => {
-    measureSizes(report, build);
+    measureSizes(report, build());
     return Promise.resolve();
   });
   await run('webview', async () => {
-    env.chromium = await measureWebview(report, build);
+    env.chromium = await measureWebview(report, build());
   });
   await run('network', () => measureNetwork(report));
+  await run('history', () => measureFullWindow(report, configuredSettings()));
   await run('activation', async () => {
-    env.codeServer = await measureActivation(report, build, { coldStarts: options.coldStarts });
+    env.codeServer = await measureActivation(report, build(), { coldStarts: options.coldStarts });
   });
   await run('memory', async () => {
     const snapshots = path.join(paths.testResults, 'bench-heap');
     if (options.heapSnapshots) {
       fs.rmSync(snapshots, { recursive: true, force: true });
     }
-    const version = await measureMemory(report, build, options.heapSnapshots ? { heapSnapshots: snapshots } : {});
+    const version = await measureMemory(report, build(), options.heapSnapshots ? { heapSnapshots: snapshots } : {});
     env.codeServer ??= version;
   });
   await run('scan', () => measureScan(report));

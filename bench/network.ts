@@ -52,6 +52,8 @@ type Cadence = 'panel' | 'background' | 'unfocused';
 export interface RigReads {
   fetchRun(agentId: string, signal: AbortSignal): Promise<Agent>;
   onResult(agentId: string, agent: Agent): boolean | 'dormant';
+  /** The run outran its latest read (see PollerDeps.behind). */
+  behind?(agentId: string): boolean;
 }
 
 /** One poller on a virtual clock, its requests counted at the emulator. */
@@ -90,6 +92,7 @@ export class Rig {
         return read;
       },
       onResult: (agentId, agent) => (reads ? reads.onResult(agentId, agent) : isTerminalStatus(agent.status)),
+      behind: (agentId) => reads?.behind?.(agentId) === true,
       onError: (agentId, error) => this.errors.push(`${agentId}: ${error instanceof Error ? error.message : String(error)}`),
       onUnauthorized: () => this.errors.push('401'),
       clock: this.clock,

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-export type Section = 'activation' | 'size' | 'webview' | 'network' | 'memory' | 'scan';
+export type Section = 'activation' | 'size' | 'webview' | 'network' | 'history' | 'memory' | 'scan';
 export type Status = 'PASS' | 'FAIL' | 'INFO' | 'ERROR';
 
 export interface Budget {
@@ -98,6 +98,7 @@ const SECTION_TITLES: Record<Section, string> = {
   size: 'Size',
   webview: 'Webview',
   network: 'Network',
+  history: 'History',
   memory: 'Memory',
   scan: 'Scan',
 };

@@ -135,6 +135,8 @@ function buildRuns(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
     isViewing: (id) => host.isViewing(id),
     // A follow-up that may have arrived is found in the history that shows it (the send door).
     beforeApply: (id, agent) => door.observeRead(id, agent),
+    // ... and looked for until it shows or UNCERTAIN_READ_MS passed, however finished the run reads.
+    awaiting: (id) => b.sends.awaiting(id),
     unchanged: (id) => host.polled(id),
   });
   const door = new SendDoor({

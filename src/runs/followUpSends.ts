@@ -30,6 +30,14 @@ export const FOLLOW_UP_SENDS_KEY = 'agentRuns.followUpSends.v1';
 
 const MAX_SENDS = 50;
 
+/**
+ * How long after a send that may have arrived its run is read for its prompt even when reads say
+ * the run is finished (this machine's clock at both ends: the service's plays no part). The
+ * service shows a follow-up it took within seconds; this covers a slow queue or a lagging
+ * replica. After it, the send stays "may have arrived" until the person resends or discards it.
+ */
+export const UNCERTAIN_READ_MS = 10 * 60_000;
+
 export interface FollowUpInput {
   prompt: string;
   permission?: Permission;
@@ -121,6 +129,16 @@ export class FollowUpSends {
       input.permittedBranches = [...s.permittedBranches];
     }
     return input;
+  }
+
+  /**
+   * The run has a send that may have arrived, made less than `UNCERTAIN_READ_MS` ago, whose
+   * prompt no read has shown yet: it is read on even when finished, so a prompt that shows late
+   * still settles it.
+   */
+  awaiting(agentId: string): boolean {
+    const s = this.sends.get(agentId);
+    return s?.state === 'uncertain' && this.now() - s.since < UNCERTAIN_READ_MS;
   }
 
   /** Runs with an `uncertain` send, to be read until the prompt shows up in their history. */

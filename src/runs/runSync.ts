@@ -11,6 +11,7 @@ import { ApiError, isApiError } from '../api/errors';
 import type { Agent } from '../api/types';
 import { Poller, type PollerSettings } from '../core/polling/poller';
 import { RunReader, applyRead, type ReadClient } from '../core/polling/runReads';
+import { loadHistoryWindows } from './loadWindows';
 import { isFinishedRun, type LedgerChange } from '../core/ledger/ledger';
 import type { Connection } from '../connection/connection';
 import type { UnauthorizedGate } from '../connection/unauthorizedGate';
@@ -32,6 +33,8 @@ export interface RunSyncOptions {
   beforeApply?(agentId: string, agent: Agent): void;
   /** A read that changed nothing the ledger tracks (the transcript may still have moved). */
   unchanged?(agentId: string): void;
+  /** A follow-up that may have arrived is still looked for in the run's reads: follow it, finished or not. */
+  awaiting?(agentId: string): boolean;
 }
 
 /** `agentRuns.polling.*` (seconds) as poller settings (ms). Bounds are the poller's. */
@@ -47,6 +50,7 @@ export function readPollingSettings(): Partial<PollerSettings> {
 export class RunSync extends Disposable {
   readonly poller: Poller;
   private readonly reader = new RunReader({
+    windows: () => new (loadHistoryWindows().HistoryWindows)(),
     lastSequence: (agentId) => this.o.ledgers.current.get(agentId)?.lastSequence,
     resumeAfter: (agentId) => this.o.transcripts.resumeAfter(agentId),
     resumed: (agentId) => this.o.transcripts.resumed(agentId),
@@ -66,6 +70,7 @@ export class RunSync extends Disposable {
       onResult: (agentId, agent) => this.applyAgent(agentId, agent),
       onError: (agentId, error, retryIn) => this.onError(agentId, error, retryIn),
       onUnauthorized: (error) => o.gate.report(error),
+      behind: (agentId) => this.reader.behind(agentId),
       onConnectivityChange: (online, error) => {
         o.log.warn(online ? 'The service is reachable again.' : `The service looks unreachable: ${this.describe(error)}`);
         this.connectivityEmitter.fire(online);
@@ -111,6 +116,7 @@ export class RunSync extends Disposable {
       merge: (id, history) => this.o.transcripts.merge(id, history),
       finished: (record) => this.o.alerts.runFinished(record),
       unchanged: (id) => this.o.unchanged?.(id),
+      awaiting: this.o.awaiting?.(agentId) === true,
     });
   }
 
@@ -167,7 +173,7 @@ export class RunSync extends Disposable {
         this.wasActive.delete(id);
         continue;
       }
-      const active = !isFinishedRun(record);
+      const active = !isFinishedRun(record) || this.o.awaiting?.(id) === true;
       const before = this.wasActive.get(id);
       // Only transitions: a run the poller gave up on (404) is not picked up again by
       // an unrelated change, only by a refresh or a follow-up.

@@ -42,6 +42,8 @@ interface HarnessOptions {
   reply?: (id: string, n: number) => Reply;
   /** What onResult answers; default: finished on a terminal status. */
   verdict?: (agent: Agent) => boolean | 'dormant';
+  /** What `behind` answers after the run's n-th read (0-based); default: no `behind` at all. */
+  behind?: (id: string, n: number) => boolean;
 }
 
 /** A poller wired to a fake clock and a scriptable fake service that records everything. */
@@ -82,6 +84,7 @@ class Harness {
         }
         return options.verdict ? options.verdict(agent) : isTerminalStatus(agent.status);
       },
+      ...(options.behind ? { behind: (id: string) => options.behind?.(id, this.calls.filter((c) => c.id === id).length - 1) === true } : {}),
       onError: (id, error, retry) => {
         this.errors.push({ id, error, retry, at: this.fake.now });
       },
@@ -228,6 +231,28 @@ describe('Poller', () => {
       h.poller.burst('a');
       await h.tickTo(10 * MINUTE);
       assert.deepEqual(h.times('a'), [0, ...range(2 * MINUTE, 2 * MINUTE + 16 * SECOND, SECOND), 2 * MINUTE + 15 * SECOND + 5 * MINUTE]);
+      h.poller.dispose();
+    });
+
+    it('reads again at the fast cadence while reads come back with full windows (the run outruns them), focused or not, then at its own cadence', async () => {
+      const full = new Set([1, 2, 5]);
+      const h = new Harness({ behind: (_id, n) => full.has(n) });
+      h.poller.track('a');
+      await h.tickTo(47.5 * SECOND);
+      assert.deepEqual(diffs(h.times('a')), [15 * SECOND, SECOND, SECOND, 15 * SECOND, 15 * SECOND]);
+      // Read 5 (at 47 s) was full: the next comes 1 s after it although the window lost focus;
+      // read 6 was not: then the unfocused cadence.
+      h.poller.setFocused(false);
+      await h.tickTo(10 * MINUTE);
+      assert.deepEqual(h.times('a').slice(5), [47 * SECOND, 48 * SECOND, 48 * SECOND + 5 * MINUTE]);
+      h.poller.dispose();
+    });
+
+    it('a full window of a run that finished with that read does not keep it read', async () => {
+      const h = new Harness({ behind: () => true, reply: () => ({ status: 'completed' }) });
+      h.poller.track('a');
+      await h.tickTo(MINUTE);
+      assert.deepEqual(h.times('a'), [0]);
       h.poller.dispose();
     });
 

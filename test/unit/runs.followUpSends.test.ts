@@ -1,8 +1,17 @@
 import * as assert from 'node:assert/strict';
+import * as FakeTimers from '@sinonjs/fake-timers';
+import type { AgentRunsApi } from '../../src/api/contract';
 import { ApiError, type ApiErrorKind } from '../../src/api/errors';
-import type { FollowUpAck } from '../../src/api/types';
+import type { Agent, AgentMessage, FollowUpAck } from '../../src/api/types';
 import { plainL10n } from '../../src/core/l10n';
-import { describeFollowUpFailure, FOLLOW_UP_SENDS_KEY, FollowUpSends, type SendMemento } from '../../src/runs/followUpSends';
+import { RunLedger, runState } from '../../src/core/ledger/ledger';
+import { Poller, type Clock } from '../../src/core/polling/poller';
+import { applyRead } from '../../src/core/polling/runReads';
+import { describeFollowUpFailure, FOLLOW_UP_SENDS_KEY, FollowUpSends, UNCERTAIN_READ_MS, type SendMemento } from '../../src/runs/followUpSends';
+import { SendDoor } from '../../src/runs/sendDoor';
+import * as sendPosts from '../../src/runs/sendPosts';
+import { UnconfirmedStarts } from '../../src/runs/unconfirmedStarts';
+import { MemoryStore } from './fixtures/memoryStore';
 
 function memento(initial: Record<string, unknown> = {}): SendMemento & { data: Map<string, unknown> } {
   const data = new Map<string, unknown>(Object.entries(initial));
@@ -162,5 +171,98 @@ describe('follow-up sends: one POST per follow-up, whatever the page, box or but
     sends.forget('r1');
     assert.equal(sends.get('r1'), undefined);
     assert.equal((await sends.send('r1', { prompt: 'p' }, () => Promise.resolve({ agentId: 'r1', status: 'queued' }))).kind, 'sent');
+  });
+});
+
+// Issue 20: a follow-up to a finished run, cut after its body left; the service took it, but
+// its reads show the prompt (and the re-opened run) only after the burst of reads that follows
+// the send. The run is read on, the way RunSync wires it (the door looks first, `awaiting` keeps
+// a finished read from ending the following), until the prompt shows or UNCERTAIN_READ_MS passed.
+describe('follow-up sends: a prompt that shows late is still found', () => {
+  const ID = 'r1';
+  const PROMPT = 'Also fix the footer';
+
+  function rig(showsAfterMs: number) {
+    const fake = FakeTimers.createClock(Date.UTC(2026, 5, 1)) as FakeTimers.NodeClock;
+    const clock: Clock = {
+      now: () => fake.now,
+      setTimeout: (fn, ms) => fake.setTimeout(fn, ms),
+      clearTimeout: (handle) => fake.clearTimeout(handle as FakeTimers.NodeTimer),
+    };
+    const store = new MemoryStore();
+    const ledger = new RunLedger(store, 'https://svc.example/api/public/v1');
+    const sends = new FollowUpSends(store, () => fake.now);
+    let sentAt = Infinity;
+    const reads: number[] = [];
+    // The service, its clock an hour behind ours: finished; the follow-up shows `showsAfterMs` after it was sent.
+    const service = (): Agent => {
+      const shown = fake.now >= sentAt + showsAfterMs;
+      const history: AgentMessage[] = [
+        { id: 'm1', sequence: 1, role: 'user', content: 'Write the notes', createdAt: 1_000 },
+        { id: 'm2', sequence: 2, role: 'assistant', content: 'Done.', createdAt: 2_000 },
+      ];
+      if (shown) history.push({ id: 'm3', sequence: 3, role: 'user', content: PROMPT, createdAt: sentAt - 3_600_000 });
+      return { agentId: ID, status: shown ? 'running' : 'completed', ...(shown ? {} : { completedAt: 2_000 }), updatedAt: shown ? sentAt - 3_600_000 : 2_000, history };
+    };
+    const client = {
+      baseUrl: 'https://svc.example/api/public/v1',
+      sendFollowUp: (): Promise<FollowUpAck> => Promise.reject(apiError('network')),
+    } as unknown as AgentRunsApi;
+    const poller: Poller = new Poller({
+      clock,
+      random: () => 0,
+      fetchRun: () => {
+        reads.push(fake.now);
+        return Promise.resolve(service());
+      },
+      onResult: (id, agent) => {
+        door.observeRead(id, agent);
+        return applyRead(ledger, id, agent, { viewing: false, now: fake.now, merge: () => undefined, finished: () => undefined, awaiting: sends.awaiting(id) });
+      },
+      onError: () => undefined,
+      onUnauthorized: () => undefined,
+    });
+    const door: SendDoor = new SendDoor({
+      client: () => Promise.resolve(client),
+      ledger: () => ledger,
+      poller,
+      starts: new UnconfirmedStarts(store, () => fake.now),
+      sends,
+      log: { info: () => undefined, warn: () => undefined },
+      now: () => fake.now,
+    }, () => sendPosts);
+    ledger.upsert({ agentId: ID, source: 'started', status: 'queued' }, fake.now);
+    applyRead(ledger, ID, service(), { viewing: false, now: fake.now, merge: () => undefined, finished: () => undefined });
+    const send = async (): Promise<void> => {
+      sentAt = fake.now;
+      const r = await door.followUp(ID, { prompt: PROMPT }, { from: 'panel', quiet: true });
+      assert.equal(r.kind === 'failed' && r.mayHaveArrived, true);
+    };
+    return { fake, ledger, sends, poller, reads, send, sentAt: () => sentAt };
+  }
+
+  it('shown 2 minutes after the send (the burst of reads long over): the run was still read, and the send is settled then', async () => {
+    const r = rig(2 * 60_000);
+    assert.equal(runState(r.ledger.get(ID) ?? { status: 'queued' }).finished, true);
+    await r.send();
+    await r.fake.tickAsync(5 * 60_000);
+    assert.equal(r.sends.get(ID), undefined, 'still "may have arrived": reads had stopped before the prompt showed');
+    assert.equal(runState(r.ledger.get(ID) ?? { status: 'queued' }).followUp?.arrived, true);
+    assert.ok(r.reads.some((t) => t >= r.sentAt() + 2 * 60_000), 'read after the prompt showed');
+    r.poller.dispose();
+  });
+
+  it('never shown: read for UNCERTAIN_READ_MS at the run\'s own cadence, then no more; the send waits for the person', async () => {
+    const r = rig(Infinity);
+    await r.send();
+    await r.fake.tickAsync(UNCERTAIN_READ_MS + 5 * 60_000);
+    const after = r.reads.filter((t) => t > r.sentAt());
+    const last = Math.max(...after);
+    assert.ok(last >= r.sentAt() + UNCERTAIN_READ_MS - 60_000 && last <= r.sentAt() + UNCERTAIN_READ_MS + 60_000, `reads until about ${UNCERTAIN_READ_MS / 60_000} min after the send (last at +${(last - r.sentAt()) / 1000} s)`);
+    assert.ok(after.length <= 15 + Math.ceil(UNCERTAIN_READ_MS / 15_000) + 1, `${after.length} reads: the burst, then the background cadence`);
+    assert.equal(r.poller.isTracked(ID), false);
+    assert.equal(r.sends.get(ID)?.state, 'uncertain');
+    assert.equal(r.sends.awaiting(ID), false);
+    r.poller.dispose();
   });
 });

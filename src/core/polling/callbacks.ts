@@ -23,6 +23,12 @@ export interface PollerDeps {
   onError(agentId: string, error: unknown, willRetryInMs: number | undefined): void;
   /** Called ONCE when a 401 stops all polling; polling stays paused until resume(). */
   onUnauthorized(error: unknown): void;
+  /**
+   * Asked after each successful read of a run that is not finished: true when that read came
+   * back with a full window of new messages (the run writes faster than it is read), so the
+   * next read comes at the fast cadence (`burstMs`) until one is no longer full.
+   */
+  behind?(agentId: string): boolean;
   /** Called when reachability changes: offline after consecutive network/5xx failures across runs, online on the next success. Once per transition, never per poll. */
   onConnectivityChange?(online: boolean, error?: unknown): void;
   clock?: Clock;

@@ -4,7 +4,9 @@
  * run wrote lately, so a poll costs about what is new; when the oldest message returned is
  * past the last one seen + 1 and the window came back full, messages were left out, and the
  * read is repeated with a window reaching back to the last one seen (up to the maximum). What
- * lies beyond the maximum is gone for good: the transcript records the gap where it is.
+ * lies beyond the maximum is gone for good: the transcript records the gap where it is. An
+ * answer that still held as many new messages as its window asked for (`full`) means the run
+ * writes faster than it is read: the poller reads it again at its fast cadence (`behind`).
  * Pure: no vscode, no I/O of its own.
  */
 import { maxSequence, type Agent, type AgentMessage, type HistoryLimitParam } from '../../api/types';
@@ -23,6 +25,12 @@ export interface WindowedRead {
   readonly agent: Agent;
   /** The window of each request made, in order (`undefined`: none sent). */
   readonly limits: readonly (number | undefined)[];
+  /**
+   * The last answer held only new messages and either filled the widest window or did not reach
+   * back to the last one seen (see `outran`): the run writes faster than it is read, and what it
+   * writes before the next read may already be out of reach. Read it again soon.
+   */
+  readonly full: boolean;
 }
 
 export class HistoryWindows {
@@ -38,7 +46,8 @@ export class HistoryWindows {
    */
   async read(agentId: string, lastSequence: number | undefined, param: HistoryLimitParam | undefined, get: WindowedGet, reachBackTo?: number): Promise<WindowedRead> {
     if (!param) {
-      return { agent: await get(undefined), limits: [undefined] };
+      const agent = await get(undefined);
+      return { agent, limits: [undefined], full: outran(agent.history, lastSequence) };
     }
     const max = param.maximum ?? FALLBACK_MAX_WINDOW;
     const limits: number[] = [];
@@ -56,6 +65,7 @@ export class HistoryWindows {
       earlier.push(agent.history ?? []);
       limit = clamp(Math.max(wanted, limit * 2), max);
     }
+    const full = outran(agent.history, lastSequence, limit, max);
     if (earlier.length > 0) {
       agent = { ...agent, history: union(earlier, agent.history ?? []) };
     }
@@ -63,7 +73,7 @@ export class HistoryWindows {
     if (newest !== undefined && lastSequence !== undefined) {
       this.recent.set(agentId, Math.max(0, newest - lastSequence));
     }
-    return { agent, limits };
+    return { agent, limits, full };
   }
 
   forget(agentId: string): void {
@@ -94,6 +104,31 @@ export function windowNeeded(history: readonly AgentMessage[] | undefined, limit
   }
   const span = newest - lastSequence;
   return span + Math.ceil(span / 4) + MIN_WINDOW;
+}
+
+/**
+ * Whether an answer shows the run outrunning its reads: every message in it is new, and either it
+ * does not reach back to the one after the last seen (the window could not widen further, or
+ * the service cut it shorter) or it filled the widest window there is (`limit` >= `max`). A
+ * small window that came back exactly full does not count: the next read widens as needed.
+ */
+export function outran(history: readonly AgentMessage[] | undefined, lastSequence: number | undefined, limit?: number, max?: number): boolean {
+  if (!history || history.length === 0) {
+    return false;
+  }
+  let oldest: number | undefined;
+  for (const m of history) {
+    const s = m.sequence;
+    if (s === undefined || !Number.isSafeInteger(s)) {
+      continue;
+    }
+    if (lastSequence !== undefined && s <= lastSequence) {
+      return false;
+    }
+    oldest = oldest === undefined ? s : Math.min(oldest, s);
+  }
+  const gap = lastSequence !== undefined && oldest !== undefined && oldest > lastSequence + 1;
+  return gap || (limit !== undefined && max !== undefined && limit >= max && history.length >= limit);
 }
 
 /**

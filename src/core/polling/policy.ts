@@ -9,7 +9,9 @@
  *   capped at `maxBackoffMs`; consecutive network-class failures flip reachability once;
  * - a run whose status the reference does not list and that has no `completedAt` ("dormant")
  *   is read at the background cadence, doubling per such read up to `DORMANT_MAX_MS`;
- * - inside the burst after the person's own POST, a terminal read does not end a re-opened run.
+ * - inside the burst after the person's own POST, a terminal read does not end a re-opened run;
+ * - a run whose latest read came back with a full window of new messages (`behind`) is read at
+ *   the burst cadence until a read is no longer full: the next messages may already be lost.
  * Keeps the service-wide state (reachability, the hold); the per-run state lives on each run.
  */
 import { isApiError } from '../../api/errors';
@@ -32,6 +34,8 @@ export interface RunState {
   failures: number;
   /** Consecutive dormant reads (see DORMANT_MAX_MS). */
   dormant: number;
+  /** The latest read came back with a full window of new messages: read again at the fast cadence. */
+  behind: boolean;
   /** The service asked (Retry-After) not to read this run before then. */
   holdUntil: number;
   /** Jitter factor drawn at the latest failure, in (1 - BACKOFF_JITTER, 1]. */
@@ -91,7 +95,8 @@ export class ReadPolicy {
 
   cadence(run: RunState, now: number, a: Attention): number {
     const s = this.settings();
-    if (now < run.burstUntil) {
+    // A full window: what the run writes meanwhile may fall out of reach, focused or not.
+    if (now < run.burstUntil || run.behind) {
       return s.burstMs;
     }
     if (!a.isFocused()) {

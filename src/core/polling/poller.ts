@@ -1,8 +1,9 @@
 /**
  * The run poller. The service has no push and no list endpoint, so live runs are followed by
  * reading `GET /agents/{agentId}` on a schedule that costs as little as the user's attention
- * allows: fast while a panel is open or right after the user's own POST, slow in the
- * background, slower still when the window is unfocused, and not at all once a run is finished.
+ * allows: fast while a panel is open, right after the user's own POST or while a run fills
+ * its history windows (PollerDeps.behind), slow in the background, slower still when the
+ * window is unfocused, and not at all once a run is finished.
  * This class is the public face and the read lifecycle; the timers and queue are the
  * scheduler's (scheduler.ts), what each answer means is the policy's (policy.ts: backoff,
  * Retry-After and service-wide holds, 404s, 401, dormant runs), and what it is given and how
@@ -306,6 +307,10 @@ export class Poller implements Disposable {
       return;
     }
     const finished = this.policy.finished(run, verdict, this.clock.now());
+    run.behind = !finished && this.guard('behind', () => this.deps.behind?.(run.id) === true, false);
+    if (this.disposed) {
+      return;
+    }
     if (this.s.runs.get(run.id) === run) {
       if (finished) {
         run.tracked = false;

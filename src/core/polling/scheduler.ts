@@ -66,6 +66,7 @@ export class Scheduler {
         reopening: false,
         failures: 0,
         dormant: 0,
+        behind: false,
         holdUntil: 0,
         jitter: 1,
         notFound: 0,

@@ -11,6 +11,7 @@ import type { Agent, RunStatus } from '../../../src/api/types';
 import { Emitter } from '../../../src/core/events';
 import { RunLedger, type KeyValueStore } from '../../../src/core/ledger/ledger';
 import { Poller, type PollerSettings } from '../../../src/core/polling/poller';
+import { HistoryWindows } from '../../../src/core/polling/historyWindow';
 import { RunReader, applyRead } from '../../../src/core/polling/runReads';
 import type { RunRecord } from '../../../src/core/ledger/ledger';
 import { afterPost } from '../../../src/runs/afterPost';
@@ -100,6 +101,7 @@ export class Pipeline {
     this.files = files;
     this.transcripts = files?.store ?? new TranscriptStore(50);
     this.reader = new RunReader({
+      windows: () => new HistoryWindows(),
       lastSequence: (id) => this.ledger.get(id)?.lastSequence,
       resumeAfter: (id) => files?.resumeAfter(id),
       resumed: (id) => files?.resumed(id),
@@ -119,6 +121,7 @@ export class Pipeline {
       },
       fetchRun: (agentId, signal) => this.fetchRun(agentId, signal),
       onResult: (agentId, agent) => this.applyAgent(agentId, agent),
+      behind: (agentId) => this.reader.behind(agentId),
       onError: (agentId, error) => this.onError(agentId, error),
       onUnauthorized: (error) => {
         this.unauthorized++;
