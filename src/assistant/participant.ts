@@ -14,6 +14,7 @@ import * as vscode from 'vscode';
 import type { Deps } from '../runs/deps';
 import { progressMarkdown, escapeMarkdown, statusWord, type ProgressState } from '../core/assistant/format';
 import { runState } from '../core/ledger/runState';
+import { noFollowUpsReason } from '../core/runs/refusals';
 import { splitRunAndText } from '../core/assistant/runWords';
 import { clientOrRefuse, failureText, modelsOffered, setting, notConnectedText } from './common';
 
@@ -124,9 +125,10 @@ async function status(deps: Deps, request: vscode.ChatRequest, stream: vscode.Ch
     return;
   }
   const id = deps.api().validateAgentId(agentId);
-  if (deps.runs.get(id)) {
+  const listed = deps.runs.get(id);
+  if (listed) {
     stream.markdown(`${escapeMarkdown(vscode.l10n.t('Run {0}', id))}\n\n`);
-    buttons(stream, id);
+    buttons(stream, id, listed.state.takesFollowUps);
     await follow(deps, id, stream, token, opts);
     return;
   }
@@ -151,15 +153,18 @@ async function followUp(deps: Deps, request: vscode.ChatRequest, stream: vscode.
   const id = api.validateAgentId(agentId);
   const body = api.validateFollowUpRequest({ prompt: text });
   const client = await clientOrRefuse(deps);
-  if (named && !deps.runs.get(id)) {
-    // A run named by ID that is not listed: it must exist before anything is posted to it.
-    await client.getAgent(id);
-  }
+  // A run named by ID that is not listed: it must exist before anything is posted to it, and
+  // its read says whether it takes follow-ups at all (the door decides, as for a listed one).
+  const read = named && !deps.runs.get(id) ? await client.getAgent(id) : undefined;
   const before = deps.runs.get(id)?.record.lastSequence ?? 0;
-  const result = await deps.door.followUp(id, { prompt: body.prompt }, { from: 'chat', client, quiet: true });
+  const result = await deps.door.followUp(id, { prompt: body.prompt }, { from: 'chat', client, quiet: true, read });
   switch (result.kind) {
     case 'notConnected':
       stream.markdown(escapeMarkdown(notConnectedText(deps)));
+      return;
+    case 'noFollowUps':
+      stream.markdown(escapeMarkdown(vscode.l10n.t('Not done: {0}', noFollowUpsReason(vscode.l10n))));
+      buttons(stream, id, false);
       return;
     case 'busy':
       stream.markdown(escapeMarkdown(vscode.l10n.t('Not sent: a follow-up to run {0} is already on its way or may have arrived. Its panel shows when it has; send again from there if it did not.', id)));

@@ -12,6 +12,7 @@ import { discardFollowUp, followUpFailure, submitFollowUp } from '../runs/follow
 import { Disposable } from '../core/disposable';
 import { runSnapshot } from '../core/ledger/snapshot';
 import { whyNoClient } from '../core/connection/whyNoClient';
+import { noFollowUpsText } from '../core/runs/refusals';
 import type { FollowUpInput, FollowUpSubmitResult, RunPanelHost, RunView } from './manager';
 
 export class PanelHost extends Disposable implements RunPanelHost {
@@ -97,6 +98,9 @@ export class PanelHost extends Disposable implements RunPanelHost {
         return { kind: 'sent' };
       case 'busy':
         return { kind: 'busy' };
+      case 'noFollowUps':
+        // A page that still offered the composer: the way forward is a new run.
+        return { kind: 'failed', message: noFollowUpsText(vscode.l10n), mayHaveArrived: false, offerClone: true };
       case 'notConnected':
         return { kind: 'failed', message: whyNoClient(d.connection(), vscode.l10n), mayHaveArrived: false, offerClone: false };
       case 'failed': {

@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 import { runOwnCommand } from '../../connection/ownCommands';
 import type { GlueDeps } from '../glueDeps';
+import { runState } from '../../core/ledger/runState';
 import { runLabel } from '../../core/runs/presentation';
+import { noFollowUpsText } from '../../core/runs/refusals';
 import { discardFollowUp, followUpFailure, submitFollowUp } from '../followUp';
 import type { FollowUpFailureAction, SendState } from '../followUpSends';
 import { resolveRunHere } from './pickRun';
@@ -21,11 +23,15 @@ export async function followUpCommand(deps: GlueDeps, arg?: unknown): Promise<bo
 }
 
 export async function followUpFromPalette(deps: GlueDeps, agentId: string): Promise<boolean> {
+  const record = deps.ledger().get(agentId);
+  if (record && !runState(record).takesFollowUps) {
+    // Said before a box opens: nothing typed for a run that would refuse it.
+    return showNoFollowUps(agentId);
+  }
   const waiting = deps.sends.get(agentId);
   if (waiting) {
     return showWaiting(deps, agentId, waiting);
   }
-  const record = deps.ledger().get(agentId);
   const label = record ? runLabel(record, vscode.l10n, 50) : agentId;
   let text = deps.drafts.get(agentId) ?? '';
   let ask = true;
@@ -50,6 +56,8 @@ export async function followUpFromPalette(deps: GlueDeps, agentId: string): Prom
         return true;
       case 'notConnected':
         return false;
+      case 'noFollowUps':
+        return showNoFollowUps(agentId);
       case 'busy':
         // Another window of this run (its panel) started a send while the box was open.
         return showWaiting(deps, agentId, outcome.send);
@@ -76,6 +84,15 @@ export async function followUpFromPalette(deps: GlueDeps, agentId: string): Prom
       }
     }
   }
+}
+
+/** The run's conversation takes no follow-ups (a code review's): say so, offer a new run. */
+async function showNoFollowUps(agentId: string): Promise<boolean> {
+  const clone = vscode.l10n.t('Clone Run');
+  if (await vscode.window.showErrorMessage(noFollowUpsText(vscode.l10n), clone) === clone) {
+    await runOwnCommand('agentRuns.cloneRun', agentId);
+  }
+  return false;
 }
 
 /** A send of this run is under way or may have arrived: say so and show the run, never a new box. */
