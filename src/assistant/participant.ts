@@ -13,8 +13,8 @@
 import * as vscode from 'vscode';
 import type { Deps } from '../runs/deps';
 import { progressMarkdown, escapeMarkdown, statusWord, type ProgressState } from '../core/assistant/format';
-import { runState } from '../core/ledger/runState';
-import { noFollowUpsReason } from '../core/runs/refusals';
+import { conversationOf, runState } from '../core/ledger/runState';
+import { followUpConflict, noFollowUpsReason, startConflict } from '../core/runs/refusals';
 import { splitRunAndText } from '../core/assistant/runWords';
 import { clientOrRefuse, failureText, modelsOffered, setting, notConnectedText } from './common';
 
@@ -110,6 +110,13 @@ async function start(deps: Deps, request: vscode.ChatRequest, stream: vscode.Cha
       stream.button({ command: 'agentRuns.trackRun', title: vscode.l10n.t('Track Run by ID…') });
       return;
     }
+    const conflict = startConflict(result.error, vscode.l10n);
+    if (conflict !== undefined) {
+      // Refused at the workspace's limit: nothing was started; the active runs are in the Runs view.
+      stream.markdown(escapeMarkdown(vscode.l10n.t('Not done: {0}', conflict)));
+      stream.button({ command: 'agentRuns.runs.focus', title: vscode.l10n.t('Show Runs') });
+      return;
+    }
     throw result.error;
   }
   const run = result.run;
@@ -170,13 +177,19 @@ async function followUp(deps: Deps, request: vscode.ChatRequest, stream: vscode.
       stream.markdown(escapeMarkdown(vscode.l10n.t('Not sent: a follow-up to run {0} is already on its way or may have arrived. Its panel shows when it has; send again from there if it did not.', id)));
       buttons(stream, id, false);
       return;
-    case 'failed':
+    case 'failed': {
       if (result.mayHaveArrived) {
         stream.markdown(escapeMarkdown(vscode.l10n.t('The follow-up may have reached run {0}: {1} It is not sent again on its own; the run is read to see whether it arrived.', id, failureText(deps, result.error))));
         buttons(stream, id, false);
         return;
       }
-      throw result.error;
+      // A 409 says which refusal it was (by the answer, else by the run's kind); nothing was sent.
+      const conflict = followUpConflict(result.error, deps.runs.get(id)?.state ?? (read ? conversationOf(read) : undefined), vscode.l10n);
+      if (!conflict) throw result.error;
+      stream.markdown(escapeMarkdown(vscode.l10n.t('Not done: {0}', conflict.message)));
+      if (conflict.cause === 'concurrency') stream.button({ command: 'agentRuns.runs.focus', title: vscode.l10n.t('Show Runs') });
+      return;
+    }
     case 'sent':
       break;
   }

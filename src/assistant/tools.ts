@@ -13,11 +13,11 @@ import * as vscode from 'vscode';
 import type { CreateTestGroupRequest, FollowUpRequest } from '../api/types';
 import type { NormalizedStartAgentRequest } from '../api/validate';
 import type { Deps, TestGroupsAccess } from '../runs/deps';
-import { runState, type RunState } from '../core/ledger/runState';
+import { conversationOf, runState, type RunState } from '../core/ledger/runState';
 import { DEFAULT_RUN_TEXT_BOUNDS, runAsText } from '../core/assistant/format';
 import { followUpConfirmation, startConfirmation, testGroupConfirmation, type Confirmation } from '../core/assistant/prompts';
 import { TOOL_FOLLOW_UP, TOOL_READ, TOOL_START, TOOL_TEST_GROUP, checkToolInput, type ToolName } from '../core/assistant/schemas';
-import { noFollowUpsReason } from '../core/runs/refusals';
+import { followUpConflict, noFollowUpsReason, startConflict } from '../core/runs/refusals';
 import { Refusal, clientOrRefuse, failureText, notConnectedText, setting, signalOf } from './common';
 
 type Input = Record<string, unknown>;
@@ -106,7 +106,11 @@ class StartRunTool extends AgentRunsTool<NormalizedStartAgentRequest> {
     const result = await this.deps.door.start(request, { from: 'language model tool', signal, client: await clientOrRefuse(this.deps), quiet: true });
     if (result.kind === 'notConnected') throw new Refusal(notConnectedText(this.deps));
     if (result.kind === 'failed') {
-      if (!result.mayHaveArrived) throw result.error;
+      // Refused at the workspace's limit (409): said as the launch form says it.
+      if (!result.mayHaveArrived) {
+        const conflict = startConflict(result.error, vscode.l10n);
+        throw conflict !== undefined ? new Refusal(conflict) : result.error;
+      }
       // Listed as "may have started" in the Runs view: the model must not start it again.
       return vscode.l10n.t('Not confirmed: {0} The run may have been created anyway. Do not start it again: the Agent Runs view shows it as “may have started”, and the person can track it by ID once it is known.', failureText(this.deps, result.error));
     }
@@ -173,7 +177,11 @@ class FollowUpTool extends AgentRunsTool<{ agentId: string; request: FollowUpReq
       case 'busy':
         throw new Refusal(vscode.l10n.t('a follow-up to run {0} is already on its way or may have arrived; nothing was sent. Read the run with the {1} tool to see whether it arrived.', c.agentId, TOOL_READ));
       case 'failed':
-        if (!result.mayHaveArrived) throw result.error;
+        if (!result.mayHaveArrived) {
+          // A 409 says which refusal it was (by the answer, else by the run's kind).
+          const conflict = followUpConflict(result.error, this.deps.runs.get(c.agentId)?.state ?? (read ? conversationOf(read) : undefined), vscode.l10n);
+          throw conflict ? new Refusal(conflict.message) : result.error;
+        }
         return vscode.l10n.t('Not confirmed: {0} The follow-up may have reached run {1}. Do not send it again: the run is read to see whether it arrived (use the {2} tool).', failureText(this.deps, result.error), c.agentId, TOOL_READ);
       case 'sent':
         return vscode.l10n.t('Follow-up sent to run {0}; status {1}. Read its progress with the {2} tool.', c.agentId, result.ack.status, TOOL_READ);

@@ -104,7 +104,7 @@ export class PanelHost extends Disposable implements RunPanelHost {
       case 'notConnected':
         return { kind: 'failed', message: whyNoClient(d.connection(), vscode.l10n), mayHaveArrived: false, offerClone: false };
       case 'failed': {
-        const failure = followUpFailure(d, outcome);
+        const failure = followUpFailure(d, agentId, outcome);
         return { kind: 'failed', message: failure.message, mayHaveArrived: outcome.mayHaveArrived, offerClone: failure.actions.includes('cloneRun') };
       }
     }

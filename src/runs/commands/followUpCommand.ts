@@ -5,7 +5,8 @@ import { runState } from '../../core/ledger/runState';
 import { runLabel } from '../../core/runs/presentation';
 import { noFollowUpsText } from '../../core/runs/refusals';
 import { discardFollowUp, followUpFailure, submitFollowUp } from '../followUp';
-import type { FollowUpFailureAction, SendState } from '../followUpSends';
+import type { FollowUpOffer } from '../followUp';
+import type { SendState } from '../followUpSends';
 import { resolveRunHere } from './pickRun';
 
 /**
@@ -62,7 +63,7 @@ export async function followUpFromPalette(deps: GlueDeps, agentId: string): Prom
         // Another window of this run (its panel) started a send while the box was open.
         return showWaiting(deps, agentId, outcome.send);
       case 'failed': {
-        const failure = followUpFailure(deps, outcome);
+        const failure = followUpFailure(deps, agentId, outcome);
         const pick = await showFailure(failure.message, failure.actions);
         if (pick === 'retry' || pick === 'resend') {
           ask = false;
@@ -75,6 +76,10 @@ export async function followUpFromPalette(deps: GlueDeps, agentId: string): Prom
         }
         if (pick === 'openRun') {
           await deps.openRun(agentId);
+        } else if (pick === 'showRuns') {
+          // The active runs; the text stays the run's draft, to send once one has finished.
+          await runOwnCommand('agentRuns.runs.focus');
+          void vscode.window.setStatusBarMessage(vscode.l10n.t('The follow-up was kept as a draft.'), 5000);
         } else if (pick === 'cloneRun') {
           await runOwnCommand('agentRuns.cloneRun', agentId);
         } else if (!outcome.mayHaveArrived) {
@@ -116,7 +121,7 @@ async function showWaiting(deps: GlueDeps, agentId: string, send: SendState): Pr
   if (pick === resend && deps.sends.get(agentId)?.state === 'uncertain') {
     const outcome = await submitFollowUp(deps, agentId, { prompt: send.prompt }, { resend: true, from: 'palette' });
     if (outcome.kind === 'failed') {
-      const failure = followUpFailure(deps, outcome);
+      const failure = followUpFailure(deps, agentId, outcome);
       void vscode.window.showErrorMessage(failure.message);
     }
     return outcome.kind === 'sent';
@@ -124,13 +129,14 @@ async function showWaiting(deps: GlueDeps, agentId: string, send: SendState): Pr
   return false;
 }
 
-async function showFailure(message: string, actions: readonly FollowUpFailureAction[]): Promise<FollowUpFailureAction | undefined> {
-  const labels: Record<FollowUpFailureAction, string> = {
+async function showFailure(message: string, actions: readonly FollowUpOffer[]): Promise<FollowUpOffer | undefined> {
+  const labels: Record<FollowUpOffer, string> = {
     openRun: vscode.l10n.t('Check the Run'),
     resend: vscode.l10n.t('Resend Anyway'),
     retry: vscode.l10n.t('Retry'),
     edit: vscode.l10n.t('Edit'),
     cloneRun: vscode.l10n.t('Clone Run'),
+    showRuns: vscode.l10n.t('Show Runs'),
   };
   const pick = await vscode.window.showErrorMessage(message, ...actions.map((a) => labels[a]));
   return actions.find((a) => labels[a] === pick);
