@@ -8,11 +8,11 @@ import * as vscode from 'vscode';
 import { runOwnCommand } from '../connection/ownCommands';
 import type { GlueDeps } from '../runs/glueDeps';
 import type { SendState } from '../core/panel/protocol';
-import { discardFollowUp, followUpFailure, submitFollowUp } from '../runs/followUp';
+import { discardFollowUp, submitFollowUp } from '../runs/followUp';
 import { Disposable } from '../core/disposable';
 import { runSnapshot } from '../core/ledger/snapshot';
 import { whyNoClient } from '../core/connection/whyNoClient';
-import { noFollowUpsText } from '../core/runs/refusals';
+import { loadPanel } from './load';
 import type { FollowUpInput, FollowUpSubmitResult, RunPanelHost, RunView } from './manager';
 
 export class PanelHost extends Disposable implements RunPanelHost {
@@ -98,15 +98,12 @@ export class PanelHost extends Disposable implements RunPanelHost {
         return { kind: 'sent' };
       case 'busy':
         return { kind: 'busy' };
-      case 'noFollowUps':
-        // A page that still offered the composer: the way forward is a new run.
-        return { kind: 'failed', message: noFollowUpsText(vscode.l10n), mayHaveArrived: false, offerClone: true };
       case 'notConnected':
         return { kind: 'failed', message: whyNoClient(d.connection(), vscode.l10n), mayHaveArrived: false, offerClone: false };
-      case 'failed': {
-        const failure = followUpFailure(d, agentId, outcome);
-        return { kind: 'failed', message: failure.message, mayHaveArrived: outcome.mayHaveArrived, offerClone: failure.actions.includes('cloneRun') };
-      }
+      case 'noFollowUps':
+      case 'failed':
+        // Worded in the panel's bundle, loaded already: a panel asked.
+        return loadPanel().followUpNotSent(d, agentId, outcome);
     }
   }
 
