@@ -65,6 +65,7 @@ const STATELESS = {
   'src/core/connection/whyNoClient.ts': 'one pure function of a connection state',
   'src/core/runs/nodes.ts': 'pure tree-node model functions',
   'src/core/runs/presentation.ts': 'pure labels and descriptions of a run',
+  'src/core/runs/refusals.ts': 'pure functions: the words of a refused send (no follow-ups, the 409s)',
   'src/core/time.ts': 'pure time formatting',
   'src/connection/showApiError.ts': 'functions that take the live gate and connection as parameters; no module state',
   'src/connection/ownCommands.ts': 'one stateless function (runs a command through vscode.commands)',

@@ -105,3 +105,30 @@ export function mayHaveArrived(error: unknown): boolean {
   }
   return error.mayHaveReachedServer;
 }
+
+/** Why the service answered 409 (service-api-wider.md §1): its concurrency limit, or a conversation that takes no follow-ups. */
+export type ConflictCause = 'concurrency' | 'noFollowUps';
+
+const NO_FOLLOW_UPS = /follow[\s_-]?ups?|(^|[^a-z])kind([^a-z]|$)|review|unsupported|does\s*not\s*(take|accept|support)|not[\s_-]*(accept|support|allow)|cannot[\s_-]*(receive|take|accept)/i;
+const CONCURRENCY = /concurren|limit|too[\s_-]*many|capacity|parallel|simultaneous|quota|maximum|max[\s_-]*(agents|runs)/i;
+
+/**
+ * What a 409 says it refused, from its `code`, then `reason`, then `error` text. None of them is
+ * documented, so each is read tolerantly (a code mentioning concurrency or a limit, or one
+ * mentioning follow-ups, a kind or a review), and the first that points one way only decides.
+ * Undefined: not a 409, or nothing says which (the caller knows the run's kind).
+ */
+export function conflictCause(error: unknown): ConflictCause | undefined {
+  if (!isApiError(error) || error.status !== 409) {
+    return undefined;
+  }
+  for (const text of [error.code, error.reason, error.serverMessage]) {
+    if (typeof text !== 'string' || text.trim() === '') continue;
+    const noFollowUps = NO_FOLLOW_UPS.test(text);
+    const concurrency = CONCURRENCY.test(text);
+    if (noFollowUps !== concurrency) {
+      return noFollowUps ? 'noFollowUps' : 'concurrency';
+    }
+  }
+  return undefined;
+}

@@ -13,7 +13,8 @@
 import * as vscode from 'vscode';
 import type { Deps } from '../runs/deps';
 import { progressMarkdown, escapeMarkdown, statusWord, type ProgressState } from '../core/assistant/format';
-import { runState } from '../core/ledger/runState';
+import { conversationOf, runState } from '../core/ledger/runState';
+import { followUpConflict, noFollowUpsReason, startConflict } from '../core/runs/refusals';
 import { splitRunAndText } from '../core/assistant/runWords';
 import { clientOrRefuse, failureText, modelsOffered, setting, notConnectedText } from './common';
 
@@ -109,6 +110,13 @@ async function start(deps: Deps, request: vscode.ChatRequest, stream: vscode.Cha
       stream.button({ command: 'agentRuns.trackRun', title: vscode.l10n.t('Track Run by ID…') });
       return;
     }
+    const conflict = startConflict(result.error, vscode.l10n);
+    if (conflict !== undefined) {
+      // Refused at the workspace's limit: nothing was started; the active runs are in the Runs view.
+      stream.markdown(escapeMarkdown(vscode.l10n.t('Not done: {0}', conflict)));
+      stream.button({ command: 'agentRuns.runs.focus', title: vscode.l10n.t('Show Runs') });
+      return;
+    }
     throw result.error;
   }
   const run = result.run;
@@ -124,9 +132,10 @@ async function status(deps: Deps, request: vscode.ChatRequest, stream: vscode.Ch
     return;
   }
   const id = deps.api().validateAgentId(agentId);
-  if (deps.runs.get(id)) {
+  const listed = deps.runs.get(id);
+  if (listed) {
     stream.markdown(`${escapeMarkdown(vscode.l10n.t('Run {0}', id))}\n\n`);
-    buttons(stream, id);
+    buttons(stream, id, listed.state.takesFollowUps);
     await follow(deps, id, stream, token, opts);
     return;
   }
@@ -151,27 +160,36 @@ async function followUp(deps: Deps, request: vscode.ChatRequest, stream: vscode.
   const id = api.validateAgentId(agentId);
   const body = api.validateFollowUpRequest({ prompt: text });
   const client = await clientOrRefuse(deps);
-  if (named && !deps.runs.get(id)) {
-    // A run named by ID that is not listed: it must exist before anything is posted to it.
-    await client.getAgent(id);
-  }
+  // A run named by ID that is not listed: it must exist before anything is posted to it, and
+  // its read says whether it takes follow-ups at all (the door decides, as for a listed one).
+  const read = named && !deps.runs.get(id) ? await client.getAgent(id) : undefined;
   const before = deps.runs.get(id)?.record.lastSequence ?? 0;
-  const result = await deps.door.followUp(id, { prompt: body.prompt }, { from: 'chat', client, quiet: true });
+  const result = await deps.door.followUp(id, { prompt: body.prompt }, { from: 'chat', client, quiet: true, read });
   switch (result.kind) {
     case 'notConnected':
       stream.markdown(escapeMarkdown(notConnectedText(deps)));
+      return;
+    case 'noFollowUps':
+      stream.markdown(escapeMarkdown(vscode.l10n.t('Not done: {0}', noFollowUpsReason(vscode.l10n))));
+      buttons(stream, id, false);
       return;
     case 'busy':
       stream.markdown(escapeMarkdown(vscode.l10n.t('Not sent: a follow-up to run {0} is already on its way or may have arrived. Its panel shows when it has; send again from there if it did not.', id)));
       buttons(stream, id, false);
       return;
-    case 'failed':
+    case 'failed': {
       if (result.mayHaveArrived) {
         stream.markdown(escapeMarkdown(vscode.l10n.t('The follow-up may have reached run {0}: {1} It is not sent again on its own; the run is read to see whether it arrived.', id, failureText(deps, result.error))));
         buttons(stream, id, false);
         return;
       }
-      throw result.error;
+      // A 409 says which refusal it was (by the answer, else by the run's kind); nothing was sent.
+      const conflict = followUpConflict(result.error, deps.runs.get(id)?.state ?? (read ? conversationOf(read) : undefined), vscode.l10n);
+      if (!conflict) throw result.error;
+      stream.markdown(escapeMarkdown(vscode.l10n.t('Not done: {0}', conflict.message)));
+      if (conflict.cause === 'concurrency') stream.button({ command: 'agentRuns.runs.focus', title: vscode.l10n.t('Show Runs') });
+      return;
+    }
     case 'sent':
       break;
   }

@@ -13,10 +13,11 @@ import * as vscode from 'vscode';
 import type { CreateTestGroupRequest, FollowUpRequest } from '../api/types';
 import type { NormalizedStartAgentRequest } from '../api/validate';
 import type { Deps, TestGroupsAccess } from '../runs/deps';
-import { runState, type RunState } from '../core/ledger/runState';
+import { conversationOf, runState, type RunState } from '../core/ledger/runState';
 import { DEFAULT_RUN_TEXT_BOUNDS, runAsText } from '../core/assistant/format';
 import { followUpConfirmation, startConfirmation, testGroupConfirmation, type Confirmation } from '../core/assistant/prompts';
 import { TOOL_FOLLOW_UP, TOOL_READ, TOOL_START, TOOL_TEST_GROUP, checkToolInput, type ToolName } from '../core/assistant/schemas';
+import { followUpConflict, noFollowUpsReason, startConflict } from '../core/runs/refusals';
 import { Refusal, clientOrRefuse, failureText, notConnectedText, setting, signalOf } from './common';
 
 type Input = Record<string, unknown>;
@@ -105,7 +106,11 @@ class StartRunTool extends AgentRunsTool<NormalizedStartAgentRequest> {
     const result = await this.deps.door.start(request, { from: 'language model tool', signal, client: await clientOrRefuse(this.deps), quiet: true });
     if (result.kind === 'notConnected') throw new Refusal(notConnectedText(this.deps));
     if (result.kind === 'failed') {
-      if (!result.mayHaveArrived) throw result.error;
+      // Refused at the workspace's limit (409): said as the launch form says it.
+      if (!result.mayHaveArrived) {
+        const conflict = startConflict(result.error, vscode.l10n);
+        throw conflict !== undefined ? new Refusal(conflict) : result.error;
+      }
       // Listed as "may have started" in the Runs view: the model must not start it again.
       return vscode.l10n.t('Not confirmed: {0} The run may have been created anyway. Do not start it again: the Agent Runs view shows it as “may have started”, and the person can track it by ID once it is known.', failureText(this.deps, result.error));
     }
@@ -145,6 +150,8 @@ class ReadRunTool extends AgentRunsTool<{ agentId: string; maxMessages: number }
 class FollowUpTool extends AgentRunsTool<{ agentId: string; request: FollowUpRequest }> {
   protected check(input: Input): { agentId: string; request: FollowUpRequest } {
     const agentId = this.validated(() => this.deps.api().validateAgentId(input.agentId));
+    // A listed run that takes no follow-ups: refused before the person is asked to confirm.
+    if (this.deps.runs.get(agentId)?.state.takesFollowUps === false) throw new Refusal(noFollowUpsReason(vscode.l10n));
     const { agentId: _id, ...body } = input;
     return { agentId, request: this.validated(() => this.deps.api().validateFollowUpRequest(body)) };
   }
@@ -157,19 +164,24 @@ class FollowUpTool extends AgentRunsTool<{ agentId: string; request: FollowUpReq
 
   protected async run(c: { agentId: string; request: FollowUpRequest }, signal: AbortSignal): Promise<string> {
     const client = await clientOrRefuse(this.deps);
-    if (!this.deps.runs.get(c.agentId)) {
-      // A run not in the list is found by reading it first, so nothing is posted to an unknown one.
-      await client.getAgent(c.agentId, { signal });
-    }
+    // A run not in the list is found by reading it first, so nothing is posted to an unknown one;
+    // the read also says whether it takes follow-ups (the door decides).
+    const read = this.deps.runs.get(c.agentId) ? undefined : await client.getAgent(c.agentId, { signal });
     const { prompt, permission, permittedBranches } = c.request;
-    const result = await this.deps.door.followUp(c.agentId, { prompt, permission, permittedBranches }, { from: 'language model tool', signal, client, quiet: true });
+    const result = await this.deps.door.followUp(c.agentId, { prompt, permission, permittedBranches }, { from: 'language model tool', signal, client, quiet: true, read });
     switch (result.kind) {
       case 'notConnected':
         throw new Refusal(notConnectedText(this.deps));
+      case 'noFollowUps':
+        throw new Refusal(noFollowUpsReason(vscode.l10n));
       case 'busy':
         throw new Refusal(vscode.l10n.t('a follow-up to run {0} is already on its way or may have arrived; nothing was sent. Read the run with the {1} tool to see whether it arrived.', c.agentId, TOOL_READ));
       case 'failed':
-        if (!result.mayHaveArrived) throw result.error;
+        if (!result.mayHaveArrived) {
+          // A 409 says which refusal it was (by the answer, else by the run's kind).
+          const conflict = followUpConflict(result.error, this.deps.runs.get(c.agentId)?.state ?? (read ? conversationOf(read) : undefined), vscode.l10n);
+          throw conflict ? new Refusal(conflict.message) : result.error;
+        }
         return vscode.l10n.t('Not confirmed: {0} The follow-up may have reached run {1}. Do not send it again: the run is read to see whether it arrived (use the {2} tool).', failureText(this.deps, result.error), c.agentId, TOOL_READ);
       case 'sent':
         return vscode.l10n.t('Follow-up sent to run {0}; status {1}. Read its progress with the {2} tool.', c.agentId, result.ack.status, TOOL_READ);
@@ -227,6 +239,7 @@ class TestGroupTool extends AgentRunsTool<GroupPlan> {
 /** What the run's one state adds to its text: an unsettled follow-up, a stale read. */
 function stateNotes(state: RunState, pollError: string | undefined): string {
   const notes: string[] = [];
+  if (!state.takesFollowUps) notes.push('This conversation is a code review: it takes no follow-ups.');
   if (state.followUp) {
     notes.push(state.followUp.arrived
       ? 'A follow-up was sent and has arrived; its turn has not been seen to end yet.'

@@ -16,6 +16,8 @@ export interface OwnCommandArgs {
   'agentRuns.testGroups.create': [items: TestItemsArgument];
   /** The Test Groups view (the command VS Code makes for every view). */
   'agentRuns.testGroups.focus': [];
+  /** The Runs view, likewise. */
+  'agentRuns.runs.focus': [];
 }
 
 export type OwnCommand = keyof OwnCommandArgs;
@@ -23,5 +25,5 @@ export type OwnCommand = keyof OwnCommandArgs;
 /** Every command of `OwnCommandArgs` (the unit test checks each against package.json). */
 export const OWN_COMMANDS: readonly OwnCommand[] = [
   'agentRuns.setBaseUrl', 'agentRuns.setToken', 'agentRuns.trackRun', 'agentRuns.openRun', 'agentRuns.sendFollowUp',
-  'agentRuns.cloneRun', 'agentRuns.exportRun', 'agentRuns.testGroups.create', 'agentRuns.testGroups.focus',
+  'agentRuns.cloneRun', 'agentRuns.exportRun', 'agentRuns.testGroups.create', 'agentRuns.testGroups.focus', 'agentRuns.runs.focus',
 ] satisfies readonly OwnCommand[];

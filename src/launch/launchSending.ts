@@ -155,6 +155,7 @@ async function runExternal(deps: Deps, action: ExternalAction): Promise<void> {
     trackRun: () => runOwnCommand('agentRuns.trackRun'),
     openSettings: () => vscode.commands.executeCommand('workbench.action.openSettings', 'agentRuns.baseUrl'),
     showLogs: () => Promise.resolve(deps.log.show(true)),
+    showRuns: () => runOwnCommand('agentRuns.runs.focus'),
   };
   try {
     await commands[action]();

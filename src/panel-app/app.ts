@@ -345,6 +345,7 @@ export class App {
   private renderHeader(): void {
     const p = this.page;
     p?.headerView.render(p.header, this.env.now());
+    p?.composer.setTakesFollowUps(p.header.noFollowUps !== true);
   }
 
   private renderLifecycle(): void {

@@ -4,7 +4,8 @@
  * `sending`, the prompt is shown read-only and Send is disabled; while `uncertain` (it may have
  * reached the service), a notice offers Resend or Edit. The page's own guard only covers the
  * moment between the click and the extension's first answer, so a double click or a second
- * Ctrl+Enter cannot post twice.
+ * Ctrl+Enter cannot post twice. A conversation that takes no follow-ups (a code review's, as the
+ * extension says in the header) gets a line saying so instead of the box.
  */
 import {
   format,
@@ -38,6 +39,10 @@ export class Composer {
   private readonly sendButton: HTMLButtonElement;
   private readonly status: HTMLElement;
   private readonly uncertain: HTMLElement;
+  private readonly form: HTMLFormElement;
+  /** Shown instead of the form when the conversation takes no follow-ups. */
+  private readonly closedLine: HTMLElement;
+  private closed = false;
   private requestId = 0;
   /** The last follow-up posted, until its result: what to clear on success. */
   private pending: { id: number; prompt: string } | undefined;
@@ -93,7 +98,7 @@ export class Composer {
       h(doc, 'label', {}, h(doc, 'span', {}, S.permissionLabel), this.permission),
       h(doc, 'label', {}, h(doc, 'span', {}, S.branchesLabel), this.branches),
     );
-    const form = h(
+    const form = (this.form = h(
       doc,
       'form',
       { class: 'composer', 'aria-label': S.composerLabel },
@@ -101,8 +106,9 @@ export class Composer {
       this.textarea,
       options,
       h(doc, 'div', { class: 'composer-row' }, h(doc, 'span', { class: 'composer-hint' }, S.composerHint), this.status, this.sendButton),
-    );
-    this.dock = h(doc, 'div', { class: 'dock' }, this.pill, form);
+    ));
+    this.closedLine = h(doc, 'p', { class: 'composer-closed', role: 'note', hidden: true, 'data-ui': 'no-follow-ups' }, S.noFollowUps);
+    this.dock = h(doc, 'div', { class: 'dock' }, this.pill, form, this.closedLine);
     form.addEventListener('submit', (e) => {
       e.preventDefault();
       this.submit();
@@ -130,7 +136,19 @@ export class Composer {
   }
 
   get locked(): boolean {
-    return this.submitted || this.send !== undefined;
+    return this.closed || this.submitted || this.send !== undefined;
+  }
+
+  /**
+   * Whether the conversation takes follow-ups (the header's `noFollowUps`, from the run's one
+   * state): when not, the line replaces the box, and nothing can be sent from the page. What was
+   * typed stays (it is the run's draft).
+   */
+  setTakesFollowUps(takes: boolean): void {
+    this.closed = !takes;
+    setHidden(this.form, this.closed);
+    setHidden(this.closedLine, !this.closed);
+    this.showLock();
   }
 
   setSendState(send: SendState | undefined): void {

@@ -32,6 +32,8 @@ export class HeaderView {
   readonly errorBanner: HTMLElement;
   readonly freshBanner: HTMLElement;
   private readonly badge: HTMLElement;
+  /** "Code review" beside the status, for a code review's conversation. */
+  private readonly kind: HTMLElement;
   private readonly title: HTMLElement;
   private readonly facts = {} as Record<FactKey, { row: HTMLElement; value: HTMLElement }>;
   private readonly agentId: HTMLElement;
@@ -46,6 +48,7 @@ export class HeaderView {
     private readonly locale: string,
   ) {
     this.badge = h(doc, 'span', { class: 'status-badge' });
+    this.kind = h(doc, 'span', { class: 'kind-badge', hidden: true }, S.kindCodeReview);
     this.title = h(doc, 'h1', { class: 'run-title', dir: 'auto' });
     const factKeys: [FactKey, string][] = [
       ['app', S.fieldApp],
@@ -78,7 +81,7 @@ export class HeaderView {
       h(doc, 'button', { type: 'button', 'data-ui': 'clone' }, S.cloneRun),
       h(doc, 'button', { type: 'button', 'data-ui': 'find', title: S.findOpen, 'aria-keyshortcuts': 'Control+F Meta+F' }, S.findPlaceholder),
     );
-    this.header = h(doc, 'header', { class: 'run-header' }, h(doc, 'div', { class: 'title-row' }, this.badge, this.title), dl, toolbar);
+    this.header = h(doc, 'header', { class: 'run-header' }, h(doc, 'div', { class: 'title-row' }, this.badge, this.kind, this.title), dl, toolbar);
 
     this.errorText = h(doc, 'div', { class: 'banner-text', dir: 'auto' });
     this.errorBanner = h(doc, 'div', { class: 'banner banner-error', role: 'alert', hidden: true }, h(doc, 'strong', {}, S.lastErrorTitle), this.errorText);
@@ -98,6 +101,7 @@ export class HeaderView {
     const known = ['queued', 'running', 'completed', 'error'].includes(hd.status ?? '') ? hd.status! : 'unknown';
     this.badge.className = `status-badge status-${known}`;
     setText(this.badge, statusLabel(hd.status, S));
+    setHidden(this.kind, hd.codeReview !== true);
     const titleParts = [hd.appId, hd.projectName].filter((p): p is string => !!p).map(neutralizeText);
     setText(this.title, titleParts.length > 0 ? titleParts.join(' · ') : format(S.runTitle, neutralizeText(hd.agentId)));
     setText(this.agentId, neutralizeText(hd.agentId));

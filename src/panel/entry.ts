@@ -9,6 +9,8 @@
 import type * as vscode from 'vscode';
 import { RunPanelManager, type RunPanelHost, type RunPanelManagerOptions } from './manager';
 
+export { followUpNotSent } from './followUpNotSent';
+
 /** The panel manager, for a caller that registered the webview serializer itself. */
 export function createRunPanelManager(extensionUri: vscode.Uri, host: RunPanelHost, options: RunPanelManagerOptions): RunPanelManager {
   return new RunPanelManager(extensionUri, host, { ...options, registerSerializer: false });

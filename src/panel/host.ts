@@ -8,10 +8,11 @@ import * as vscode from 'vscode';
 import { runOwnCommand } from '../connection/ownCommands';
 import type { GlueDeps } from '../runs/glueDeps';
 import type { SendState } from '../core/panel/protocol';
-import { discardFollowUp, followUpFailure, submitFollowUp } from '../runs/followUp';
+import { discardFollowUp, submitFollowUp } from '../runs/followUp';
 import { Disposable } from '../core/disposable';
 import { runSnapshot } from '../core/ledger/snapshot';
 import { whyNoClient } from '../core/connection/whyNoClient';
+import { loadPanel } from './load';
 import type { FollowUpInput, FollowUpSubmitResult, RunPanelHost, RunView } from './manager';
 
 export class PanelHost extends Disposable implements RunPanelHost {
@@ -99,10 +100,10 @@ export class PanelHost extends Disposable implements RunPanelHost {
         return { kind: 'busy' };
       case 'notConnected':
         return { kind: 'failed', message: whyNoClient(d.connection(), vscode.l10n), mayHaveArrived: false, offerClone: false };
-      case 'failed': {
-        const failure = followUpFailure(d, outcome);
-        return { kind: 'failed', message: failure.message, mayHaveArrived: outcome.mayHaveArrived, offerClone: failure.actions.includes('cloneRun') };
-      }
+      case 'noFollowUps':
+      case 'failed':
+        // Worded in the panel's bundle, loaded already: a panel asked.
+        return loadPanel().followUpNotSent(d, agentId, outcome);
     }
   }
 

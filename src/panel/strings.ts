@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { exportLabels as labelsIn, type ExportLabels } from '../core/panel/export';
 import type { WebviewStrings } from '../core/panel/protocol';
+import { noFollowUpsText } from '../core/runs/refusals';
 
 const P = '{0}';
 
@@ -117,6 +118,8 @@ export function webviewStrings(isMac: boolean): WebviewStrings {
     sendUncertain: t("This follow-up may already have reached the service; checking the run's history…"),
     resend: t('Resend'),
     editFollowUp: t('Edit'),
+    kindCodeReview: t('Code review'),
+    noFollowUps: noFollowUpsText(vscode.l10n),
   };
 }
 

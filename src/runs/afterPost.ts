@@ -34,6 +34,7 @@ export function afterPost(ledger: RunLedger, poller: Pick<Poller, 'track' | 'bur
       agentId: run.agentId,
       source: post.source ?? 'started',
       status: run.status,
+      kind: run.kind,
       appId: run.appId ?? request.appId,
       projectId: run.projectId,
       createdAt: run.createdAt,

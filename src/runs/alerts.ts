@@ -54,9 +54,10 @@ export class RunAlerts {
     this.log.info(`Run ${run.agentId} ${alert.how}; notifying.`);
     const open = vscode.l10n.t('Open');
     const followUp = vscode.l10n.t('Send Follow-up');
+    const buttons = alert.offerFollowUp ? [open, followUp] : [open];
     const shown = alert.failed
-      ? vscode.window.showWarningMessage(alert.text, open, followUp)
-      : vscode.window.showInformationMessage(alert.text, open, followUp);
+      ? vscode.window.showWarningMessage(alert.text, ...buttons)
+      : vscode.window.showInformationMessage(alert.text, ...buttons);
     void Promise.resolve(shown).then((pick) => {
       if (pick === open) {
         return runOwnCommand('agentRuns.openRun', run.agentId);

@@ -7,7 +7,9 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import { describeError } from '../connection/showApiError';
-import { describeFollowUpFailure, type FollowUpFailure, type FollowUpInput, type FollowUpSends } from './followUpSends';
+import { runState } from '../core/ledger/runState';
+import { followUpConflict } from '../core/runs/refusals';
+import { describeFollowUpFailure, type FollowUpFailureAction, type FollowUpInput, type FollowUpSends } from './followUpSends';
 import type { GlueDeps } from './glueDeps';
 import type { Ledgers } from './ledgers';
 import type { RunSync } from './runSync';
@@ -23,8 +25,26 @@ export async function submitFollowUp(d: GlueDeps, agentId: string, input: Follow
   return outcome;
 }
 
-/** The person's failure text and offers for a failed outcome. */
-export function followUpFailure(d: GlueDeps, outcome: SendFailed): FollowUpFailure {
+/** What a failed follow-up may offer: those of followUpSends.ts, and the Runs view (its active runs). */
+export type FollowUpOffer = FollowUpFailureAction | 'showRuns';
+
+export interface FollowUpFailureText {
+  message: string;
+  actions: FollowUpOffer[];
+}
+
+/**
+ * The person's failure text and offers for a failed outcome. A 409 says which refusal it was
+ * (core/runs/refusals.ts, by the answer, else by the run's kind): at the workspace's limit the
+ * Runs view shows the active runs and the text is kept to send again; a conversation that takes
+ * no follow-ups needs a new run.
+ */
+export function followUpFailure(d: GlueDeps, agentId: string, outcome: SendFailed): FollowUpFailureText {
+  const record = d.ledger().get(agentId);
+  const conflict = followUpConflict(outcome.error, record ? runState(record) : undefined, vscode.l10n);
+  if (conflict) {
+    return { message: conflict.message, actions: conflict.cause === 'concurrency' ? ['showRuns', 'retry', 'edit'] : ['cloneRun'] };
+  }
   return describeFollowUpFailure(outcome.error, outcome.mayHaveArrived, describeError(d, outcome.error), vscode.l10n);
 }
 

@@ -7,6 +7,8 @@
  *   after the body left shows "may have started" instead of losing it;
  * - a follow-up takes the run's lock (`FollowUpSends`): a second send of the run while one is
  *   under way, or may have arrived, sends nothing;
+ * - a follow-up to a conversation that takes none (a code review's, by `runState`) is refused
+ *   here, whichever surface asked, and nothing is sent;
  * - after any failure that may have reached the service (a cut, a timeout or a cancel once the
  *   body left) the send is recorded as uncertain and never sent again on its own;
  * - what the service acknowledged goes through `afterPost` (listed, followed, read fast).
@@ -20,6 +22,7 @@
 import type { AgentRunsApi } from '../api/contract';
 import type { Agent, AgentRun, CreateTestGroupRequest, FollowUpAck, StartAgentRequest, TestGroupCreated } from '../api/types';
 import type { RunLedger } from '../core/ledger/ledger';
+import { conversationOf, runState } from '../core/ledger/runState';
 import type { Poller } from '../core/polling/poller';
 import type { FollowUpInput, FollowUpSends, SendState } from './followUpSends';
 import type * as SendPosts from './sendPosts';
@@ -65,6 +68,8 @@ export type FollowUpResult =
   | { readonly kind: 'sent'; readonly ack: FollowUpAck }
   /** Another send of this run is under way or may have arrived: nothing was sent. */
   | { readonly kind: 'busy'; readonly send: SendState }
+  /** The run's conversation takes no follow-ups (a code review's): nothing was sent. */
+  | { readonly kind: 'noFollowUps' }
   | NotConnected
   | SendFailed;
 
@@ -83,9 +88,17 @@ export class SendDoor {
 
   /**
    * `POST /agents/{id}/messages` through the run's lock: `busy` while another send of the run is
-   * under way or may have arrived (unless `resend`: the person's deliberate resend of that one).
+   * under way or may have arrived (unless `resend`: the person's deliberate resend of that one);
+   * `noFollowUps`, sending nothing, when the run's conversation takes none. `read`: a read of a
+   * run that is not listed (the chat and the tools read it first), for the same rule.
    */
-  followUp(agentId: string, input: FollowUpInput, o: SendOptions & { resend?: boolean }): Promise<FollowUpResult> {
+  followUp(agentId: string, input: FollowUpInput, o: SendOptions & { resend?: boolean; read?: Pick<Agent, 'kind' | 'reviewId'> }): Promise<FollowUpResult> {
+    const record = this.d.ledger().get(agentId);
+    const conversation = record ? runState(record) : conversationOf(o.read ?? {});
+    if (!conversation.takesFollowUps) {
+      this.d.log.info(`Follow-up to ${agentId} from the ${o.from} not sent: its conversation (a code review) takes no follow-ups.`);
+      return Promise.resolve({ kind: 'noFollowUps' });
+    }
     const waiting = this.d.sends.get(agentId);
     if (waiting && !(o.resend && waiting.state === 'uncertain')) {
       return Promise.resolve({ kind: 'busy', send: waiting });

@@ -217,6 +217,80 @@ describe('Assistant: language model tools and @agent-runs', function () {
     assert.ok(since.some((r) => r.method === 'GET' && r.path.includes('/agents/ag_9f3e2')), 'the named run was read');
   });
 
+  // Issue 20 §1: a code review's conversation takes no follow-ups (the one run state says so, the
+  // door refuses), and the service's 409s are said for what they are. Nothing is posted.
+  describe('a code review\'s conversation and the 409s (issue 20 §1)', () => {
+    const adminFault = async (rule: Record<string, unknown>): Promise<void> => {
+      const res = await fetch(`${context!.emulator.adminUrl}/faults`, { method: 'POST', body: JSON.stringify(rule), headers: { 'content-type': 'application/json' } });
+      assert.equal(res.status, 201, await res.text());
+    };
+    const startOnService = async (prompt: string): Promise<string> => {
+      const res = await fetch(`${context!.emulator.baseUrl}/agents`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${context!.emulator.tokens.default}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ appId: 'app_todo', prompt, model: 'hosted/fast' }),
+      });
+      assert.ok(res.status < 300, `POST /agents answered ${res.status}`);
+      return ((await res.json()) as { agentId: string }).agentId;
+    };
+    /** A run whose reads say it is a code review's conversation. */
+    const reviewOnService = async (prompt: string): Promise<string> => {
+      const id = await startOnService(prompt);
+      await adminFault({ method: 'GET', path: `^/agents/${id}$`, extraFields: { kind: 'code_review', reviewId: `rev_${id}` }, times: 0 });
+      return id;
+    };
+    const posts = async (since: number): Promise<string[]> => (await requestsSince(context!, since)).requests.filter((r) => r.method === 'POST').map((r) => r.path);
+    const NOT_DONE = 'Not done: this conversation (a code review) does not take follow-ups. Start a new run instead.';
+
+    afterEach(async () => {
+      await fetch(`${context!.emulator.adminUrl}/faults`, { method: 'DELETE' });
+    });
+
+    it('tracked by ID: the tool refuses before asking, /followup says "Not done", and nothing is posted', async () => {
+      const id = await reviewOnService('Integration: a code review');
+      assert.equal(await vscode.commands.executeCommand('agentRuns.trackRun', id), true);
+      assert.equal(api.ledger().get(id)?.kind, 'code_review');
+      const { next } = await requestsSince(context!, 0);
+
+      const follow = api.assistant.tool('agentRuns_sendFollowUp');
+      const input = { agentId: id, prompt: 'Integration: please also fix it' };
+      const prepared = await follow?.prepareInvocation?.({ input }, none);
+      assert.equal(prepared?.confirmationMessages, undefined, 'the person is not asked to confirm a send that cannot happen');
+      assert.equal(resultText(await follow!.invoke({ input, toolInvocationToken: undefined }, none)), NOT_DONE);
+
+      const rec = new Recorder();
+      await api.assistant.handleChat(chatRequest('followup', `${id} please also fix it`), chatContext, rec.asStream(), none);
+      assert.equal(unescape(rec.markdown.join('\n')), NOT_DONE);
+      assert.ok(!rec.buttons.some((b) => b.command === 'agentRuns.sendFollowUp'), 'no follow-up offered');
+      assert.deepEqual(await posts(next), [], 'nothing was posted');
+    });
+
+    it('not listed: /followup reads it first and refuses by that read; nothing is posted', async () => {
+      const id = await reviewOnService('Integration: a code review, not tracked');
+      const { next } = await requestsSince(context!, 0);
+      const rec = new Recorder();
+      await api.assistant.handleChat(chatRequest('followup', `${id} and this`), chatContext, rec.asStream(), none);
+      assert.equal(unescape(rec.markdown.join('\n')), NOT_DONE);
+      assert.deepEqual(await posts(next), []);
+    });
+
+    it('409 at the concurrent-agent limit: /start and the follow-up tool say the limit and what to do; nothing listed, nothing "may have arrived"', async () => {
+      const limit = JSON.stringify({ error: 'The workspace reached its concurrent agent limit.', code: 'concurrent_agent_limit' });
+      await adminFault({ method: 'POST', path: '^/agents$', status: 409, body: limit });
+      const before = api.ledger().all().length;
+      const rec = new Recorder();
+      await api.assistant.handleChat(chatRequest('start', 'Integration: one run too many'), chatContext, rec.asStream(), none);
+      assert.equal(unescape(rec.markdown.join('\n')), 'Not done: The workspace is running as many agent runs as its plan allows. Wait for a run to finish (see the active runs in the Runs view), then start again.');
+      assert.deepEqual(rec.buttons.map((b) => b.command), ['agentRuns.runs.focus']);
+      assert.equal(api.ledger().all().length, before, 'nothing listed');
+
+      await adminFault({ method: 'POST', path: `^/agents/${runId}/messages$`, status: 409, body: limit });
+      const text = resultText(await api.assistant.tool('agentRuns_sendFollowUp')!.invoke({ input: { agentId: runId, prompt: 'Integration: at the limit' }, toolInvocationToken: undefined }, none));
+      assert.match(text, /^Not done: The workspace is running as many agent runs as its plan allows, so the follow-up was not sent\./);
+      assert.ok(!(api.ledger().get(runId)?.acts ?? []).some((a) => a.prompt === 'Integration: at the limit'), 'not recorded as sent');
+    });
+  });
+
   it('@agent-runs /status stops when cancelled; /followup without text says how', async () => {
     const rec = new Recorder();
     const source = new vscode.CancellationTokenSource();

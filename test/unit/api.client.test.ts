@@ -88,6 +88,30 @@ describe('api: client against scripted servers', function () {
       assert.deepEqual(JSON.parse(server.requests[1].body), { appId: 'app', name: 'Smoke', description: null, testIds: ['t2', 't1'] });
     });
 
+    // The deployed service (service-api-wider.md §1, §4): 202 Accepted for a start and a
+    // follow-up, 201 Created for a test group; any 2xx is a success with the same body.
+    it('the deployed service\'s statuses: 202 for a start and a follow-up, 201 for a test group, the same bodies', async () => {
+      server.handle((req, res) => {
+        if (req.url?.endsWith('/test-groups')) return json(res, 201, { groupId: 'g_1' });
+        if (req.url?.endsWith('/messages')) return json(res, 202, { agentId: 'ag_2', kind: 'agent', status: 'queued' });
+        return json(res, 202, { agentId: 'ag_2', kind: 'agent', status: 'queued', appId: 'app-1', projectId: 'p', createdAt: 5 });
+      });
+      const c = client();
+      assert.deepEqual(await c.startAgent(startRequest()), { agentId: 'ag_2', kind: 'agent', status: 'queued', appId: 'app-1', projectId: 'p', createdAt: 5 });
+      assert.deepEqual(await c.sendFollowUp('ag_2', { prompt: 'more' }), { agentId: 'ag_2', kind: 'agent', status: 'queued' });
+      assert.deepEqual(await c.createTestGroup({ appId: 'app', name: 'Smoke' }), { groupId: 'g_1' });
+      assert.equal(server.requests.length, 3, 'each sent once: a 2xx is not retried');
+    });
+
+    it('any other 2xx is a success too (200, 203): the status is not checked beyond its class', async () => {
+      let status = 200;
+      server.handle((_req, res) => json(res, status, { agentId: 'ag_3', kind: 'agent', status: 'running' }));
+      const c = client();
+      for (status of [200, 203]) {
+        assert.equal((await c.sendFollowUp('ag_3', { prompt: `at ${status}` })).status, 'running');
+      }
+    });
+
     it('getSchemaInfo reads /openapi.json with the token and extracts the models', async () => {
       const doc = {
         info: { version: '2.0.0' },

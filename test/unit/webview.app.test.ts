@@ -927,6 +927,34 @@ describe('webview app: long runs (find, filters, jumps, gaps, send state, reload
     assert.ok(!button.disabled);
   });
 
+  // Issue 20 §1: a code review's conversation takes no follow-ups; the extension says so in the
+  // header (core/ledger/runState.ts conversationOf), and the page offers no box to write one in.
+  it('a code review: labelled, a line instead of the composer, nothing can be sent; the draft stays', () => {
+    const h = harness();
+    const header = { agentId: 'agent-1', status: 'completed', kind: 'code_review', reviewId: 'rev_1', appId: 'my-app', codeReview: true as const, noFollowUps: true as const };
+    h.send(initMessage(range(1, 3), { header, draft: 'Typed before it was known' }));
+    assert.ok(!h.q('.kind-badge').hasAttribute('hidden'));
+    assert.equal(h.q('.kind-badge').textContent, strings.kindCodeReview);
+    const line = h.q('[data-ui="no-follow-ups"]');
+    assert.ok(!line.hasAttribute('hidden'));
+    assert.equal(line.textContent, strings.noFollowUps);
+    assert.ok(h.q('form.composer').hasAttribute('hidden'), 'no box to write a follow-up in');
+    const ta = h.q('textarea');
+    assert.equal(ta.value, 'Typed before it was known', 'the draft is kept');
+    h.posted.length = 0;
+    h.key(ta, 'Enter', { ctrlKey: true });
+    h.q('form.composer').dispatchEvent(new h.win.Event('submit', { bubbles: true, cancelable: true }));
+    assert.equal(h.posted.filter((m) => m.type === 'sendFollowUp').length, 0, 'nothing sent');
+
+    // A run that does take follow-ups (the header without the flags): the box is back.
+    const { codeReview: _c, noFollowUps: _n, kind: _k, reviewId: _r, ...agentHeader } = header;
+    h.send(update({ header: agentHeader }));
+    assert.ok(h.q('.kind-badge').hasAttribute('hidden'));
+    assert.ok(h.q('[data-ui="no-follow-ups"]').hasAttribute('hidden'));
+    assert.ok(!h.q('form.composer').hasAttribute('hidden'));
+    assert.ok(!h.q('button[type="submit"]').disabled);
+  });
+
   it('a send settled by the run\'s history leaves the composer empty; one that failed gives the text back', () => {
     const h = harness();
     h.send(initMessage(range(1, 3)));

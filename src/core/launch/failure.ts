@@ -9,6 +9,7 @@ import { redactSecrets, sanitizeServerText } from '../../api/sanitize';
 export { unauthorizedReport } from '../connection/unauthorizedReport';
 import type { L10n } from '../l10n';
 import { providerHint } from './models';
+import { startConflict } from '../runs/refusals';
 import type { RefusedValue } from './form';
 
 export type FailureActionId =
@@ -23,7 +24,9 @@ export type FailureActionId =
   | 'setToken'
   | 'trackRun'
   | 'openSettings'
-  | 'showLogs';
+  | 'showLogs'
+  /** Show the Runs view (the active runs), then the failure again. */
+  | 'showRuns';
 
 export interface FailureAction {
   id: FailureActionId;
@@ -63,6 +66,7 @@ export function actionLabel(id: FailureActionId, l10n: L10n, mayExist = false): 
     case 'trackRun': return l10n.t('Track Run by ID');
     case 'openSettings': return l10n.t('Open Settings');
     case 'showLogs': return l10n.t('Show Logs');
+    case 'showRuns': return l10n.t('Show Runs');
   }
 }
 
@@ -142,8 +146,12 @@ export function describeStartFailure(error: unknown, ctx: FailureContext, l10n: 
       ['retry', 'edit']);
     case 'not_found':
       return make('error', l10n.t('The service answered 404: {0}. Check the App ID ({1}) and agentRuns.baseUrl.', detail(e, ctx.secrets), ctx.appId), ['edit', 'openSettings']);
-    case 'client':
+    case 'client': {
+      // 409: the workspace's concurrent-agent limit. Refused, so nothing was started.
+      const conflict = startConflict(e, l10n);
+      if (conflict !== undefined) return make('error', conflict, ['showRuns', 'retry', 'edit']);
       return make('error', l10n.t('The service refused the request{0}: {1}. Edit the form and try again.', e.status !== undefined ? ` (${e.status})` : '', detail(e, ctx.secrets)), ['edit', 'retry']);
+    }
     case 'server':
       return make('error', `${l10n.t('The service had an error{0} while starting the run.', e.status !== undefined ? ` (${e.status})` : '')} ${mayExistNote}`, ['retry', 'edit', 'showLogs']);
     case 'timeout':

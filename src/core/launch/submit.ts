@@ -26,7 +26,7 @@ export interface SubmitEnv {
   secrets(): Promise<readonly string[]>;
 }
 
-export type ExternalAction = 'setToken' | 'trackRun' | 'openSettings' | 'showLogs';
+export type ExternalAction = 'setToken' | 'trackRun' | 'openSettings' | 'showLogs' | 'showRuns';
 
 export interface SubmitUi {
   /** The modal guardrail for `allow_edits`; false keeps the person in the form. */
@@ -110,7 +110,9 @@ async function handleFailure(form: LaunchForm, failure: StartFailure, email: str
         await ui.runCommand('trackRun');
         return { kind: 'stopped', form, reason: 'tracked' };
       case 'showLogs':
-        await ui.runCommand('showLogs');
+      case 'showRuns':
+        // Beside the failure, not instead of it: Retry and Edit stay offered.
+        await ui.runCommand(action);
         shown = failure;
         break;
       case 'setToken':

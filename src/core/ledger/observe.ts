@@ -36,6 +36,8 @@ export function observeAgent(base: RunRecord, agent: Agent, now: number): Observ
   const lifecycle = agent.lifecycle;
   const fields: Partial<RunRecord> = stripUndefined({
     status: agent.status ?? base.status,
+    kind: agent.kind,
+    reviewId: agent.reviewId,
     appId: agent.appId,
     projectId: agent.projectId,
     projectName: agent.projectName,

@@ -21,6 +21,10 @@ export interface RunRecord {
   /** When the run entered the ledger (Unix ms). */
   addedAt: number;
   status: RunStatus;
+  /** The conversation's `kind` as read (`agent`, `code_review`): what it allows is `runState`'s to say. */
+  kind?: string;
+  /** A code review's ID, set on its conversation. */
+  reviewId?: string;
   appId?: string;
   projectId?: string;
   projectName?: string;
@@ -85,7 +89,7 @@ export function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 const STRING_FIELDS = [
-  'appId', 'projectId', 'projectName', 'prompt', 'model', 'reasoningEffort', 'permission',
+  'kind', 'reviewId', 'appId', 'projectId', 'projectName', 'prompt', 'model', 'reasoningEffort', 'permission',
   'completionWebhookUrl', 'userEmail', 'lastError', 'conversationState', 'sandboxState', 'pollError',
 ] as const;
 const NUMBER_FIELDS = [

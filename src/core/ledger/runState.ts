@@ -57,11 +57,37 @@ export interface RunFacts {
   readonly status: RunStatus;
   readonly completedAt?: number;
   readonly acts?: readonly FollowUpAct[];
+  /** The conversation's `kind` as read (`agent`, `code_review`, ...). */
+  readonly kind?: string;
+  /** Set for a code review's conversation. */
+  readonly reviewId?: string;
+}
+
+/** What kind of conversation a run is, and what that allows. */
+export interface Conversation {
+  /**
+   * A code review's conversation: `kind` `code_review` (as the deployed service spells it, in
+   * any case or separator), or a `reviewId` and no `kind` at all.
+   */
+  readonly codeReview: boolean;
+  /** The service takes follow-ups to it (to a code review's it answers 409). */
+  readonly takesFollowUps: boolean;
+}
+
+/**
+ * The one rule of which conversations take follow-ups. Every surface (the Runs view's menus,
+ * the panel's composer, the palette, the chat, the tools) and the send door read it through
+ * `runState` (or, for a run that is not listed, from its read); none decides on its own.
+ */
+export function conversationOf(r: { readonly kind?: string; readonly reviewId?: string }): Conversation {
+  const kind = typeof r.kind === 'string' ? r.kind.toLowerCase().replace(/[^a-z]/g, '') : '';
+  const codeReview = kind === 'codereview' || (kind === '' && typeof r.reviewId === 'string' && r.reviewId.trim() !== '');
+  return { codeReview, takesFollowUps: !codeReview };
 }
 
 export type RunOutcome = 'completed' | 'error' | 'ended';
 
-export interface RunState {
+export interface RunState extends Conversation {
   /** The status every surface shows. */
   readonly status: RunStatus;
   /** Over, and no acknowledged follow-up unsettled: not polled, not counted active, announced once. */
@@ -83,20 +109,21 @@ export function openActs(r: Pick<RunFacts, 'acts'>): FollowUpAct[] {
 
 /** The one derivation of a run's state from its record. */
 export function runState(r: RunFacts): RunState {
+  const conversation = conversationOf(r);
   const open = openActs(r);
   const newest = open[open.length - 1];
   if (newest) {
     const arrived = open.some((a) => a.arrivedSeq !== undefined);
     // A finished read does not end a follow-up it does not prove ended: the acknowledged state stays.
     const status = isFinished(r) ? shownWhilePending(newest, arrived) : r.status;
-    return { status, finished: false, dormant: false, followUp: { prompt: newest.prompt, at: newest.at, arrived: newest.arrivedSeq !== undefined } };
+    return { ...conversation, status, finished: false, dormant: false, followUp: { prompt: newest.prompt, at: newest.at, arrived: newest.arrivedSeq !== undefined } };
   }
   const finished = isFinished(r);
   if (!finished) {
-    return { status: r.status, finished: false, dormant: isDormant(r) };
+    return { ...conversation, status: r.status, finished: false, dormant: isDormant(r) };
   }
   const outcome: RunOutcome = r.status === 'completed' ? 'completed' : r.status === 'error' ? 'error' : 'ended';
-  return { status: r.status, finished: true, dormant: false, outcome, completedAt: r.completedAt };
+  return { ...conversation, status: r.status, finished: true, dormant: false, outcome, completedAt: r.completedAt };
 }
 
 function shownWhilePending(act: FollowUpAct, arrived: boolean): RunStatus {

@@ -12,6 +12,8 @@ export function runSnapshot(r: RunRecord): Agent {
   const agent: Agent = {
     agentId: r.agentId,
     status: state.status,
+    kind: r.kind,
+    reviewId: r.reviewId,
     appId: r.appId,
     projectId: r.projectId,
     projectName: r.projectName,

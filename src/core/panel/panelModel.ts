@@ -8,6 +8,7 @@
  * remembers which transcript instance and revision it has shown.
  */
 import type { Agent } from '../../api/types';
+import { conversationOf } from '../ledger/runState';
 import { LifecycleTracker, latestTime } from './lifecycle';
 import {
   cutText,
@@ -66,6 +67,10 @@ export function buildHeader(agent: Agent, agentId: string): RunHeader {
   set('updatedAt', n(agent.updatedAt));
   set('completedAt', n(agent.completedAt));
   set('lastError', s(agent.lastError, MAX_WIRE_CONTENT_CHARS));
+  // What the conversation allows is the run state's one rule, not the page's to work out.
+  const conversation = conversationOf(agent);
+  if (conversation.codeReview) h.codeReview = true;
+  if (!conversation.takesFollowUps) h.noFollowUps = true;
   return h;
 }
 

@@ -1,9 +1,11 @@
 /**
  * A run panel's tab title: the app (or project, or a short ID) and, once the run is finished by
- * the one rule (runState.ts: an unlisted end such as `cancelled` too), how it ended. Pure: no vscode.
+ * the one rule (runState.ts: an unlisted end such as `cancelled` too), how it ended; a code
+ * review's conversation (runState.ts `conversationOf`) says so. Pure: no vscode.
  */
 import { oneLine } from '../../api/sanitize';
 import { isFinished, type Agent } from '../../api/types';
+import { conversationOf } from '../ledger/runState';
 import type { L10n } from '../l10n';
 import { cutText } from './protocol';
 
@@ -14,5 +16,6 @@ export function panelTitle(agentId: string, agent: Agent | undefined, l10n: L10n
   const status = agent?.status;
   const ended = status === 'error' ? l10n.t('error') : status === 'completed' ? l10n.t('done') : oneLine(status ?? '', 20);
   const suffix = agent && isFinished(agent) ? ` (${ended})` : '';
-  return l10n.t('Run: {0}', cutText(label, 60)) + suffix;
+  const title = agent && conversationOf(agent).codeReview ? l10n.t('Code review: {0}', cutText(label, 60)) : l10n.t('Run: {0}', cutText(label, 60));
+  return title + suffix;
 }

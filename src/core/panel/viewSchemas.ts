@@ -24,6 +24,10 @@ export const runHeaderSchema = z.object({
   updatedAt: timestamp,
   completedAt: timestamp,
   lastError: optStr(MAX_WIRE_CONTENT_CHARS),
+  /** A code review's conversation (decided by the extension, core/ledger/runState.ts `conversationOf`). */
+  codeReview: z.optional(z.literal(true)),
+  /** The conversation takes no follow-ups: the page offers no composer (the same rule). */
+  noFollowUps: z.optional(z.literal(true)),
 });
 export type RunHeader = z.infer<typeof runHeaderSchema>;
 

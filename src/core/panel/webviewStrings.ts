@@ -113,6 +113,9 @@ export const STRING_KEYS = [
   'sendUncertain',
   'resend',
   'editFollowUp',
+  // A conversation that takes no follow-ups (a code review's).
+  'kindCodeReview',
+  'noFollowUps',
 ] as const;
 export type StringKey = (typeof STRING_KEYS)[number];
 export type WebviewStrings = Record<StringKey, string>;

@@ -14,6 +14,8 @@ export interface FinishedAlert {
   readonly text: string;
   /** For the log: `failed`, `completed` or `ended (<status>)`. */
   readonly how: string;
+  /** Offer "Send Follow-up": not for a conversation that takes none (a code review's). */
+  readonly offerFollowUp: boolean;
 }
 
 export function finishedAlert(run: RunRecord, l10n: L10n): FinishedAlert | undefined {
@@ -26,10 +28,10 @@ export function finishedAlert(run: RunRecord, l10n: L10n): FinishedAlert | undef
     const text = run.lastError
       ? l10n.t('Agent run failed: {0}. {1}', label, plain(run.lastError, 200))
       : l10n.t('Agent run failed: {0}', label);
-    return { failed: true, text, how: 'failed' };
+    return { failed: true, text, how: 'failed', offerFollowUp: state.takesFollowUps };
   }
   if (state.outcome === 'completed') {
-    return { failed: false, text: l10n.t('Agent run completed: {0}', label), how: 'completed' };
+    return { failed: false, text: l10n.t('Agent run completed: {0}', label), how: 'completed', offerFollowUp: state.takesFollowUps };
   }
-  return { failed: false, text: l10n.t('Agent run ended ({0}): {1}', statusText(state.status, l10n), label), how: `ended (${plain(state.status, 40)})` };
+  return { failed: false, text: l10n.t('Agent run ended ({0}): {1}', statusText(state.status, l10n), label), how: `ended (${plain(state.status, 40)})`, offerFollowUp: state.takesFollowUps };
 }

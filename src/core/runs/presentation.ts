@@ -4,7 +4,7 @@
  * turns it into a TreeItem.
  */
 import { oneLine } from '../../api/sanitize';
-import { isFinishedRun, runState, runTime, type RunRecord } from '../ledger/ledger';
+import { runState, runTime, type RunRecord } from '../ledger/ledger';
 import type { L10n } from '../l10n';
 import { formatAge, formatDuration, formatTimestamp } from '../time';
 
@@ -84,10 +84,13 @@ export function statusIcon(status: string): IconSpec {
  * `run;active;followup;` or `run;terminal;followup;unread;`.
  */
 export function runContextValue(r: RunRecord): string {
+  const state = runState(r);
   let v = 'run;';
-  v += isFinishedRun(r) ? 'terminal;' : 'active;';
-  // The service takes follow-ups for any REST-created run, finished or not.
-  v += 'followup;';
+  v += state.finished ? 'terminal;' : 'active;';
+  // The service takes follow-ups for any REST-created run, finished or not; not for a code review's.
+  if (state.takesFollowUps) {
+    v += 'followup;';
+  }
   if (r.unread) {
     v += 'unread;';
   }
@@ -101,6 +104,9 @@ export function presentRun(r: RunRecord, now: number, l10n: L10n): RunPresentati
   // The run's one state (runState.ts): an unsettled follow-up outranks a stale `completed`.
   const state = runState(r);
   const parts = [statusText(state.status, l10n)];
+  if (state.codeReview) {
+    parts.unshift(l10n.t('code review'));
+  }
   if (r.model) {
     parts.push(plain(r.model, 80));
   }
@@ -120,6 +126,10 @@ export function presentRun(r: RunRecord, now: number, l10n: L10n): RunPresentati
     }
   };
   add(l10n.t('Status'), statusText(state.status, l10n));
+  if (state.codeReview) {
+    add(l10n.t('Kind'), l10n.t('code review (takes no follow-ups)'));
+    add(l10n.t('Review'), r.reviewId);
+  }
   if (state.followUp) {
     add(l10n.t('Follow-up'), state.followUp.arrived ? l10n.t('arrived; waiting for its turn to end') : l10n.t('sent; the service does not show it yet'));
   }

@@ -1,9 +1,12 @@
 import * as vscode from 'vscode';
 import { runOwnCommand } from '../../connection/ownCommands';
 import type { GlueDeps } from '../glueDeps';
+import { runState } from '../../core/ledger/runState';
 import { runLabel } from '../../core/runs/presentation';
+import { noFollowUpsText } from '../../core/runs/refusals';
 import { discardFollowUp, followUpFailure, submitFollowUp } from '../followUp';
-import type { FollowUpFailureAction, SendState } from '../followUpSends';
+import type { FollowUpOffer } from '../followUp';
+import type { SendState } from '../followUpSends';
 import { resolveRunHere } from './pickRun';
 
 /**
@@ -21,11 +24,15 @@ export async function followUpCommand(deps: GlueDeps, arg?: unknown): Promise<bo
 }
 
 export async function followUpFromPalette(deps: GlueDeps, agentId: string): Promise<boolean> {
+  const record = deps.ledger().get(agentId);
+  if (record && !runState(record).takesFollowUps) {
+    // Said before a box opens: nothing typed for a run that would refuse it.
+    return showNoFollowUps(agentId);
+  }
   const waiting = deps.sends.get(agentId);
   if (waiting) {
     return showWaiting(deps, agentId, waiting);
   }
-  const record = deps.ledger().get(agentId);
   const label = record ? runLabel(record, vscode.l10n, 50) : agentId;
   let text = deps.drafts.get(agentId) ?? '';
   let ask = true;
@@ -50,11 +57,13 @@ export async function followUpFromPalette(deps: GlueDeps, agentId: string): Prom
         return true;
       case 'notConnected':
         return false;
+      case 'noFollowUps':
+        return showNoFollowUps(agentId);
       case 'busy':
         // Another window of this run (its panel) started a send while the box was open.
         return showWaiting(deps, agentId, outcome.send);
       case 'failed': {
-        const failure = followUpFailure(deps, outcome);
+        const failure = followUpFailure(deps, agentId, outcome);
         const pick = await showFailure(failure.message, failure.actions);
         if (pick === 'retry' || pick === 'resend') {
           ask = false;
@@ -67,6 +76,10 @@ export async function followUpFromPalette(deps: GlueDeps, agentId: string): Prom
         }
         if (pick === 'openRun') {
           await deps.openRun(agentId);
+        } else if (pick === 'showRuns') {
+          // The active runs; the text stays the run's draft, to send once one has finished.
+          await runOwnCommand('agentRuns.runs.focus');
+          void vscode.window.setStatusBarMessage(vscode.l10n.t('The follow-up was kept as a draft.'), 5000);
         } else if (pick === 'cloneRun') {
           await runOwnCommand('agentRuns.cloneRun', agentId);
         } else if (!outcome.mayHaveArrived) {
@@ -76,6 +89,15 @@ export async function followUpFromPalette(deps: GlueDeps, agentId: string): Prom
       }
     }
   }
+}
+
+/** The run's conversation takes no follow-ups (a code review's): say so, offer a new run. */
+async function showNoFollowUps(agentId: string): Promise<boolean> {
+  const clone = vscode.l10n.t('Clone Run');
+  if (await vscode.window.showErrorMessage(noFollowUpsText(vscode.l10n), clone) === clone) {
+    await runOwnCommand('agentRuns.cloneRun', agentId);
+  }
+  return false;
 }
 
 /** A send of this run is under way or may have arrived: say so and show the run, never a new box. */
@@ -99,7 +121,7 @@ async function showWaiting(deps: GlueDeps, agentId: string, send: SendState): Pr
   if (pick === resend && deps.sends.get(agentId)?.state === 'uncertain') {
     const outcome = await submitFollowUp(deps, agentId, { prompt: send.prompt }, { resend: true, from: 'palette' });
     if (outcome.kind === 'failed') {
-      const failure = followUpFailure(deps, outcome);
+      const failure = followUpFailure(deps, agentId, outcome);
       void vscode.window.showErrorMessage(failure.message);
     }
     return outcome.kind === 'sent';
@@ -107,13 +129,14 @@ async function showWaiting(deps: GlueDeps, agentId: string, send: SendState): Pr
   return false;
 }
 
-async function showFailure(message: string, actions: readonly FollowUpFailureAction[]): Promise<FollowUpFailureAction | undefined> {
-  const labels: Record<FollowUpFailureAction, string> = {
+async function showFailure(message: string, actions: readonly FollowUpOffer[]): Promise<FollowUpOffer | undefined> {
+  const labels: Record<FollowUpOffer, string> = {
     openRun: vscode.l10n.t('Check the Run'),
     resend: vscode.l10n.t('Resend Anyway'),
     retry: vscode.l10n.t('Retry'),
     edit: vscode.l10n.t('Edit'),
     cloneRun: vscode.l10n.t('Clone Run'),
+    showRuns: vscode.l10n.t('Show Runs'),
   };
   const pick = await vscode.window.showErrorMessage(message, ...actions.map((a) => labels[a]));
   return actions.find((a) => labels[a] === pick);
