@@ -33,6 +33,8 @@ const STATELESS = {
     'the ApiError class: isApiError() recognises an ApiError from any bundle by its name and kind, and the one `instanceof ApiError` (api/client.ts) only sees errors made inside dist/api.js',
   'src/api/baseUrl.ts': 'pure URL normalisation and constants',
   'src/api/sanitize.ts': 'pure text functions and constants',
+  'src/api/json.ts': 'pure functions over JSON values',
+  'src/core/transcript/parts.ts': 'pure functions: how tool parameters and attachments are shown',
   'src/core/connection/unauthorizedReport.ts': 'a type and a pure function building a plain object (the gate recognises it by shape)',
   'src/api/validate.ts': 'pure request checks (they throw ApiError; see src/api/errors.ts)',
   'src/core/disposable.ts': 'an abstract base class with per-instance state only; nothing tests `instanceof Disposable`',
