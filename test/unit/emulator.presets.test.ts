@@ -66,6 +66,25 @@ describe('emulator: presets', () => {
 
     const bad = spawnCli(['--port', '0', '--preset', 'fake']);
     assert.equal(await bad.exited, 1);
-    assert.match(bad.output(), /--preset must be one of reference, real/);
+    assert.match(bad.output(), /--preset must be one of reference, real, deployed/);
+  });
+
+  it('CLI --preset deployed serves the deployed shapes: a start answers 202, the retired-model run is there', async () => {
+    const run = spawnCli(['--port', '0', '--preset', 'deployed', '--quiet']);
+    try {
+      await waitFor(() => /Hint:/.test(run.output()), 5_000, 'the CLI banner');
+      const output = run.output();
+      assert.match(output, /Preset:\s+deployed /);
+      const adminUrl = /Admin:\s+(\S+)/.exec(output)?.[1] ?? '';
+      const baseUrl = /Base URL:\s+(\S+)/.exec(output)?.[1] ?? '';
+      const token = /Token:\s+(\S+)/.exec(output)?.[1] ?? '';
+      assert.deepEqual(obj(await call(`${adminUrl}/settings`, 'GET')), PRESETS.deployed);
+      const started = await call(`${baseUrl}/agents`, 'POST', { token, body: start() });
+      assert.equal(started.status, 202);
+      assert.equal(obj(await call(`${baseUrl}/agents/${SEED.agents.retiredModel}`, 'GET', { token })).model, 'anthropic/claude-sonnet-4');
+    } finally {
+      run.child.kill('SIGINT');
+    }
+    assert.equal(await run.exited, 0);
   });
 });
