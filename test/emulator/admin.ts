@@ -6,9 +6,11 @@
  */
 import { randomInt } from 'node:crypto';
 import type { Scheduler } from './clock';
-import type { AgentRecord, ApiToken, Message, TokenScope } from './domain';
+import type { AgentRecord, ApiToken, JsonObject, TokenScope } from './domain';
 import { parseFaultRule, type FaultStore } from './faults';
 import { jsonReply, parseJsonBody, type ReadBody, type Reply } from './http';
+import { findModel } from './models';
+import type { MessageInput } from './records';
 import { TOKEN_PREFIX } from './seed';
 import { newId, type AgentService } from './service';
 import type { AdminHandler, RequestLog } from './server';
@@ -160,25 +162,62 @@ function patchAgent(ctx: AdminContext, record: AgentRecord, patch: Json): void {
   }
 }
 
-function messageFromBody(body: Json): Omit<Message, 'id' | 'sequence' | 'createdAt'> & Partial<Pick<Message, 'sequence' | 'createdAt'>> {
-  const draft: Omit<Message, 'id' | 'sequence' | 'createdAt'> & Partial<Pick<Message, 'sequence' | 'createdAt'>> = {
-    role: optionalString(body, 'role') ?? 'assistant',
-    content: optionalString(body, 'content') ?? '',
-  };
+/**
+ * A message to append. Reference shapes: object `toolParameters` are stored as their JSON text,
+ * attachments must be strings. Deployed shapes: stored as given (`toolParameters` an object or
+ * null, attachments strings or objects, `content` null allowed).
+ */
+function messageFromBody(body: Json, deployed: boolean): MessageInput {
+  const content = body.content === null && deployed ? null : optionalString(body, 'content') ?? '';
+  const draft: MessageInput = { role: optionalString(body, 'role') ?? 'assistant', content };
   const toolName = optionalString(body, 'toolName');
   if (toolName !== undefined) draft.toolName = toolName;
   const toolParameters = body.toolParameters;
   if (toolParameters !== undefined) {
-    // Objects are accepted for convenience and stored as their JSON text, like the service does.
-    draft.toolParameters = typeof toolParameters === 'string' ? toolParameters : JSON.stringify(toolParameters);
+    if (deployed && (toolParameters === null || isRecord(toolParameters))) draft.toolParameters = toolParameters === null ? null : structuredClone(toolParameters);
+    // Objects are accepted for convenience and stored as their JSON text, like the reference service does.
+    else draft.toolParameters = typeof toolParameters === 'string' ? toolParameters : JSON.stringify(toolParameters);
   }
-  const attachments = optionalStrings(body, 'attachments');
+  const attachments = deployed ? optionalAttachments(body) : optionalStrings(body, 'attachments');
   if (attachments !== undefined) draft.attachments = attachments;
   const sequence = optionalNumber(body, 'sequence');
   if (sequence !== undefined) draft.sequence = sequence;
   const createdAt = optionalNumber(body, 'createdAt');
   if (createdAt !== undefined) draft.createdAt = createdAt;
   return draft;
+}
+
+function optionalAttachments(body: Json): (string | JsonObject)[] | undefined {
+  const value = body.attachments;
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string' && !isRecord(v))) throw new AdminError(400, '"attachments" must be an array of strings or objects.');
+  return structuredClone(value as (string | JsonObject)[]);
+}
+
+/**
+ * `POST /code-review-conversations`: a code review's conversation (kind `code_review`, a
+ * `reviewId`), which progresses like a run and takes no follow-ups. Deployed shapes only.
+ */
+function openCodeReview(ctx: AdminContext, input: Json): Reply {
+  if (ctx.state.settings.shapes !== 'deployed') {
+    throw new AdminError(409, 'Code review conversations exist under the deployed shapes: PATCH /__admin/settings {"shapes": "deployed"} (or {"preset": "deployed"}) first.');
+  }
+  const workspaceId = optionalString(input, 'workspaceId') ?? 'ws_acme';
+  const workspace = ctx.state.workspaces.get(workspaceId);
+  if (workspace === undefined) throw new AdminError(400, `"workspaceId" must name a workspace; no "${workspaceId}".`);
+  const appId = optionalString(input, 'appId') ?? workspace.projects[0]?.appId ?? '';
+  const project = ctx.state.findProject(workspace, appId);
+  if (project === undefined) throw new AdminError(400, `"appId" must name a project of ${workspaceId}; no "${appId}".`);
+  const modelId = optionalString(input, 'model') ?? 'hosted/pro';
+  const model = findModel(modelId);
+  if (model === undefined) throw new AdminError(400, `"model" must be a current or retired model id; no "${modelId}".`);
+  const record = ctx.service.openCodeReview(workspace, project, model, {
+    reviewId: newId('rev'),
+    fromVersion: optionalString(input, 'fromVersion') ?? 'v41',
+    toVersion: optionalString(input, 'toVersion') ?? 'v42',
+    title: optionalString(input, 'title') ?? 'Timeouts for the API client',
+  });
+  return jsonReply(201, { agentId: record.agentId, reviewId: record.review?.reviewId, kind: record.kind, status: record.status, appId: record.appId });
 }
 
 export function createAdminHandler(ctx: AdminContext): AdminHandler {
@@ -248,8 +287,10 @@ export function createAdminHandler(ctx: AdminContext): AdminHandler {
       }
       case 'POST /agents/:id/messages': {
         const record = findAgent(parts[1]);
-        return jsonReply(201, ctx.service.appendMessage(record, messageFromBody(objectBody(body))));
+        return jsonReply(201, ctx.service.appendMessage(record, messageFromBody(objectBody(body), ctx.state.settings.shapes === 'deployed')));
       }
+      case 'POST /code-review-conversations':
+        return openCodeReview(ctx, objectBody(body, true));
 
       case 'GET /test-groups':
         return jsonReply(200, { testGroups: ctx.state.testGroupList() });
@@ -289,6 +330,14 @@ export function createAdminHandler(ctx: AdminContext): AdminHandler {
         const input = objectBody(body);
         const credits = optionalNumber(input, 'paidCredits');
         if (credits !== undefined) workspace.paidCredits = credits;
+        const limit = input.concurrentAgentLimit;
+        if (limit !== undefined) {
+          if (limit !== null && (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1)) {
+            throw new AdminError(400, '"concurrentAgentLimit" must be an integer of at least 1, or null (the plan table\'s number).');
+          }
+          if (limit === null) delete workspace.plan.concurrentAgents;
+          else workspace.plan.concurrentAgents = limit;
+        }
         const apiAccess = input.apiAccess;
         if (apiAccess !== undefined) {
           if (typeof apiAccess !== 'boolean') throw new AdminError(400, '"apiAccess" must be a boolean.');
@@ -303,6 +352,8 @@ export function createAdminHandler(ctx: AdminContext): AdminHandler {
         // All or nothing: a patch that fails a check changes no setting.
         try {
           Object.assign(ctx.state.settings, applySettingsPatch(ctx.state.settings, parseSettingsPatch(objectBody(body))));
+          // Switching to the deployed shapes puts the deployed profile's seeded runs in place (deployedSeed.ts).
+          ctx.service.seedDeployedRuns();
         } catch (error) {
           if (error instanceof SettingsError) throw new AdminError(400, error.message);
           throw error;

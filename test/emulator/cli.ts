@@ -1,7 +1,8 @@
 /**
  * `npm run emulator [-- --port 8787 --step-ms 1000 --preset real --quiet]`: runs the emulator
  * in real time at demo speed until Ctrl+C. The port comes from `--port`, else `PORT`, else an
- * ephemeral one. `--preset real` turns on a real deployment's habits (see settings.ts).
+ * ephemeral one. `--preset real` turns on a real deployment's habits, `--preset deployed`
+ * those habits with the deployed service's shapes (see settings.ts).
  */
 import { startEmulator } from './index';
 import { DIRECTIVES } from './runs';

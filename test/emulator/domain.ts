@@ -33,6 +33,11 @@ export interface Plan {
   id: string;
   name: string;
   apiAccess: boolean;
+  /**
+   * How many agent conversations of the workspace may be active (`queued` or `running`) at once
+   * under `shapes: 'deployed'`; absent: the plan table's number for `id` (plans.ts).
+   */
+  concurrentAgents?: number;
 }
 
 export interface Workspace {
@@ -64,15 +69,23 @@ export interface ApiToken {
 
 export type KnownRunStatus = 'queued' | 'running' | 'completed' | 'error';
 
+/** A JSON object, as the deployed service sends tool parameters and attachments. */
+export type JsonObject = Record<string, unknown>;
+
+/**
+ * A message as stored. The reference's shapes: `content` a string, `toolParameters` a JSON
+ * document as a string, `attachments` strings. The deployed service's (`shapes: 'deployed'`):
+ * `content` may be null (a tool call with parameters only), `toolParameters` an object,
+ * `attachments` objects. A message keeps the shapes it was written with.
+ */
 export interface Message {
   id: string;
   sequence: number;
   role: string;
-  content: string;
+  content: string | null;
   toolName?: string;
-  /** A JSON document, as a string. */
-  toolParameters?: string;
-  attachments?: string[];
+  toolParameters?: string | JsonObject | null;
+  attachments?: (string | JsonObject)[];
   createdAt: number;
 }
 
@@ -80,7 +93,8 @@ export interface Lifecycle {
   conversationState: string;
   sandboxState: string;
   queuedTurnCount: number;
-  lastLifecycleEventAt: number;
+  /** `null` (deployed shapes): no lifecycle event since the run was created. */
+  lastLifecycleEventAt: number | null;
 }
 
 /** A prompt waiting for its turn, or being worked on. */
@@ -93,15 +107,27 @@ export interface Turn {
   promptStored?: boolean;
 }
 
+/** What a code review compares (service-api-wider.md §2; the `/code-reviews` endpoints are not emulated). */
+export interface CodeReviewInfo {
+  reviewId: string;
+  fromVersion: string;
+  toVersion: string;
+  title: string;
+}
+
 export interface AgentRecord {
   agentId: string;
+  /** `agent`, or `code_review` for a review agent's conversation (deployed shapes; takes no follow-ups). */
   kind: string;
+  /** For a `code_review` conversation: the review it works through (its `reviewId` is served). */
+  review?: CodeReviewInfo;
   workspaceId: string;
   appId: string;
   projectId: string;
   projectName?: string;
   model: string;
-  reasoningEffort: string;
+  /** `null`: none chosen (a start without it under deployed shapes, a code review). */
+  reasoningEffort: string | null;
   permission: string;
   permittedBranches: string[];
   /** Kept internally (whose credentials run the model); never in the public view. */
@@ -178,6 +204,8 @@ export interface Settings {
    * admin view see it at once.
    */
   notFoundAfterStartMs: number | null;
+  /** The shapes served: the reference's or the deployed service's (see settings.ts and shapes.ts). */
+  shapes: 'reference' | 'deployed';
 }
 
 export interface TokenSeed {

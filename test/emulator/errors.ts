@@ -23,12 +23,26 @@ export const ERROR_CODES = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   internal_error: 500,
+  // the deployed service's 409s (shapes: 'deployed' only; see DEPLOYED_ONLY_CODES)
+  concurrency_limit: 409,
+  follow_ups_not_supported: 409,
   // only sent through fault injection (see faults.ts)
   rate_limited: 429,
   service_unavailable: 503,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** Codes only the deployed shapes send: the reference profile's OpenAPI document does not list them. */
+export const DEPLOYED_ONLY_CODES: readonly ErrorCode[] = ['concurrency_limit', 'follow_ups_not_supported'];
+
+/** `reason` values sent with the 409s (deployed shapes). */
+export const CONFLICT_REASONS = {
+  /** `concurrency_limit`: the workspace has as many active conversations as its plan allows. */
+  concurrentAgentLimit: 'workspace_concurrent_agent_limit_reached',
+  /** `follow_ups_not_supported`: the conversation's kind (a code review) takes no follow-ups. */
+  codeReviewConversation: 'conversation_kind_code_review',
+} as const;
 
 /** `reason` values sent with the plan checks (402). */
 export const PLAN_REASONS = {

@@ -31,7 +31,7 @@ export function unknownAgentFields(record: AgentRecord): Record<string, unknown>
 
 export function unknownMessageFields(message: Message): Record<string, unknown> {
   return {
-    tokens: Math.ceil(message.content.length / 4),
+    tokens: Math.ceil((message.content ?? '').length / 4),
     metadata: { sequence: message.sequence },
     parentId: null,
   };

@@ -20,12 +20,18 @@ import { WebhookDispatcher } from './webhooks';
 export type * from './domain';
 export { EmulatorState } from './state';
 export { DEMO_TOKENS, SEED, TOKEN_PREFIX, defaultSeed } from './seed';
-export { MODELS, MODEL_IDS, findModel, type ModelInfo, type ModelKind } from './models';
+export { MODELS, MODEL_IDS, RETIRED_MODELS, READABLE_MODEL_IDS, findModel, type ModelInfo, type ModelKind } from './models';
 export { BASE_PATH, ADMIN_PATH } from './spec';
 export { MANUAL_EPOCH } from './clock';
 export { DIRECTIVES } from './runs';
 export { WEBHOOK_RETRY_STEPS } from './webhooks';
-export { PRESETS, PRESET_NAMES, REAL_HISTORY, REAL_STALE_READS, type PresetName, type SettingsPatch } from './settings';
+export {
+  PRESETS, PRESET_NAMES, REAL_HISTORY, REAL_STALE_READS, DEPLOYED_HISTORY, SHAPES, type PresetName, type SettingsPatch, type Shapes,
+} from './settings';
+export { CODE_REVIEW_KIND, DEPLOYED_CONVERSATION_STATES, DEPLOYED_ROLES, DEPLOYED_SANDBOX_STATES, KINDS } from './shapes';
+export { PLAN_CONCURRENT_AGENTS, DEFAULT_CONCURRENT_AGENTS, concurrentAgentLimit } from './plans';
+export { CONFLICT_REASONS } from './errors';
+export { RETIRED_MODEL_RUN } from './deployedSeed';
 export { UNKNOWN_FIELDS, UNKNOWN_VALUES } from './habits';
 
 /** Parts of the default data to replace; `settings` is a patch over the preset (see settings.ts). */
@@ -43,7 +49,9 @@ export interface EmulatorOptions {
   /**
    * Default `reference` (whole histories, Retry-After only when a fault rule gives one, only
    * documented fields, every read current). `real`: a real deployment's habits (history 20 by
-   * default, 500 at most; Retry-After 5 on 429/502/503; unknown fields; stale reads). See settings.ts.
+   * default, 500 at most; Retry-After 5 on 429/502/503; unknown fields; stale reads).
+   * `deployed`: those habits (history 100 by default, 500 at most) with the deployed service's
+   * shapes (`shapes: 'deployed'`). See settings.ts.
    */
   preset?: PresetName;
   /** Changes to the preset's settings, e.g. `{ historyDefault: 20, historyMax: 500 }`; `reset()` comes back to them. */
@@ -118,6 +126,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const log = new RequestLog();
   const delays = new Delays();
 
+  service.seedDeployedRuns();
   const reset = (): void => {
     scheduler.reset();
     service.reset();
@@ -125,6 +134,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     faults.reset();
     log.clear();
     state.load(seed, scheduler.now());
+    service.seedDeployedRuns();
   };
 
   const foreign = new ForeignServer(log, () => scheduler.now());

@@ -6,8 +6,9 @@
  * and what the emulator does cannot drift apart.
  */
 import type { Settings } from './domain';
-import { ERROR_CODES } from './errors';
+import { DEPLOYED_ONLY_CODES, ERROR_CODES, type ErrorCode } from './errors';
 import { MODELS } from './models';
+import { deployedSchemas } from './openapiDeployed';
 import { effectiveHistoryDefault } from './settings';
 import {
   CREATE_TEST_GROUP_BODY, FOLLOW_UP_BODY, RUN_STATUSES, REASONING_EFFORTS, PERMISSIONS, START_AGENT_BODY, requestBodySchema,
@@ -20,10 +21,17 @@ export const API_VERSION = '1.0.0-beta.1';
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 const timestamp = (description: string): JsonSchema => ({ type: 'integer', minimum: 0, description: `${description} (Unix milliseconds).` });
 
+type Shapes = Settings['shapes'];
+
+/** The error codes the shapes send (the 409s only under deployed ones), in ERROR_CODES order. */
+function knownCodes(shapes: Shapes): ErrorCode[] {
+  return (Object.keys(ERROR_CODES) as ErrorCode[]).filter((code) => shapes === 'deployed' || !DEPLOYED_ONLY_CODES.includes(code));
+}
+
 /** Error codes grouped by HTTP status, from ERROR_CODES. */
-function codesByStatus(): Map<number, string[]> {
+function codesByStatus(shapes: Shapes): Map<number, string[]> {
   const map = new Map<number, string[]>();
-  for (const [code, status] of Object.entries(ERROR_CODES)) map.set(status, [...(map.get(status) ?? []), code]);
+  for (const code of knownCodes(shapes)) map.set(ERROR_CODES[code], [...(map.get(ERROR_CODES[code]) ?? []), code]);
   return map;
 }
 
@@ -35,9 +43,10 @@ const STATUS_TEXT: Record<number, string> = {
   404: 'Not found',
   413: 'Request body too large',
   415: 'Request body is not JSON',
+  409: 'Conflict with the workspace\'s or the conversation\'s state',
 };
 
-function schemas(): Record<string, JsonSchema> {
+function schemas(shapes: Shapes): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {
     RunStatus: { type: 'string', enum: [...RUN_STATUSES], description: '`completed` and `error` end a run; a follow-up re-opens it.' },
     StartAgentRequest: requestBodySchema(START_AGENT_BODY),
@@ -126,23 +135,23 @@ function schemas(): Record<string, JsonSchema> {
       required: ['error'],
       properties: {
         error: { type: 'string', description: 'A sentence describing the problem.' },
-        code: { type: 'string', description: `Machine-readable code; absent on 401. Known codes: ${Object.keys(ERROR_CODES).join(', ')}.` },
+        code: { type: 'string', description: `Machine-readable code; absent on 401. Known codes: ${knownCodes(shapes).join(', ')}.` },
         reason: { type: 'string', description: 'For plan checks (402).' },
         field: { type: 'string', description: 'For `invalid_request` and field-specific checks: the request field at fault.' },
       },
     },
   };
   // One schema per error status, narrowing `code` to the codes that status carries.
-  for (const [status, codes] of codesByStatus()) {
+  for (const [status, codes] of codesByStatus(shapes)) {
     out[`Error${status}`] = { allOf: [ref('Error'), { type: 'object', properties: { code: { type: 'string', enum: codes } } }] };
   }
   out.Error401 = { allOf: [ref('Error'), { type: 'object', properties: { code: false } }], description: 'No `code` on 401.' };
-  return out;
+  return shapes === 'deployed' ? deployedSchemas(out) : out;
 }
 
-function errorResponses(statuses: readonly number[]): Record<string, JsonSchema> {
+function errorResponses(shapes: Shapes, statuses: readonly number[]): Record<string, JsonSchema> {
   const responses: Record<string, JsonSchema> = {};
-  const codes = codesByStatus();
+  const codes = codesByStatus(shapes);
   for (const status of statuses) {
     const list = codes.get(status);
     const text = STATUS_TEXT[status] ?? 'Error';
@@ -188,6 +197,11 @@ function historyLimitParameter(settings: Settings): JsonSchema {
 
 export function buildOpenApi(baseUrl: string, settings: Settings): Record<string, unknown> {
   const modelKinds = Object.fromEntries(MODELS.map((m) => [m.id, m.kind]));
+  const { shapes } = settings;
+  const deployed = shapes === 'deployed';
+  // The deployed service accepts a start with 202 and refuses with 409 at the concurrency limit
+  // (and a follow-up to a code review's conversation).
+  const postErrors = (conflicts: boolean): Record<string, JsonSchema> => errorResponses(shapes, conflicts ? [400, 401, 402, 403, 404, 409, 413, 415] : [400, 401, 402, 403, 404, 413, 415]);
   const document = {
     openapi: '3.1.0',
     info: {
@@ -211,7 +225,7 @@ export function buildOpenApi(baseUrl: string, settings: Settings): Record<string
           summary: 'Start an agent run',
           description: 'Starts a workspace-scoped agent conversation for the given app and immediately queues the initial prompt.',
           requestBody: jsonBody(START_AGENT_BODY),
-          responses: { ...ok(201, 'Run accepted and queued.', 'AgentRun'), ...errorResponses([400, 401, 402, 403, 404, 413, 415]) },
+          responses: { ...ok(deployed ? 202 : 201, 'Run accepted and queued.', 'AgentRun'), ...postErrors(deployed) },
         },
       },
       '/agents/{agentId}': {
@@ -220,7 +234,7 @@ export function buildOpenApi(baseUrl: string, settings: Settings): Record<string
           tags: ['agents'],
           summary: 'Read an agent run',
           parameters: [agentIdParameter, historyLimitParameter(settings)],
-          responses: { ...ok(200, 'The run.', 'Agent'), ...errorResponses([400, 401, 402, 404]) },
+          responses: { ...ok(200, 'The run.', 'Agent'), ...errorResponses(shapes, [400, 401, 402, 404]) },
         },
       },
       '/agents/{agentId}/messages': {
@@ -231,7 +245,7 @@ export function buildOpenApi(baseUrl: string, settings: Settings): Record<string
           description: 'Queues a follow-up turn. A busy run keeps its status and `queuedTurnCount` grows; a finished run re-opens (`queued`, then `running`).',
           parameters: [agentIdParameter],
           requestBody: jsonBody(FOLLOW_UP_BODY),
-          responses: { ...ok(202, 'Turn accepted.', 'FollowUpAck'), ...errorResponses([400, 401, 402, 403, 404, 413, 415]) },
+          responses: { ...ok(202, 'Turn accepted.', 'FollowUpAck'), ...postErrors(deployed) },
         },
       },
       '/test-groups': {
@@ -240,7 +254,7 @@ export function buildOpenApi(baseUrl: string, settings: Settings): Record<string
           tags: ['test-groups'],
           summary: 'Create a test group',
           requestBody: jsonBody(CREATE_TEST_GROUP_BODY),
-          responses: { ...ok(201, 'Group created.', 'TestGroupCreated'), ...errorResponses([400, 401, 402, 403, 404, 413, 415]) },
+          responses: { ...ok(201, 'Group created.', 'TestGroupCreated'), ...postErrors(false) },
         },
       },
       '/openapi.json': {
@@ -264,7 +278,7 @@ export function buildOpenApi(baseUrl: string, settings: Settings): Record<string
       },
     },
     components: {
-      schemas: schemas(),
+      schemas: schemas(shapes),
       securitySchemes: {
         bearerAuth: {
           type: 'http',

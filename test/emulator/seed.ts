@@ -47,6 +47,11 @@ export const SEED = Object.freeze({
     brokeOwner: 'owner@broke.example',
   },
   paidCredits: { main: 100, noCredits: 0, noApiAccess: 25 },
+  /** Runs seeded under `shapes: 'deployed'` only (deployedSeed.ts). */
+  agents: {
+    /** A completed run of `ws_acme`/`app_todo` on the retired model `anthropic/claude-sonnet-4`. */
+    retiredModel: 'agt_seed_retired_model',
+  },
 });
 
 export function defaultSeed(): Seed {

@@ -106,7 +106,8 @@ function buildRoutes(options: ApiServerOptions): Route[] {
   return [
     {
       pattern: /^\/agents$/,
-      methods: { POST: { auth: 'bearer', run: ({ caller, body }) => jsonReply(201, service.startAgent(caller, body)) } },
+      // 201 in the reference's shapes, 202 in the deployed service's.
+      methods: { POST: { auth: 'bearer', run: ({ caller, body }) => jsonReply(service.startStatus(), service.startAgent(caller, body)) } },
     },
     {
       pattern: /^\/agents\/([^/]+)$/,

@@ -3,37 +3,29 @@
  * agent runs progressing on the emulator clock, follow-ups, test groups and completion
  * webhooks. HTTP concerns (routing, content types, faults) live in server.ts.
  */
-import { randomBytes } from 'node:crypto';
+import { ServiceChecks } from './checks';
 import type { Scheduler, TaskHandle } from './clock';
-import type { AgentRecord, ApiToken, Message, Project, TestGroupRecord, Turn, Workspace } from './domain';
-import { PLAN_REASONS, ServiceError } from './errors';
+import type { AgentRecord, CodeReviewInfo, Message, Project, TestGroupRecord, Turn, Workspace } from './domain';
+import { seedDeployedRuns } from './deployedSeed';
+import { CONFLICT_REASONS, ServiceError } from './errors';
 import { findModel, type ModelInfo } from './models';
-import {
-  reasoningMessage, unknownAckFields, unknownAgentFields, unknownLifecycleFields, unknownMessageFields, unknownSandboxState, UNKNOWN_VALUES,
-} from './habits';
+import { reasoningMessage, unknownAckFields, unknownSandboxState, UNKNOWN_VALUES } from './habits';
+import { messageOf, newId, type Caller, type MessageInput, type NewConversation } from './records';
+import { planReviewTurn, reviewPrompt } from './reviews';
 import { planTurn, type MessageDraft, type Step, type TurnScript } from './runs';
-import { TOKEN_PREFIX } from './seed';
 import { historyLimitFor, parseHistoryLimit } from './settings';
+import { CODE_REVIEW_KIND, lifecycleWords, mentionedIssues, writeAttachments, type LifecycleChange, type LifecycleWords } from './shapes';
 import { rowOf, StaleReads, type RunRow } from './staleReads';
 import {
   AGENT_KIND, CREATE_TEST_GROUP_BODY, DEFAULT_PERMISSION, DEFAULT_REASONING_EFFORT, FOLLOW_UP_BODY,
   START_AGENT_BODY, TERMINAL_STATUSES, validateBody,
 } from './spec';
-import { tokenCovers, type EmulatorState } from './state';
+import type { EmulatorState } from './state';
+import { agentView, type AgentView } from './views';
 import type { WebhookDispatcher } from './webhooks';
 
-export function newId(prefix: string): string {
-  return `${prefix}_${randomBytes(12).toString('hex')}`;
-}
-
-/** Who is calling, once the token is accepted. */
-export interface Caller {
-  token: ApiToken;
-  workspace: Workspace;
-}
-
-/** The public JSON view of a run, as `GET /agents/{id}` and webhooks send it. */
-export type AgentView = Record<string, unknown>;
+export type { AgentView } from './views';
+export { newId, type Caller } from './records';
 
 interface ActiveTurn {
   turn: Turn;
@@ -54,6 +46,7 @@ export class AgentService {
   private readonly active = new Map<string, ActiveTurn>();
   private readonly ticks = new Map<string, TaskHandle>();
   private readonly stale: StaleReads;
+  private readonly checks: ServiceChecks;
 
   constructor(
     private readonly state: EmulatorState,
@@ -62,6 +55,12 @@ export class AgentService {
     private readonly stepMs: number,
   ) {
     this.stale = new StaleReads(state.settings, () => scheduler.now());
+    this.checks = new ServiceChecks(state, () => scheduler.now());
+  }
+
+  /** 401 for a missing, malformed, unknown or revoked token; then 402 when the plan lacks API access. */
+  authenticate(authorization: string | undefined): Caller {
+    return this.checks.authenticate(authorization);
   }
 
   /** Forgets every run in progress (the state itself is reloaded by the caller). */
@@ -70,6 +69,12 @@ export class AgentService {
     this.ticks.clear();
     this.active.clear();
     this.stale.reset();
+  }
+
+  /** Under deployed shapes, adds the deployed profile's seeded runs that are missing (deployedSeed.ts). */
+  seedDeployedRuns(): void {
+    if (!this.deployed) return;
+    for (const record of seedDeployedRuns(this.state, this.now())) this.written(record);
   }
 
   /** Every change to a run ends here, so a lagging replica can serve the run as it was (staleReads.ts). */
@@ -81,133 +86,95 @@ export class AgentService {
     return this.scheduler.now();
   }
 
+  private get words(): LifecycleWords {
+    return lifecycleWords(this.state.settings.shapes);
+  }
+
+  private get deployed(): boolean {
+    return this.state.settings.shapes === 'deployed';
+  }
+
+  /** `POST /agents` answers 201 (the emulator's choice for the reference) or 202 (the deployed service). */
+  startStatus(): number {
+    return this.deployed ? 202 : 201;
+  }
+
   /** The answer of start and follow-up, with the unknown fields when they are on. */
   private ack(record: AgentRecord, fields: Record<string, unknown>): Record<string, unknown> {
     return this.state.settings.unknownFields ? { ...fields, ...unknownAckFields(record) } : fields;
-  }
-
-  // ---------------------------------------------------------------- auth and plan
-
-  /** 401 for a missing, malformed, unknown or revoked token; then 402 when the plan lacks API access. */
-  authenticate(authorization: string | undefined): Caller {
-    if (authorization === undefined || authorization.trim() === '') {
-      throw ServiceError.unauthorized('Missing API token: send the header `Authorization: Bearer <API_TOKEN>`.');
-    }
-    const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);
-    if (match === null) throw ServiceError.unauthorized('The Authorization header must use the Bearer scheme: `Authorization: Bearer <API_TOKEN>`.');
-    const value = match[1];
-    const token = value.startsWith(`${TOKEN_PREFIX}_`) ? this.state.tokens.get(value) : undefined;
-    if (token === undefined) throw ServiceError.unauthorized('Invalid API token.');
-    if (token.revokedAt !== undefined) throw ServiceError.unauthorized('This API token has been revoked.');
-    const workspace = this.state.workspaces.get(token.workspaceId);
-    if (workspace === undefined) throw ServiceError.unauthorized('Invalid API token.');
-    token.lastUsedAt = this.now();
-    if (!workspace.plan.apiAccess) {
-      throw ServiceError.of('api_access_required', `The ${workspace.plan.name} plan of workspace "${workspace.name}" does not include REST API access. Upgrade the plan to use the API.`, {
-        reason: PLAN_REASONS.noApiAccess,
-      });
-    }
-    return { token, workspace };
-  }
-
-  // ---------------------------------------------------------------- shared checks
-
-  /** 404 when the app is not a project of the workspace, 403 when unverified or outside the token's scope. */
-  private resolveProject(caller: Caller, appId: string): Project {
-    const project = this.state.findProject(caller.workspace, appId);
-    if (project === undefined) throw ServiceError.of('app_not_found', `No project with app ID "${appId}" in this workspace.`, { field: 'appId' });
-    if (!project.verified) {
-      throw ServiceError.of('project_not_verified', `The project "${project.projectName}" (app ID "${appId}") is not verified; only verified projects can be used with the API.`, { field: 'appId' });
-    }
-    if (!tokenCovers(caller.token, project)) {
-      throw ServiceError.of('app_outside_token_scope', `This API token is not scoped to the project "${project.projectName}" (app ID "${appId}").`, { field: 'appId' });
-    }
-    return project;
-  }
-
-  /** The checks that tie a connected provider model to a member's credentials. */
-  private checkModelUser(workspace: Workspace, model: ModelInfo, userEmail: string | undefined): void {
-    if (userEmail === undefined) {
-      if (model.kind === 'connected_provider') {
-        throw ServiceError.of('user_email_required', `The model "${model.id}" runs on a workspace member's ${model.provider} credentials: send \`userEmail\`.`, { field: 'userEmail' });
-      }
-      return;
-    }
-    const member = this.state.findMember(workspace, userEmail);
-    if (member === undefined) {
-      throw ServiceError.of('user_not_workspace_member', `${userEmail} is not a member of workspace "${workspace.name}".`, { field: 'userEmail' });
-    }
-    if (model.kind === 'connected_provider' && !member.credentials.some((c) => c.provider === model.provider && c.active)) {
-      throw ServiceError.of('missing_provider_credentials', `${userEmail} has no active ${model.provider} credentials connected in this workspace.`, { field: 'userEmail' });
-    }
-  }
-
-  /** 402 when a service-hosted model costs more than the balance; otherwise charges the turn. */
-  private charge(workspace: Workspace, model: ModelInfo): number {
-    if (model.kind !== 'service_hosted') return 0;
-    if (workspace.paidCredits < model.creditsPerTurn) {
-      throw ServiceError.of(
-        'insufficient_paid_credits',
-        `Workspace "${workspace.name}" has ${workspace.paidCredits} paid credits; a turn of "${model.id}" needs ${model.creditsPerTurn}.`,
-        { reason: PLAN_REASONS.lowCredits },
-      );
-    }
-    workspace.paidCredits -= model.creditsPerTurn;
-    return model.creditsPerTurn;
-  }
-
-  /** A run the caller may see: same workspace, and an app inside the token's scope. */
-  private visibleAgent(caller: Caller, agentId: string): AgentRecord {
-    const record = this.state.agents.get(agentId);
-    const project = record === undefined ? undefined : this.state.findProject(caller.workspace, record.appId);
-    if (record === undefined || record.workspaceId !== caller.workspace.id || project === undefined || !tokenCovers(caller.token, project)) {
-      throw ServiceError.of('agent_not_found', `No agent run "${agentId}" in this workspace.`);
-    }
-    return record;
   }
 
   // ---------------------------------------------------------------- endpoints
 
   startAgent(caller: Caller, body: unknown): Record<string, unknown> {
     const input = validateBody(START_AGENT_BODY, body);
-    const project = this.resolveProject(caller, str(input, 'appId') ?? '');
+    const project = this.checks.resolveProject(caller, str(input, 'appId') ?? '');
     const model = findModel(str(input, 'model') ?? '');
     if (model === undefined) throw ServiceError.invalid('model', '`model` is not a known model.');
     const userEmail = str(input, 'userEmail');
-    this.checkModelUser(caller.workspace, model, userEmail);
-    const credits = this.charge(caller.workspace, model);
-
-    const now = this.now();
-    const record: AgentRecord = {
-      agentId: newId('agt'),
-      kind: AGENT_KIND,
-      workspaceId: caller.workspace.id,
-      appId: project.appId,
-      projectId: project.projectId,
-      projectName: project.projectName,
-      model: model.id,
-      reasoningEffort: str(input, 'reasoningEffort') ?? DEFAULT_REASONING_EFFORT,
+    this.checks.checkModelUser(caller.workspace, model, userEmail);
+    this.checks.checkConcurrency(caller.workspace);
+    const credits = this.checks.charge(caller.workspace, model);
+    const record = this.createConversation({
+      workspace: caller.workspace,
+      project,
+      model,
+      prompt: str(input, 'prompt') ?? '',
+      credits,
+      createdByTokenId: caller.token.id,
+      // The deployed service stores no effort when none is asked for; the reference's default is medium.
+      reasoningEffort: str(input, 'reasoningEffort') ?? (this.deployed ? null : DEFAULT_REASONING_EFFORT),
       permission: str(input, 'permission') ?? DEFAULT_PERMISSION,
       permittedBranches: strings(input, 'permittedBranches') ?? [],
-      createdByTokenId: caller.token.id,
+      ...(userEmail !== undefined ? { userEmail } : {}),
+      ...(str(input, 'completionWebhookUrl') !== undefined ? { completionWebhookUrl: str(input, 'completionWebhookUrl') } : {}),
+    });
+    return this.ack(record, { agentId: record.agentId, kind: record.kind, status: record.status, appId: record.appId, projectId: record.projectId, createdAt: record.createdAt });
+  }
+
+  /** Stores a new conversation with its first turn queued, and starts its clock. */
+  createConversation(input: NewConversation): AgentRecord {
+    const now = this.now();
+    const created = this.words.created();
+    const record: AgentRecord = {
+      agentId: newId('agt'),
+      kind: input.review === undefined ? AGENT_KIND : CODE_REVIEW_KIND,
+      workspaceId: input.workspace.id,
+      appId: input.project.appId,
+      projectId: input.project.projectId,
+      projectName: input.project.projectName,
+      model: input.model.id,
+      reasoningEffort: input.reasoningEffort,
+      permission: input.permission,
+      permittedBranches: input.permittedBranches,
+      createdByTokenId: input.createdByTokenId,
       status: 'queued',
       createdAt: now,
       updatedAt: now,
       history: [],
-      lifecycle: { conversationState: 'queued', sandboxState: 'cold', queuedTurnCount: 1, lastLifecycleEventAt: now },
-      pendingTurns: [{ number: 1, prompt: str(input, 'prompt') ?? '', acceptedAt: now, creditsCharged: credits }],
+      // The deployed service has had no lifecycle event yet for a run only created.
+      lifecycle: { ...created, queuedTurnCount: 1, lastLifecycleEventAt: this.deployed ? null : now },
+      pendingTurns: [{ number: 1, prompt: input.prompt, acceptedAt: now, creditsCharged: input.credits }],
       turnCount: 1,
-      creditsCharged: credits,
+      creditsCharged: input.credits,
       extraFields: {},
       halted: false,
     };
-    if (userEmail !== undefined) record.userEmail = userEmail;
-    const webhook = str(input, 'completionWebhookUrl');
-    if (webhook !== undefined) record.completionWebhookUrl = webhook;
+    if (input.review !== undefined) record.review = input.review;
+    if (input.userEmail !== undefined) record.userEmail = input.userEmail;
+    if (input.completionWebhookUrl !== undefined) record.completionWebhookUrl = input.completionWebhookUrl;
     this.state.agents.set(record.agentId, record);
     this.written(record);
     this.scheduleTick(record);
-    return this.ack(record, { agentId: record.agentId, kind: record.kind, status: record.status, appId: record.appId, projectId: record.projectId, createdAt: record.createdAt });
+    return record;
+  }
+
+  /** A code review's conversation (deployed shapes; opened by `POST /__admin/code-review-conversations`). */
+  openCodeReview(workspace: Workspace, project: Project, model: ModelInfo, review: CodeReviewInfo): AgentRecord {
+    return this.createConversation({
+      workspace, project, model, prompt: reviewPrompt(review), credits: 0, createdByTokenId: 'admin',
+      reasoningEffort: null, permission: DEFAULT_PERMISSION, permittedBranches: [], review,
+    });
   }
 
   /**
@@ -216,23 +183,31 @@ export class AgentService {
    */
   getAgent(caller: Caller, agentId: string, query: URLSearchParams): AgentView {
     const requested = parseHistoryLimit(query);
-    const record = this.visibleAgent(caller, agentId);
+    const record = this.checks.visibleAgent(caller, agentId);
     const unseenFor = this.state.settings.notFoundAfterStartMs;
     if (unseenFor !== null && this.now() - record.createdAt < unseenFor) {
       // A replica that has not seen the new run yet: the same answer as for a run that does not exist.
       throw ServiceError.of('agent_not_found', `No agent run "${agentId}" in this workspace.`);
     }
-    return this.view(record, historyLimitFor(this.state.settings, requested), this.stale.read(record));
+    return agentView(record, this.state.settings, historyLimitFor(this.state.settings, requested), this.stale.read(record));
   }
 
   followUp(caller: Caller, agentId: string, body: unknown): Record<string, unknown> {
     const input = validateBody(FOLLOW_UP_BODY, body);
-    const record = this.visibleAgent(caller, agentId);
+    const record = this.checks.visibleAgent(caller, agentId);
+    if (this.deployed && record.kind === CODE_REVIEW_KIND) {
+      throw ServiceError.of('follow_ups_not_supported', `The conversation "${agentId}" belongs to a code review, which takes no follow-ups. Start a new agent run instead.`, {
+        reason: CONFLICT_REASONS.codeReviewConversation,
+      });
+    }
     // The run keeps its model: connected provider runs still need the member's credentials,
     // service-hosted runs pay for every turn.
     const model = findModel(record.model);
-    if (model?.kind === 'connected_provider') this.checkModelUser(caller.workspace, model, record.userEmail);
-    const credits = model === undefined ? 0 : this.charge(caller.workspace, model);
+    if (model?.kind === 'connected_provider') this.checks.checkModelUser(caller.workspace, model, record.userEmail);
+    const busy = this.active.has(record.agentId) || this.ticks.has(record.agentId);
+    // A follow-up queued behind a busy turn adds no active run; one that re-opens a finished run does.
+    if (!busy) this.checks.checkConcurrency(caller.workspace, record);
+    const credits = model === undefined ? 0 : this.checks.charge(caller.workspace, model);
     record.creditsCharged += credits;
 
     const now = this.now();
@@ -250,10 +225,9 @@ export class AgentService {
     record.lifecycle.queuedTurnCount = record.pendingTurns.length;
     record.updatedAt = now;
 
-    const busy = this.active.has(record.agentId) || this.ticks.has(record.agentId);
     if (!busy && this.stale.storesPromptOnAcceptance()) {
       // That implementation writes the prompt at once; the run row follows when the turn is picked up.
-      this.appendMessage(record, { role: 'user', content: turn.prompt });
+      this.appendMessage(record, this.userMessage(record, turn.prompt));
       turn.promptStored = true;
     }
     if (!busy) {
@@ -262,7 +236,7 @@ export class AgentService {
       record.status = 'queued';
       delete record.completedAt;
       delete record.lastError;
-      record.lifecycle.conversationState = 'queued';
+      record.lifecycle.conversationState = this.words.reopened();
       record.lifecycle.lastLifecycleEventAt = now;
       this.scheduleTick(record);
     }
@@ -273,7 +247,7 @@ export class AgentService {
 
   createTestGroup(caller: Caller, body: unknown): { groupId: string } {
     const input = validateBody(CREATE_TEST_GROUP_BODY, body);
-    const project = this.resolveProject(caller, str(input, 'appId') ?? '');
+    const project = this.checks.resolveProject(caller, str(input, 'appId') ?? '');
     const description = input.description;
     const group: TestGroupRecord = {
       groupId: newId('tg'),
@@ -292,38 +266,9 @@ export class AgentService {
 
   // ---------------------------------------------------------------- views
 
-  /**
-   * The public Agent object; `historyLimit` keeps only the most recent messages (`sequence` stays
-   * that of the whole conversation). `row`: the run as the answering copy holds it (default: now).
-   */
+  /** The public Agent object (views.ts); `row`: the run as the answering copy holds it (default: now). */
   view(record: AgentRecord, historyLimit: number | null, row: RunRow = rowOf(record)): AgentView {
-    const served = record.history.slice(0, row.historyLength);
-    const kept = historyLimit === null ? served : served.slice(Math.max(0, served.length - historyLimit));
-    const unknown = this.state.settings.unknownFields;
-    const history = unknown ? kept.map((m) => ({ ...m, ...unknownMessageFields(m) })) : kept;
-    const view: AgentView = {
-      agentId: record.agentId,
-      kind: record.kind,
-      status: row.status,
-      appId: record.appId,
-      projectId: record.projectId,
-    };
-    if (record.projectName !== undefined) view.projectName = record.projectName;
-    Object.assign(view, {
-      model: record.model,
-      reasoningEffort: record.reasoningEffort,
-      permission: row.permission,
-      permittedBranches: row.permittedBranches,
-      createdAt: record.createdAt,
-      updatedAt: row.updatedAt,
-    });
-    if (row.completedAt !== undefined) view.completedAt = row.completedAt;
-    if (row.lastError !== undefined) view.lastError = row.lastError;
-    view.history = history;
-    view.lifecycle = unknown ? { ...row.lifecycle, ...unknownLifecycleFields(row.lifecycle) } : row.lifecycle;
-    if (unknown) Object.assign(view, unknownAgentFields(record));
-    Object.assign(view, record.extraFields);
-    return structuredClone(view);
+    return agentView(record, this.state.settings, historyLimit, row);
   }
 
   /** The internal view for `/__admin/agents/:id`: everything, including queued prompts. */
@@ -340,23 +285,20 @@ export class AgentService {
 
   // ---------------------------------------------------------------- admin operations
 
-  appendMessage(record: AgentRecord, draft: Omit<Message, 'id' | 'sequence' | 'createdAt'> & Partial<Pick<Message, 'sequence' | 'createdAt'>>): Message {
+  appendMessage(record: AgentRecord, draft: MessageInput): Message {
     const now = this.now();
     const last = record.history.reduce((max, m) => Math.max(max, m.sequence), 0);
-    const message: Message = {
-      id: newId('msg'),
-      sequence: draft.sequence ?? last + 1,
-      role: draft.role,
-      content: draft.content,
-      ...(draft.toolName !== undefined ? { toolName: draft.toolName } : {}),
-      ...(draft.toolParameters !== undefined ? { toolParameters: draft.toolParameters } : {}),
-      ...(draft.attachments !== undefined ? { attachments: draft.attachments } : {}),
-      createdAt: draft.createdAt ?? now,
-    };
+    const message = messageOf(draft, last + 1, now);
     record.history.push(message);
     record.updatedAt = now;
     this.written(record);
     return message;
+  }
+
+  /** A turn's prompt as its `user` message; the deployed service links the issues it mentions. */
+  private userMessage(record: AgentRecord, prompt: string): MessageInput {
+    const issues = this.deployed ? writeAttachments('deployed', record.appId, mentionedIssues(prompt)) : [];
+    return issues.length === 0 ? { role: 'user', content: prompt } : { role: 'user', content: prompt, attachments: issues };
   }
 
   /**
@@ -398,9 +340,9 @@ export class AgentService {
     if (this.active.has(record.agentId) || record.pendingTurns.length > 0) this.scheduleTick(record);
   }
 
-  private lifecycleEvent(record: AgentRecord, changes: { conversationState?: string; sandboxState?: string }): void {
+  private lifecycleEvent(record: AgentRecord, changes: LifecycleChange): void {
     const now = this.now();
-    if (changes.conversationState !== undefined) record.lifecycle.conversationState = changes.conversationState;
+    record.lifecycle.conversationState = changes.conversationState;
     if (changes.sandboxState !== undefined) {
       record.lifecycle.sandboxState = this.state.settings.unknownValues ? unknownSandboxState(changes.sandboxState) : changes.sandboxState;
     }
@@ -412,38 +354,47 @@ export class AgentService {
   private beginNextTurn(record: AgentRecord): void {
     const turn = record.pendingTurns.shift();
     if (turn === undefined) return;
-    const script = planTurn({
+    const context = {
       prompt: turn.prompt,
       turnNumber: turn.number,
+      appId: record.appId,
       projectName: record.projectName ?? record.appId,
       model: record.model,
       permission: record.permission,
       permittedBranches: record.permittedBranches,
-    });
+      shapes: this.state.settings.shapes,
+    };
+    const script = record.review === undefined ? planTurn(context) : planReviewTurn(context, record.review);
     this.active.set(record.agentId, { turn, script, nextStep: 0 });
     record.status = 'running';
     delete record.lastError;
-    if (turn.promptStored !== true) this.appendMessage(record, { role: 'user', content: turn.prompt });
+    if (turn.promptStored !== true) this.appendMessage(record, this.userMessage(record, turn.prompt));
     const unknownValues = this.state.settings.unknownValues;
     if (unknownValues) this.appendMessage(record, reasoningMessage(turn.prompt));
-    const sandboxState = record.lifecycle.sandboxState === 'ready' ? 'ready' : 'provisioning';
-    this.lifecycleEvent(record, { conversationState: unknownValues ? UNKNOWN_VALUES.turnStartConversationState : 'thinking', sandboxState });
+    const startWord = unknownValues ? UNKNOWN_VALUES.turnStartConversationState : 'thinking';
+    this.lifecycleEvent(record, this.words.turnStart(record.lifecycle.sandboxState, startWord));
   }
 
   private applyStep(record: AgentRecord, step: Step): void {
     for (const draft of step.messages) this.appendDraft(record, draft);
-    this.lifecycleEvent(record, { conversationState: step.conversationState, sandboxState: step.sandboxState });
+    this.lifecycleEvent(record, this.words.step(step.conversationState, step.sandboxState, record.lifecycle.sandboxState));
   }
 
   private appendDraft(record: AgentRecord, draft: MessageDraft): void {
-    this.appendMessage(record, { ...draft, attachments: draft.attachments === undefined ? undefined : [...draft.attachments] });
+    this.appendMessage(record, structuredClone(draft));
   }
 
   private endTurn(record: AgentRecord, active: ActiveTurn): void {
     this.active.delete(record.agentId);
     const outcome = active.script.outcome;
     if (outcome.status === 'error') {
-      this.appendMessage(record, { role: 'system', content: `Turn ${active.turn.number} failed: ${outcome.error}` });
+      if (this.deployed) {
+        // The deployed service records a failure as an `error` message, and says when queued turns go on.
+        this.appendMessage(record, { role: 'error', content: outcome.error });
+        if (record.pendingTurns.length > 0) this.appendMessage(record, { role: 'system', content: `Turn ${active.turn.number} failed; running the next queued prompt.` });
+      } else {
+        this.appendMessage(record, { role: 'system', content: `Turn ${active.turn.number} failed: ${outcome.error}` });
+      }
     }
     if (record.pendingTurns.length > 0) {
       // Queued follow-ups run next; the run stays `running` and no webhook is sent yet.
@@ -453,13 +404,8 @@ export class AgentService {
     const now = this.now();
     record.status = outcome.status;
     record.completedAt = now;
-    if (outcome.status === 'error') {
-      record.lastError = outcome.error;
-      this.lifecycleEvent(record, { conversationState: 'finished', sandboxState: 'stopped' });
-    } else {
-      const waiting = outcome.conversationState === 'awaiting_input';
-      this.lifecycleEvent(record, { conversationState: outcome.conversationState, sandboxState: waiting ? 'ready' : 'stopped' });
-    }
+    if (outcome.status === 'error') record.lastError = outcome.error;
+    this.lifecycleEvent(record, this.words.turnEnd(outcome.status === 'error' ? 'error' : outcome.conversationState === 'awaiting_input' ? 'awaiting_input' : 'completed'));
     if (TERMINAL_STATUSES.includes(record.status) && record.completionWebhookUrl !== undefined) {
       this.webhooks.enqueue(record.agentId, 'agent.completed', record.completionWebhookUrl, { event: 'agent.completed', agent: this.view(record, null) });
     }

@@ -1,9 +1,11 @@
 /**
  * Emulator settings: how closely it copies a real deployment's habits where the reference is
- * silent. Two presets: `reference` (the default: whole histories, no Retry-After unless a
- * fault rule gives one, only documented fields, every read current) and `real` (what a real
- * deployment does and a client must cope with: capped histories, Retry-After on 429/502/503,
- * unknown fields, reads from a lagging replica, a status that lags a follow-up).
+ * silent, and which shapes it serves. Three presets: `reference` (the default: whole
+ * histories, no Retry-After unless a fault rule gives one, only documented fields, every read
+ * current), `real` (what a real deployment does and a client must cope with: capped
+ * histories, Retry-After on 429/502/503, unknown fields, reads from a lagging replica, a
+ * status that lags a follow-up) and `deployed` (`real`'s habits with the deployed service's
+ * shapes, `shapes: 'deployed'`: see shapes.ts and service-api-wider.md §1).
  *
  * One parser serves `PATCH /__admin/settings`, `startEmulator({ settings })` and the seed,
  * so every way in accepts and rejects the same values.
@@ -14,6 +16,18 @@ import { ServiceError } from './errors';
 /** What a real deployment does with `historyLimit`: 20 messages unless asked, never more than 500. */
 export const REAL_HISTORY = { historyDefault: 20, historyMax: 500 } as const;
 
+/** What the deployed service documents for `historyLimit`: 100 messages unless asked, at most 500. */
+export const DEPLOYED_HISTORY = { historyDefault: 100, historyMax: 500 } as const;
+
+/**
+ * Which shapes the API serves: `reference` (service-api.md: string tool parameters and
+ * attachments, 201 on a start, optional fields left out) or `deployed` (service-api-wider.md
+ * §1: object parameters and attachments, six roles, nulls, 202 on a start, the 409s, code
+ * review conversations, retired models on old runs). See shapes.ts.
+ */
+export const SHAPES = ['reference', 'deployed'] as const;
+export type Shapes = (typeof SHAPES)[number];
+
 /**
  * What a real deployment's reads do (staleReads.ts): a replica 2 s behind answers them, and for
  * 3 s after a follow-up re-opens a finished run its status still says the last turn's completion.
@@ -23,8 +37,9 @@ export const REAL_STALE_READS = { staleReadMs: 2_000, staleReadEvery: 1, staleSt
 const CURRENT_READS = { staleReadMs: null, staleReadEvery: 1, staleStatusAfterFollowUpMs: null, notFoundAfterStartMs: null } as const;
 
 export const PRESETS = {
-  reference: { historyDefault: null, historyMax: null, retryAfterSeconds: null, unknownFields: false, unknownValues: false, ...CURRENT_READS },
-  real: { ...REAL_HISTORY, retryAfterSeconds: 5, unknownFields: true, unknownValues: false, ...REAL_STALE_READS },
+  reference: { historyDefault: null, historyMax: null, retryAfterSeconds: null, unknownFields: false, unknownValues: false, ...CURRENT_READS, shapes: 'reference' },
+  real: { ...REAL_HISTORY, retryAfterSeconds: 5, unknownFields: true, unknownValues: false, ...REAL_STALE_READS, shapes: 'reference' },
+  deployed: { ...DEPLOYED_HISTORY, retryAfterSeconds: 5, unknownFields: true, unknownValues: false, ...REAL_STALE_READS, shapes: 'deployed' },
 } as const satisfies Record<string, Settings>;
 
 export type PresetName = keyof typeof PRESETS;
@@ -46,7 +61,7 @@ export interface SettingsPatch extends Partial<Settings> {
 
 const KEYS: readonly string[] = [
   'preset', 'historyLimit', 'historyDefault', 'historyMax', 'retryAfterSeconds', 'unknownFields', 'unknownValues',
-  'staleReadMs', 'staleReadEvery', 'staleStatusAfterFollowUpMs', 'notFoundAfterStartMs',
+  'staleReadMs', 'staleReadEvery', 'staleStatusAfterFollowUpMs', 'notFoundAfterStartMs', 'shapes',
 ];
 
 /** A settings value that cannot be applied; the message names the key. */
@@ -99,7 +114,16 @@ export function parseSettingsPatch(input: unknown): SettingsPatch {
     if (typeof every !== 'number' || !Number.isInteger(every) || every < 1) throw new SettingsError('"staleReadEvery" must be an integer of at least 1.');
     patch.staleReadEvery = every;
   }
+  const shapes = input.shapes;
+  if (shapes !== undefined) {
+    if (!isShapes(shapes)) throw new SettingsError(`"shapes" must be one of: ${SHAPES.join(', ')}.`);
+    patch.shapes = shapes;
+  }
   return patch;
+}
+
+export function isShapes(value: unknown): value is Shapes {
+  return typeof value === 'string' && (SHAPES as readonly string[]).includes(value);
 }
 
 /** The settings after a patch (the base is not changed); throws SettingsError when the result is inconsistent. */
@@ -118,6 +142,7 @@ export function applySettingsPatch(base: Settings, patch: SettingsPatch): Settin
   if (patch.staleReadEvery !== undefined) next.staleReadEvery = patch.staleReadEvery;
   if (patch.staleStatusAfterFollowUpMs !== undefined) next.staleStatusAfterFollowUpMs = patch.staleStatusAfterFollowUpMs;
   if (patch.notFoundAfterStartMs !== undefined) next.notFoundAfterStartMs = patch.notFoundAfterStartMs;
+  if (patch.shapes !== undefined) next.shapes = patch.shapes;
   // A default above the maximum would be clamped on every read: almost surely a mistake.
   if (next.historyDefault !== null && next.historyMax !== null && next.historyDefault > next.historyMax) {
     throw new SettingsError(`"historyDefault" (${next.historyDefault}) must not exceed "historyMax" (${next.historyMax}).`);

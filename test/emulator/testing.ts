@@ -81,10 +81,11 @@ export class ApiCaller {
     return this.request('POST', '/test-groups', { body });
   }
 
-  /** Starts a run that must be accepted, and returns its id. */
+  /** Starts a run that must be accepted (201, or 202 under the deployed shapes), and returns its id. */
   async startOk(body: Json): Promise<string> {
     const result = await this.start(body);
-    if (result.status !== 201) throw new Error(`start failed: HTTP ${result.status} ${result.text}`);
+    const accepted = this.emulator.state.settings.shapes === 'deployed' ? 202 : 201;
+    if (result.status !== accepted) throw new Error(`start failed: HTTP ${result.status} ${result.text}`);
     return String(obj(result).agentId);
   }
 

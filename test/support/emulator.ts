@@ -12,6 +12,8 @@ export interface HarnessEmulatorOptions {
   /** Print one line per API request (the demo's --verbose). */
   readonly logRequests?: boolean;
   readonly seed?: EmulatorOptions['seed'];
+  /** The emulator's preset (`reference` by default; the demo uses `deployed`). */
+  readonly preset?: EmulatorOptions['preset'];
 }
 
 /** Starts the emulator with a real clock; it is closed at cleanup if nobody closes it first. */
@@ -22,6 +24,7 @@ export async function startEmulator(options: HarnessEmulatorOptions): Promise<Em
     stepMs: options.stepMs,
     quiet: options.logRequests !== true,
     ...(options.seed ? { seed: options.seed } : {}),
+    ...(options.preset ? { preset: options.preset } : {}),
   });
   // close() is idempotent: a session may close it first, the cleanup then does nothing.
   registerCleanup('stop the emulator', () => emulator.close());

@@ -13,6 +13,7 @@ import {
   type Profile,
   type WorkbenchUrlOptions,
 } from './codeServer';
+import type { PresetName } from '../emulator/index';
 import { emulatorInfo, emulatorToken, startEmulator, type Emulator } from './emulator';
 import { extensionId, paths, readManifest } from './paths';
 import { makeTempDir, registerCleanup } from './processes';
@@ -39,6 +40,8 @@ export interface SessionOptions {
   readonly port?: number;
   /** The emulator prints one line per API request. */
   readonly logRequests?: boolean;
+  /** The emulator's preset (`reference` by default). */
+  readonly preset?: PresetName;
   /**
    * Workspace trust as a person has it: the workspace opens in Restricted Mode until trusted.
    * Off by default (the editor's trust prompt would stand in front of every test).
@@ -82,7 +85,7 @@ export function snapshotVsix(): string {
  */
 export async function startSession(options: SessionOptions): Promise<Session> {
   const root = makeTempDir(`agent-runs-${options.label}`);
-  const emulator = await startEmulator({ stepMs: options.stepMs, logRequests: options.logRequests === true });
+  const emulator = await startEmulator({ stepMs: options.stepMs, logRequests: options.logRequests === true, ...(options.preset ? { preset: options.preset } : {}) });
   let server: CodeServer | undefined;
   try {
     const profile = createProfile(root, {

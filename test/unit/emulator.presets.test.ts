@@ -11,7 +11,7 @@ describe('emulator: presets', () => {
       assert.deepEqual(emu.state.settings, PRESETS.reference);
       assert.deepEqual(PRESETS.reference, {
         historyDefault: null, historyMax: null, retryAfterSeconds: null, unknownFields: false, unknownValues: false,
-        staleReadMs: null, staleReadEvery: 1, staleStatusAfterFollowUpMs: null, notFoundAfterStartMs: null,
+        staleReadMs: null, staleReadEvery: 1, staleStatusAfterFollowUpMs: null, notFoundAfterStartMs: null, shapes: 'reference',
       });
     } finally {
       await emu.close();
@@ -21,7 +21,7 @@ describe('emulator: presets', () => {
   it('preset real: capped history, Retry-After on 503, unknown fields, all at once; reset() keeps them', async () => {
     const emu = await startEmulator({ clock: 'manual', preset: 'real' });
     try {
-      assert.deepEqual(emu.state.settings, { historyDefault: 20, historyMax: 500, retryAfterSeconds: 5, unknownFields: true, unknownValues: false, ...REAL_STALE_READS });
+      assert.deepEqual(emu.state.settings, { historyDefault: 20, historyMax: 500, retryAfterSeconds: 5, unknownFields: true, unknownValues: false, ...REAL_STALE_READS, shapes: 'reference' });
       const api = new ApiCaller(emu, emu.tokens.default);
       const started = obj(await api.start(start({ prompt: '[[long]]' })));
       for (const key of UNKNOWN_FIELDS.ack) assert.ok(key in started, key);
@@ -43,7 +43,7 @@ describe('emulator: presets', () => {
   it('settings change a preset: the preset first, then the seed\'s settings, then `settings`', async () => {
     const emu = await startEmulator({ preset: 'real', seed: { settings: { historyDefault: 10, unknownValues: true } }, settings: { historyDefault: 30, retryAfterSeconds: null } });
     try {
-      assert.deepEqual(emu.state.settings, { historyDefault: 30, historyMax: 500, retryAfterSeconds: null, unknownFields: true, unknownValues: true, ...REAL_STALE_READS });
+      assert.deepEqual(emu.state.settings, { historyDefault: 30, historyMax: 500, retryAfterSeconds: null, unknownFields: true, unknownValues: true, ...REAL_STALE_READS, shapes: 'reference' });
     } finally {
       await emu.close();
     }
@@ -66,6 +66,25 @@ describe('emulator: presets', () => {
 
     const bad = spawnCli(['--port', '0', '--preset', 'fake']);
     assert.equal(await bad.exited, 1);
-    assert.match(bad.output(), /--preset must be one of reference, real/);
+    assert.match(bad.output(), /--preset must be one of reference, real, deployed/);
+  });
+
+  it('CLI --preset deployed serves the deployed shapes: a start answers 202, the retired-model run is there', async () => {
+    const run = spawnCli(['--port', '0', '--preset', 'deployed', '--quiet']);
+    try {
+      await waitFor(() => /Hint:/.test(run.output()), 5_000, 'the CLI banner');
+      const output = run.output();
+      assert.match(output, /Preset:\s+deployed /);
+      const adminUrl = /Admin:\s+(\S+)/.exec(output)?.[1] ?? '';
+      const baseUrl = /Base URL:\s+(\S+)/.exec(output)?.[1] ?? '';
+      const token = /Token:\s+(\S+)/.exec(output)?.[1] ?? '';
+      assert.deepEqual(obj(await call(`${adminUrl}/settings`, 'GET')), PRESETS.deployed);
+      const started = await call(`${baseUrl}/agents`, 'POST', { token, body: start() });
+      assert.equal(started.status, 202);
+      assert.equal(obj(await call(`${baseUrl}/agents/${SEED.agents.retiredModel}`, 'GET', { token })).model, 'anthropic/claude-sonnet-4');
+    } finally {
+      run.child.kill('SIGINT');
+    }
+    assert.equal(await run.exited, 0);
   });
 });
