@@ -222,7 +222,15 @@ function backlog(i: number): InjectedMessage {
     return {
       role: 'tool',
       toolName: 'edit_file',
-      toolParameters: JSON.stringify({ path: 'src/store/todos.ts', find: 'let todos = []', replace: 'const todos: Todo[] = []' }),
+      // Three edits: long enough (17 lines) to be folded into a collapsed tool call.
+      toolParameters: JSON.stringify({
+        path: 'src/store/todos.ts',
+        edits: [
+          { find: 'let todos = []', replace: 'const todos: Todo[] = []' },
+          { find: 'todos = todos.filter', replace: 'todos.splice(0, todos.length, ...todos.filter' },
+          { find: 'export default todos', replace: 'export { todos }' },
+        ],
+      }),
       content: 'Edited `src/store/todos.ts` (1 change).',
     };
   }
@@ -543,6 +551,35 @@ describe('Run panel (UI)', function () {
         assert.equal(await f.evaluate('typeof window.__pwned'), 'undefined', `window.__pwned was set in ${f.url()}`);
       }
     }
+  });
+
+  it('shows a model\'s thinking folded, opened from the keyboard, and an error as one (issue 20)', async () => {
+    const wb = workbench();
+    const frame = await panelFrame(wb, agentId);
+    const size = await historySize(frame);
+    await inject(wb, agentId, { role: 'thinking', content: 'Weighing **two** fixes before answering.' });
+    await inject(wb, agentId, { role: 'error', content: 'The sandbox lost its network.' });
+    await waitUntil(async () => (await historySize(frame)) >= size + 2, UI_TIMEOUT_MS, 'the thinking and the error to arrive');
+    await frame.locator('[data-ui="latest"]').click();
+    const thinking = frame.locator('.log article.msg.role-thinking').last();
+    await thinking.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+    assert.equal((await thinking.locator('.msg-role').textContent())?.trim(), 'Thinking');
+    const body = thinking.locator('details.thinking .msg-body');
+    assert.ok(await body.isHidden(), 'folded by default');
+    await thinking.locator('details.thinking > summary').focus();
+    await wb.page.keyboard.press('Enter');
+    await body.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+    assert.equal(await body.locator('strong').textContent(), 'two');
+    const error = frame.locator('.log article.msg.role-error').last();
+    await error.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+    assert.equal((await error.locator('.msg-role').textContent())?.trim(), 'Error');
+    // Set apart by a solid border in the theme's error colour, not by colour alone.
+    const border = await error.evaluate((el: PageElement) => {
+      const s = (globalThis as unknown as { getComputedStyle(e: PageElement): { borderLeftStyle: string; borderLeftWidth: string } }).getComputedStyle(el);
+      return `${s.borderLeftStyle} ${s.borderLeftWidth}`;
+    });
+    assert.equal(border, 'solid 3px');
+    await shoot(wb, 'panel-9b-thinking-and-error');
   });
 
   it('comes back after a window reload showing the same run, with the unsent draft', async () => {

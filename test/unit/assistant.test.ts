@@ -101,6 +101,44 @@ describe('assistant: run text and progress', () => {
     assert.match(done.parts[2] ?? '', /Last error: boom/);
   });
 
+  it('reads the deployed shapes: object parameters, attachment objects, each role named, content absent (issue 20)', () => {
+    const deployed: Agent = {
+      agentId: 'ag_2', status: 'running',
+      history: [
+        { sequence: 1, role: 'user', content: 'fix', attachments: [{ type: 'file', name: 'report.pdf', url: 'https://files.example/r.pdf', mimeType: 'application/pdf' }] },
+        { sequence: 2, role: 'thinking', content: 'First the *tests*.' },
+        { sequence: 3, role: 'tool', toolParameters: { path: 'src/a.ts', range: [1, 2] } },
+        { sequence: 4, role: 'system', content: 'Sandbox restarted.' },
+        { sequence: 5, role: 'error', content: 'The [tool](command:evil) failed.' },
+        { sequence: 6, role: 'critic', content: 'hmm' },
+        { sequence: 7, role: 'assistant', content: 'See', attachments: [{ identifier: 'ENG-42', title: 'Checkout fails', url: 'https://linear.example/ENG-42' }, { weird: { deep: [1] } }, { name: 'x', url: 'javascript:alert(1)' }] },
+      ],
+    };
+    const text = runAsText(deployed, { maxMessages: 10, maxMessageChars: 2000, maxChars: 8000 });
+    for (const line of [
+      '--- user #1\nfix [attachments: report.pdf (file) <https://files.example/r.pdf>]',
+      '--- thinking #2\nFirst the *tests*.',
+      '--- tool #3\n[tool {"path":"src/a.ts","range":[1,2]}]\n',
+      '--- error #5\n', '--- critic #6\n',
+      '--- assistant #7\nSee [attachments: ENG-42 — Checkout fails <https://linear.example/ENG-42>; {"weird":{"deep":[1]}}; x <javascript:alert(1)>]',
+    ]) {
+      assert.ok(text.includes(line), `${line}\n---\n${text}`);
+    }
+    assert.doesNotMatch(text, /undefined|null|\[object Object\]/);
+    const { parts } = progressMarkdown(deployed, { seen: 0 }, { maxMessages: 10, maxMessageChars: 500 }, plainL10n);
+    assert.deepEqual(parts.slice(1), [
+      '> _Thinking:_ First the \\*tests\\*\\.',
+      '> \\[tool \\{"path":"src/a\\.ts","range":\\[1,2\\]\\}\\]',
+      '> _System:_ Sandbox restarted\\.',
+      '> **Error:** The \\[tool\\]\\(command:evil\\) failed\\.',
+      '> _critic:_ hmm',
+      '> See \\[attachments: ENG\\-42 — Checkout fails \\<https://linear\\.example/ENG\\-42\\>; \\{"weird":\\{"deep":\\[1\\]\\}\\}; x \\<javascript:alert\\(1\\)\\>\\]',
+    ]);
+    const html = markdown.render(parts.join('\n\n'));
+    // Nothing active: no link but a web address (a chat linkifies bare ones, as in any content), no image, no HTML.
+    assert.doesNotMatch(html, /<a href="(?!https?:\/\/)|<img|<script|javascript:alert\(1\)"/, html);
+  });
+
   it('cuts without splitting a surrogate pair and escapes Markdown', () => {
     assert.deepEqual(cut('ab😀', 3), { text: 'ab', cut: true });
     assert.equal(escapeMarkdown('![x](y) <b>'), '\\!\\[x\\]\\(y\\) \\<b\\>');

@@ -159,6 +159,49 @@ describe('protocol: helpers', () => {
     assert.equal(small.contentLength, undefined);
   });
 
+  it('carries the deployed shapes: object parameters as indented JSON, attachment objects as chips, nothing dropped', () => {
+    const params = { path: 'src/a.ts', edits: [{ line: 3, insert: 'x' }], options: { dryRun: false, mode: null } };
+    const w = toWireMessage('id:1', 0, {
+      role: 'tool',
+      toolName: 'edit_file',
+      toolParameters: params,
+      attachments: [
+        { type: 'file', name: 'report.pdf', url: 'https://files.example/r.pdf', mimeType: 'application/pdf' },
+        { identifier: 'ENG-42', title: 'Checkout fails', url: 'https://linear.example/ENG-42' },
+        { weird: { deep: [1, 2] } },
+        { name: 'trap', url: 'javascript:alert(1)' },
+        { name: 'far', url: `https://x.example/${'p'.repeat(3_000)}` },
+        'src/app.ts',
+        7,
+      ],
+    });
+    assert.equal(w.content, undefined);
+    assert.equal(w.toolParameters, JSON.stringify(params, null, 2));
+    assert.equal(w.toolParametersJson, true);
+    assert.deepEqual(w.attachments, [
+      { label: 'report.pdf', url: 'https://files.example/r.pdf', type: 'file' },
+      { label: 'ENG-42', url: 'https://linear.example/ENG-42', title: 'Checkout fails' },
+      { label: '{"weird":{"deep":[1,2]}}', raw: true },
+      // Kept as sent: the page decides what it links (http/https only).
+      { label: 'trap', url: 'javascript:alert(1)' },
+      // A link longer than the wire carries is not cut into another link: not offered.
+      { label: 'far' },
+      'src/app.ts',
+      { label: '7', raw: true },
+    ]);
+    const checked = parseExtensionMessage(init({ messages: [w] }));
+    assert.ok(checked.ok, checked.ok ? '' : checked.reason);
+    assert.deepEqual(checked.ok && checked.message.type === 'init' ? checked.message.messages[0] : undefined, w, 'the page gets them unchanged');
+    // A string stays as sent (the page pretty-prints it), unflagged; long ones are cut with their length.
+    assert.deepEqual(toWireMessage('id:2', 1, { toolParameters: '{"a":1}' }), { key: 'id:2', arrival: 1, toolParameters: '{"a":1}' });
+    const huge = { blob: 'z'.repeat(MAX_WIRE_CONTENT_CHARS) };
+    const cut = toWireMessage('id:3', 2, { toolParameters: huge, attachments: [{ blob: 'q'.repeat(5_000) }] });
+    assert.equal(cut.toolParameters!.length, MAX_WIRE_CONTENT_CHARS);
+    assert.equal(cut.toolParametersLength, JSON.stringify(huge, null, 2).length);
+    assert.equal((cut.attachments![0] as { label: string }).label.length, 2_000);
+    assert.ok(parseExtensionMessage(init({ messages: [cut] })).ok);
+  });
+
   it('orders by sequence, createdAt, arrival with missing values last', () => {
     const list = [
       { arrival: 0 },
@@ -200,7 +243,17 @@ describe('protocol: wire messages checked by hand', () => {
     toolName: () => pick(['shell', strOf(200), strOf(201), ...others]),
     toolParameters: () => pick(['{}', strOf(MAX_WIRE_CONTENT_CHARS), strOf(MAX_WIRE_CONTENT_CHARS + 1), ...others]),
     toolParametersLength: () => pick([...numbers, ...others]),
-    attachments: () => pick([[], ['a', 'b'], new Array<string>(100).fill('a'), new Array<string>(101).fill('a'), [strOf(2_000)], [strOf(2_001)], ['a', 3], [undefined], ...others]),
+    toolParametersJson: () => pick([true, false, 1, 'true', ...others]),
+    attachments: () =>
+      pick([
+        [], ['a', 'b'], new Array<string>(100).fill('a'), new Array<string>(101).fill('a'), [strOf(2_000)], [strOf(2_001)], ['a', 3], [undefined], ...others,
+        // Attachment objects as the page gets them (see toWireMessage), well- and ill-formed.
+        [{ label: 'f' }], ['a', { label: 'ENG-1', url: 'https://x.example/1', type: 'linear_issue', title: 'T', raw: true }],
+        [{ label: strOf(2_000), url: strOf(2_000), type: strOf(200), title: strOf(200) }], [{ label: strOf(2_001) }], [{ label: 'f', url: strOf(2_001) }],
+        [{ label: 'f', type: strOf(201) }], [{ label: 'f', title: strOf(201) }], [{ label: 'f', raw: false }], [{ label: 'f', raw: 'yes' }],
+        [{ label: 'f', extra: 'dropped' }], [{ url: 'https://x.example' }], [{ label: 3 }], [{ label: 'f', url: null }], [['a']], [null],
+        new Array<unknown>(100).fill({ label: 'f' }), new Array<unknown>(101).fill({ label: 'f' }),
+      ]),
     attachmentCount: () => pick([...numbers, ...others]),
     createdAt: () => pick([...numbers, ...others]),
     extra: () => pick(['dropped', ...others]),
@@ -256,6 +309,12 @@ describe('protocol: wire messages checked by hand', () => {
     assert.ok(!parseExtensionMessage({ type: 'update', messages: new Array(20_001).fill({ key: 'a', arrival: 0 }) }).ok, 'at most 20,000');
     assert.ok(!parseExtensionMessage({ ...init(), messages: undefined }).ok, 'init needs its messages');
     assert.ok(!parseExtensionMessage({ ...init(), protocol: 2 }).ok, 'the rest is still checked when the messages are valid');
+    for (const bad of [[{ label: 'x', url: 'u'.repeat(2_001) }], [{ url: 'https://x.example' }], [{ label: 'x', raw: false }], [null]]) {
+      const r2 = parseExtensionMessage(init({ messages: [{ key: 'a', arrival: 0, attachments: bad as unknown as string[] }] }));
+      assert.ok(!r2.ok && r2.reason.includes('messages.0.attachments'), JSON.stringify(bad));
+    }
+    const flagged = parseExtensionMessage(init({ messages: [{ key: 'a', arrival: 0, toolParameters: '{}', toolParametersJson: 1 as unknown as true }] }));
+    assert.ok(!flagged.ok && flagged.reason.includes('messages.0.toolParametersJson'));
     const ok = parseExtensionMessage({ type: 'update', messages: [{ key: 'a', arrival: 0, content: 'x', extra: 1 }], removedKeys: ['b'] });
     assert.deepEqual(ok.ok ? ok.message : undefined, { type: 'update', messages: [{ key: 'a', arrival: 0, content: 'x' }], removedKeys: ['b'] });
   });

@@ -210,13 +210,20 @@ describe('render: messages', () => {
     assert.ok(q.body.textContent?.includes('«roleUnknown»'));
   });
 
-  it('collapses tool calls and pretty-prints JSON parameters', () => {
+  it('pretty-prints JSON parameters: shown when short, folded (collapsed) beyond 12 lines', () => {
     const p = msg({ role: 'tool', toolName: 'read_file', toolParameters: '{"path":"a.ts","lines":[1,2]}' });
-    const details = p.body.querySelectorAll('details')[0];
-    assert.equal(details.getAttribute('open'), null, 'collapsed by default');
+    assert.equal(p.body.querySelectorAll('details').length, 0, 'short parameters are not folded away');
     assert.ok(p.body.textContent?.includes('read_file'));
     const pre = p.body.querySelectorAll('pre')[0];
     assert.equal(pre.textContent, JSON.stringify({ path: 'a.ts', lines: [1, 2] }, null, 2));
+    const twelve = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`k${i}`, i]));
+    assert.equal(msg({ toolName: 't', toolParameters: JSON.stringify(twelve) }).body.querySelectorAll('details').length, 0, '12 lines are shown');
+    const long = { ...twelve, k10: 10 };
+    const q = msg({ role: 'tool', toolName: 'write_file', toolParameters: JSON.stringify(long) });
+    const details = q.body.querySelectorAll('details.tool')[0];
+    assert.equal(details.getAttribute('open'), null, '13 lines: collapsed by default');
+    assert.ok(details.querySelectorAll('summary')[0].textContent?.includes('write_file'), 'the call is named where it is folded');
+    assert.equal(details.querySelectorAll('pre')[0].textContent, JSON.stringify(long, null, 2));
   });
 
   it('shows malformed or hostile tool parameters as escaped text', () => {

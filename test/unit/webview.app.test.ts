@@ -325,6 +325,11 @@ function range(from: number, to: number): WireMessage[] {
   return out;
 }
 
+/** Tool parameters long enough (13 lines) to be folded into a collapsed `<details>`. */
+function foldedParams(n: number): string {
+  return JSON.stringify(Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`k${i}`, n])));
+}
+
 function update(u: Omit<UpdateMessage, 'type'>): UpdateMessage {
   return { type: 'update', ...u };
 }
@@ -434,7 +439,7 @@ describe('webview app', () => {
 
   it('applies updates to the affected messages only', () => {
     const h = harness();
-    h.send(initMessage(range(1, 6).map((m) => (m.sequence === 2 ? { ...m, toolName: 'shell', toolParameters: '{"a":1}' } : m))));
+    h.send(initMessage(range(1, 6).map((m) => (m.sequence === 2 ? { ...m, toolName: 'shell', toolParameters: foldedParams(1) } : m))));
     const before = h.articles();
     const details = before[1].querySelector('details')!;
     details.setAttribute('open', '');
@@ -447,7 +452,7 @@ describe('webview app', () => {
     assert.ok(after[1].querySelector('details')!.hasAttribute('open'), 'expanded tool call still open');
 
     // Changed: replaced in place, its expanded tool call stays expanded, neighbours untouched.
-    h.send(update({ messages: [{ ...wire(2), content: 'edited', toolName: 'shell', toolParameters: '{"a":2}' }] }));
+    h.send(update({ messages: [{ ...wire(2), content: 'edited', toolName: 'shell', toolParameters: foldedParams(2) }] }));
     const changed = h.articles();
     assert.notEqual(changed[1], before[1]);
     assert.equal(changed[0], before[0]);
@@ -988,7 +993,7 @@ describe('webview app: long runs (find, filters, jumps, gaps, send state, reload
 
   it('comes back after a reload to the message being read, with its open tool call and the filters', () => {
     const h = harness();
-    const messages = range(1, 2_001).map((m) => (m.sequence === 1_500 ? { ...m, toolName: 'shell', toolParameters: '{"a":1}' } : m));
+    const messages = range(1, 2_001).map((m) => (m.sequence === 1_500 ? { ...m, toolName: 'shell', toolParameters: foldedParams(1) } : m));
     h.send(initMessage(messages));
     let y = 0;
     Object.assign(h.viewport, {

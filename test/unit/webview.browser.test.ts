@@ -7,6 +7,7 @@
  */
 import * as assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
+import type { AgentMessage } from '../../src/api/types';
 import { MAX_WIRE_CONTENT_CHARS, PROTOCOL_VERSION, STRING_KEYS, forPosting, toWireMessage, type InitMessage, type WebviewStrings, type WireMessage } from '../../src/core/panel/protocol';
 import { buildWebviewBundle, launchChromium, openWebviewPage, readPanelState, serveWebview, type WebviewServer } from '../support/webviewPage';
 
@@ -99,6 +100,66 @@ describe('webview in Chromium (real DOM, DOMPurify, CSP)', function () {
     const after = await readPanelState(page);
     assert.equal(page.url(), server!.url);
     assert.ok(after.posted.some((m) => m.type === 'openLink'));
+    await page.close();
+  });
+
+  it('shows the deployed service\'s shapes: chips, parameters, six roles, thinking opened from the keyboard, borders in high contrast', async () => {
+    const page = await open();
+    const long = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`key${i}`, { value: i }]));
+    const deployed: AgentMessage[] = [
+      {
+        role: 'user',
+        content: 'fix the checkout',
+        attachments: [
+          { type: 'file', name: 'report.pdf', url: 'https://files.example/r.pdf', mimeType: 'application/pdf' },
+          { identifier: 'ENG-42', title: 'Checkout fails', url: 'https://linear.example/ENG-42' },
+          { weird: { deep: [1, 2] } },
+          { name: 'trap', url: 'javascript:window.__pwned=1' },
+        ],
+      },
+      { role: 'thinking', content: 'First the **tests**.' },
+      { role: 'tool', toolName: 'read_file', toolParameters: { path: 'src/a.ts', range: [1, 20] } },
+      { role: 'system', content: 'Sandbox restarted.' },
+      { role: 'error', content: 'The tool failed.' },
+      { role: 'critic', content: 'unknown role' },
+      { role: 'tool', toolName: 'bulk', toolParameters: long },
+    ];
+    const messages = deployed.map((m, i) => toWireMessage(`id:${i + 1}`, i, { id: String(i + 1), sequence: i + 1, ...m }));
+    await page.evaluate((m) => window.postMessage(m, '*'), initWith(messages) as unknown);
+    await page.waitForFunction((n) => document.querySelectorAll('.log > article').length === n, messages.length);
+    const r = await readPanelState(page);
+    assert.deepEqual([r.pwned, r.bad, r.violations], [undefined, [], []]);
+    assert.deepEqual(r.hrefs, ['https://files.example/r.pdf', 'https://linear.example/ENG-42'], 'only the http(s) attachments are links');
+    const count = (sel: string): Promise<number> => page.locator(sel).count();
+    assert.equal(await count('.msg-empty'), 0, 'a tool call without content is no empty message');
+    assert.deepEqual(await page.locator('[data-key="id:1"] .chip').allTextContents(), [
+      'report.pdf file', 'ENG-42 Checkout fails', '{"weird":{"deep":[1,2]}}', 'trap',
+    ]);
+    assert.equal(await page.textContent('[data-key="id:3"] pre'), JSON.stringify({ path: 'src/a.ts', range: [1, 20] }, null, 2));
+    assert.equal(await count('[data-key="id:3"] details'), 0, 'short parameters shown');
+    assert.equal(await count('[data-key="id:7"] details.tool:not([open])'), 1, 'long parameters folded');
+    for (const [key, cls] of [['id:2', 'role-thinking'], ['id:3', 'role-tool'], ['id:4', 'role-system'], ['id:5', 'role-error'], ['id:6', 'role-other']]) {
+      assert.match((await page.getAttribute(`[data-key="${key}"]`, 'class')) ?? '', new RegExp(`\\b${cls}\\b`), key);
+    }
+    assert.match((await page.textContent('[data-key="id:6"] .msg-role')) ?? '', /critic/);
+    // Thinking is folded; its summary takes the focus and opens it with Enter.
+    assert.equal(await count('[data-key="id:2"] details.thinking:not([open])'), 1);
+    assert.equal(await page.locator('[data-key="id:2"] .thinking .msg-body').isVisible(), false);
+    await page.focus('[data-key="id:2"] details.thinking > summary');
+    await page.keyboard.press('Enter');
+    assert.equal(await count('[data-key="id:2"] details.thinking[open]'), 1, 'opened from the keyboard');
+    assert.equal(await page.locator('[data-key="id:2"] .thinking strong').textContent(), 'tests');
+    // Error and system notes are told apart by their borders, not only by colour, in high contrast too.
+    const borders = (): Promise<unknown> =>
+      page.evaluate(`['id:4', 'id:5', 'id:3'].map((k) => { const s = getComputedStyle(document.querySelector('[data-key="' + k + '"]')); return s.borderLeftStyle + ' ' + s.borderLeftWidth; })`);
+    assert.deepEqual(await borders(), ['dashed 3px', 'solid 3px', 'none 0px']);
+    await page.evaluate('document.body.classList.add("vscode-high-contrast")');
+    assert.deepEqual(await borders(), ['dashed 3px', 'solid 4px', 'none 0px']);
+    // An attachment link opens the way every link does: a message to the extension.
+    await page.click('[data-key="id:1"] .chip .md-link >> text=ENG-42');
+    const opened = (await readPanelState(page)).posted.filter((m) => m.type === 'openLink') as unknown as { url: string }[];
+    assert.deepEqual(opened.map((m) => m.url), ['https://linear.example/ENG-42']);
+    assert.equal(page.url(), server!.url);
     await page.close();
   });
 

@@ -203,3 +203,60 @@ describe('export', () => {
     });
   });
 });
+
+describe('export: the deployed service\'s shapes', () => {
+  const params = { path: 'src/a.ts', edits: [{ line: 3, insert: 'x' }], options: { dryRun: false, mode: null } };
+  const file = { type: 'file', name: 'report.pdf', url: 'https://files.example/r.pdf', mimeType: 'application/pdf' };
+  const issue = { identifier: 'ENG-42', title: 'Checkout fails', url: 'https://linear.example/ENG-42' };
+  const weird = { weird: { deep: [1, 2] } };
+  const deployed = (): Transcript => {
+    const t = new Transcript();
+    t.merge([
+      { id: 'd1', sequence: 1, role: 'user', content: 'fix it', attachments: [file, issue, weird, 'notes.txt'], createdAt: T0 },
+      { id: 'd2', sequence: 2, role: 'thinking', content: 'First the tests.', createdAt: T0 + 1 },
+      { id: 'd3', sequence: 3, role: 'tool', content: null, toolName: 'edit_file', toolParameters: params, createdAt: T0 + 2 },
+      { id: 'd4', sequence: 4, role: 'error', content: 'The tool failed.', createdAt: T0 + 3 },
+    ]);
+    return t;
+  };
+  type Doc = { transcript: { messages: Record<string, unknown>[] } };
+
+  it('keeps tool parameters and attachments as the JSON objects they are, in memory and streamed from disk', async () => {
+    const t = deployed();
+    const s = t.snapshot();
+    const doc = JSON.parse(toJson({ agentId: 'x' }, s, { now: T0 })) as Doc;
+    const [m1, m2, m3, m4] = doc.transcript.messages;
+    assert.deepEqual(m1.attachments, [file, issue, weird, 'notes.txt']);
+    assert.deepEqual(m3.toolParameters, params, 'an object, not a string');
+    assert.equal('content' in m3, false, 'no content, not "null" or ""');
+    assert.deepEqual([m1.role, m2.role, m3.role, m4.role], ['user', 'thinking', 'tool', 'error']);
+    const parts: string[] = [];
+    const chunks = async function* (): AsyncGenerator<readonly AgentMessage[]> {
+      yield await Promise.resolve(s.entries.map((e) => e.message));
+    };
+    await writeJson({ write: (text) => Promise.resolve(void parts.push(text)) }, { agentId: 'x' }, { ...s, chunks }, { now: T0 });
+    assert.deepEqual(JSON.parse(parts.join('')), doc);
+  });
+
+  it('writes them in Markdown (and "open in editor") as indented JSON and one line per attachment, roles named', () => {
+    const t = deployed();
+    const md = toMarkdown({ agentId: 'x' }, t.snapshot(), { now: T0 });
+    const fencedParams = '```json\n' + JSON.stringify(params, null, 2) + '\n```';
+    assert.ok(md.includes(fencedParams), md);
+    for (const line of [
+      '- report.pdf (file) \\<https://files.example/r.pdf\\>',
+      '- ENG-42 — Checkout fails \\<https://linear.example/ENG-42\\>',
+      '- {"weird":{"deep":\\[1,2\\]}}',
+      '- notes.txt',
+      `### thinking · ${new Date(T0 + 1).toISOString()} · \\#2`,
+      `### error · ${new Date(T0 + 3).toISOString()} · \\#4`,
+    ]) {
+      assert.ok(md.includes(line), `${line}\n---\n${md}`);
+    }
+    assert.ok(!/\bnull\b|undefined|\[object Object\]/.test(md.replace(fencedParams, '')), 'nothing of an absent content');
+    const one = messageToMarkdown(t.snapshot().entries[2].message);
+    assert.ok(one.includes(fencedParams) && one.includes('**Tool call:** `edit_file`'), one);
+    const chips = messageToMarkdown(t.snapshot().entries[0].message);
+    assert.ok(chips.includes('- ENG-42 — Checkout fails \\<https://linear.example/ENG-42\\>'), chips);
+  });
+});

@@ -8,7 +8,7 @@
  */
 import type { Agent, AgentMessage } from '../../api/types';
 import { oneLine } from '../../api/sanitize';
-import { toolParametersLine } from '../transcript/parts';
+import { attachmentLine, toolParametersLine } from '../transcript/parts';
 import type { L10n } from '../l10n';
 import { statusText } from '../runs/presentation';
 
@@ -43,13 +43,30 @@ export function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, (c) => `\\${c}`);
 }
 
+/** Attachments named per message at most; the rest are counted. */
+const MAX_ATTACHMENTS_NAMED = 10;
+
+/**
+ * A message as text: a tool call (its name and parameters, whatever their shape, on one line),
+ * the content, and the attachments by name, link and type. Content may be absent (a tool call
+ * with parameters only).
+ */
 function messageBody(m: AgentMessage): string {
-  const content = cleanText(m.content ?? '').trim();
-  if (m.toolName) {
+  const parts: string[] = [];
+  if (m.toolName || m.toolParameters !== undefined) {
+    const name = m.toolName ? ` ${oneLine(m.toolName, 80)}` : '';
     const params = m.toolParameters !== undefined ? ` ${oneLine(toolParametersLine(m.toolParameters), 200)}` : '';
-    return `[tool ${oneLine(m.toolName, 80)}${params}]${content ? ` ${content}` : ''}`;
+    parts.push(`[tool${name}${params}]`);
   }
-  return content;
+  const content = cleanText(m.content ?? '').trim();
+  if (content) parts.push(content);
+  const attachments = m.attachments ?? [];
+  if (attachments.length > 0) {
+    const named = attachments.slice(0, MAX_ATTACHMENTS_NAMED).map((a) => oneLine(attachmentLine(a), 200));
+    const more = attachments.length > named.length ? `; ${attachments.length - named.length} more` : '';
+    parts.push(`[attachments: ${named.join('; ')}${more}]`);
+  }
+  return parts.join(' ');
 }
 
 /** The run for a model: one fact per line, then the latest messages, oldest first. */
@@ -108,6 +125,28 @@ export interface ProgressBounds {
 }
 
 /**
+ * What a message in the chat's progress says it is, before its text: nothing for the agent's
+ * own words (and tool calls, which say so), thinking and system notes in italics, an error in
+ * bold, an unknown role as sent (escaped).
+ */
+function roleMark(role: string | undefined, l10n: L10n): string {
+  switch (role) {
+    case undefined:
+    case 'assistant':
+    case 'tool':
+      return '';
+    case 'thinking':
+      return `_${escapeMarkdown(l10n.t('Thinking'))}:_ `;
+    case 'system':
+      return `_${escapeMarkdown(l10n.t('System'))}:_ `;
+    case 'error':
+      return `**${escapeMarkdown(l10n.t('Error'))}:** `;
+    default:
+      return role.trim() ? `_${escapeMarkdown(oneLine(role, 40))}:_ ` : '';
+  }
+}
+
+/**
  * What changed since `state`, as Markdown paragraphs for the chat response, and the new state.
  * A message is new when its `sequence` (or its position, without one) is past `state.seen`.
  */
@@ -126,7 +165,7 @@ export function progressMarkdown(agent: Agent, state: ProgressState, bounds: Pro
   for (const m of shown) {
     const body = cut(messageBody(m), bounds.maxMessageChars);
     const text = escapeMarkdown(body.text).replace(/\n/g, '  \n> ');
-    parts.push(`> ${text}${body.cut ? ' …' : ''}`);
+    parts.push(`> ${roleMark(m.role, l10n)}${text}${body.cut ? ' …' : ''}`);
   }
   if (agent.status === 'error' && agent.lastError && agent.status !== state.status) {
     parts.push(escapeMarkdown(l10n.t('Last error: {0}', oneLine(agent.lastError, 300))));

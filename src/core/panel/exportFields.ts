@@ -4,6 +4,7 @@
  * export states, the chunked transcript and sink of the streaming exports, and the gap marks of
  * a transcript read from disk. Pure: no `vscode`, no DOM.
  */
+import { attachmentsOf, toolParametersOf } from '../../api/json';
 import type { Agent, AgentLifecycle, AgentMessage } from '../../api/types';
 import type { TranscriptSnapshot } from '../transcript/transcript';
 
@@ -53,7 +54,10 @@ export function pickRun(run: Agent): ExportedRun {
   return out;
 }
 
-/** The message's documented fields only, each of the type it is documented with. */
+/**
+ * The message's documented fields only, each of the type it is documented with; tool parameters
+ * and attachments as JSON whatever their shape (an object of arguments, attachment objects).
+ */
 export function pickMessage(m: AgentMessage): AgentMessage {
   const out: AgentMessage = {};
   if (typeof m.id === 'string') out.id = m.id;
@@ -61,8 +65,10 @@ export function pickMessage(m: AgentMessage): AgentMessage {
   if (typeof m.role === 'string') out.role = m.role;
   if (typeof m.content === 'string') out.content = m.content;
   if (typeof m.toolName === 'string') out.toolName = m.toolName;
-  if (typeof m.toolParameters === 'string') out.toolParameters = m.toolParameters;
-  if (Array.isArray(m.attachments)) out.attachments = m.attachments.filter((a): a is string => typeof a === 'string');
+  const toolParameters = toolParametersOf(m.toolParameters);
+  if (toolParameters !== undefined) out.toolParameters = toolParameters;
+  const attachments = attachmentsOf(m.attachments);
+  if (attachments !== undefined) out.attachments = attachments;
   if (typeof m.createdAt === 'number' && Number.isFinite(m.createdAt)) out.createdAt = m.createdAt;
   return out;
 }

@@ -20,7 +20,7 @@ import { stringsSchema } from './webviewStrings';
 import { runHeaderSchema, lifecycleViewSchema, activityViewSchema, freshnessSchema, transcriptInfoSchema, sendStateSchema, PERMISSION_VALUES } from './viewSchemas';
 
 export { MAX_BRANCHES, MAX_MESSAGES_PER_POST, MAX_PROMPT_CHARS, MAX_WIRE_CONTENT_CHARS, PROTOCOL_VERSION, INIT_MESSAGES, HISTORY_CHUNK } from './limits';
-export { checkWireMessage, cutText, toWireMessage, wireMessageSchema, type WireMessage } from './wire';
+export { checkWireMessage, cutText, toWireMessage, wireMessageSchema, type WireAttachment, type WireMessage } from './wire';
 export { isSafeLinkUrl, isWebUrl } from './links';
 export { STRING_KEYS, format, type StringKey, type WebviewStrings } from './webviewStrings';
 export {

@@ -18,7 +18,7 @@
  * text hygiene (renderText.ts), the Markdown renderer (renderMarkdown.ts), and times,
  * durations and numbers (formatting.ts).
  */
-import { format, MAX_WIRE_CONTENT_CHARS, cutText, isSafeLinkUrl, isWebUrl, type WebviewStrings } from './protocol';
+import { format, MAX_WIRE_CONTENT_CHARS, cutText, isSafeLinkUrl, isWebUrl, type WebviewStrings, type WireAttachment } from './protocol';
 import { escapeHtml, safeText } from './renderText';
 import { linkOpen, renderMarkdown } from './renderMarkdown';
 import { formatNumber, isValidTimestamp, renderTime } from './formatting';
@@ -30,24 +30,27 @@ export { isSafeLinkUrl, isWebUrl };
 
 // ------------------------------------------------------------------ messages
 
-const KNOWN_ROLES: Record<string, 'user' | 'assistant' | 'tool' | 'system'> = {
+/** The roles the service publishes, and a few common spellings of them. */
+const KNOWN_ROLES: Record<string, Exclude<RoleClass, 'other'>> = {
   user: 'user',
   human: 'user',
   assistant: 'assistant',
   agent: 'assistant',
   model: 'assistant',
   ai: 'assistant',
+  thinking: 'thinking',
   tool: 'tool',
   tool_call: 'tool',
   tool_result: 'tool',
   function: 'tool',
   system: 'system',
+  error: 'error',
 };
 
-export type RoleClass = 'user' | 'assistant' | 'tool' | 'system' | 'other';
+export type RoleClass = 'user' | 'assistant' | 'thinking' | 'tool' | 'system' | 'error' | 'other';
 
 export function roleClass(role: string | undefined): RoleClass {
-  return (role !== undefined && KNOWN_ROLES[role.toLowerCase()]) || 'other';
+  return (role !== undefined && Object.prototype.hasOwnProperty.call(KNOWN_ROLES, role.toLowerCase()) && KNOWN_ROLES[role.toLowerCase()]) || 'other';
 }
 
 /** The label for a role; an unknown role is shown as sent (neutralized, escaped by the caller). */
@@ -57,10 +60,14 @@ export function roleLabel(role: string | undefined, strings: WebviewStrings): st
       return strings.roleUser;
     case 'assistant':
       return strings.roleAssistant;
+    case 'thinking':
+      return strings.roleThinking;
     case 'tool':
       return strings.roleTool;
     case 'system':
       return strings.roleSystem;
+    case 'error':
+      return strings.roleError;
     default:
       return role && role.trim() ? cutText(role, 64) : strings.roleUnknown;
   }
@@ -82,7 +89,7 @@ export function prettyToolParameters(raw: string): { text: string; json: boolean
   return { text: raw, json: false };
 }
 
-/** The fields renderMessage reads: an AgentMessage plus the wire extras. */
+/** The fields renderMessage reads: a wire message (see wire.ts) without its bookkeeping. */
 export interface RenderableMessage {
   key?: string;
   sequence?: number;
@@ -92,7 +99,9 @@ export interface RenderableMessage {
   toolName?: string;
   toolParameters?: string;
   toolParametersLength?: number;
-  attachments?: string[];
+  /** `toolParameters` is indented JSON already (the service sent a JSON value, not a string). */
+  toolParametersJson?: boolean;
+  attachments?: WireAttachment[];
   attachmentCount?: number;
   createdAt?: number;
 }
@@ -107,23 +116,81 @@ export interface RenderOptions {
 
 const MAX_CHIPS = 50;
 const MAX_CHIP_CHARS = 300;
+const MAX_CHIP_NOTE_CHARS = 120;
+/** Tool parameters longer than this (lines or characters) are folded away behind their call. */
+export const FOLD_PARAMETER_LINES = 12;
+const FOLD_PARAMETER_CHARS = 1_500;
 
 function button(action: string, label: string, cls = 'link-button'): string {
   return `<button type="button" class="${cls}" data-action="${action}">${escapeHtml(label)}</button>`;
 }
 
-function renderAttachments(list: string[], total: number, strings: WebviewStrings, locale: string): string {
+function clip(s: string, max: number): string {
+  return s.length > max ? `${cutText(s, max)}…` : s;
+}
+
+/**
+ * One attachment chip: its label (compact JSON, as code, when nothing known was found), a title
+ * and a type beside it. Only an http/https link is offered, opened the way Markdown links are.
+ */
+function renderChip(a: WireAttachment): string {
+  const v = typeof a === 'string' ? { label: a } : a;
+  const label = v.raw ? `<code>${safeText(clip(v.label, MAX_CHIP_CHARS))}</code>` : `<bdi>${safeText(clip(v.label, MAX_CHIP_CHARS))}</bdi>`;
+  const href = v.url ?? (v.raw ? undefined : v.label);
+  const linked = href !== undefined && isWebUrl(href) ? `${linkOpen(href)}${label}</a>` : label;
+  const notes: string[] = [];
+  if (v.title !== undefined) notes.push(`<span class="chip-title"><bdi>${safeText(clip(v.title, MAX_CHIP_NOTE_CHARS))}</bdi></span>`);
+  if (v.type !== undefined) notes.push(`<span class="chip-type"><bdi>${safeText(clip(v.type, MAX_CHIP_NOTE_CHARS))}</bdi></span>`);
+  // The whole of it on hover: a chip is cut to one line.
+  const whole = [v.label, v.title, v.type, v.url !== undefined && v.url !== v.label ? v.url : undefined].filter((x) => x !== undefined).join(' · ');
+  const tip = typeof a === 'string' ? '' : ` title="${safeText(clip(whole, MAX_CHIP_CHARS * 2))}"`;
+  return `<li class="chip${v.raw ? ' chip-raw' : ''}"${tip}>${[linked, ...notes].join(' ')}</li>`;
+}
+
+function renderAttachments(list: WireAttachment[], total: number, strings: WebviewStrings, locale: string): string {
   const shown = list.slice(0, MAX_CHIPS);
-  const chips = shown.map((a) => {
-    const label = safeText(a.length > MAX_CHIP_CHARS ? `${cutText(a, MAX_CHIP_CHARS)}…` : a);
-    return isWebUrl(a)
-      ? `<li class="chip">${linkOpen(a)}<bdi>${label}</bdi></a></li>`
-      : `<li class="chip"><bdi>${label}</bdi></li>`;
-  });
+  const chips = shown.map(renderChip);
   if (total > shown.length) {
     chips.push(`<li class="chip chip-more">+${escapeHtml(formatNumber(total - shown.length, locale))}</li>`);
   }
   return `<ul class="chips" aria-label="${escapeHtml(strings.attachments)}">${chips.join('')}</ul>`;
+}
+
+/**
+ * A tool call: its name and parameters (indented when JSON). Short parameters are shown; long
+ * ones are folded into a collapsed `<details>` (the page remembers which ones are opened).
+ */
+function renderTool(msg: RenderableMessage, max: number, strings: WebviewStrings, locale: string): string {
+  const name = typeof msg.toolName === 'string' && msg.toolName ? msg.toolName : '';
+  const head = [`<span class="tool-label">${escapeHtml(strings.toolCall)}</span>`];
+  if (name) {
+    head.push(` <code class="tool-name"><bdi>${safeText(cutText(name, 200))}</bdi></code>`);
+  }
+  const body: string[] = [];
+  let fold = false;
+  if (typeof msg.toolParameters === 'string' && msg.toolParameters.length > 0) {
+    const rawParams = cutText(msg.toolParameters, max);
+    const paramsFull = Math.max(msg.toolParametersLength ?? 0, msg.toolParameters.length);
+    const cut = paramsFull > rawParams.length;
+    const pretty = msg.toolParametersJson ? { text: rawParams, json: true } : cut ? { text: rawParams, json: false } : prettyToolParameters(rawParams);
+    const shownParams = cutText(pretty.text, max * 2);
+    const lines = shownParams.split('\n', FOLD_PARAMETER_LINES + 1).length;
+    fold = cut || lines > FOLD_PARAMETER_LINES || shownParams.length > FOLD_PARAMETER_CHARS;
+    body.push(`<div class="tool-params-label">${escapeHtml(strings.toolParameters)}</div>`);
+    body.push(`<pre class="tool-params${pretty.json ? ' json' : ''}" dir="ltr"><code>${safeText(shownParams)}</code></pre>`);
+    body.push('<div class="tool-actions">');
+    body.push(button('copy-params', strings.copyParameters));
+    if (cut || shownParams.length < pretty.text.length) {
+      body.push(button('open-in-editor', format(strings.showFullMessage, formatNumber(paramsFull, locale))));
+    }
+    body.push('</div>');
+  } else {
+    body.push(`<div class="tool-params-none">${escapeHtml(strings.noToolParameters)}</div>`);
+  }
+  const inner = `<div class="tool-body">${body.join('')}</div>`;
+  return fold
+    ? `<details class="tool"><summary>${head.join('')}</summary>${inner}</details>`
+    : `<div class="tool tool-shown"><div class="tool-head">${head.join('')}</div>${inner}</div>`;
 }
 
 /**
@@ -142,8 +209,9 @@ export function keyFromDom(value: string): string {
 }
 
 /**
- * The HTML of one history item: an `<article>` with role label, time, content as Markdown, a
- * collapsed tool-call block and attachment chips. All service text is escaped or rendered
+ * The HTML of one history item: an `<article>` with role label, time, content as Markdown
+ * (folded for a model's thinking), the tool call (its parameters folded when long) and
+ * attachment chips. All service text is escaped or rendered
  * through the restricted Markdown renderer.
  */
 export function renderMessage(msg: RenderableMessage, opts: RenderOptions): string {
@@ -171,14 +239,19 @@ export function renderMessage(msg: RenderableMessage, opts: RenderOptions): stri
   parts.push(button('open-in-editor', strings.openInEditor));
   parts.push('</span></header>');
 
-  // Content.
+  // Content; a model's thinking folded away (a `<details>` the reader opens).
   const content = typeof msg.content === 'string' ? msg.content : '';
   const fullLength = Math.max(msg.contentLength ?? 0, content.length);
   const shown = cutText(content, max);
   const hasTool = typeof msg.toolName === 'string' || typeof msg.toolParameters === 'string';
-  const attachments = Array.isArray(msg.attachments) ? msg.attachments.filter((a) => typeof a === 'string') : [];
+  const attachments = Array.isArray(msg.attachments) ? msg.attachments : [];
   if (shown.length > 0) {
-    parts.push(`<div class="msg-body md" dir="auto">${renderMarkdown(shown, { imageLabel: strings.image })}</div>`);
+    const body = `<div class="msg-body md" dir="auto">${renderMarkdown(shown, { imageLabel: strings.image })}</div>`;
+    parts.push(
+      rc === 'thinking'
+        ? `<details class="thinking"><summary>${escapeHtml(format(strings.thinkingSummary, formatNumber(fullLength, locale)))}</summary>${body}</details>`
+        : body,
+    );
   } else if (!hasTool && attachments.length === 0) {
     parts.push(`<div class="msg-body msg-empty">${escapeHtml(strings.emptyMessage)}</div>`);
   }
@@ -188,35 +261,8 @@ export function renderMessage(msg: RenderableMessage, opts: RenderOptions): stri
     );
   }
 
-  // Tool call: collapsed by default.
   if (hasTool) {
-    const name = typeof msg.toolName === 'string' && msg.toolName ? msg.toolName : '';
-    parts.push('<details class="tool"><summary>');
-    parts.push(`<span class="tool-label">${escapeHtml(strings.toolCall)}</span>`);
-    if (name) {
-      parts.push(` <code class="tool-name"><bdi>${safeText(cutText(name, 200))}</bdi></code>`);
-    }
-    parts.push('</summary><div class="tool-body">');
-    if (typeof msg.toolParameters === 'string' && msg.toolParameters.length > 0) {
-      const rawParams = cutText(msg.toolParameters, max);
-      const paramsFull = Math.max(msg.toolParametersLength ?? 0, msg.toolParameters.length);
-      const cut = paramsFull > rawParams.length;
-      const pretty = cut ? { text: rawParams, json: false } : prettyToolParameters(rawParams);
-      const shownParams = cutText(pretty.text, max * 2);
-      parts.push(`<div class="tool-params-label">${escapeHtml(strings.toolParameters)}</div>`);
-      parts.push(
-        `<pre class="tool-params${pretty.json ? ' json' : ''}" dir="ltr"><code>${safeText(shownParams)}</code></pre>`,
-      );
-      parts.push('<div class="tool-actions">');
-      parts.push(button('copy-params', strings.copyParameters));
-      if (cut || shownParams.length < pretty.text.length) {
-        parts.push(button('open-in-editor', format(strings.showFullMessage, formatNumber(paramsFull, locale))));
-      }
-      parts.push('</div>');
-    } else {
-      parts.push(`<div class="tool-params-none">${escapeHtml(strings.noToolParameters)}</div>`);
-    }
-    parts.push('</div></details>');
+    parts.push(renderTool(msg, max, strings, locale));
   }
 
   if (attachments.length > 0) {

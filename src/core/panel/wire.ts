@@ -1,10 +1,30 @@
 /**
  * One history message as the page gets it (`WireMessage`): the service's fields, cut to the
  * limits, plus its transcript key; checked by hand on the page side (see checkWireMessage).
+ * Whatever JSON shape the service sent tool parameters and attachments in, they cross as
+ * bounded text: structured parameters as indented JSON (flagged), an attachment object as the
+ * chip it makes (core/transcript/parts.ts), so the page never parses the service's JSON.
  */
 import * as z from 'zod/mini';
-import type { AgentMessage } from '../../api/types';
+import type { AgentMessage, JsonValue } from '../../api/types';
+import { attachmentView } from '../transcript/parts';
 import { MAX_WIRE_CONTENT_CHARS, MAX_WIRE_ATTACHMENTS, MAX_ATTACHMENT_CHARS, MAX_SHORT_CHARS, MAX_ID_CHARS, MAX_MESSAGES_PER_POST, str, optStr, timestamp, count } from './limits';
+
+/**
+ * An attachment as the page gets it: a string as sent, or what an attachment object shows —
+ * its label (compact JSON when nothing known was found: `raw`), link, type and title.
+ */
+export const wireAttachmentSchema = z.union([
+  str(MAX_ATTACHMENT_CHARS),
+  z.object({
+    label: str(MAX_ATTACHMENT_CHARS),
+    url: optStr(MAX_ATTACHMENT_CHARS),
+    type: optStr(MAX_SHORT_CHARS),
+    title: optStr(MAX_SHORT_CHARS),
+    raw: z.optional(z.literal(true)),
+  }),
+]);
+export type WireAttachment = z.infer<typeof wireAttachmentSchema>;
 
 /** One history item as the webview gets it: the service's fields (capped) plus its transcript key. */
 export const wireMessageSchema = z.object({
@@ -18,9 +38,12 @@ export const wireMessageSchema = z.object({
   /** Full length of `content` when it was cut to fit; absent when `content` is complete. */
   contentLength: z.optional(count),
   toolName: optStr(MAX_SHORT_CHARS),
+  /** As sent when the service sent a string; structured parameters as indented JSON. */
   toolParameters: optStr(MAX_WIRE_CONTENT_CHARS),
   toolParametersLength: z.optional(count),
-  attachments: z.optional(z.array(str(MAX_ATTACHMENT_CHARS)).check(z.maxLength(MAX_WIRE_ATTACHMENTS))),
+  /** `toolParameters` is the service's JSON value, indented (not a string it sent). */
+  toolParametersJson: z.optional(z.literal(true)),
+  attachments: z.optional(z.array(wireAttachmentSchema).check(z.maxLength(MAX_WIRE_ATTACHMENTS))),
   /** Number of attachments when more than were sent. */
   attachmentCount: z.optional(count),
   createdAt: timestamp,
@@ -42,12 +65,39 @@ const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as nu
 const isStr = (v: unknown, max: number): v is string => typeof v === 'string' && v.length <= max;
 const isTimestamp = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= -8.64e15 && v <= 8.64e15;
 
+/** One wire attachment, checked like `wireAttachmentSchema` (unknown fields dropped), or undefined. */
+function checkAttachment(v: unknown): WireAttachment | undefined {
+  if (typeof v === 'string') {
+    return v.length <= MAX_ATTACHMENT_CHARS ? v : undefined;
+  }
+  if (!isRecord(v) || !isStr(v.label, MAX_ATTACHMENT_CHARS)) return undefined;
+  const { label, url, type, title, raw } = v;
+  const a: WireAttachment = { label };
+  if (url !== undefined) {
+    if (!isStr(url, MAX_ATTACHMENT_CHARS)) return undefined;
+    a.url = url;
+  }
+  if (type !== undefined) {
+    if (!isStr(type, MAX_SHORT_CHARS)) return undefined;
+    a.type = type;
+  }
+  if (title !== undefined) {
+    if (!isStr(title, MAX_SHORT_CHARS)) return undefined;
+    a.title = title;
+  }
+  if (raw !== undefined) {
+    if (raw !== true) return undefined;
+    a.raw = raw;
+  }
+  return a;
+}
+
 /** One wire message, checked like `wireMessageSchema` (unknown fields dropped): the message, or the name of the first bad field. */
 export function checkWireMessage(v: unknown): WireMessage | string {
   if (!isRecord(v)) {
     return '';
   }
-  const { key, arrival, id, sequence, role, content, contentLength, toolName, toolParameters, toolParametersLength, attachments, attachmentCount, createdAt, gapBefore } = v;
+  const { key, arrival, id, sequence, role, content, contentLength, toolName, toolParameters, toolParametersLength, toolParametersJson, attachments, attachmentCount, createdAt, gapBefore } = v;
   if (!isStr(key, MAX_ID_CHARS)) return 'key';
   if (!isCount(arrival)) return 'arrival';
   const w: WireMessage = { key, arrival };
@@ -83,11 +133,16 @@ export function checkWireMessage(v: unknown): WireMessage | string {
     if (!isCount(toolParametersLength)) return 'toolParametersLength';
     w.toolParametersLength = toolParametersLength;
   }
+  if (toolParametersJson !== undefined) {
+    if (toolParametersJson !== true) return 'toolParametersJson';
+    w.toolParametersJson = toolParametersJson;
+  }
   if (attachments !== undefined) {
     if (!Array.isArray(attachments) || attachments.length > MAX_WIRE_ATTACHMENTS) return 'attachments';
-    const list: string[] = [];
-    for (const a of attachments as unknown[]) {
-      if (!isStr(a, MAX_ATTACHMENT_CHARS)) return 'attachments';
+    const list: WireAttachment[] = [];
+    for (const item of attachments as unknown[]) {
+      const a = checkAttachment(item);
+      if (a === undefined) return 'attachments';
       list.push(a);
     }
     w.attachments = list;
@@ -139,9 +194,25 @@ export function cutText(s: string, max: number): string {
   return s.slice(0, end);
 }
 
+/** An attachment for the page: a string cut to the limit, an object as its chip. */
+function toWireAttachment(a: JsonValue): WireAttachment {
+  if (typeof a === 'string') {
+    return cutText(a, MAX_ATTACHMENT_CHARS);
+  }
+  const v = attachmentView(a);
+  const w: WireAttachment = { label: cutText(v.label, MAX_ATTACHMENT_CHARS) };
+  // A link cut short would open something else: a longer one is not offered.
+  if (v.url !== undefined && v.url.length <= MAX_ATTACHMENT_CHARS) w.url = v.url;
+  if (v.type !== undefined) w.type = cutText(v.type, MAX_SHORT_CHARS);
+  if (v.title !== undefined) w.title = cutText(v.title, MAX_SHORT_CHARS);
+  if (v.raw) w.raw = true;
+  return w;
+}
+
 /**
  * A transcript message as posted to the webview: long fields are cut (the full text stays on
- * the extension side for "open in editor", copy and export), wrong-typed fields dropped.
+ * the extension side for "open in editor", copy and export), structured tool parameters and
+ * attachment objects turned into text (see the top of this file), nothing of theirs dropped.
  */
 export function toWireMessage(
   key: string,
@@ -168,15 +239,20 @@ export function toWireMessage(
   if (typeof m.toolName === 'string') {
     w.toolName = cutText(m.toolName, MAX_SHORT_CHARS);
   }
-  if (typeof m.toolParameters === 'string') {
-    w.toolParameters = cutText(m.toolParameters, Math.min(maxChars, MAX_WIRE_CONTENT_CHARS));
-    if (w.toolParameters.length < m.toolParameters.length) {
-      w.toolParametersLength = m.toolParameters.length;
+  if (m.toolParameters !== undefined && m.toolParameters !== null) {
+    const json = typeof m.toolParameters !== 'string';
+    const text = typeof m.toolParameters === 'string' ? m.toolParameters : JSON.stringify(m.toolParameters, null, 2);
+    w.toolParameters = cutText(text, Math.min(maxChars, MAX_WIRE_CONTENT_CHARS));
+    if (w.toolParameters.length < text.length) {
+      w.toolParametersLength = text.length;
+    }
+    if (json) {
+      w.toolParametersJson = true;
     }
   }
   if (Array.isArray(m.attachments)) {
-    const all = m.attachments.filter((a): a is string => typeof a === 'string');
-    w.attachments = all.slice(0, MAX_WIRE_ATTACHMENTS).map((a) => cutText(a, MAX_ATTACHMENT_CHARS));
+    const all = m.attachments.filter((a) => a !== null && a !== undefined);
+    w.attachments = all.slice(0, MAX_WIRE_ATTACHMENTS).map(toWireAttachment);
     if (all.length > w.attachments.length) {
       w.attachmentCount = all.length;
     }
