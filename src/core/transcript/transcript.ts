@@ -8,12 +8,16 @@
  * first seen without an id and later with one (same sequence) keeps its first key, so the
  * webview element it maps to is replaced, not duplicated.
  *
- * Order: `compareOrder` (sequence, then createdAt, then first arrival).
+ * Order: `compareOrder` (sequence, then createdAt, then first arrival). A sequence no run could
+ * reach (past api/sequence.ts's ceiling for the read, e.g. 2^53−1 among 1…29) is not believed:
+ * the message is kept and shown where it arrived (after the newest believed one), and its number
+ * sizes no gap and sets no high-water mark.
  *
  * Bounded: at most `maxMessages` messages and `maxTotalChars` characters per run; the oldest
  * are evicted first and counted. Anything at or before the newest evicted position is not
  * taken in again, so a service that keeps returning a long history does not cause churn.
  */
+import { safeSequences, sequenceCeiling } from '../../api/sequence';
 import type { AgentMessage } from '../../api/types';
 import { freeze, type MutableEntry, type TranscriptEntry } from './entry';
 import { contentHash, normalizeMessage, sameMessage, sizeOf } from './message';
@@ -49,8 +53,9 @@ export class Transcript {
   private earlierUnavailable = false;
   private missing = 0;
   private rev = 0;
-  /** Lowest integer sequence ever taken in (evicted ones included). */
+  /** Lowest and highest believed integer sequences ever taken in (evicted ones included). */
   private minSequenceSeen: number | undefined;
+  private highWater: number | undefined;
   /** Recent evictions with their revisions (bounded), for changesSince(). */
   private evictionLog: { rev: number; key: string }[] = [];
   /** changesSince() is complete only for revisions at or after this one. */
@@ -130,22 +135,26 @@ export class Transcript {
     const changed = new Set<MutableEntry>();
     const occurrences = new Map<string, number>();
     let needsSort = false;
-
+    const messages: AgentMessage[] = [];
     for (const raw of history ?? []) {
       const m = normalizeMessage(raw);
-      if (!m) {
-        continue;
+      if (m) {
+        messages.push(m);
       }
+    }
+    const ceiling = sequenceCeiling(safeSequences(messages), this.highWater);
+
+    for (const m of messages) {
       const existing = this.find(m, occurrences);
       if (existing === undefined) {
-        const got = this.add(m, occurrences);
+        const got = this.add(m, occurrences, ceiling);
         if (got) {
           added.push(got.entry);
           addedSet.add(got.entry);
           needsSort ||= got.outOfOrder;
         }
       } else if (!sameMessage(existing.message, m)) {
-        needsSort = this.replace(existing, m) || needsSort;
+        needsSort = this.replace(existing, m, ceiling) || needsSort;
         if (!addedSet.has(existing)) {
           changed.add(existing);
         }
@@ -178,8 +187,9 @@ export class Transcript {
   }
 
   /** A message not seen before, appended (the caller sorts when it came out of order); undefined when it was evicted before. */
-  private add(m: AgentMessage, occurrences: Map<string, number>): { entry: MutableEntry; outOfOrder: boolean } | undefined {
+  private add(m: AgentMessage, occurrences: Map<string, number>, ceiling: number): { entry: MutableEntry; outOfOrder: boolean } | undefined {
     const entry: MutableEntry = { key: '', arrival: this.nextArrival, rev: 0, message: m, sequence: m.sequence, createdAt: m.createdAt, size: sizeOf(m) };
+    this.place(entry, ceiling);
     if (this.isEvictedPosition(entry)) {
       return undefined;
     }
@@ -191,7 +201,6 @@ export class Transcript {
     }
     this.nextArrival++;
     entry.rev = ++this.rev;
-    this.noteSequence(m.sequence);
     this.index(entry);
     this.totalChars += entry.size;
     const last = this.list[this.list.length - 1];
@@ -200,23 +209,42 @@ export class Transcript {
   }
 
   /** A known message that the service now returns changed; true when its place in the order moved. */
-  private replace(existing: MutableEntry, m: AgentMessage): boolean {
+  private replace(existing: MutableEntry, m: AgentMessage, ceiling: number): boolean {
     const oldOrder: OrderFields = { sequence: existing.sequence, createdAt: existing.createdAt, arrival: existing.arrival };
     this.totalChars += sizeOf(m) - existing.size;
     this.unindex(existing);
+    const unchangedNumber = existing.message.sequence === m.sequence;
     existing.message = m;
-    existing.sequence = m.sequence;
     existing.createdAt = m.createdAt;
     existing.size = sizeOf(m);
     existing.rev = ++this.rev;
-    this.noteSequence(m.sequence);
+    if (!(unchangedNumber && existing.implausible)) {
+      // An implausible one keeps the place it was given; a new number is judged afresh (an
+      // implausible new number keeps the place the message had).
+      this.place(existing, ceiling);
+    }
     this.index(existing);
     return compareOrder(oldOrder, existing) !== 0;
   }
 
-  private noteSequence(sequence: number | undefined): void {
-    if (sequence !== undefined && Number.isInteger(sequence)) {
-      this.minSequenceSeen = Math.min(this.minSequenceSeen ?? sequence, sequence);
+  /**
+   * Sets an entry's order sequence from its message: its own when believable (then noted), else
+   * it keeps the place it has, or a new one is placed after the newest believed sequence.
+   */
+  private place(e: MutableEntry, ceiling: number): void {
+    const s = e.message.sequence;
+    if (s !== undefined && s > ceiling) {
+      if (!e.implausible && e.rev === 0) {
+        e.sequence = this.highWater;
+      }
+      e.implausible = true;
+      return;
+    }
+    e.implausible = undefined;
+    e.sequence = s;
+    if (s !== undefined && Number.isSafeInteger(s)) {
+      this.minSequenceSeen = Math.min(this.minSequenceSeen ?? s, s);
+      this.highWater = Math.max(this.highWater ?? s, s);
     }
   }
 
@@ -275,8 +303,9 @@ export class Transcript {
     if (e.message.id !== undefined) {
       this.byId.set(e.message.id, e);
     }
-    if (e.sequence !== undefined && !this.bySeq.has(e.sequence)) {
-      this.bySeq.set(e.sequence, e);
+    const s = e.message.sequence;
+    if (s !== undefined && !this.bySeq.has(s)) {
+      this.bySeq.set(s, e);
     }
   }
 
@@ -284,8 +313,9 @@ export class Transcript {
     if (e.message.id !== undefined && this.byId.get(e.message.id) === e) {
       this.byId.delete(e.message.id);
     }
-    if (e.sequence !== undefined && this.bySeq.get(e.sequence) === e) {
-      this.bySeq.delete(e.sequence);
+    const s = e.message.sequence;
+    if (s !== undefined && this.bySeq.get(s) === e) {
+      this.bySeq.delete(s);
     }
   }
 
@@ -336,7 +366,12 @@ export class Transcript {
     }
     for (const e of this.list) {
       const s = e.sequence;
-      if (s === undefined || !Number.isSafeInteger(s)) {
+      if (s === undefined || !Number.isSafeInteger(s) || e.implausible) {
+        if (e.gapBefore !== undefined) {
+          e.gapBefore = undefined;
+          e.rev = ++this.rev;
+          moved.push(e);
+        }
         continue;
       }
       // Between evicted messages and the first kept one nothing is counted: those were seen.
