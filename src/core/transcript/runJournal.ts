@@ -276,7 +276,7 @@ export function unwritten(t: Transcript, disk: OnDisk): JournalEntry[] {
  */
 export function mergeSaved(t: Transcript, saved: readonly JournalEntry[], newer: readonly JournalEntry[] = t.size > 0 ? t.snapshot().entries : []): Set<string> {
   if (saved.length > 0) {
-    t.merge(saved.map((e) => e.message));
+    t.merge(saved.map((e) => e.message), saved.map((e) => e.key));
   }
   const pending = new Set<string>();
   if (newer.length > 0) {
@@ -287,6 +287,13 @@ export function mergeSaved(t: Transcript, saved: readonly JournalEntry[], newer:
       const disk = onDisk.get(e.key);
       if (kept && (!disk || !sameMessage(disk, kept.message))) {
         pending.add(e.key);
+        // The journal's record under this key is another message (two under one id, keyed the
+        // other way round here): it is written again under the key it has here, or the append
+        // would hide it.
+        const other = disk && (disk.id !== kept.message.id || disk.sequence !== kept.message.sequence) ? t.keyOf(disk) : undefined;
+        if (other !== undefined && other !== e.key) {
+          pending.add(other);
+        }
       }
     }
   }

@@ -3,10 +3,11 @@
  * before, so the panel can post only what changed and keep messages the service stopped
  * returning. Pure: no `vscode`, no DOM, no node APIs.
  *
- * Identity of a message: its `id`; without one its `sequence`; without either a hash of its
- * fields (plus an occurrence counter, so two identical id-less messages stay two). A message
- * first seen without an id and later with one (same sequence) keeps its first key, so the
- * webview element it maps to is replaced, not duplicated.
+ * Identity of a message (identity.ts): its `id` (two sequences under one id returned side by
+ * side are two messages); without one its `sequence`; without either a hash of its fields (plus
+ * an occurrence counter, so two identical id-less messages stay two). A message first seen
+ * without an id and later with one (same sequence) keeps its first key, so the webview element
+ * it maps to is replaced, not duplicated.
  *
  * Order: `compareOrder` (sequence, then createdAt, then first arrival). A sequence no run could
  * reach (past api/sequence.ts's ceiling for the read, e.g. 2^53−1 among 1…29) is not believed:
@@ -20,7 +21,8 @@
 import { safeSequences, sequenceCeiling } from '../../api/sequence';
 import type { AgentMessage } from '../../api/types';
 import { freeze, type MutableEntry, type TranscriptEntry } from './entry';
-import { contentHash, normalizeMessage, sameMessage, sizeOf } from './message';
+import { Identities, readIds } from './identity';
+import { normalizeMessage, sameMessage, sizeOf } from './message';
 import { compareOrder, type OrderFields } from './order';
 import {
   DEFAULT_MAX_MESSAGES, DEFAULT_MAX_TOTAL_CHARS, type MergeResult, type TranscriptChanges, type TranscriptOptions, type TranscriptSnapshot,
@@ -42,9 +44,7 @@ export class Transcript {
   private readonly maxTotalChars: number;
   /** Sorted by compareOrder. */
   private list: MutableEntry[] = [];
-  private readonly byKey = new Map<string, MutableEntry>();
-  private readonly byId = new Map<string, MutableEntry>();
-  private readonly bySeq = new Map<number, MutableEntry>();
+  private readonly ids = new Identities();
   private nextArrival = 0;
   private totalChars = 0;
   private dropped = 0;
@@ -86,7 +86,12 @@ export class Transcript {
   }
 
   get(key: string): TranscriptEntry | undefined {
-    return this.byKey.get(key);
+    return this.ids.byKey.get(key);
+  }
+
+  /** The key of the entry holding this message (the same identity), if any. */
+  keyOf(m: AgentMessage): string | undefined {
+    return this.ids.find(m, readIds([m]), new Map())?.key;
   }
 
   /** The last message in transcript order. */
@@ -127,27 +132,31 @@ export class Transcript {
   /**
    * Merges one polled `history` (any order, possibly only the recent part, possibly with
    * malformed items, which are skipped). Never removes a message because the service stopped
-   * returning it.
+   * returning it. `keys` (a journal's, read back): the key each message had, kept when free, so
+   * two messages under one id keep the keys their records were written under.
    */
-  merge(history: readonly unknown[] | undefined): MergeResult {
+  merge(history: readonly unknown[] | undefined, keys?: readonly string[]): MergeResult {
     const added: MutableEntry[] = [];
     const addedSet = new Set<MutableEntry>();
     const changed = new Set<MutableEntry>();
     const occurrences = new Map<string, number>();
     let needsSort = false;
     const messages: AgentMessage[] = [];
-    for (const raw of history ?? []) {
+    const savedKeys: (string | undefined)[] = [];
+    (history ?? []).forEach((raw, i) => {
       const m = normalizeMessage(raw);
       if (m) {
         messages.push(m);
+        savedKeys.push(keys?.[i]);
       }
-    }
+    });
     const ceiling = sequenceCeiling(safeSequences(messages), this.highWater);
+    const read = readIds(messages);
 
-    for (const m of messages) {
-      const existing = this.find(m, occurrences);
+    for (const [i, m] of messages.entries()) {
+      const existing = this.ids.find(m, read, occurrences);
       if (existing === undefined) {
-        const got = this.add(m, occurrences, ceiling);
+        const got = this.add(m, occurrences, ceiling, savedKeys[i]);
         if (got) {
           added.push(got.entry);
           addedSet.add(got.entry);
@@ -187,21 +196,16 @@ export class Transcript {
   }
 
   /** A message not seen before, appended (the caller sorts when it came out of order); undefined when it was evicted before. */
-  private add(m: AgentMessage, occurrences: Map<string, number>, ceiling: number): { entry: MutableEntry; outOfOrder: boolean } | undefined {
+  private add(m: AgentMessage, occurrences: Map<string, number>, ceiling: number, savedKey: string | undefined): { entry: MutableEntry; outOfOrder: boolean } | undefined {
     const entry: MutableEntry = { key: '', arrival: this.nextArrival, rev: 0, message: m, sequence: m.sequence, createdAt: m.createdAt, size: sizeOf(m) };
     this.place(entry, ceiling);
     if (this.isEvictedPosition(entry)) {
       return undefined;
     }
-    entry.key = this.newKey(m, occurrences);
-    if (this.byKey.has(entry.key)) {
-      // Only possible for pathological ids such as one message's id equal to another's
-      // generated key text; keep both rather than overwrite.
-      entry.key = `${entry.key}~${entry.arrival}`;
-    }
+    entry.key = this.ids.newKey(m, occurrences, entry.arrival, savedKey);
     this.nextArrival++;
     entry.rev = ++this.rev;
-    this.index(entry);
+    this.ids.index(entry);
     this.totalChars += entry.size;
     const last = this.list[this.list.length - 1];
     this.list.push(entry);
@@ -212,7 +216,7 @@ export class Transcript {
   private replace(existing: MutableEntry, m: AgentMessage, ceiling: number): boolean {
     const oldOrder: OrderFields = { sequence: existing.sequence, createdAt: existing.createdAt, arrival: existing.arrival };
     this.totalChars += sizeOf(m) - existing.size;
-    this.unindex(existing);
+    this.ids.unindex(existing);
     const unchangedNumber = existing.message.sequence === m.sequence;
     existing.message = m;
     existing.createdAt = m.createdAt;
@@ -223,7 +227,7 @@ export class Transcript {
       // implausible new number keeps the place the message had).
       this.place(existing, ceiling);
     }
-    this.index(existing);
+    this.ids.index(existing);
     return compareOrder(oldOrder, existing) !== 0;
   }
 
@@ -261,64 +265,6 @@ export class Transcript {
     return compareOrder({ sequence: e.sequence, createdAt: e.createdAt, arrival: 0 }, { sequence: w.sequence, createdAt: w.createdAt, arrival: 0 }) <= 0;
   }
 
-  private find(m: AgentMessage, occurrences: Map<string, number>): MutableEntry | undefined {
-    if (m.id !== undefined) {
-      const byId = this.byId.get(m.id);
-      if (byId) {
-        return byId;
-      }
-    }
-    if (m.sequence !== undefined) {
-      const bySeq = this.bySeq.get(m.sequence);
-      // Same sequence but two different ids: two messages, not one.
-      if (bySeq && (bySeq.message.id === undefined || m.id === undefined || bySeq.message.id === m.id)) {
-        return bySeq;
-      }
-      return undefined;
-    }
-    if (m.id !== undefined) {
-      return undefined;
-    }
-    const h = contentHash(m);
-    const n = occurrences.get(h) ?? 0;
-    occurrences.set(h, n + 1);
-    return this.byKey.get(n === 0 ? `hash:${h}` : `hash:${h}:${n}`);
-  }
-
-  private newKey(m: AgentMessage, occurrences: Map<string, number>): string {
-    if (m.id !== undefined) {
-      return `id:${m.id}`;
-    }
-    if (m.sequence !== undefined) {
-      return `seq:${m.sequence}`;
-    }
-    // find() already counted this occurrence.
-    const h = contentHash(m);
-    const n = (occurrences.get(h) ?? 1) - 1;
-    return n === 0 ? `hash:${h}` : `hash:${h}:${n}`;
-  }
-
-  private index(e: MutableEntry): void {
-    this.byKey.set(e.key, e);
-    if (e.message.id !== undefined) {
-      this.byId.set(e.message.id, e);
-    }
-    const s = e.message.sequence;
-    if (s !== undefined && !this.bySeq.has(s)) {
-      this.bySeq.set(s, e);
-    }
-  }
-
-  private unindex(e: MutableEntry): void {
-    if (e.message.id !== undefined && this.byId.get(e.message.id) === e) {
-      this.byId.delete(e.message.id);
-    }
-    const s = e.message.sequence;
-    if (s !== undefined && this.bySeq.get(s) === e) {
-      this.bySeq.delete(s);
-    }
-  }
-
   private evict(): string[] {
     let n = 0;
     let chars = this.totalChars;
@@ -332,8 +278,7 @@ export class Transcript {
     const gone = this.list.slice(0, n);
     this.list = this.list.slice(n);
     for (const e of gone) {
-      this.unindex(e);
-      this.byKey.delete(e.key);
+      this.ids.remove(e);
       this.evictionLog.push({ rev: ++this.rev, key: e.key });
     }
     if (this.evictionLog.length > MAX_EVICTION_LOG) {
