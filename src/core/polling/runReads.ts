@@ -20,9 +20,10 @@ export interface RunReaderDeps {
   /**
    * The newest sequence the run's saved transcript held when read back this session, if any:
    * below `lastSequence` when the window closed after the ledger was saved and before the
-   * transcript was. The next read then reaches back to it, and `resumed` is called.
+   * transcript was. The next read then reaches back to it, and `resumed` is called. May read
+   * the journal first (a promise), whether or not a panel shows the run.
    */
-  resumeAfter?(agentId: string): number | undefined;
+  resumeAfter?(agentId: string): number | undefined | Promise<number | undefined>;
   resumed?(agentId: string): void;
   now?(): number;
   log?(message: string): void;
@@ -38,7 +39,7 @@ export class RunReader {
   async read(client: ReadClient, agentId: string, signal?: AbortSignal): Promise<Agent> {
     const param = await this.historyParam(client);
     const seen = this.deps.lastSequence(agentId);
-    const saved = this.deps.resumeAfter?.(agentId);
+    const saved = await this.deps.resumeAfter?.(agentId);
     const result = await this.windows.read(agentId, seen, param, (limit) =>
       client.getAgent(agentId, { signal, history: param && limit !== undefined ? { param: param.name, limit } : undefined }), saved);
     if (saved !== undefined) {

@@ -74,13 +74,20 @@ export interface OnDisk {
   pending: Set<string>;
   /** False when there is no readable journal yet: the first write writes it whole. */
   valid: boolean;
-  /**
-   * The newest `sequence` the journal held when this session read it, until a read of the
-   * service took over from there (see TranscriptFiles.resumeAfter).
-   */
-  resumeAfter?: number;
   /** Only the journal's newest records are in memory yet (see TranscriptFiles.loadIn). */
   partial?: { started: number; first: { ms: number; messages: number }; rest?: Promise<Transcript> };
+}
+
+/**
+ * What this session keeps of a run's journal after its transcript left memory (it stays until
+ * the run is removed), so a read of a run whose panel is closed needs no read of the journal.
+ */
+export interface JournalMark {
+  /**
+   * The newest `sequence` the journal held when this session first read it, until a read of
+   * the service reached back to it (see TranscriptFiles.resumeAfter).
+   */
+  resumeAfter?: number;
 }
 
 /** A run's transcript as an export reads it: streamed from its journal, or what memory holds. */

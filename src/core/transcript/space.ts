@@ -6,7 +6,7 @@
  */
 import { maxSequence } from '../../api/types';
 import type { DiskLimit } from './diskLimit';
-import { IN_MEMORY, mergeSaved, readRun, unwritten, type OnDisk, type ReadContext, type TranscriptRead } from './runJournal';
+import { IN_MEMORY, mergeSaved, readRun, unwritten, type JournalMark, type OnDisk, type ReadContext, type TranscriptRead } from './runJournal';
 import type { TranscriptStore } from './store';
 import { Transcript } from './transcript';
 
@@ -20,6 +20,8 @@ export interface Space {
   readonly store: TranscriptStore & { ids(): string[] };
   readonly loading: Map<string, Promise<Transcript>>;
   readonly disk: Map<string, OnDisk>;
+  /** What is kept of each journal read this session, also after its transcript left memory. */
+  readonly marks: Map<string, JournalMark>;
   /** Runs changed since they were last written, with the number of their latest change. */
   readonly dirty: Map<string, number>;
   readonly limit: DiskLimit | undefined;
@@ -63,10 +65,13 @@ export function loadRun(space: Space, agentId: string, host: SpaceReadHost): Pro
       const pending = mergeSaved(t, entries);
       const read1: TranscriptRead = { agentId, messages: entries.length, bytes: read.bytes, ms: performance.now() - started, parseMs: read.parseMs, mergeMs: performance.now() - merging };
       t.noteDropped(pruned?.messages ?? 0);
-      const resumeAfter = maxSequence(entries.map((e) => e.message));
+      if (!space.marks.has(agentId)) {
+        // Only the session's first read of the journal tells where it ended before the service was read.
+        const resumeAfter = maxSequence(entries.map((e) => e.message));
+        space.marks.set(agentId, resumeAfter === undefined ? {} : { resumeAfter });
+      }
       space.disk.set(agentId, {
         written: t.revision, pending, valid,
-        ...(resumeAfter === undefined ? {} : { resumeAfter }),
         ...(read.partial ? { partial: { started, first: read1 } } : {}),
       });
       space.loading.delete(agentId);

@@ -108,19 +108,25 @@ export class TranscriptFiles extends Disposable {
   }
 
   /**
-   * Where the next read of the run should reach back to, when this session's journal read is
-   * behind what the run list says was seen: the window closed after the list was saved and
-   * before the journal was. Until `resumed()`; undefined before the journal was read.
+   * Where the next read of the run should reach back to, when this session's first read of its
+   * journal is behind what the run list says was seen: the window closed after the list was
+   * saved and before the journal was. Until `resumed()`. The journal is read for it when this
+   * session has not read it yet, panel or no panel: a background read needs it as much.
    */
-  resumeAfter(agentId: string): number | undefined {
-    return this.space.disk.get(agentId)?.resumeAfter;
+  resumeAfter(agentId: string): number | undefined | Promise<number | undefined> {
+    const space = this.space;
+    const mark = space.marks.get(agentId);
+    if (mark || !space.dir) {
+      return mark?.resumeAfter;
+    }
+    return this.loadIn(space, agentId).then(() => space.marks.get(agentId)?.resumeAfter);
   }
 
   /** A read of the service reached back to `resumeAfter()`: the journal's point is spent. */
   resumed(agentId: string): void {
-    const disk = this.space.disk.get(agentId);
-    if (disk) {
-      delete disk.resumeAfter;
+    const mark = this.space.marks.get(agentId);
+    if (mark) {
+      delete mark.resumeAfter;
     }
   }
 
@@ -158,6 +164,7 @@ export class TranscriptFiles extends Disposable {
     const space = this.space;
     for (const id of agentIds) {
       this.forget(space, id);
+      space.marks.delete(id);
       space.dirty.delete(id);
     }
     const dir = space.dir;
@@ -220,7 +227,7 @@ export class TranscriptFiles extends Disposable {
           closed: () => this.closed,
         })
       : undefined;
-    const space: Space = { dir, store, loading: new Map(), disk: new Map(), dirty: new Map(), limit };
+    const space: Space = { dir, store, loading: new Map(), disk: new Map(), marks: new Map(), dirty: new Map(), limit };
     return space;
   }
 
