@@ -7,11 +7,12 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { sameMessage } from './message';
-import { Transcript, type TranscriptSnapshot } from './transcript';
+import { Transcript, type TranscriptEntry, type TranscriptSnapshot } from './transcript';
 import { TranscriptStore } from './store';
 import { appendJournal, appendJournalSync, headerNames, parseJournal, parseLines, recordLines, rewriteJournal, type JournalEntry } from './journal';
 import { readPruned, type PrunedInfo } from './diskLimit';
 import { indexJournal } from './journalStream';
+import { appendWindowSync, type JournalMark } from './journalMark';
 import type { ExportTranscript } from '../panel/export';
 
 /** What one run keeps in memory while shown: far more than any panel needs at once. */
@@ -74,20 +75,13 @@ export interface OnDisk {
   pending: Set<string>;
   /** False when there is no readable journal yet: the first write writes it whole. */
   valid: boolean;
+  /**
+   * Memory holds only what reads merged since the transcript left memory, its journal not read
+   * into it: saved against the run's JournalMark (journalMark.ts), read in when it is to be shown.
+   */
+  window?: boolean;
   /** Only the journal's newest records are in memory yet (see TranscriptFiles.loadIn). */
   partial?: { started: number; first: { ms: number; messages: number }; rest?: Promise<Transcript> };
-}
-
-/**
- * What this session keeps of a run's journal after its transcript left memory (it stays until
- * the run is removed), so a read of a run whose panel is closed needs no read of the journal.
- */
-export interface JournalMark {
-  /**
-   * The newest `sequence` the journal held when this session first read it, until a read of
-   * the service reached back to it (see TranscriptFiles.resumeAfter).
-   */
-  resumeAfter?: number;
 }
 
 /** A run's transcript as an export reads it: streamed from its journal, or what memory holds. */
@@ -236,17 +230,22 @@ export async function writeRun(dir: string, agentId: string, t: Transcript, disk
 }
 
 /** dispose()'s last write, synchronous: what each journal lacks (all that is held, when it was never read). */
-export function writeAllSync(dir: string, runs: readonly { id: string; t: Transcript; disk: OnDisk | undefined }[]): void {
+export function writeAllSync(dir: string, runs: readonly { id: string; t: Transcript; disk: OnDisk | undefined; mark: JournalMark | undefined }[]): void {
   try {
     fs.mkdirSync(dir, { recursive: true });
   } catch {
     return;
   }
-  for (const { id, t, disk } of runs) {
-    const entries = disk?.valid ? unwritten(t, disk) : t.snapshot().entries;
+  for (const { id, t, disk, mark } of runs) {
+    const file = path.join(dir, journalName(id, 'jsonl'));
     try {
+      if (disk?.window && mark) {
+        appendWindowSync(file, id, mark, unwritten(t, disk));
+        continue;
+      }
+      const entries = disk?.valid ? unwritten(t, disk) : t.snapshot().entries;
       if (entries.length > 0) {
-        appendJournalSync(path.join(dir, journalName(id, 'jsonl')), id, recordLines(entries));
+        appendJournalSync(file, id, recordLines(entries));
       }
     } catch {
       // Nothing to tell any more: the window is going away.
@@ -264,8 +263,8 @@ export async function removeJournals(dir: string, agentIds: readonly string[], w
 }
 
 /** What the journal lacks: entries changed since it was last written, and the pending ones. */
-export function unwritten(t: Transcript, disk: OnDisk): JournalEntry[] {
-  const entries: JournalEntry[] = [...t.changesSince(disk.written).entries];
+export function unwritten(t: Transcript, disk: OnDisk): TranscriptEntry[] {
+  const entries: TranscriptEntry[] = [...t.changesSince(disk.written).entries];
   const seen = new Set(entries.map((e) => e.key));
   for (const key of disk.pending) {
     const e = t.get(key);
