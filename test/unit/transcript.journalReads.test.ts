@@ -79,4 +79,65 @@ describe('transcript files: what a read of the journal costs', () => {
       files.dispose();
     }
   });
+
+  it('opening a long run parses its journal from the end backwards only as far as memory keeps', async () => {
+    const cap = 2_000;
+    const options = { saveDelayMs: 60_000, maxMessages: cap };
+    const before = new TranscriptFiles({ fsPath: root }, log, BASE, options);
+    const body = 'x'.repeat(400);
+    for (let from = 1; from <= 8_000; from += 1_000) {
+      before.merge(RUN, range(from, from + 1_000).map((m) => ({ ...m, content: `${m.content} ${body}` })));
+      await before.flush();
+    }
+    before.dispose();
+    const size = fs.statSync(journal()).size;
+    const files = new TranscriptFiles({ fsPath: root }, log, BASE, options);
+    const read = await countBytesRead();
+    try {
+      files.setInUse(RUN, true);
+      await files.load(RUN);
+      assert.equal(files.isLoaded(RUN), false, 'a long journal: its newest part first');
+      const first = read.bytes();
+      const t = await files.load(RUN);
+      assert.equal(files.isLoaded(RUN), true);
+      const rest = read.bytes() - first;
+      assert.ok(rest < size / 2, `the second step read ${rest} of ${size} bytes`);
+      assert.equal(t.size, cap);
+      assert.deepEqual([t.snapshot().entries[0].sequence, t.last()?.sequence], [6_001, 8_000]);
+      const info = t.snapshotInfo();
+      assert.equal(info.missingMessageCount, 0, 'what was left unread is no gap');
+      assert.ok(Math.abs(info.droppedMessageCount - 6_000) <= 120, `about 6,000 older messages counted as dropped: ${info.droppedMessageCount}`);
+    } finally {
+      read.restore();
+      files.dispose();
+    }
+  });
 });
+
+/** Counts the bytes node:fs hands out through readFile and file handles' read. */
+async function countBytesRead(): Promise<{ bytes(): number; restore(): void }> {
+  let total = 0;
+  const promises = fs.promises as { readFile: typeof fs.promises.readFile };
+  const readFile = promises.readFile;
+  const probe = await fs.promises.open(__filename, 'r');
+  const handleProto = Object.getPrototypeOf(probe) as { read: (...args: unknown[]) => Promise<{ bytesRead: number }> };
+  await probe.close();
+  const read = handleProto.read;
+  promises.readFile = (async (...args: Parameters<typeof fs.promises.readFile>) => {
+    const out = await readFile(...args);
+    total += out.length;
+    return out;
+  }) as typeof fs.promises.readFile;
+  handleProto.read = async function (this: unknown, ...args: unknown[]) {
+    const out = await read.apply(this, args);
+    total += out.bytesRead;
+    return out;
+  };
+  return {
+    bytes: () => total,
+    restore: () => {
+      promises.readFile = readFile;
+      handleProto.read = read;
+    },
+  };
+}

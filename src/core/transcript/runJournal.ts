@@ -9,7 +9,8 @@ import * as path from 'node:path';
 import { sameMessage } from './message';
 import { Transcript, type TranscriptEntry, type TranscriptSnapshot } from './transcript';
 import { TranscriptStore } from './store';
-import { appendJournal, appendJournalSync, headerNames, parseJournal, parseLines, recordLines, rewriteJournal, type JournalEntry } from './journal';
+import { appendJournal, appendJournalSync, headerNames, parseJournal, parseLines, recordLines, rewriteJournal, type JournalContents, type JournalEntry } from './journal';
+import { readBack, type BackRead } from './journalBack';
 import { readPruned, type PrunedInfo } from './diskLimit';
 import { indexJournal } from './journalStream';
 import { appendWindowSync, type JournalMark } from './journalMark';
@@ -50,6 +51,8 @@ export interface TranscriptFilesOptions {
   maxDiskBytes?: () => number;
   /** Whether a run may still change (never evicted). Default: every run may. */
   isLive?: (agentId: string) => boolean;
+  /** The most messages one run keeps in memory. Default IN_MEMORY's. */
+  maxMessages?: number;
 }
 
 /** One read of a journal into memory (for measurements and the test API). */
@@ -90,7 +93,7 @@ export interface ExportSource extends ExportTranscript {
 }
 
 /** A TranscriptStore that tells about each transcript it creates and lists what it holds. */
-export function trackingStore(onNew: (agentId: string) => void): TranscriptStore & { ids(): string[] } {
+export function trackingStore(onNew: (agentId: string) => void, maxMessages = IN_MEMORY.maxMessages): TranscriptStore & { ids(): string[] } {
   const ids = new Set<string>();
   // The run panel creates transcripts in the store too; they must be dropped like the others.
   return new (class extends TranscriptStore {
@@ -110,12 +113,14 @@ export function trackingStore(onNew: (agentId: string) => void): TranscriptStore
     ids(): string[] {
       return [...ids];
     }
-  })(Number.MAX_SAFE_INTEGER, IN_MEMORY);
+  })(Number.MAX_SAFE_INTEGER, { maxMessages });
 }
 
 export interface ReadContext {
   /** Read only about this many bytes from the end when the journal is much longer (a first, partial read). */
   tailBytes?: number;
+  /** Without `tailBytes`: read from the end backwards, only until this many messages are in (journalBack.ts). */
+  cap?: number;
   tempFor(file: string): string;
   closed(): boolean;
   warn(message: string): void;
@@ -129,6 +134,8 @@ export interface RunRead {
   readonly parseMs: number;
   /** Only the newest records were read (`tailBytes`): the rest is still to come. */
   readonly partial?: boolean;
+  /** Read backwards up to the cap: about this many older messages were left unread (see journalBack.ts). */
+  readonly unread?: BackRead['unread'];
   readonly pruned?: PrunedInfo;
 }
 
@@ -146,10 +153,20 @@ export async function readRun(dir: string | undefined, agentId: string, c: ReadC
   if (tail) {
     return { ...tail, ...extra };
   }
-  const buffer = await fs.promises.readFile(file).catch(() => undefined);
-  const parsing = performance.now();
-  const journal = buffer ? parseJournal(buffer.toString('utf8'), agentId, buffer.length) : undefined;
-  const parseMs = performance.now() - parsing;
+  const back = c.tailBytes === undefined && c.cap !== undefined ? await readBack(file, agentId, c.cap) : undefined;
+  if (back && !back.whole) {
+    return { entries: back.entries, valid: true, bytes: back.bytes, parseMs: back.parseMs, ...(back.unread ? { unread: back.unread } : {}), ...extra };
+  }
+  let journal: JournalContents | undefined;
+  let parseMs = back?.parseMs ?? 0;
+  if (back) {
+    journal = { entries: back.entries, records: back.records, bytes: back.bytes, valid: true };
+  } else {
+    const buffer = await fs.promises.readFile(file).catch(() => undefined);
+    const parsing = performance.now();
+    journal = buffer ? parseJournal(buffer.toString('utf8'), agentId, buffer.length) : undefined;
+    parseMs = performance.now() - parsing;
+  }
   if (!journal) {
     // Before journals: one JSON file per run, the newest messages only.
     const legacy = await readLegacy(path.join(dir, journalName(agentId, 'json')), agentId);

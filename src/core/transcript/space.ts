@@ -32,7 +32,7 @@ export interface Space {
 
 /** What reading a journal into a space needs of the TranscriptFiles around it. */
 export interface SpaceReadHost {
-  /** How a journal is read: its newest `tailBytes` only, or (undefined) the whole. */
+  /** How a journal is read: its newest `tailBytes` only, or (undefined) backwards as far as memory keeps. */
   readContext(tailBytes: number | undefined): ReadContext;
   /** A read is done (the second step's, for a journal read in two). */
   logRead(read: TranscriptRead): void;
@@ -113,6 +113,10 @@ function completeRead(space: Space, agentId: string, disk: OnDisk, host: SpaceRe
     // What memory changed since the journal was last written wins over the journal's copies.
     for (const key of mergeSaved(t, read.entries, unwritten(t, disk))) {
       disk.pending.add(key);
+    }
+    if (read.unread) {
+      // Older than memory keeps: counted as dropped, and no gap is claimed before what was read.
+      t.noteUnread(read.unread.messages, read.unread.lowest);
     }
     disk.written = t.revision;
     disk.partial = undefined;

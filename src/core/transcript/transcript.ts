@@ -130,6 +130,19 @@ export class Transcript {
   }
 
   /**
+   * Messages of the saved transcript older than memory keeps, left unread (a long journal read
+   * backwards): counted as dropped; `lowest`, the lowest sequence among them, means no gap is
+   * claimed before what was read.
+   */
+  noteUnread(count: number, lowest: number | undefined): void {
+    this.noteDropped(count);
+    if (lowest !== undefined && Number.isSafeInteger(lowest) && lowest < (this.minSequenceSeen ?? Number.POSITIVE_INFINITY)) {
+      this.minSequenceSeen = lowest;
+    }
+    this.computeGaps();
+  }
+
+  /**
    * Merges one polled `history` (any order, possibly only the recent part, possibly with
    * malformed items, which are skipped). Never removes a message because the service stopped
    * returning it. `keys` (a journal's, read back): the key each message had, kept when free, so

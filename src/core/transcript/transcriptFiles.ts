@@ -21,7 +21,7 @@ import type { TranscriptStore } from './store';
 import { Disposable } from '../disposable';
 import { DiskLimit, readPruned, type PrunedInfo } from './diskLimit';
 import {
-  errorText, exportSourceOf, hash, journalName, trackingStore, removeJournals, writeAllSync, writeRun, type ExportSource, type ReadContext,
+  IN_MEMORY, errorText, exportSourceOf, hash, journalName, trackingStore, removeJournals, writeAllSync, writeRun, type ExportSource, type ReadContext,
   type StorageRoot, type TranscriptFilesOptions, type TranscriptLog, type TranscriptRead,
 } from './runJournal';
 import { keepMark, loadRun, writeWindow, type Space, type SpaceReadHost } from './space';
@@ -226,7 +226,7 @@ export class TranscriptFiles extends Disposable {
       if (!this.inUse.has(id) && space === this.space) {
         this.schedule();
       }
-    });
+    }, this.options.maxMessages);
     const limit = dir
       ? new DiskLimit(dir, {
           maxBytes: () => this.options.maxDiskBytes?.() ?? DEFAULT_MAX_DISK_BYTES,
@@ -245,7 +245,7 @@ export class TranscriptFiles extends Disposable {
   }
 
   private readContext(tailBytes: number | undefined): ReadContext {
-    return { tailBytes, tempFor: (file) => this.tempFor(file), closed: () => this.closed, warn: (message) => this.warn(message) };
+    return { tailBytes, cap: this.options.maxMessages ?? IN_MEMORY.maxMessages, tempFor: (file) => this.tempFor(file), closed: () => this.closed, warn: (message) => this.warn(message) };
   }
 
   private logRead(read: TranscriptRead): void {
