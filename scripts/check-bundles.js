@@ -29,6 +29,7 @@ const ACTIVATION = 'dist/extension.js';
  */
 const STATELESS = {
   'src/api/types.ts': 'constants and pure predicates (isTerminalStatus)',
+  'src/api/sequence.ts': 'pure functions over sequence numbers (maxSequence, sequenceCeiling) and a constant',
   'src/api/errors.ts':
     'the ApiError class: isApiError() recognises an ApiError from any bundle by its name and kind, and the one `instanceof ApiError` (api/client.ts) only sees errors made inside dist/api.js',
   'src/api/baseUrl.ts': 'pure URL normalisation and constants',
@@ -51,6 +52,8 @@ const STATELESS = {
   'src/core/transcript/entry.ts': 'a transcript entry\'s types and one pure copy (freeze); transcript.ts re-exports the type',
   'src/core/transcript/transcriptTypes.ts': 'types and two constants (the default bounds) of transcript.ts, which re-exports them',
   'src/core/transcript/order.ts': 'a pure comparison',
+  'src/core/transcript/identity.ts':
+    'a class with per-instance state only (each Transcript owns one) and pure functions; nothing tests `instanceof`',
   'src/core/transcript/message.ts': 'pure functions over one message',
   'src/core/transcript/store.ts':
     'a class with per-instance state only: dist/transcripts.js creates the one store and the panel receives it; nothing tests `instanceof`',

@@ -43,20 +43,7 @@ export function isFinished(run: { readonly status?: RunStatus; readonly complete
   return run.completedAt !== undefined;
 }
 
-/**
- * The highest safe-integer `sequence` among `messages`, or `known` when none is higher. A
- * sequence beyond a safe integer (1e300 from a confused service) is not one to count from.
- */
-export function maxSequence(messages: Iterable<{ readonly sequence?: number }> | undefined, known?: number): number | undefined {
-  let max = known;
-  for (const m of messages ?? []) {
-    const s = m.sequence;
-    if (s !== undefined && Number.isSafeInteger(s) && (max === undefined || s > max)) {
-      max = s;
-    }
-  }
-  return max;
-}
+export { maxSequence, sequenceCeiling } from './sequence';
 
 /** A status the reference does not list, without `completedAt`: maybe paused, maybe stuck. */
 export function isDormant(run: { readonly status?: RunStatus; readonly completedAt?: number }): boolean {

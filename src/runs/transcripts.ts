@@ -1,8 +1,8 @@
 /**
  * `Transcripts`: the saved transcripts as activation sees them. The journals themselves
  * (TranscriptFiles, core/transcript, with the in-memory TranscriptStore) are their own bundle,
- * dist/transcripts.js, loaded on first real use, which comes after a read of a run (dist/api.js
- * loaded), with a panel or an export. Until then there is nothing in memory to save.
+ * dist/transcripts.js, loaded on first real use: a run's first read (dist/api.js loaded), which
+ * asks where its journal ends, a panel or an export. Until then there is nothing in memory to save.
  */
 import * as vscode from 'vscode';
 import type * as TranscriptFilesModule from '../core/transcript/transcriptFiles';
@@ -70,9 +70,9 @@ export class Transcripts implements vscode.Disposable {
     return this.real().load(agentId);
   }
 
-  /** See TranscriptFiles.resumeAfter (nothing before the journals are loaded). */
-  resumeAfter(agentId: string): number | undefined {
-    return this.files?.resumeAfter(agentId);
+  /** See TranscriptFiles.resumeAfter: the journals load with a run's first read, panel or not. */
+  resumeAfter(agentId: string): number | undefined | Promise<number | undefined> {
+    return this.real().resumeAfter(agentId);
   }
 
   resumed(agentId: string): void {

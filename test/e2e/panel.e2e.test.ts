@@ -29,12 +29,17 @@ interface AdminAgent {
   lifecycle: { conversationState?: string; sandboxState?: string; queuedTurnCount?: number };
 }
 
+type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+
 interface InjectedMessage {
   role: string;
-  content: string;
+  /** `null` only under the deployed shapes (a tool call with parameters only). */
+  content: string | null;
   toolName?: string;
-  toolParameters?: string;
-  attachments?: string[];
+  /** A string under the reference's shapes; an object under the deployed service's. */
+  toolParameters?: string | { [key: string]: Json };
+  /** Strings under the reference's shapes; objects too under the deployed service's. */
+  attachments?: (string | { [key: string]: Json })[];
 }
 
 /** The little of the DOM these tests touch inside the page (this file is compiled without the DOM library). */
@@ -580,6 +585,45 @@ describe('Run panel (UI)', function () {
     });
     assert.equal(border, 'solid 3px');
     await shoot(wb, 'panel-9b-thinking-and-error');
+  });
+
+  it('shows the deployed service\'s shapes: object tool parameters as JSON, attachment objects as chips (issue 20)', async () => {
+    const wb = workbench();
+    const frame = await panelFrame(wb, agentId);
+    const size = await historySize(frame);
+    await admin(wb, 'PATCH', '/settings', { shapes: 'deployed' });
+    try {
+      await inject(wb, agentId, { role: 'tool', content: null, toolName: 'run_tests', toolParameters: { path: 'src/store', watch: false, grep: ['todos', 'filters'] } });
+      await inject(wb, agentId, {
+        role: 'assistant',
+        content: 'The report and the issue it closes.',
+        attachments: [
+          { type: 'file', name: 'report.html', url: 'https://files.example.test/report.html', mimeType: 'text/html' },
+          { type: 'linear_issue', identifier: 'ENG-12', title: 'Todos vanish on reload', url: 'javascript:alert(1)' },
+          { snapshot: { cpu: 2 } },
+        ],
+      });
+    } finally {
+      await admin(wb, 'PATCH', '/settings', { shapes: 'reference' });
+    }
+    await waitUntil(async () => (await historySize(frame)) >= size + 2, UI_TIMEOUT_MS, 'the two deployed-shaped messages to arrive');
+    await frame.locator('[data-ui="latest"]').click();
+    const tool = frame.locator('.log article.msg.role-tool').last();
+    await tool.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+    assert.equal(await tool.locator('.msg-empty').count(), 0, 'parameters only: no "empty message"');
+    const params = (await tool.locator('.tool-body').innerText()).replace(/\s+/g, ' ');
+    assert.match(params, /"path": "src\/store", "watch": false, "grep": \[ "todos", "filters" \]/, params);
+    const chips = frame.locator('.log article.msg.role-assistant').last().locator('ul.chips > li');
+    await chips.first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+    const texts = (await chips.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+    assert.equal(texts.length, 3, texts.join(' | '));
+    assert.match(texts[0]!, /report\.html/);
+    assert.match(texts[1]!, /ENG-12/);
+    assert.match(texts[1]!, /Todos vanish on reload/);
+    assert.match(texts[2]!, /\{"snapshot":\{"cpu":2\}\}/);
+    assert.equal(await chips.nth(0).locator('a').count(), 1, 'an https attachment is a link');
+    assert.equal(await chips.nth(1).locator('a').count(), 0, 'a javascript: URL is never a link');
+    await shoot(wb, 'panel-9c-deployed-shapes');
   });
 
   it('comes back after a window reload showing the same run, with the unsent draft', async () => {

@@ -69,7 +69,7 @@ export class HistoryWindows {
     if (earlier.length > 0) {
       agent = { ...agent, history: union(earlier, agent.history ?? []) };
     }
-    const newest = maxSequence(agent.history);
+    const newest = maxSequence(agent.history, lastSequence);
     if (newest !== undefined && lastSequence !== undefined) {
       this.recent.set(agentId, Math.max(0, newest - lastSequence));
     }
@@ -91,14 +91,14 @@ export function windowNeeded(history: readonly AgentMessage[] | undefined, limit
     return undefined;
   }
   let oldest: number | undefined;
-  let newest: number | undefined;
   for (const m of history) {
     const s = m.sequence;
     if (s !== undefined && Number.isSafeInteger(s)) {
       oldest = oldest === undefined ? s : Math.min(oldest, s);
-      newest = newest === undefined ? s : Math.max(newest, s);
     }
   }
+  // A sequence no run could reach (2^53−1 among 1…29) sizes nothing.
+  const newest = maxSequence(history, lastSequence);
   if (oldest === undefined || newest === undefined || oldest <= lastSequence + 1) {
     return undefined;
   }

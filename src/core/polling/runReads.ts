@@ -33,9 +33,10 @@ export interface RunReaderDeps {
   /**
    * The newest sequence the run's saved transcript held when read back this session, if any:
    * below `lastSequence` when the window closed after the ledger was saved and before the
-   * transcript was. The next read then reaches back to it, and `resumed` is called.
+   * transcript was. The next read then reaches back to it, and `resumed` is called. May read
+   * the journal first (a promise), whether or not a panel shows the run.
    */
-  resumeAfter?(agentId: string): number | undefined;
+  resumeAfter?(agentId: string): number | undefined | Promise<number | undefined>;
   resumed?(agentId: string): void;
   now?(): number;
   log?(message: string): void;
@@ -67,7 +68,7 @@ export class RunReader {
   async read(client: ReadClient, agentId: string, signal?: AbortSignal): Promise<Agent> {
     const { param, assumed } = await this.historyParam(client);
     const seen = this.deps.lastSequence(agentId);
-    const saved = this.deps.resumeAfter?.(agentId);
+    const saved = await this.deps.resumeAfter?.(agentId);
     const get = (p: HistoryLimitParam | undefined) => (limit: number | undefined): Promise<Agent> =>
       client.getAgent(agentId, { signal, history: p && limit !== undefined ? { param: p.name, limit } : undefined });
     let result: WindowedRead;

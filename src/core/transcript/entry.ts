@@ -11,6 +11,10 @@ export interface TranscriptEntry extends OrderFields {
   readonly key: string;
   readonly arrival: number;
   readonly message: AgentMessage;
+  /**
+   * Its place in the order: the message's `sequence`, or for one whose sequence is a jump no
+   * run could make, the newest believed sequence when it arrived (it is shown where it came).
+   */
   readonly sequence?: number;
   readonly createdAt?: number;
   /**
@@ -27,10 +31,13 @@ export interface MutableEntry {
   /** Transcript revision at which this entry was added or last changed. */
   rev: number;
   message: AgentMessage;
+  /** The order's sequence: the message's own, or for an implausible one the newest believed at its arrival. */
   sequence?: number;
   createdAt?: number;
   size: number;
   gapBefore?: number;
+  /** Its `sequence` is a jump no run could make (see api/sequence.ts): shown, but not ordered, counted or indexed by it. */
+  implausible?: boolean;
 }
 
 /** The read-only copy of an entry handed out to callers (fields left undefined are left out). */

@@ -4,6 +4,7 @@
  * in transcript order, a chunk at a time. No `vscode` import.
  */
 import * as fs from 'node:fs';
+import { sequenceCeiling } from '../../api/sequence';
 import type { AgentMessage } from '../../api/types';
 import { compareOrder } from './order';
 import { JOURNAL_VERSION, parseRecord } from './journal';
@@ -17,8 +18,11 @@ interface Slot {
   len: number;
   /** Position of the key's first record: the transcript's arrival order. */
   arrival: number;
+  /** The order's sequence (as the in-memory transcript places an implausible one: where it arrived). */
   sequence?: number;
   createdAt?: number;
+  /** Its own sequence is a jump no run could make (api/sequence.ts): it counts no gap. */
+  implausible?: boolean;
 }
 
 export interface GapInfo {
@@ -72,7 +76,26 @@ async function scan(file: string, agentId: string): Promise<Slot[] | undefined> 
     pendingAt = base + start;
   }
   // A last line without its newline is a write cut short: left out.
-  return lineNo > 0 ? [...slots.values()].sort(compareOrder) : undefined;
+  return lineNo > 0 ? place([...slots.values()]).sort(compareOrder) : undefined;
+}
+
+/**
+ * Slots in journal order (a key's first record: its arrival) whose sequence no run could reach
+ * are placed after the newest believed sequence before them, as the in-memory transcript does.
+ */
+function place(slots: Slot[]): Slot[] {
+  const ceiling = sequenceCeiling(slots.flatMap((s) => (s.sequence !== undefined && Number.isSafeInteger(s.sequence) ? [s.sequence] : [])));
+  let high: number | undefined;
+  for (const s of slots) {
+    const seq = s.sequence;
+    if (seq !== undefined && seq > ceiling) {
+      s.sequence = high;
+      s.implausible = true;
+    } else if (seq !== undefined && Number.isSafeInteger(seq)) {
+      high = Math.max(high ?? seq, seq);
+    }
+  }
+  return slots;
 }
 
 /** Messages the sequence numbers say were never seen (as the in-memory transcript counts them). */
@@ -82,7 +105,7 @@ function gaps(slots: readonly Slot[]): GapInfo {
   let min: number | undefined;
   for (const s of slots) {
     const seq = s.sequence;
-    if (seq === undefined || !Number.isSafeInteger(seq)) {
+    if (seq === undefined || !Number.isSafeInteger(seq) || s.implausible) {
       continue;
     }
     min = Math.min(min ?? seq, seq);

@@ -7,11 +7,13 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { sameMessage } from './message';
-import { Transcript, type TranscriptSnapshot } from './transcript';
+import { Transcript, type TranscriptEntry, type TranscriptSnapshot } from './transcript';
 import { TranscriptStore } from './store';
-import { appendJournal, appendJournalSync, headerNames, parseJournal, parseLines, recordLines, rewriteJournal, type JournalEntry } from './journal';
+import { appendJournal, appendJournalSync, headerNames, parseJournal, parseLines, recordLines, rewriteJournal, type JournalContents, type JournalEntry } from './journal';
+import { readBack, type BackRead } from './journalBack';
 import { readPruned, type PrunedInfo } from './diskLimit';
 import { indexJournal } from './journalStream';
+import { appendWindowSync, type JournalMark } from './journalMark';
 import type { ExportTranscript } from '../panel/export';
 
 /** What one run keeps in memory while shown: far more than any panel needs at once. */
@@ -49,6 +51,8 @@ export interface TranscriptFilesOptions {
   maxDiskBytes?: () => number;
   /** Whether a run may still change (never evicted). Default: every run may. */
   isLive?: (agentId: string) => boolean;
+  /** The most messages one run keeps in memory. Default IN_MEMORY's. */
+  maxMessages?: number;
 }
 
 /** One read of a journal into memory (for measurements and the test API). */
@@ -75,10 +79,10 @@ export interface OnDisk {
   /** False when there is no readable journal yet: the first write writes it whole. */
   valid: boolean;
   /**
-   * The newest `sequence` the journal held when this session read it, until a read of the
-   * service took over from there (see TranscriptFiles.resumeAfter).
+   * Memory holds only what reads merged since the transcript left memory, its journal not read
+   * into it: saved against the run's JournalMark (journalMark.ts), read in when it is to be shown.
    */
-  resumeAfter?: number;
+  window?: boolean;
   /** Only the journal's newest records are in memory yet (see TranscriptFiles.loadIn). */
   partial?: { started: number; first: { ms: number; messages: number }; rest?: Promise<Transcript> };
 }
@@ -89,7 +93,7 @@ export interface ExportSource extends ExportTranscript {
 }
 
 /** A TranscriptStore that tells about each transcript it creates and lists what it holds. */
-export function trackingStore(onNew: (agentId: string) => void): TranscriptStore & { ids(): string[] } {
+export function trackingStore(onNew: (agentId: string) => void, maxMessages = IN_MEMORY.maxMessages): TranscriptStore & { ids(): string[] } {
   const ids = new Set<string>();
   // The run panel creates transcripts in the store too; they must be dropped like the others.
   return new (class extends TranscriptStore {
@@ -109,12 +113,14 @@ export function trackingStore(onNew: (agentId: string) => void): TranscriptStore
     ids(): string[] {
       return [...ids];
     }
-  })(Number.MAX_SAFE_INTEGER, IN_MEMORY);
+  })(Number.MAX_SAFE_INTEGER, { maxMessages });
 }
 
 export interface ReadContext {
   /** Read only about this many bytes from the end when the journal is much longer (a first, partial read). */
   tailBytes?: number;
+  /** Without `tailBytes`: read from the end backwards, only until this many messages are in (journalBack.ts). */
+  cap?: number;
   tempFor(file: string): string;
   closed(): boolean;
   warn(message: string): void;
@@ -128,6 +134,8 @@ export interface RunRead {
   readonly parseMs: number;
   /** Only the newest records were read (`tailBytes`): the rest is still to come. */
   readonly partial?: boolean;
+  /** Read backwards up to the cap: about this many older messages were left unread (see journalBack.ts). */
+  readonly unread?: BackRead['unread'];
   readonly pruned?: PrunedInfo;
 }
 
@@ -145,10 +153,20 @@ export async function readRun(dir: string | undefined, agentId: string, c: ReadC
   if (tail) {
     return { ...tail, ...extra };
   }
-  const buffer = await fs.promises.readFile(file).catch(() => undefined);
-  const parsing = performance.now();
-  const journal = buffer ? parseJournal(buffer.toString('utf8'), agentId, buffer.length) : undefined;
-  const parseMs = performance.now() - parsing;
+  const back = c.tailBytes === undefined && c.cap !== undefined ? await readBack(file, agentId, c.cap) : undefined;
+  if (back && !back.whole) {
+    return { entries: back.entries, valid: true, bytes: back.bytes, parseMs: back.parseMs, ...(back.unread ? { unread: back.unread } : {}), ...extra };
+  }
+  let journal: JournalContents | undefined;
+  let parseMs = back?.parseMs ?? 0;
+  if (back) {
+    journal = { entries: back.entries, records: back.records, bytes: back.bytes, valid: true };
+  } else {
+    const buffer = await fs.promises.readFile(file).catch(() => undefined);
+    const parsing = performance.now();
+    journal = buffer ? parseJournal(buffer.toString('utf8'), agentId, buffer.length) : undefined;
+    parseMs = performance.now() - parsing;
+  }
   if (!journal) {
     // Before journals: one JSON file per run, the newest messages only.
     const legacy = await readLegacy(path.join(dir, journalName(agentId, 'json')), agentId);
@@ -229,17 +247,22 @@ export async function writeRun(dir: string, agentId: string, t: Transcript, disk
 }
 
 /** dispose()'s last write, synchronous: what each journal lacks (all that is held, when it was never read). */
-export function writeAllSync(dir: string, runs: readonly { id: string; t: Transcript; disk: OnDisk | undefined }[]): void {
+export function writeAllSync(dir: string, runs: readonly { id: string; t: Transcript; disk: OnDisk | undefined; mark: JournalMark | undefined }[]): void {
   try {
     fs.mkdirSync(dir, { recursive: true });
   } catch {
     return;
   }
-  for (const { id, t, disk } of runs) {
-    const entries = disk?.valid ? unwritten(t, disk) : t.snapshot().entries;
+  for (const { id, t, disk, mark } of runs) {
+    const file = path.join(dir, journalName(id, 'jsonl'));
     try {
+      if (disk?.window && mark) {
+        appendWindowSync(file, id, mark, unwritten(t, disk));
+        continue;
+      }
+      const entries = disk?.valid ? unwritten(t, disk) : t.snapshot().entries;
       if (entries.length > 0) {
-        appendJournalSync(path.join(dir, journalName(id, 'jsonl')), id, recordLines(entries));
+        appendJournalSync(file, id, recordLines(entries));
       }
     } catch {
       // Nothing to tell any more: the window is going away.
@@ -257,8 +280,8 @@ export async function removeJournals(dir: string, agentIds: readonly string[], w
 }
 
 /** What the journal lacks: entries changed since it was last written, and the pending ones. */
-export function unwritten(t: Transcript, disk: OnDisk): JournalEntry[] {
-  const entries: JournalEntry[] = [...t.changesSince(disk.written).entries];
+export function unwritten(t: Transcript, disk: OnDisk): TranscriptEntry[] {
+  const entries: TranscriptEntry[] = [...t.changesSince(disk.written).entries];
   const seen = new Set(entries.map((e) => e.key));
   for (const key of disk.pending) {
     const e = t.get(key);
@@ -276,7 +299,7 @@ export function unwritten(t: Transcript, disk: OnDisk): JournalEntry[] {
  */
 export function mergeSaved(t: Transcript, saved: readonly JournalEntry[], newer: readonly JournalEntry[] = t.size > 0 ? t.snapshot().entries : []): Set<string> {
   if (saved.length > 0) {
-    t.merge(saved.map((e) => e.message));
+    t.merge(saved.map((e) => e.message), saved.map((e) => e.key));
   }
   const pending = new Set<string>();
   if (newer.length > 0) {
@@ -287,6 +310,13 @@ export function mergeSaved(t: Transcript, saved: readonly JournalEntry[], newer:
       const disk = onDisk.get(e.key);
       if (kept && (!disk || !sameMessage(disk, kept.message))) {
         pending.add(e.key);
+        // The journal's record under this key is another message (two under one id, keyed the
+        // other way round here): it is written again under the key it has here, or the append
+        // would hide it.
+        const other = disk && (disk.id !== kept.message.id || disk.sequence !== kept.message.sequence) ? t.keyOf(disk) : undefined;
+        if (other !== undefined && other !== e.key) {
+          pending.add(other);
+        }
       }
     }
   }

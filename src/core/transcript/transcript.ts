@@ -3,20 +3,26 @@
  * before, so the panel can post only what changed and keep messages the service stopped
  * returning. Pure: no `vscode`, no DOM, no node APIs.
  *
- * Identity of a message: its `id`; without one its `sequence`; without either a hash of its
- * fields (plus an occurrence counter, so two identical id-less messages stay two). A message
- * first seen without an id and later with one (same sequence) keeps its first key, so the
- * webview element it maps to is replaced, not duplicated.
+ * Identity of a message (identity.ts): its `id` (two sequences under one id returned side by
+ * side are two messages); without one its `sequence`; without either a hash of its fields (plus
+ * an occurrence counter, so two identical id-less messages stay two). A message first seen
+ * without an id and later with one (same sequence) keeps its first key, so the webview element
+ * it maps to is replaced, not duplicated.
  *
- * Order: `compareOrder` (sequence, then createdAt, then first arrival).
+ * Order: `compareOrder` (sequence, then createdAt, then first arrival). A sequence no run could
+ * reach (past api/sequence.ts's ceiling for the read, e.g. 2^53−1 among 1…29) is not believed:
+ * the message is kept and shown where it arrived (after the newest believed one), and its number
+ * sizes no gap and sets no high-water mark.
  *
  * Bounded: at most `maxMessages` messages and `maxTotalChars` characters per run; the oldest
  * are evicted first and counted. Anything at or before the newest evicted position is not
  * taken in again, so a service that keeps returning a long history does not cause churn.
  */
+import { safeSequences, sequenceCeiling } from '../../api/sequence';
 import type { AgentMessage } from '../../api/types';
 import { freeze, type MutableEntry, type TranscriptEntry } from './entry';
-import { contentHash, normalizeMessage, sameMessage, sizeOf } from './message';
+import { Identities, readIds } from './identity';
+import { normalizeMessage, sameMessage, sizeOf } from './message';
 import { compareOrder, type OrderFields } from './order';
 import {
   DEFAULT_MAX_MESSAGES, DEFAULT_MAX_TOTAL_CHARS, type MergeResult, type TranscriptChanges, type TranscriptOptions, type TranscriptSnapshot,
@@ -38,9 +44,7 @@ export class Transcript {
   private readonly maxTotalChars: number;
   /** Sorted by compareOrder. */
   private list: MutableEntry[] = [];
-  private readonly byKey = new Map<string, MutableEntry>();
-  private readonly byId = new Map<string, MutableEntry>();
-  private readonly bySeq = new Map<number, MutableEntry>();
+  private readonly ids = new Identities();
   private nextArrival = 0;
   private totalChars = 0;
   private dropped = 0;
@@ -49,8 +53,9 @@ export class Transcript {
   private earlierUnavailable = false;
   private missing = 0;
   private rev = 0;
-  /** Lowest integer sequence ever taken in (evicted ones included). */
+  /** Lowest and highest believed integer sequences ever taken in (evicted ones included). */
   private minSequenceSeen: number | undefined;
+  private highWater: number | undefined;
   /** Recent evictions with their revisions (bounded), for changesSince(). */
   private evictionLog: { rev: number; key: string }[] = [];
   /** changesSince() is complete only for revisions at or after this one. */
@@ -81,7 +86,12 @@ export class Transcript {
   }
 
   get(key: string): TranscriptEntry | undefined {
-    return this.byKey.get(key);
+    return this.ids.byKey.get(key);
+  }
+
+  /** The key of the entry holding this message (the same identity), if any. */
+  keyOf(m: AgentMessage): string | undefined {
+    return this.ids.find(m, readIds([m]), new Map())?.key;
   }
 
   /** The last message in transcript order. */
@@ -120,32 +130,53 @@ export class Transcript {
   }
 
   /**
+   * Messages of the saved transcript older than memory keeps, left unread (a long journal read
+   * backwards): counted as dropped; `lowest`, the lowest sequence among them, means no gap is
+   * claimed before what was read.
+   */
+  noteUnread(count: number, lowest: number | undefined): void {
+    this.noteDropped(count);
+    if (lowest !== undefined && Number.isSafeInteger(lowest) && lowest < (this.minSequenceSeen ?? Number.POSITIVE_INFINITY)) {
+      this.minSequenceSeen = lowest;
+    }
+    this.computeGaps();
+  }
+
+  /**
    * Merges one polled `history` (any order, possibly only the recent part, possibly with
    * malformed items, which are skipped). Never removes a message because the service stopped
-   * returning it.
+   * returning it. `keys` (a journal's, read back): the key each message had, kept when free, so
+   * two messages under one id keep the keys their records were written under.
    */
-  merge(history: readonly unknown[] | undefined): MergeResult {
+  merge(history: readonly unknown[] | undefined, keys?: readonly string[]): MergeResult {
     const added: MutableEntry[] = [];
     const addedSet = new Set<MutableEntry>();
     const changed = new Set<MutableEntry>();
     const occurrences = new Map<string, number>();
     let needsSort = false;
-
-    for (const raw of history ?? []) {
+    const messages: AgentMessage[] = [];
+    const savedKeys: (string | undefined)[] = [];
+    (history ?? []).forEach((raw, i) => {
       const m = normalizeMessage(raw);
-      if (!m) {
-        continue;
+      if (m) {
+        messages.push(m);
+        savedKeys.push(keys?.[i]);
       }
-      const existing = this.find(m, occurrences);
+    });
+    const ceiling = sequenceCeiling(safeSequences(messages), this.highWater);
+    const read = readIds(messages);
+
+    for (const [i, m] of messages.entries()) {
+      const existing = this.ids.find(m, read, occurrences);
       if (existing === undefined) {
-        const got = this.add(m, occurrences);
+        const got = this.add(m, occurrences, ceiling, savedKeys[i]);
         if (got) {
           added.push(got.entry);
           addedSet.add(got.entry);
           needsSort ||= got.outOfOrder;
         }
       } else if (!sameMessage(existing.message, m)) {
-        needsSort = this.replace(existing, m) || needsSort;
+        needsSort = this.replace(existing, m, ceiling) || needsSort;
         if (!addedSet.has(existing)) {
           changed.add(existing);
         }
@@ -178,21 +209,16 @@ export class Transcript {
   }
 
   /** A message not seen before, appended (the caller sorts when it came out of order); undefined when it was evicted before. */
-  private add(m: AgentMessage, occurrences: Map<string, number>): { entry: MutableEntry; outOfOrder: boolean } | undefined {
+  private add(m: AgentMessage, occurrences: Map<string, number>, ceiling: number, savedKey: string | undefined): { entry: MutableEntry; outOfOrder: boolean } | undefined {
     const entry: MutableEntry = { key: '', arrival: this.nextArrival, rev: 0, message: m, sequence: m.sequence, createdAt: m.createdAt, size: sizeOf(m) };
+    this.place(entry, ceiling);
     if (this.isEvictedPosition(entry)) {
       return undefined;
     }
-    entry.key = this.newKey(m, occurrences);
-    if (this.byKey.has(entry.key)) {
-      // Only possible for pathological ids such as one message's id equal to another's
-      // generated key text; keep both rather than overwrite.
-      entry.key = `${entry.key}~${entry.arrival}`;
-    }
+    entry.key = this.ids.newKey(m, occurrences, entry.arrival, savedKey);
     this.nextArrival++;
     entry.rev = ++this.rev;
-    this.noteSequence(m.sequence);
-    this.index(entry);
+    this.ids.index(entry);
     this.totalChars += entry.size;
     const last = this.list[this.list.length - 1];
     this.list.push(entry);
@@ -200,23 +226,42 @@ export class Transcript {
   }
 
   /** A known message that the service now returns changed; true when its place in the order moved. */
-  private replace(existing: MutableEntry, m: AgentMessage): boolean {
+  private replace(existing: MutableEntry, m: AgentMessage, ceiling: number): boolean {
     const oldOrder: OrderFields = { sequence: existing.sequence, createdAt: existing.createdAt, arrival: existing.arrival };
     this.totalChars += sizeOf(m) - existing.size;
-    this.unindex(existing);
+    this.ids.unindex(existing);
+    const unchangedNumber = existing.message.sequence === m.sequence;
     existing.message = m;
-    existing.sequence = m.sequence;
     existing.createdAt = m.createdAt;
     existing.size = sizeOf(m);
     existing.rev = ++this.rev;
-    this.noteSequence(m.sequence);
-    this.index(existing);
+    if (!(unchangedNumber && existing.implausible)) {
+      // An implausible one keeps the place it was given; a new number is judged afresh (an
+      // implausible new number keeps the place the message had).
+      this.place(existing, ceiling);
+    }
+    this.ids.index(existing);
     return compareOrder(oldOrder, existing) !== 0;
   }
 
-  private noteSequence(sequence: number | undefined): void {
-    if (sequence !== undefined && Number.isInteger(sequence)) {
-      this.minSequenceSeen = Math.min(this.minSequenceSeen ?? sequence, sequence);
+  /**
+   * Sets an entry's order sequence from its message: its own when believable (then noted), else
+   * it keeps the place it has, or a new one is placed after the newest believed sequence.
+   */
+  private place(e: MutableEntry, ceiling: number): void {
+    const s = e.message.sequence;
+    if (s !== undefined && s > ceiling) {
+      if (!e.implausible && e.rev === 0) {
+        e.sequence = this.highWater;
+      }
+      e.implausible = true;
+      return;
+    }
+    e.implausible = undefined;
+    e.sequence = s;
+    if (s !== undefined && Number.isSafeInteger(s)) {
+      this.minSequenceSeen = Math.min(this.minSequenceSeen ?? s, s);
+      this.highWater = Math.max(this.highWater ?? s, s);
     }
   }
 
@@ -233,62 +278,6 @@ export class Transcript {
     return compareOrder({ sequence: e.sequence, createdAt: e.createdAt, arrival: 0 }, { sequence: w.sequence, createdAt: w.createdAt, arrival: 0 }) <= 0;
   }
 
-  private find(m: AgentMessage, occurrences: Map<string, number>): MutableEntry | undefined {
-    if (m.id !== undefined) {
-      const byId = this.byId.get(m.id);
-      if (byId) {
-        return byId;
-      }
-    }
-    if (m.sequence !== undefined) {
-      const bySeq = this.bySeq.get(m.sequence);
-      // Same sequence but two different ids: two messages, not one.
-      if (bySeq && (bySeq.message.id === undefined || m.id === undefined || bySeq.message.id === m.id)) {
-        return bySeq;
-      }
-      return undefined;
-    }
-    if (m.id !== undefined) {
-      return undefined;
-    }
-    const h = contentHash(m);
-    const n = occurrences.get(h) ?? 0;
-    occurrences.set(h, n + 1);
-    return this.byKey.get(n === 0 ? `hash:${h}` : `hash:${h}:${n}`);
-  }
-
-  private newKey(m: AgentMessage, occurrences: Map<string, number>): string {
-    if (m.id !== undefined) {
-      return `id:${m.id}`;
-    }
-    if (m.sequence !== undefined) {
-      return `seq:${m.sequence}`;
-    }
-    // find() already counted this occurrence.
-    const h = contentHash(m);
-    const n = (occurrences.get(h) ?? 1) - 1;
-    return n === 0 ? `hash:${h}` : `hash:${h}:${n}`;
-  }
-
-  private index(e: MutableEntry): void {
-    this.byKey.set(e.key, e);
-    if (e.message.id !== undefined) {
-      this.byId.set(e.message.id, e);
-    }
-    if (e.sequence !== undefined && !this.bySeq.has(e.sequence)) {
-      this.bySeq.set(e.sequence, e);
-    }
-  }
-
-  private unindex(e: MutableEntry): void {
-    if (e.message.id !== undefined && this.byId.get(e.message.id) === e) {
-      this.byId.delete(e.message.id);
-    }
-    if (e.sequence !== undefined && this.bySeq.get(e.sequence) === e) {
-      this.bySeq.delete(e.sequence);
-    }
-  }
-
   private evict(): string[] {
     let n = 0;
     let chars = this.totalChars;
@@ -302,8 +291,7 @@ export class Transcript {
     const gone = this.list.slice(0, n);
     this.list = this.list.slice(n);
     for (const e of gone) {
-      this.unindex(e);
-      this.byKey.delete(e.key);
+      this.ids.remove(e);
       this.evictionLog.push({ rev: ++this.rev, key: e.key });
     }
     if (this.evictionLog.length > MAX_EVICTION_LOG) {
@@ -336,7 +324,12 @@ export class Transcript {
     }
     for (const e of this.list) {
       const s = e.sequence;
-      if (s === undefined || !Number.isSafeInteger(s)) {
+      if (s === undefined || !Number.isSafeInteger(s) || e.implausible) {
+        if (e.gapBefore !== undefined) {
+          e.gapBefore = undefined;
+          e.rev = ++this.rev;
+          moved.push(e);
+        }
         continue;
       }
       // Between evicted messages and the first kept one nothing is counted: those were seen.

@@ -4,7 +4,10 @@
  * (journal.ts) that keeps every message the service ever returned; whole finished runs are
  * pruned past the disk limit (diskLimit.ts). Memory holds a transcript only while a panel
  * shows it (`setInUse`) or until it is saved: a moment after a change (or on `flush()`) what
- * changed is appended and what no panel shows is dropped, to be read again when needed.
+ * changed is appended and what no panel shows is dropped, to be read again when needed. Of a
+ * journal read this session a mark stays (journalMark.ts): where it ended, and for a run that
+ * may still change each record's fingerprint, so a background read appends what the journal
+ * lacks without reading it again.
  *
  * node:fs, not vscode.workspace.fs: when the window closes, the extension host closes its
  * channel to the workbench before `deactivate()`, and vscode.workspace.fs needs it even for
@@ -18,10 +21,10 @@ import type { TranscriptStore } from './store';
 import { Disposable } from '../disposable';
 import { DiskLimit, readPruned, type PrunedInfo } from './diskLimit';
 import {
-  errorText, exportSourceOf, hash, journalName, trackingStore, removeJournals, writeAllSync, writeRun, type ExportSource, type ReadContext,
+  IN_MEMORY, errorText, exportSourceOf, hash, journalName, trackingStore, removeJournals, writeAllSync, writeRun, type ExportSource, type ReadContext,
   type StorageRoot, type TranscriptFilesOptions, type TranscriptLog, type TranscriptRead,
 } from './runJournal';
-import { loadRun, type Space, type SpaceReadHost } from './space';
+import { keepMark, loadRun, writeWindow, type Space, type SpaceReadHost } from './space';
 
 export type { ExportSource } from './runJournal';
 export type { PrunedInfo } from './diskLimit';
@@ -104,23 +107,29 @@ export class TranscriptFiles extends Disposable {
   /** Whether the run's whole journal is merged into its transcript in memory. */
   isLoaded(agentId: string): boolean {
     const disk = this.space.disk.get(agentId);
-    return disk !== undefined && !disk.partial && this.space.store.has(agentId);
+    return disk !== undefined && !disk.partial && !disk.window && this.space.store.has(agentId);
   }
 
   /**
-   * Where the next read of the run should reach back to, when this session's journal read is
-   * behind what the run list says was seen: the window closed after the list was saved and
-   * before the journal was. Until `resumed()`; undefined before the journal was read.
+   * Where the next read of the run should reach back to, when this session's first read of its
+   * journal is behind what the run list says was seen: the window closed after the list was
+   * saved and before the journal was. Until `resumed()`. The journal is read for it when this
+   * session has not read it yet, panel or no panel: a background read needs it as much.
    */
-  resumeAfter(agentId: string): number | undefined {
-    return this.space.disk.get(agentId)?.resumeAfter;
+  resumeAfter(agentId: string): number | undefined | Promise<number | undefined> {
+    const space = this.space;
+    const mark = space.marks.get(agentId);
+    if (mark || !space.dir) {
+      return mark?.resumeAfter;
+    }
+    return this.loadIn(space, agentId).then(() => space.marks.get(agentId)?.resumeAfter);
   }
 
   /** A read of the service reached back to `resumeAfter()`: the journal's point is spent. */
   resumed(agentId: string): void {
-    const disk = this.space.disk.get(agentId);
-    if (disk) {
-      delete disk.resumeAfter;
+    const mark = this.space.marks.get(agentId);
+    if (mark) {
+      delete mark.resumeAfter;
     }
   }
 
@@ -136,8 +145,13 @@ export class TranscriptFiles extends Disposable {
       this.markDirty(agentId);
     }
     if (!this.space.disk.has(agentId)) {
-      // What the journal holds joins before anything is appended (see write()).
-      void this.load(agentId);
+      if (this.space.marks.get(agentId)?.records && !this.inUse.has(agentId)) {
+        // Read this session and marked: this read is saved against the mark, the journal not read again.
+        this.space.disk.set(agentId, { written: 0, pending: new Set(), valid: true, window: true });
+      } else {
+        // What the journal holds joins before anything is appended (see write()).
+        void this.load(agentId);
+      }
     }
     return result;
   }
@@ -158,6 +172,7 @@ export class TranscriptFiles extends Disposable {
     const space = this.space;
     for (const id of agentIds) {
       this.forget(space, id);
+      space.marks.delete(id);
       space.dirty.delete(id);
     }
     const dir = space.dir;
@@ -211,7 +226,7 @@ export class TranscriptFiles extends Disposable {
       if (!this.inUse.has(id) && space === this.space) {
         this.schedule();
       }
-    });
+    }, this.options.maxMessages);
     const limit = dir
       ? new DiskLimit(dir, {
           maxBytes: () => this.options.maxDiskBytes?.() ?? DEFAULT_MAX_DISK_BYTES,
@@ -220,7 +235,7 @@ export class TranscriptFiles extends Disposable {
           closed: () => this.closed,
         })
       : undefined;
-    const space: Space = { dir, store, loading: new Map(), disk: new Map(), dirty: new Map(), limit };
+    const space: Space = { dir, store, loading: new Map(), disk: new Map(), marks: new Map(), dirty: new Map(), limit };
     return space;
   }
 
@@ -230,7 +245,7 @@ export class TranscriptFiles extends Disposable {
   }
 
   private readContext(tailBytes: number | undefined): ReadContext {
-    return { tailBytes, tempFor: (file) => this.tempFor(file), closed: () => this.closed, warn: (message) => this.warn(message) };
+    return { tailBytes, cap: this.options.maxMessages ?? IN_MEMORY.maxMessages, tempFor: (file) => this.tempFor(file), closed: () => this.closed, warn: (message) => this.warn(message) };
   }
 
   private logRead(read: TranscriptRead): void {
@@ -300,12 +315,20 @@ export class TranscriptFiles extends Disposable {
         if (this.closed) {
           return;
         }
-        const disk = space.disk.get(id);
+        let disk = space.disk.get(id);
         if (!space.store.has(id) || !disk) {
           space.dirty.delete(id);
           continue;
         }
         const file = path.join(dir, journalName(id, 'jsonl'));
+        if (disk.window) {
+          const done = await writeWindow(space, id, disk, file, this.reader);
+          disk = space.disk.get(id);
+          if (done || !disk) {
+            if (space.dirty.get(id) === change) space.dirty.delete(id);
+            continue;
+          }
+        }
         const bytes = await writeRun(dir, id, space.store.get(id), disk, this.tempFor(file), () => this.closed || space.dirty.get(id) === undefined);
         space.limit?.wrote(bytes ?? 0);
         if (space.dirty.get(id) === change) {
@@ -330,6 +353,7 @@ export class TranscriptFiles extends Disposable {
   }
 
   private forget(space: Space, agentId: string): void {
+    keepMark(space, agentId, this.options.isLive?.(agentId) ?? true);
     space.loading.delete(agentId);
     space.store.delete(agentId);
     space.disk.delete(agentId);
@@ -337,7 +361,7 @@ export class TranscriptFiles extends Disposable {
 
   private writeSync(space: Space): void {
     if (space.dir && space.dirty.size > 0) {
-      writeAllSync(space.dir, [...space.dirty.keys()].filter((id) => space.store.has(id)).map((id) => ({ id, t: space.store.get(id), disk: space.disk.get(id) })));
+      writeAllSync(space.dir, [...space.dirty.keys()].filter((id) => space.store.has(id)).map((id) => ({ id, t: space.store.get(id), disk: space.disk.get(id), mark: space.marks.get(id) })));
       space.dirty.clear();
     }
   }
