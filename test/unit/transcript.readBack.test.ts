@@ -6,6 +6,7 @@ import type { Agent, AgentMessage } from '../../src/api/types';
 import { RunLedger } from '../../src/core/ledger/ledger';
 import { Poller } from '../../src/core/polling/poller';
 import { RunReader, applyRead, type ReadClient } from '../../src/core/polling/runReads';
+import { HistoryWindows } from '../../src/core/polling/historyWindow';
 import { TranscriptFiles } from '../../src/core/transcript/transcriptFiles';
 import { VirtualClock } from '../faults/support/virtualClock';
 import { BASE, range } from './fixtures/transcriptMessages';
@@ -49,7 +50,7 @@ describe('transcript files: reading back what the journal lacks, with no panel o
     const asked: (number | undefined)[] = [];
     const client = service(written, asked);
     const files = new TranscriptFiles({ fsPath: root }, log, BASE, { saveDelayMs: 60_000 });
-    const reader = new RunReader({
+    const reader = new RunReader({ windows: () => new HistoryWindows(),
       lastSequence: (id) => ledger.get(id)?.lastSequence,
       resumeAfter: (id) => files.resumeAfter(id),
       resumed: (id) => files.resumed(id),

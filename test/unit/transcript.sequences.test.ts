@@ -6,6 +6,7 @@ import { maxSequence, sequenceCeiling } from '../../src/api/sequence';
 import type { Agent, AgentMessage } from '../../src/api/types';
 import { RunLedger } from '../../src/core/ledger/ledger';
 import { RunReader, applyRead, type ReadClient } from '../../src/core/polling/runReads';
+import { HistoryWindows } from '../../src/core/polling/historyWindow';
 import { Transcript } from '../../src/core/transcript/transcript';
 import { TranscriptFiles } from '../../src/core/transcript/transcriptFiles';
 import { BASE, message } from './fixtures/transcriptMessages';
@@ -98,7 +99,7 @@ describe('transcript: a sequence no run could reach', () => {
     };
     const ledger = new RunLedger(new MemoryStore(), BASE);
     ledger.upsert({ agentId: 'run-1', source: 'started', status: 'running' });
-    const reader = new RunReader({ lastSequence: (id) => ledger.get(id)?.lastSequence });
+    const reader = new RunReader({ windows: () => new HistoryWindows(), lastSequence: (id) => ledger.get(id)?.lastSequence });
     const t = new Transcript();
     const poll = async (): Promise<void> => {
       const agent = await reader.read(client, 'run-1');
