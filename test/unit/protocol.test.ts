@@ -237,6 +237,7 @@ describe('protocol: wire messages checked by hand', () => {
     arrival: () => pick([...numbers, ...others]),
     id: () => pick([strOf(0), strOf(1_000), strOf(1_001), ...others]),
     sequence: () => pick([...numbers, ...others]),
+    orderSequence: () => pick([...numbers, ...others]),
     role: () => pick(['user', strOf(200), strOf(201), ...others]),
     content: () => pick(['hi', strOf(MAX_WIRE_CONTENT_CHARS), strOf(MAX_WIRE_CONTENT_CHARS + 1), ...others]),
     contentLength: () => pick([...numbers, ...others]),

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { Agent, AgentMessage } from '../../src/api/types';
 import { PanelSession, RunObserver, buildHeader, type RunView } from '../../src/core/panel/panelModel';
+import { compareOrder } from '../../src/core/transcript/order';
 import { STRING_KEYS, parseExtensionMessage, type InitMessage, type UpdateMessage, type WebviewStrings } from '../../src/core/panel/protocol';
 import { TranscriptStore } from '../../src/core/transcript/store';
 
@@ -80,6 +81,21 @@ describe('panel model', () => {
     assert.equal(init.lifecycle.conversation.current, 'thinking');
     assert.equal(init.activity.lastActivityAt, T0 + 50_000);
     assert.deepEqual(init.freshness, { state: 'live' });
+  });
+
+  it('places a message whose sequence no run could reach where it came, on the page too (issue 20)', () => {
+    const odd = msg(2 ** 53 - 1, { id: 'odd', createdAt: T0 + 2_500 });
+    const agent = { ...base, history: [msg(1), msg(2), odd, msg(3), msg(4)] };
+    const w = world(agent);
+    w.poll(agent);
+    const init = valid(w.session.init());
+    const wired = init.messages.find((m) => m.key === 'id:odd');
+    assert.equal(wired?.sequence, 2 ** 53 - 1, 'shown with the number the service sent');
+    assert.equal(wired?.orderSequence, 2, 'ordered where the transcript placed it');
+    assert.equal(init.messages.find((m) => m.key === 'id:m3')?.orderSequence, undefined, 'a believed sequence is its own order');
+    // The page sorts its rows with compareOrder over the wire messages.
+    const order = [...init.messages].sort(compareOrder).map((m) => m.key);
+    assert.deepEqual(order, ['id:m1', 'id:m2', 'id:odd', 'id:m3', 'id:m4']);
   });
 
   it('posts nothing when nothing changed, and only what changed otherwise', () => {

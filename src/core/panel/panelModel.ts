@@ -175,6 +175,9 @@ export interface SessionDeps {
 /** An entry as the page gets it, with the gap before it (the page shows it there). */
 function wire(e: TranscriptEntry): WireMessage {
   const w = toWireMessage(e.key, e.arrival, e.message);
+  if (e.sequence !== undefined && e.sequence !== e.message.sequence) {
+    w.orderSequence = e.sequence;
+  }
   if (e.gapBefore !== undefined && e.gapBefore > 0) {
     w.gapBefore = e.gapBefore;
   }

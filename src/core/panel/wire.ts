@@ -33,6 +33,11 @@ export const wireMessageSchema = z.object({
   arrival: count,
   id: optStr(MAX_ID_CHARS),
   sequence: z.optional(z.number()),
+  /**
+   * Where it is ordered, when not by its own `sequence`: a sequence no run could reach (see
+   * api/sequence.ts) is shown as sent but placed at the newest believed one when it arrived.
+   */
+  orderSequence: z.optional(z.number()),
   role: optStr(MAX_SHORT_CHARS),
   content: optStr(MAX_WIRE_CONTENT_CHARS),
   /** Full length of `content` when it was cut to fit; absent when `content` is complete. */
@@ -97,7 +102,7 @@ export function checkWireMessage(v: unknown): WireMessage | string {
   if (!isRecord(v)) {
     return '';
   }
-  const { key, arrival, id, sequence, role, content, contentLength, toolName, toolParameters, toolParametersLength, toolParametersJson, attachments, attachmentCount, createdAt, gapBefore } = v;
+  const { key, arrival, id, sequence, orderSequence, role, content, contentLength, toolName, toolParameters, toolParametersLength, toolParametersJson, attachments, attachmentCount, createdAt, gapBefore } = v;
   if (!isStr(key, MAX_ID_CHARS)) return 'key';
   if (!isCount(arrival)) return 'arrival';
   const w: WireMessage = { key, arrival };
@@ -108,6 +113,10 @@ export function checkWireMessage(v: unknown): WireMessage | string {
   if (sequence !== undefined) {
     if (typeof sequence !== 'number' || !Number.isFinite(sequence)) return 'sequence';
     w.sequence = sequence;
+  }
+  if (orderSequence !== undefined) {
+    if (typeof orderSequence !== 'number' || !Number.isFinite(orderSequence)) return 'orderSequence';
+    w.orderSequence = orderSequence;
   }
   if (role !== undefined) {
     if (!isStr(role, MAX_SHORT_CHARS)) return 'role';

@@ -2,6 +2,8 @@
 
 export interface OrderFields {
   sequence?: number;
+  /** Ordered by this instead of `sequence` when present (the page's copy of an implausible sequence). */
+  orderSequence?: number;
   createdAt?: number;
   arrival: number;
 }
@@ -12,8 +14,8 @@ export interface OrderFields {
  * keeps the order total (a plain "compare when both have it" would not be transitive).
  */
 export function compareOrder(a: OrderFields, b: OrderFields): number {
-  const sa = a.sequence ?? Number.POSITIVE_INFINITY;
-  const sb = b.sequence ?? Number.POSITIVE_INFINITY;
+  const sa = a.orderSequence ?? a.sequence ?? Number.POSITIVE_INFINITY;
+  const sb = b.orderSequence ?? b.sequence ?? Number.POSITIVE_INFINITY;
   if (sa !== sb) {
     return sa < sb ? -1 : 1;
   }
