@@ -350,7 +350,7 @@ export class App {
 
   private renderLifecycle(): void {
     const p = this.page;
-    p?.lifecycleView.render(p.lifecycle, p.activity, p.header.status, this.env.now());
+    p?.lifecycleView.render(p.lifecycle, p.activity, p.header.status, this.env.now(), p.header.noFollowUps !== true);
   }
 
   private renderEmpty(): void {

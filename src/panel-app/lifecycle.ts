@@ -46,7 +46,8 @@ export class LifecycleSection {
     );
   }
 
-  render(lc: LifecycleView, activity: ActivityView, status: string | undefined, now: number): void {
+  /** `takesFollowUps` false: the stall warning does not suggest a follow-up (a code review's conversation). */
+  render(lc: LifecycleView, activity: ActivityView, status: string | undefined, now: number, takesFollowUps = true): void {
     for (const name of ['conversation', 'sandbox'] as const) {
       this.renderLane(name, lc, now);
     }
@@ -62,7 +63,7 @@ export class LifecycleSection {
     setText(this.meta, meta.join(' · '));
     const stall = stallCheck({ status, lastActivityAt: activity.lastActivityAt, now, stallAfterMs: activity.stallAfterMs });
     if (stall.stalled) {
-      setText(this.stall, format(S.stalled, formatDuration(stall.idleMs, this.locale)));
+      setText(this.stall, format(takesFollowUps ? S.stalled : S.stalledNoFollowUps, formatDuration(stall.idleMs, this.locale)));
     }
     setHidden(this.stall, !stall.stalled);
   }

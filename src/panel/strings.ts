@@ -82,6 +82,7 @@ export function webviewStrings(isMac: boolean): WebviewStrings {
     noQueuedTurns: t('No follow-ups queued'),
     lastLifecycleEvent: t('Last lifecycle event {0}', P),
     stalled: t('No activity for {0}. The run may be stuck; refresh, or send a follow-up.', P),
+    stalledNoFollowUps: t('No activity for {0}. The review may be stuck; refresh to check again.', P),
     transcriptLabel: t('Transcript'),
     noMessages: t('No messages yet.'),
     newMessages: t('{0} new ↓', P),

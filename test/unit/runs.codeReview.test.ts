@@ -76,8 +76,10 @@ describe('a code review\'s conversation: labelled, no follow-ups offered (issue 
     assert.deepEqual([agentHeader.codeReview, agentHeader.noFollowUps], [undefined, undefined]);
   });
 
-  it('the finished alert offers no follow-up for it', () => {
+  it('the finished alert calls it a code review and offers no follow-up for it', () => {
     assert.equal(finishedAlert(review, plainL10n)?.offerFollowUp, false);
+    assert.match(finishedAlert(review, plainL10n)?.text ?? '', /^Code review (completed|failed|ended)/);
+    assert.match(finishedAlert(agent, plainL10n)?.text ?? '', /^Agent run (completed|failed|ended)/);
     assert.equal(finishedAlert(agent, plainL10n)?.offerFollowUp, true);
   });
 });

@@ -689,6 +689,16 @@ describe('webview app', () => {
     h.app.dispose();
   });
 
+  it('a stalled code review\'s warning does not suggest a follow-up', () => {
+    const h = harness();
+    h.send(initMessage([]));
+    h.send(update({ header: { agentId: 'agent-1', status: 'running', codeReview: true, noFollowUps: true } }));
+    h.timers.advance(10 * 60_000);
+    assert.ok(!h.q('.stall-warning').hasAttribute('hidden'));
+    assert.ok(h.q('.stall-warning').textContent?.includes('«stalledNoFollowUps» 10m 30s'), h.q('.stall-warning').textContent ?? '');
+    h.app.dispose();
+  });
+
   it('draws a divider above the first unseen message', () => {
     const h = harness();
     h.send(initMessage(range(1, 200), { firstUnseenKey: 'id:150' }));

@@ -78,6 +78,7 @@ export const STRING_KEYS = [
   'noQueuedTurns',
   'lastLifecycleEvent',
   'stalled',
+  'stalledNoFollowUps',
   'transcriptLabel',
   'noMessages',
   'newMessages',

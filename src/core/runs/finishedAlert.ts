@@ -24,14 +24,20 @@ export function finishedAlert(run: RunRecord, l10n: L10n): FinishedAlert | undef
     return undefined;
   }
   const label = runLabel(run, l10n, 60);
+  const offerFollowUp = state.takesFollowUps;
+  // A code review's conversation is said as one: it is not an agent run the person started.
+  const review = state.codeReview;
   if (state.outcome === 'error') {
     const text = run.lastError
-      ? l10n.t('Agent run failed: {0}. {1}', label, plain(run.lastError, 200))
-      : l10n.t('Agent run failed: {0}', label);
-    return { failed: true, text, how: 'failed', offerFollowUp: state.takesFollowUps };
+      ? (review ? l10n.t('Code review failed: {0}. {1}', label, plain(run.lastError, 200)) : l10n.t('Agent run failed: {0}. {1}', label, plain(run.lastError, 200)))
+      : (review ? l10n.t('Code review failed: {0}', label) : l10n.t('Agent run failed: {0}', label));
+    return { failed: true, text, how: 'failed', offerFollowUp };
   }
   if (state.outcome === 'completed') {
-    return { failed: false, text: l10n.t('Agent run completed: {0}', label), how: 'completed', offerFollowUp: state.takesFollowUps };
+    const text = review ? l10n.t('Code review completed: {0}', label) : l10n.t('Agent run completed: {0}', label);
+    return { failed: false, text, how: 'completed', offerFollowUp };
   }
-  return { failed: false, text: l10n.t('Agent run ended ({0}): {1}', statusText(state.status, l10n), label), how: `ended (${plain(state.status, 40)})`, offerFollowUp: state.takesFollowUps };
+  const status = statusText(state.status, l10n);
+  const text = review ? l10n.t('Code review ended ({0}): {1}', status, label) : l10n.t('Agent run ended ({0}): {1}', status, label);
+  return { failed: false, text, how: `ended (${plain(state.status, 40)})`, offerFollowUp };
 }
