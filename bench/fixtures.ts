@@ -10,6 +10,9 @@ export interface BenchMessage extends AgentMessage {
   sequence: number;
   role: string;
   content: string;
+  /** The reference's shape (a JSON document as a string): what the emulator stores too. */
+  toolParameters?: string;
+  attachments?: string[];
   createdAt: number;
 }
 
