@@ -617,10 +617,10 @@ describe('Run panel (UI)', function () {
     await chips.first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
     const texts = (await chips.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
     assert.equal(texts.length, 3, texts.join(' | '));
-    assert.match(texts[0]!, /report\.html/);
-    assert.match(texts[1]!, /ENG-12/);
-    assert.match(texts[1]!, /Todos vanish on reload/);
-    assert.match(texts[2]!, /\{"snapshot":\{"cpu":2\}\}/);
+    assert.match(texts[0], /report\.html/);
+    assert.match(texts[1], /ENG-12/);
+    assert.match(texts[1], /Todos vanish on reload/);
+    assert.match(texts[2], /\{"snapshot":\{"cpu":2\}\}/);
     assert.equal(await chips.nth(0).locator('a').count(), 1, 'an https attachment is a link');
     assert.equal(await chips.nth(1).locator('a').count(), 0, 'a javascript: URL is never a link');
     await shoot(wb, 'panel-9c-deployed-shapes');

@@ -94,8 +94,8 @@ describe('Deployed profile: the service\'s own shapes through the extension', fu
     assert.ok(objectParams.length > 0 && objectAttachments.length > 0, 'the deployed profile served object parameters and attachments');
 
     const text = resultText(await vscode.lm.invokeTool('agentRuns_readRun', { input: { agentId: id, maxMessages: 20 }, toolInvocationToken: undefined }, none));
-    const firstParams = objectParams[0]!.toolParameters as Record<string, unknown>;
-    const firstKey = Object.keys(firstParams)[0]!;
+    const firstParams = objectParams[0].toolParameters as Record<string, unknown>;
+    const firstKey = Object.keys(firstParams)[0];
     assert.ok(text.includes(`"${firstKey}":`), `the read tool shows the tool's object parameters (${firstKey}):\n${text}`);
     for (const role of ['thinking', 'system']) {
       if ((served.history ?? []).some((m) => m.role === role)) assert.match(text, new RegExp(role, 'i'), `the ${role} message is named`);
