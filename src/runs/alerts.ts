@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { runOwnCommand } from '../connection/ownCommands';
 import type { RunRecord } from '../core/ledger/ledger';
-import { finishedAlert } from '../core/runs/finishedAlert';
+import { bodies } from './commands/lazyCommands';
 
 export type NotificationMode = 'all' | 'failuresOnly' | 'off';
 
@@ -35,7 +35,8 @@ export class RunAlerts {
   }
 
   runFinished(run: RunRecord): void {
-    const alert = finishedAlert(run, vscode.l10n);
+    // Its wording loads with the run commands its buttons run (dist/runCommands.js).
+    const alert = bodies().finishedAlert(run, vscode.l10n);
     if (!alert) {
       return;
     }

@@ -14,3 +14,5 @@ export { removeRunCommand } from './removeRun';
 export { copyAgentIdCommand } from './copyAgentId';
 export { openRunCommand } from './openRun';
 export { refreshCommand } from './refresh';
+// What "your run finished" says: loaded with the commands it offers (src/runs/alerts.ts), not at activation.
+export { finishedAlert } from '../../core/runs/finishedAlert';

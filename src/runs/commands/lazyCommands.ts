@@ -6,7 +6,7 @@ import type * as Bodies from './bodies';
 let loaded: typeof Bodies | undefined;
 
 /** dist/runCommands.js (src/runs/commands/bodies.ts); esbuild leaves this require alone (see esbuild.js). */
-function bodies(): typeof Bodies {
+export function bodies(): typeof Bodies {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   loaded ??= require('./runCommands.js') as typeof Bodies;
   return loaded;
