@@ -15,6 +15,7 @@ import { ApiError } from './errors';
 import {
   parseAgent, parseAgentRun, parseFollowUpAck, parseTestGroupCreated,
 } from './parse';
+import { reviewCalls } from './reviewCalls';
 import { oneLine, sanitizeServerText } from './sanitize';
 import { extractSchemaInfo } from './schemaInfo';
 import type { Agent as AgentData, AgentRun, FollowUpAck, ServiceSchemaInfo, TestGroupCreated } from './types';
@@ -310,6 +311,8 @@ export function createClient(options: ClientOptions): AgentRunsApi {
       const json = await call({ method: 'POST', path: '/test-groups', body, signal: opts?.signal });
       return parsed('POST', '/test-groups', json, parseTestGroupCreated);
     },
+
+    ...reviewCalls(call, parsed),
 
     async getSchemaInfo(opts?: RequestOptions): Promise<ServiceSchemaInfo> {
       const json = await call({ method: 'GET', path: '/openapi.json', signal: opts?.signal });

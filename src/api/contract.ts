@@ -1,4 +1,8 @@
 import type {
+  CodeReviewDetail, CodeReviewLists, CodeReviewStarted, GetCodeReviewQuery, ListCodeReviewsQuery, ListVersionsQuery,
+  StartCodeReviewRequest, VersionPage,
+} from './reviewTypes';
+import type {
   Agent, AgentRun, CreateTestGroupRequest, FollowUpAck, FollowUpRequest,
   ServiceSchemaInfo, StartAgentRequest, TestGroupCreated,
 } from './types';
@@ -66,6 +70,17 @@ export interface AgentRunsApi {
   getAgent(agentId: string, options?: GetAgentOptions): Promise<Agent>;
   sendFollowUp(agentId: string, request: FollowUpRequest, options?: RequestOptions): Promise<FollowUpAck>;
   createTestGroup(request: CreateTestGroupRequest, options?: RequestOptions): Promise<TestGroupCreated>;
+  /**
+   * `POST /code-reviews` (deployed service only; see `ServiceSchemaInfo.paths`). Sent at most
+   * once: a failure after the request may have arrived says so (`mayHaveReachedServer`).
+   */
+  startCodeReview(request: StartCodeReviewRequest, options?: RequestOptions): Promise<CodeReviewStarted>;
+  /** `GET /code-reviews?appId=…`: open, merged and closed reviews, newest first in each. */
+  listCodeReviews(appId: string, query?: ListCodeReviewsQuery, options?: RequestOptions): Promise<CodeReviewLists>;
+  /** `GET /code-reviews/{reviewId}`: the review, its items, thread and review agent. */
+  getCodeReview(reviewId: string, query?: GetCodeReviewQuery, options?: RequestOptions): Promise<CodeReviewDetail>;
+  /** `GET /versions?appId=…`: one page of the app's versions; pass `nextCursor` back as `cursor`. */
+  listVersions(appId: string, query?: ListVersionsQuery, options?: RequestOptions): Promise<VersionPage>;
   /** `GET /openapi.json`, reduced to what the extension uses (model ids, version, fingerprint). */
   getSchemaInfo(options?: RequestOptions): Promise<ServiceSchemaInfo>;
   /** Close pooled connections. */

@@ -56,8 +56,9 @@ function isPost(ctx: FailureContext): boolean {
   return ctx.method.toUpperCase() !== 'GET';
 }
 
-function agentIdOf(path: string): string | undefined {
-  const m = /^\/agents\/([^/]+)(?:\/messages)?$/.exec(path);
+/** The id in `path` when it matches `pattern` (`/agents/{id}`, `/code-reviews/{id}`), decoded. */
+function idOf(path: string, pattern: RegExp): string | undefined {
+  const m = pattern.exec(path);
   if (!m) return undefined;
   try {
     return decodeURIComponent(m[1]);
@@ -165,9 +166,11 @@ export function httpError(
     return make('missing_provider_credentials', `${who(ctx)} has no active credentials for ${provider} (403). Connect them in the workspace settings.`);
   }
   if (status === 404) {
-    const agentId = agentIdOf(ctx.path);
-    if (agentId !== undefined && ctx.path.startsWith('/agents/')) {
-      return make('not_found', `Agent ${oneLine(agentId, 80)} was not found (404); it may have been deleted or belong to another workspace.`);
+    const agentId = idOf(ctx.path, /^\/agents\/([^/]+)(?:\/messages)?$/);
+    const reviewId = idOf(ctx.path, /^\/code-reviews\/([^/]+)$/);
+    const missing = agentId !== undefined ? `Agent ${oneLine(agentId, 80)}` : reviewId !== undefined ? `Code review ${oneLine(reviewId, 80)}` : undefined;
+    if (missing !== undefined) {
+      return make('not_found', `${missing} was not found (404); it may have been deleted or belong to another workspace.`);
     }
     if (server.error) {
       // The service named what is missing (an app ID, say): that is more useful than a URL hint.

@@ -3,6 +3,7 @@
  * (`dist/api.js`) and loaded on first use: undici lives here and nowhere else.
  */
 export * from './types';
+export type * from './reviewTypes';
 export * from './errors';
 export * from './contract';
 export { createClient, DEFAULT_TIMEOUTS, DEFAULT_USER_AGENT, MAX_REDIRECTS, MAX_RESPONSE_BYTES } from './client';
@@ -15,6 +16,10 @@ export {
   parseAgent, parseAgentRun, parseFollowUpAck, parseTestGroupCreated, parseCompletionWebhookPayload,
   parseServiceSchemaInfo,
 } from './parse';
-export { extractSchemaInfo, extractModelIds, schemaFingerprint, canonicalJson } from './schemaInfo';
+export { parseCodeReviewLists, parseCodeReviewDetail, parseCodeReviewStarted, parseVersionPage } from './parseReviews';
+export {
+  validateStartCodeReviewRequest, validateReviewId, codeReviewListQuery, codeReviewQuery, versionListQuery,
+} from './validateReviews';
+export { extractSchemaInfo, extractModelIds, extractPaths, schemaFingerprint, canonicalJson } from './schemaInfo';
 export { describeApiError, parseRetryAfter, formatDelay } from './describe';
 export { sanitizeServerText, redactSecrets } from './sanitize';

@@ -17,7 +17,7 @@ import type {
 // ---------------------------------------------------------------- building blocks
 
 /** Drops keys whose value is `undefined`, so a dropped field is absent rather than present-but-undefined. */
-function compact<T extends object>(value: T): T {
+export function compact<T extends object>(value: T): T {
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
     if (v !== undefined) out[key] = v;
@@ -25,20 +25,20 @@ function compact<T extends object>(value: T): T {
   return out as T;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
+export const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Any failure (wrong type, `null`) becomes "absent". */
-const optString = z.catch(z.optional(z.string()), undefined);
-const optNumber = z.catch(z.optional(z.number()), undefined);
+export const optString = z.catch(z.optional(z.string()), undefined);
+export const optNumber = z.catch(z.optional(z.number()), undefined);
 
 /** Keeps the string elements of an array; anything that is not an array becomes absent. */
-const optStringList = z.catch(
+export const optStringList = z.catch(
   z.optional(z.pipe(z.array(z.unknown()), z.transform((items) => items.filter((x): x is string => typeof x === 'string')))),
   undefined,
 );
 
-const requiredId = z.string().check(z.minLength(1));
+export const requiredId = z.string().check(z.minLength(1));
 
 /** Any JSON value but `null` (which counts as absent). */
 const optJson = z.optional(z.pipe(z.unknown(), z.transform(toolParametersOf)));
@@ -90,7 +90,7 @@ const lifecycleSchema = z.catch(
   undefined,
 );
 
-const agentSchema = z.pipe(
+export const agentSchema = z.pipe(
   z.object({
     agentId: requiredId,
     kind: optString,
@@ -139,13 +139,15 @@ const schemaInfoSchema = z.pipe(
     models: z.catch(z.pipe(optStringList, z.transform((m) => m ?? [])), []),
     version: optString,
     fingerprint: z.string().check(z.minLength(1)),
+    // Absent in what was stored before the paths were kept.
+    paths: optStringList,
   }),
   z.transform((s): ServiceSchemaInfo => compact(s)),
 );
 
 // ---------------------------------------------------------------- entry points
 
-function run<T>(schema: z.ZodMiniType<T>, json: unknown, what: string): T {
+export function run<T>(schema: z.ZodMiniType<T>, json: unknown, what: string): T {
   if (!isRecord(json)) {
     throw invalidResponse(`The ${what} was not a JSON object.`);
   }
@@ -156,7 +158,7 @@ function run<T>(schema: z.ZodMiniType<T>, json: unknown, what: string): T {
   throw invalidResponse(`The ${what} ${present ? 'had an invalid' : 'had no'} ${field}.`);
 }
 
-function invalidResponse(message: string): ApiError {
+export function invalidResponse(message: string): ApiError {
   return new ApiError({ kind: 'invalid_response', message, mayHaveReachedServer: true });
 }
 

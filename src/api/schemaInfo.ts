@@ -3,6 +3,7 @@
  * `POST /agents`, `info.version`, and a fingerprint that changes when the document changes.
  */
 import { createHash } from 'node:crypto';
+import { BASE_PATH_SUFFIX } from './baseUrl';
 import { ApiError } from './errors';
 import type { HistoryLimitParam, ServiceSchemaInfo } from './types';
 
@@ -171,6 +172,25 @@ export function extractHistoryLimit(doc: unknown): HistoryLimitParam | undefined
   return out;
 }
 
+/**
+ * The paths a document lists, relative to the base URL: a path written with the full prefix
+ * (`/api/public/v1/agents`) counts as `/agents`, a trailing slash is dropped. Sorted, unique.
+ */
+export function extractPaths(doc: unknown): string[] {
+  if (!isRecord(doc)) return [];
+  const paths = deref(doc, doc.paths);
+  if (!paths) return [];
+  const out = new Set<string>();
+  for (const key of Object.keys(paths)) {
+    if (!key.startsWith('/')) continue;
+    const at = key.indexOf(`${BASE_PATH_SUFFIX}/`);
+    const relative = at >= 0 ? key.slice(at + BASE_PATH_SUFFIX.length) : key;
+    const trimmed = relative.length > 1 ? relative.replace(/\/+$/, '') : relative;
+    if (trimmed !== '') out.add(trimmed);
+  }
+  return [...out].sort();
+}
+
 /** Reduces a served OpenAPI document to {@link ServiceSchemaInfo}. */
 export function extractSchemaInfo(doc: unknown): ServiceSchemaInfo {
   if (!isRecord(doc)) {
@@ -180,7 +200,7 @@ export function extractSchemaInfo(doc: unknown): ServiceSchemaInfo {
       mayHaveReachedServer: true,
     });
   }
-  const info: ServiceSchemaInfo = { models: extractModelIds(doc), fingerprint: schemaFingerprint(doc) };
+  const info: ServiceSchemaInfo = { models: extractModelIds(doc), fingerprint: schemaFingerprint(doc), paths: extractPaths(doc) };
   const historyLimit = extractHistoryLimit(doc);
   if (historyLimit) info.historyLimit = historyLimit;
   const version = isRecord(doc.info) ? doc.info.version : undefined;

@@ -178,6 +178,17 @@ export interface ServiceSchemaInfo {
   fingerprint: string;
   /** The history-window query parameter of `GET /agents/{agentId}`, when the document has one. */
   historyLimit?: HistoryLimitParam;
+  /**
+   * The paths the document lists, relative to the base URL (`/agents`, `/code-reviews/{reviewId}`),
+   * sorted. Absent in schema information stored before they were kept: then nothing beyond
+   * the reference's endpoints is known to be served.
+   */
+  paths?: string[];
+}
+
+/** Whether the served document lists `path` (relative to the base URL, e.g. `/code-reviews`). */
+export function servesPath(info: ServiceSchemaInfo | undefined, path: string): boolean {
+  return info?.paths?.includes(path) === true;
 }
 
 /** How the service caps `history`: the query parameter's name, its default and maximum as documented. */

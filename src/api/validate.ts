@@ -27,26 +27,26 @@ export type NormalizedStartAgentRequest = StartAgentRequest & {
   permission: Permission;
 };
 
-function refuse(message: string): ApiError {
+export function refuse(message: string): ApiError {
   return new ApiError({ kind: 'invalid_input', message, mayHaveReachedServer: false });
 }
 
 /** A user-supplied value quoted in a message: bounded and on one line. */
-function quote(value: unknown): string {
+export function quote(value: unknown): string {
   const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
   return `"${oneLine(text, 60)}"`;
 }
 
-type Fields = Record<string, unknown>;
+export type Fields = Record<string, unknown>;
 
-function asObject(input: unknown, what: string): Fields {
+export function asObject(input: unknown, what: string): Fields {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw refuse(`The ${what} must be an object.`);
   }
   return input as Fields;
 }
 
-function requiredTrimmed(fields: Fields, name: string, hint: string): string {
+export function requiredTrimmed(fields: Fields, name: string, hint: string): string {
   const value = fields[name];
   if (value === undefined || value === null) throw refuse(`${name} is required: ${hint}.`);
   if (typeof value !== 'string') throw refuse(`${name} must be text.`);
@@ -90,7 +90,7 @@ export function isEmailAddress(value: string): boolean {
   return value.length <= 254 && EMAIL.test(value);
 }
 
-function optionalEmail(fields: Fields, name: string): string | undefined {
+export function optionalEmail(fields: Fields, name: string): string | undefined {
   const value = fields[name];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string') throw refuse(`${name} must be an email address.`);
@@ -111,7 +111,7 @@ export function isHttpUrl(value: string): boolean {
   }
 }
 
-function optionalWebhookUrl(fields: Fields, name: string): string | undefined {
+export function optionalWebhookUrl(fields: Fields, name: string): string | undefined {
   const value = fields[name];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string') throw refuse(`${name} must be a URL.`);
@@ -129,17 +129,22 @@ function rejectFields(fields: Fields, names: readonly string[], what: string): v
   }
 }
 
-/** Checks and normalises a `POST /agents` body. */
-export function validateStartAgentRequest(input: unknown, options: ValidateOptions = {}): NormalizedStartAgentRequest {
-  const fields = asObject(input, 'start request');
-  const appId = requiredTrimmed(fields, 'appId', 'the App ID of a verified project in the workspace');
-  const text = prompt(fields);
-  const model = requiredTrimmed(fields, 'model', 'choose one of the service\'s models');
+/** `model` when the service offers it (or its models are not known); else refused. */
+export function offeredModel(model: string, options: ValidateOptions): string {
   const known = options.knownModels;
   if (known && known.length > 0 && !known.includes(model)) {
     const list = known.length <= 12 ? known.join(', ') : `${known.slice(0, 12).join(', ')}, …`;
     throw refuse(`model ${quote(model)} is not offered by the service; choose one of: ${list}.`);
   }
+  return model;
+}
+
+/** Checks and normalises a `POST /agents` body. */
+export function validateStartAgentRequest(input: unknown, options: ValidateOptions = {}): NormalizedStartAgentRequest {
+  const fields = asObject(input, 'start request');
+  const appId = requiredTrimmed(fields, 'appId', 'the App ID of a verified project in the workspace');
+  const text = prompt(fields);
+  const model = offeredModel(requiredTrimmed(fields, 'model', 'choose one of the service\'s models'), options);
   const out: NormalizedStartAgentRequest = {
     appId,
     prompt: text,

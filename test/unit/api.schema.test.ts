@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { ApiError, canonicalJson, extractModelIds, extractSchemaInfo, schemaFingerprint } from '../../src/api';
+import {
+  ApiError, canonicalJson, extractModelIds, extractPaths, extractSchemaInfo, parseServiceSchemaInfo, schemaFingerprint, servesPath,
+} from '../../src/api';
 
 const TEN = Array.from({ length: 10 }, (_, i) => `model-${i + 1}`);
 
@@ -82,5 +84,31 @@ describe('api: extractSchemaInfo', () => {
   it('omits a missing version and refuses a non-object document', () => {
     assert.ok(!('version' in extractSchemaInfo({ openapi: '3.0.0' })));
     assert.throws(() => extractSchemaInfo([1]), (e: unknown) => e instanceof ApiError && e.kind === 'invalid_response');
+  });
+});
+
+describe('api: the paths of the served schema', () => {
+  it('lists the document\'s paths relative to the base URL, sorted, behind a $ref too', () => {
+    assert.deepEqual(extractSchemaInfo(refDoc({ enum: TEN })).paths, ['/agents', '/agents/{agentId}']);
+    const doc = {
+      paths: { $ref: '#/x-paths' },
+      'x-paths': { '/versions': {}, '/code-reviews/': {}, 'x-extension': {}, '/': {}, '/v2/api/public/v1/code-reviews/{reviewId}': {} },
+    };
+    assert.deepEqual(extractPaths(doc), ['/', '/code-reviews', '/code-reviews/{reviewId}', '/versions']);
+    assert.deepEqual(extractPaths({ openapi: '3.0.0' }), []);
+    assert.deepEqual(extractPaths('nope'), []);
+    assert.deepEqual(extractSchemaInfo({ openapi: '3.0.0', paths: [] }).paths, []);
+  });
+
+  it('stored schema info keeps the paths; stored before them it is still read, and serves nothing beyond the reference', () => {
+    const stored = { models: ['a'], fingerprint: 'sha256:x', paths: ['/agents', '/code-reviews', 7] };
+    const info = parseServiceSchemaInfo(stored);
+    assert.deepEqual(info.paths, ['/agents', '/code-reviews']);
+    assert.equal(servesPath(info, '/code-reviews'), true);
+    const old = parseServiceSchemaInfo({ models: ['a'], version: '1.0', fingerprint: 'sha256:x' });
+    assert.deepEqual(old, { models: ['a'], version: '1.0', fingerprint: 'sha256:x' });
+    assert.equal(servesPath(old, '/code-reviews'), false);
+    assert.equal(servesPath(parseServiceSchemaInfo({ models: [], fingerprint: 'f', paths: '/code-reviews' }), '/code-reviews'), false);
+    assert.equal(servesPath(undefined, '/agents'), false);
   });
 });

@@ -1,0 +1,203 @@
+/**
+ * Parsing of code review and version responses (service-api-wider.md §2, §7), as tolerant as
+ * ./parse: unknown fields ignored, `null` and wrong-typed fields absent, unknown enum-like
+ * values kept, list elements that are not objects (or have no id) skipped. Only an identifier
+ * the extension cannot work without fails, with `ApiError` kind `invalid_response`. Both
+ * published versions (A, B) are read; times of a version may be ISO strings or milliseconds.
+ */
+import * as z from 'zod/mini';
+import {
+  agentSchema, compact, invalidResponse, isRecord, optNumber, optString, optStringList, requiredId, run,
+} from './parse';
+import type {
+  AppVersion, CodeReviewDetail, CodeReviewListItem, CodeReviewLists, CodeReviewStarted, ReviewComment, ReviewItem,
+  VersionPage,
+} from './reviewTypes';
+import type { Agent } from './types';
+
+const optBoolean = z.catch(z.optional(z.boolean()), undefined);
+
+/** The elements of an array that are objects and parse; anything that is not an array is empty. */
+function listOf<T>(schema: z.ZodMiniType<T>): z.ZodMiniType<T[]> {
+  return z.pipe(z.optional(z.unknown()), z.transform((value): T[] => {
+    if (!Array.isArray(value)) return [];
+    const out: T[] = [];
+    for (const item of value) {
+      if (!isRecord(item)) continue;
+      const parsed = schema.safeParse(item);
+      if (parsed.success) out.push(parsed.data);
+    }
+    return out;
+  }));
+}
+
+/** One object parsed by `schema`, or absent when it is not an object or does not parse. */
+function oneOf<T>(schema: z.ZodMiniType<T>): z.ZodMiniType<T | undefined> {
+  return z.pipe(z.optional(z.unknown()), z.transform((value): T | undefined => {
+    if (!isRecord(value)) return undefined;
+    const parsed = schema.safeParse(value);
+    return parsed.success ? parsed.data : undefined;
+  }));
+}
+
+/** Unix milliseconds from a number, a string of digits, or an ISO date; anything else is absent. */
+const optTime = z.pipe(z.optional(z.unknown()), z.transform((value): number | undefined => {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  const text = value.trim();
+  const ms = /^\d+$/.test(text) ? Number(text) : Date.parse(text);
+  return Number.isFinite(ms) ? ms : undefined;
+}));
+
+const listItemSchema = z.pipe(
+  z.object({
+    id: requiredId,
+    sequence: optNumber,
+    mergeId: optString,
+    status: optString,
+    title: optString,
+    description: optString,
+    fromVersion: optString,
+    toVersion: optString,
+    fromVersionLabel: optString,
+    toVersionLabel: optString,
+    requestedByName: optString,
+    requestedByEmail: optString,
+    requestedByImage: optString,
+    linearIssueId: optString,
+    linearIssueIdentifier: optString,
+    provider: optString,
+    model: optString,
+    conversationStatus: optString,
+    conversationErrorCode: optString,
+    createdAt: optNumber,
+    updatedAt: optNumber,
+    completedAt: optNumber,
+    mergedAt: optNumber,
+    closedAt: optNumber,
+  }),
+  z.transform((r): CodeReviewListItem => compact(r)),
+);
+
+const listsSchema = z.object({
+  open: listOf(listItemSchema),
+  merged: listOf(listItemSchema),
+  closed: listOf(listItemSchema),
+});
+
+const reviewItemSchema = z.pipe(
+  z.object({
+    id: requiredId,
+    type: optString,
+    title: optString,
+    description: optString,
+    priority: optString,
+    state: optString,
+    createdBy: optString,
+    createdByEmail: optString,
+    createdAt: optNumber,
+    updatedAt: optNumber,
+    completedAt: optNumber,
+  }),
+  z.transform((i): ReviewItem => compact(i)),
+);
+
+const reviewCommentSchema = z.pipe(
+  z.object({
+    id: requiredId,
+    parentId: optString,
+    authorName: optString,
+    authorEmail: optString,
+    authorImage: optString,
+    body: optString,
+    imageUrls: optStringList,
+    isDeleted: optBoolean,
+    editedAt: optNumber,
+    createdAt: optNumber,
+  }),
+  z.transform((c): ReviewComment => compact(c)),
+);
+
+const detailSchema = z.object({
+  reviewId: optString,
+  review: oneOf(listItemSchema),
+  changes: listOf(reviewItemSchema),
+  comments: listOf(reviewItemSchema),
+  tests: listOf(reviewItemSchema),
+  reviewComments: listOf(reviewCommentSchema),
+  agent: oneOf<Agent>(agentSchema),
+});
+
+const startedSchema = z.pipe(
+  z.object({ reviewId: requiredId, agentId: requiredId, kind: optString, status: optString, createdAt: optNumber }),
+  // The service answers 202 with `queued`; a response without a status is taken at its word.
+  z.transform((r): CodeReviewStarted => compact({ ...r, status: r.status ?? 'queued' })),
+);
+
+const versionSchema = z.pipe(
+  z.object({
+    versionId: requiredId,
+    version: optString,
+    versionDisplay: optString,
+    stage: optString,
+    syncSource: optString,
+    lastChange: optString,
+    createdAt: optTime,
+    createdAtMs: optTime,
+    syncedAt: optTime,
+    syncedAtMs: optTime,
+    completedAt: optTime,
+    completedAtMs: optTime,
+    errorMessage: optString,
+    fileSha256: optString,
+    fileSizeBytes: optNumber,
+  }),
+  z.transform(({ createdAtMs, syncedAtMs, completedAtMs, ...v }): AppVersion => compact({
+    ...v,
+    createdAt: createdAtMs ?? v.createdAt,
+    syncedAt: syncedAtMs ?? v.syncedAt,
+    completedAt: completedAtMs ?? v.completedAt,
+  })),
+);
+
+const versionPageSchema = z.pipe(
+  z.object({ versions: listOf(versionSchema), nextCursor: optString }),
+  // An empty cursor would ask for the first page again.
+  z.transform((p): VersionPage => compact({ versions: p.versions, nextCursor: p.nextCursor === '' ? undefined : p.nextCursor })),
+);
+
+// ---------------------------------------------------------------- entry points
+
+/** Parses a `GET /code-reviews` response. A missing or malformed list is empty. */
+export function parseCodeReviewLists(json: unknown): CodeReviewLists {
+  return run(listsSchema, json, 'code review list');
+}
+
+/**
+ * Parses a `GET /code-reviews/{reviewId}` response. The review's id is `reviewId`, else the
+ * `review`'s `id`; without either the response is refused.
+ */
+export function parseCodeReviewDetail(json: unknown): CodeReviewDetail {
+  const d = run(detailSchema, json, 'code review');
+  const reviewId = d.reviewId !== undefined && d.reviewId !== '' ? d.reviewId : d.review?.id;
+  if (reviewId === undefined) throw invalidResponse('The code review had no reviewId.');
+  return compact({
+    reviewId,
+    review: d.review ?? { id: reviewId },
+    changes: d.changes,
+    comments: d.comments,
+    tests: d.tests,
+    reviewComments: d.reviewComments,
+    agent: d.agent,
+  });
+}
+
+/** Parses a `POST /code-reviews` response. */
+export function parseCodeReviewStarted(json: unknown): CodeReviewStarted {
+  return run(startedSchema, json, 'code review start response');
+}
+
+/** Parses a `GET /versions` response. */
+export function parseVersionPage(json: unknown): VersionPage {
+  return run(versionPageSchema, json, 'version list');
+}
