@@ -27,6 +27,9 @@ import type { WebhookDispatcher } from './webhooks';
 export type { AgentView } from './views';
 export { newId, type Caller } from './records';
 
+/** Who asked for a code review through the public API, and what it paid. */
+export type ReviewRequester = Partial<Pick<NewConversation, 'createdByTokenId' | 'userEmail' | 'completionWebhookUrl' | 'credits'>>;
+
 interface ActiveTurn {
   turn: Turn;
   script: TurnScript;
@@ -169,11 +172,14 @@ export class AgentService {
     return record;
   }
 
-  /** A code review's conversation (deployed shapes; opened by `POST /__admin/code-review-conversations`). */
-  openCodeReview(workspace: Workspace, project: Project, model: ModelInfo, review: CodeReviewInfo): AgentRecord {
+  /**
+   * A code review's conversation (deployed shapes; `POST /code-reviews`, or the admin's
+   * `POST /__admin/code-review-conversations`, which charges nothing and has no token).
+   */
+  openCodeReview(workspace: Workspace, project: Project, model: ModelInfo, review: CodeReviewInfo, requested: ReviewRequester = {}): AgentRecord {
     return this.createConversation({
       workspace, project, model, prompt: reviewPrompt(review), credits: 0, createdByTokenId: 'admin',
-      reasoningEffort: null, permission: DEFAULT_PERMISSION, permittedBranches: [], review,
+      reasoningEffort: null, permission: DEFAULT_PERMISSION, permittedBranches: [], review, ...requested,
     });
   }
 
