@@ -169,7 +169,7 @@ describe('emulator: code reviews (deployed shapes)', () => {
     const seeded = await detail('rev_seed_merged', '?historyLimit=2');
     assert.deepEqual(Object.keys(seeded).sort(), ['agent', 'changes', 'comments', 'review', 'reviewComments', 'reviewId', 'tests']);
     assert.deepEqual(seeded.agent, obj(await api.request('GET', '/agents/agt_seed_review_merged?historyLimit=2')));
-    assert.equal(((seeded.agent).history as Json[]).length, 2);
+    assert.equal(((seeded.agent as { history: Json[] }).history).length, 2);
     assert.equal(((await detail('rev_seed_merged')).agent as Json as { history: Json[] }).history.length, ((await api.agent('agt_seed_review_merged')).history as Json[]).length);
     assert.equal((await api.request('GET', '/code-reviews/rev_seed_merged?historyLimit=0')).status, 400);
     const unknown = await api.request('GET', '/code-reviews/rev_nope');
