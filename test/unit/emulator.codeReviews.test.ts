@@ -88,7 +88,7 @@ describe('emulator: code reviews (deployed shapes)', () => {
   });
 
   it('the review progresses with its conversation: changes after the diff, comments, tests and thread with the findings, completion at the end', async () => {
-    const { reviewId, agentId } = await startOk(review({ title: 'Request timeouts (TODO-212)', description: 'Adds a timeout.', focusAreas: 'Error handling' }));
+    const { reviewId, agentId } = await startOk(review({ title: 'Request timeouts (TODO-212)', description: 'Adds a timeout.', focusAreas: 'Error handling', completionWebhookUrl: `${emu.foreignOrigin}/hook` }));
     const id = String(reviewId);
     const first = await detail(id);
     assert.deepEqual([first.changes, first.comments, first.tests, first.reviewComments], [[], [], [], []], 'nothing before the first tick');
@@ -121,6 +121,7 @@ describe('emulator: code reviews (deployed shapes)', () => {
     assert.equal((thread[0].imageUrls as string[]).length, 2);
     assert.equal(typeof thread[2].editedAt, 'number', 'the teammate\'s comment was edited');
     assert.deepEqual([r.linearIssueIdentifier, r.linearIssueId], ['TODO-212', 'lin_todo_212']);
+    assert.deepEqual(emu.webhookDeliveries.map((d) => [d.agentId, d.event]), [[agentId, 'agent.completed']], 'the conversation\'s end is sent to completionWebhookUrl');
   });
 
   it('[[fail]] in the title: the conversation fails after the diff; the review keeps its changes and says errored', async () => {
@@ -130,6 +131,7 @@ describe('emulator: code reviews (deployed shapes)', () => {
     const r = done.review as Json;
     assert.deepEqual([r.conversationStatus, r.conversationErrorCode, typeof r.completedAt], ['errored', 'agent_error', 'number']);
     assert.deepEqual([(done.changes as Json[]).length, (done.comments as Json[]).length, (done.tests as Json[]).length], [3, 0, 0]);
+    assert.deepEqual((done.reviewComments as Json[]).map((c) => c.isDeleted), [false], 'only the requester\'s opening comment');
   });
 
   it('GET /code-reviews: open, merged and closed, newest first, limit per bucket, every list field; the admin moves a review between buckets', async () => {
