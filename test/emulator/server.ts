@@ -135,26 +135,10 @@ function buildRoutes(options: ApiServerOptions): Route[] {
         GET: { auth: 'bearer', run: ({ caller, query }) => jsonReply(200, reviews.list(caller, query)) },
       },
     },
-    {
-      pattern: /^\/code-reviews\/([^/]+)$/,
-      when: deployed,
-      methods: { GET: { auth: 'bearer', run: ({ caller, params, query }) => jsonReply(200, reviews.get(caller, params[0], query)) } },
-    },
-    {
-      pattern: /^\/versions$/,
-      when: deployed,
-      methods: { GET: { auth: 'bearer', run: ({ caller, query }) => jsonReply(200, reviews.listVersions(caller, query)) } },
-    },
-    {
-      pattern: /^\/versions\/status$/,
-      when: deployed,
-      methods: { GET: { auth: 'bearer', run: ({ caller, query }) => jsonReply(200, reviews.versionStatus(caller, query)) } },
-    },
-    {
-      pattern: /^\/versions\/sync$/,
-      when: deployed,
-      methods: { POST: { auth: 'bearer', run: ({ caller, body }) => jsonReply(202, reviews.sync(caller, body)) } },
-    },
+    { pattern: /^\/code-reviews\/([^/]+)$/, when: deployed, methods: { GET: { auth: 'bearer', run: ({ caller, params, query }) => jsonReply(200, reviews.get(caller, params[0], query)) } } },
+    { pattern: /^\/versions$/, when: deployed, methods: { GET: { auth: 'bearer', run: ({ caller, query }) => jsonReply(200, reviews.listVersions(caller, query)) } } },
+    { pattern: /^\/versions\/status$/, when: deployed, methods: { GET: { auth: 'bearer', run: ({ caller, query }) => jsonReply(200, reviews.versionStatus(caller, query)) } } },
+    { pattern: /^\/versions\/sync$/, when: deployed, methods: { POST: { auth: 'bearer', run: ({ caller, body }) => jsonReply(202, reviews.sync(caller, body)) } } },
     {
       // Served without a token: the schema holds nothing secret and clients read it before sign-in.
       pattern: /^\/openapi\.json$/,

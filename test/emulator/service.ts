@@ -10,7 +10,7 @@ import { seedDeployedRuns } from './deployedSeed';
 import { CONFLICT_REASONS, ServiceError } from './errors';
 import { findModel, type ModelInfo } from './models';
 import { reasoningMessage, unknownAckFields, unknownSandboxState, UNKNOWN_VALUES } from './habits';
-import { messageOf, newId, type Caller, type MessageInput, type NewConversation } from './records';
+import { messageOf, newId, type Caller, type MessageInput, type NewConversation, type ReviewRequester } from './records';
 import { planReviewTurn, reviewPrompt } from './reviews';
 import { planTurn, type MessageDraft, type Step, type TurnScript } from './runs';
 import { historyLimitFor, parseHistoryLimit } from './settings';
@@ -25,10 +25,7 @@ import { agentView, type AgentView } from './views';
 import type { WebhookDispatcher } from './webhooks';
 
 export type { AgentView } from './views';
-export { newId, type Caller } from './records';
-
-/** Who asked for a code review through the public API, and what it paid. */
-export type ReviewRequester = Partial<Pick<NewConversation, 'createdByTokenId' | 'userEmail' | 'completionWebhookUrl' | 'credits'>>;
+export { newId, type Caller, type ReviewRequester } from './records';
 
 interface ActiveTurn {
   turn: Turn;
@@ -172,10 +169,7 @@ export class AgentService {
     return record;
   }
 
-  /**
-   * A code review's conversation (deployed shapes; `POST /code-reviews`, or the admin's
-   * `POST /__admin/code-review-conversations`, which charges nothing and has no token).
-   */
+  /** A code review's conversation (deployed shapes): `POST /code-reviews`, or the admin's route (no charge, no token). */
   openCodeReview(workspace: Workspace, project: Project, model: ModelInfo, review: CodeReviewInfo, requested: ReviewRequester = {}): AgentRecord {
     return this.createConversation({
       workspace, project, model, prompt: reviewPrompt(review), credits: 0, createdByTokenId: 'admin',
