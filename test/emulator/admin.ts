@@ -13,6 +13,7 @@ import { findModel } from './models';
 import type { MessageInput } from './records';
 import { TOKEN_PREFIX } from './seed';
 import { newId, type AgentService } from './service';
+import { REVIEW_STATUSES, type CodeReviewService } from './codeReviews';
 import type { AdminHandler, RequestLog } from './server';
 import { applySettingsPatch, parseSettingsPatch, SettingsError } from './settings';
 import type { EmulatorState } from './state';
@@ -21,6 +22,7 @@ import type { WebhookDispatcher } from './webhooks';
 export interface AdminContext {
   state: EmulatorState;
   service: AgentService;
+  reviews: CodeReviewService;
   faults: FaultStore;
   log: RequestLog;
   webhooks: WebhookDispatcher;
@@ -211,13 +213,28 @@ function openCodeReview(ctx: AdminContext, input: Json): Reply {
   const modelId = optionalString(input, 'model') ?? 'hosted/pro';
   const model = findModel(modelId);
   if (model === undefined) throw new AdminError(400, `"model" must be a current or retired model id; no "${modelId}".`);
-  const record = ctx.service.openCodeReview(workspace, project, model, {
-    reviewId: newId('rev'),
+  const asking = workspace.members.find((m) => m.role === 'admin') ?? workspace.members[0];
+  const review = ctx.reviews.open(workspace, project, model, {
     fromVersion: optionalString(input, 'fromVersion') ?? 'v41',
     toVersion: optionalString(input, 'toVersion') ?? 'v42',
     title: optionalString(input, 'title') ?? 'Timeouts for the API client',
+    description: null,
+    focusAreas: null,
+    requestedByEmail: asking?.email ?? workspace.id,
   });
-  return jsonReply(201, { agentId: record.agentId, reviewId: record.review?.reviewId, kind: record.kind, status: record.status, appId: record.appId });
+  const record = ctx.state.agents.get(review.agentId);
+  return jsonReply(201, { agentId: review.agentId, reviewId: review.reviewId, kind: record?.kind, status: record?.status, appId: review.appId });
+}
+
+/** `PATCH /code-reviews/:id {status}`: moves a review between the buckets of `GET /code-reviews`. */
+function patchCodeReview(ctx: AdminContext, reviewId: string, input: Json): Reply {
+  const status = input.status;
+  if (typeof status !== 'string' || !(REVIEW_STATUSES as readonly string[]).includes(status)) {
+    throw new AdminError(400, `"status" must be one of: ${REVIEW_STATUSES.join(', ')}.`);
+  }
+  const review = ctx.reviews.setStatus(reviewId, status);
+  if (review === undefined) throw new AdminError(404, `No code review "${reviewId}".`);
+  return jsonReply(200, ctx.reviews.item(review));
 }
 
 export function createAdminHandler(ctx: AdminContext): AdminHandler {
@@ -230,7 +247,7 @@ export function createAdminHandler(ctx: AdminContext): AdminHandler {
   const route = async (method: string, path: string, query: URLSearchParams, body: ReadBody): Promise<Reply> => {
     const parts = path.split('/').filter((p) => p !== '').map((p) => decodeURIComponent(p));
     // `/agents/agt_1/messages` → `/agents/:id/messages`
-    const hasId = ['agents', 'tokens', 'workspaces'].includes(parts[0]) && parts.length > 1;
+    const hasId = ['agents', 'tokens', 'workspaces', 'code-reviews'].includes(parts[0]) && parts.length > 1;
     const key = `${method} /${(hasId ? [parts[0], ':id', ...parts.slice(2)] : parts).join('/')}`;
 
     switch (key) {
@@ -291,6 +308,8 @@ export function createAdminHandler(ctx: AdminContext): AdminHandler {
       }
       case 'POST /code-review-conversations':
         return openCodeReview(ctx, objectBody(body, true));
+      case 'PATCH /code-reviews/:id':
+        return patchCodeReview(ctx, parts[1], objectBody(body));
 
       case 'GET /test-groups':
         return jsonReply(200, { testGroups: ctx.state.testGroupList() });

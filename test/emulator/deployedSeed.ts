@@ -3,10 +3,11 @@
  * service no longer accepts for new runs (service-api-wider.md §1: the GET model list is wider
  * than the POST one). Its history is written by the same turn script as any run (runs.ts), as
  * it ran three days before the clock's start; `reset()` and switching the shapes to `deployed`
- * put it back when it is missing.
+ * put it back when it is missing, with the seeded code reviews (reviewSeed.ts).
  */
 import type { AgentRecord, Message } from './domain';
 import { messageOf } from './records';
+import { seedReviews } from './reviewSeed';
 import { planTurn } from './runs';
 import { SEED } from './seed';
 import { lifecycleWords, mentionedIssues, writeAttachments } from './shapes';
@@ -80,9 +81,10 @@ function retiredModelRun(state: EmulatorState, now: number): AgentRecord | undef
 
 /** Adds the deployed profile's runs that are missing; returns the ones added (for the stale-read versions). */
 export function seedDeployedRuns(state: EmulatorState, now: number): AgentRecord[] {
-  if (state.agents.has(RETIRED_MODEL_RUN.agentId)) return [];
+  const reviews = seedReviews(state, now);
+  if (state.agents.has(RETIRED_MODEL_RUN.agentId)) return reviews;
   const record = retiredModelRun(state, now);
-  if (record === undefined) return [];
+  if (record === undefined) return reviews;
   state.agents.set(record.agentId, record);
-  return [record];
+  return [record, ...reviews];
 }

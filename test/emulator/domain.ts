@@ -107,12 +107,63 @@ export interface Turn {
   promptStored?: boolean;
 }
 
-/** What a code review compares (service-api-wider.md §2; the `/code-reviews` endpoints are not emulated). */
+/** What a code review compares (service-api-wider.md §2; codeReviews.ts serves `/code-reviews`). */
 export interface CodeReviewInfo {
   reviewId: string;
   fromVersion: string;
   toVersion: string;
   title: string;
+  description?: string | null;
+  focusAreas?: string | null;
+}
+
+/** A code review as stored (deployed shapes; `GET /code-reviews`); its conversation is the run `agentId`. */
+export interface CodeReviewRecord {
+  reviewId: string;
+  agentId: string;
+  workspaceId: string;
+  appId: string;
+  /** Per project, from 1. */
+  sequence: number;
+  /** `open`, `merged` or `closed`; only the admin API moves it (the public API has no way). */
+  status: string;
+  title: string;
+  description: string | null;
+  focusAreas: string | null;
+  fromVersion: string;
+  toVersion: string;
+  /** The member who asked (userEmail, else the workspace's first admin). */
+  requestedByEmail: string;
+  model: string;
+  createdAt: number;
+  /** The last change to the review itself (a merge or close); the read adds its conversation's and findings' times. */
+  updatedAt: number;
+  mergedAt: number | null;
+  closedAt: number | null;
+  mergeId: string | null;
+}
+
+/** A stored version of an app (service-api-wider.md §7); versions.ts. */
+export interface VersionRecord {
+  versionId: string;
+  appId: string;
+  /** The branch id. */
+  version: string;
+  branchLabel: string;
+  /** Per app, from 1 (oldest). */
+  number: number;
+  /** Seeded versions: their stage; synced ones (`syncing`) derive it from the clock. */
+  stage: string;
+  syncSource: string;
+  lastChange: string;
+  createdAt: number;
+  syncedAt: number | null;
+  completedAt: number | null;
+  errorMessage: string | null;
+  fileSha256: string;
+  fileSizeBytes: number;
+  /** Started by `POST /versions/sync`: the stage moves on the clock from `createdAt`. */
+  syncing?: boolean;
 }
 
 export interface AgentRecord {
@@ -206,6 +257,11 @@ export interface Settings {
   notFoundAfterStartMs: number | null;
   /** The shapes served: the reference's or the deployed service's (see settings.ts and shapes.ts). */
   shapes: 'reference' | 'deployed';
+  /**
+   * Which published version of the wider API the deployed shapes follow where A and B differ
+   * (service-api-wider.md): `B` adds `cursor` to a code review's `provider`.
+   */
+  wideApiVersion: 'A' | 'B';
 }
 
 export interface TokenSeed {

@@ -4,6 +4,7 @@
  */
 import { createAdminHandler } from './admin';
 import { Scheduler } from './clock';
+import { CodeReviewService } from './codeReviews';
 import type { DemoTokens, FaultRule, LoggedRequest, Seed, WebhookDelivery } from './domain';
 import { FaultStore } from './faults';
 import { buildOpenApi } from './openapi';
@@ -26,13 +27,17 @@ export { MANUAL_EPOCH } from './clock';
 export { DIRECTIVES } from './runs';
 export { WEBHOOK_RETRY_STEPS } from './webhooks';
 export {
-  PRESETS, PRESET_NAMES, REAL_HISTORY, REAL_STALE_READS, DEPLOYED_HISTORY, SHAPES, type PresetName, type SettingsPatch, type Shapes,
+  PRESETS, PRESET_NAMES, REAL_HISTORY, REAL_STALE_READS, DEPLOYED_HISTORY, SHAPES, WIDE_API_VERSIONS, type PresetName, type SettingsPatch, type Shapes,
 } from './settings';
 export { CODE_REVIEW_KIND, DEPLOYED_CONVERSATION_STATES, DEPLOYED_ROLES, DEPLOYED_SANDBOX_STATES, KINDS } from './shapes';
 export { PLAN_CONCURRENT_AGENTS, DEFAULT_CONCURRENT_AGENTS, concurrentAgentLimit } from './plans';
 export { CONFLICT_REASONS } from './errors';
 export { RETIRED_MODEL_RUN } from './deployedSeed';
 export { UNKNOWN_FIELDS, UNKNOWN_VALUES } from './habits';
+export { REVIEW_STATUSES, REVIEW_PROVIDERS, DEFAULT_REVIEW_MODEL, reviewProvider } from './codeReviews';
+export { SEEDED_REVIEWS } from './reviewSeed';
+export { FINDING_AUTHORS, FINDING_PRIORITIES, FINDING_STATES, FINDING_TYPES, REVIEW_AGENT_NAME, REVIEW_TEAMMATE } from './reviewFindings';
+export { VERSION_BRANCHES, VERSION_STAGES, VERSIONS_PAGE, SYNC_SOURCES } from './versions';
 
 /** Parts of the default data to replace; `settings` is a patch over the preset (see settings.ts). */
 export type SeedOverrides = Partial<Omit<Seed, 'settings'>> & { settings?: SettingsPatch };
@@ -122,6 +127,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   state.load(seed, scheduler.now());
   const webhooks = new WebhookDispatcher(scheduler, stepMs, () => newId('whd'));
   const service = new AgentService(state, scheduler, webhooks, stepMs);
+  const reviews = new CodeReviewService(state, service, () => scheduler.now(), stepMs);
   const faults = new FaultStore();
   const log = new RequestLog();
   const delays = new Delays();
@@ -141,6 +147,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   let baseUrl = '';
   const api = new ApiServer({
     service,
+    reviews,
     faults,
     scheduler,
     log,
@@ -149,7 +156,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     settings: state.settings,
     openapi: () => buildOpenApi(baseUrl, state.settings),
     foreignOrigin: () => foreign.origin,
-    admin: createAdminHandler({ state, service, faults, log, webhooks, scheduler, reset }),
+    admin: createAdminHandler({ state, service, reviews, faults, log, webhooks, scheduler, reset }),
   });
 
   await foreign.listen(0);

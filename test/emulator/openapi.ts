@@ -9,6 +9,7 @@ import type { Settings } from './domain';
 import { DEPLOYED_ONLY_CODES, ERROR_CODES, type ErrorCode } from './errors';
 import { MODELS } from './models';
 import { deployedSchemas } from './openapiDeployed';
+import { reviewPaths, reviewSchemas } from './openapiReviews';
 import { effectiveHistoryDefault } from './settings';
 import {
   CREATE_TEST_GROUP_BODY, FOLLOW_UP_BODY, RUN_STATUSES, REASONING_EFFORTS, PERMISSIONS, START_AGENT_BODY, requestBodySchema,
@@ -289,6 +290,12 @@ export function buildOpenApi(baseUrl: string, settings: Settings): Record<string
       },
     },
   };
+  if (deployed) {
+    // Code reviews and versions (openapiReviews.ts): a client lights its review features up when it sees `/code-reviews`.
+    Object.assign(document.paths, reviewPaths({ ok, errors: (statuses) => errorResponses(shapes, statuses), historyLimit: historyLimitParameter(settings) }));
+    Object.assign(document.components.schemas, reviewSchemas(settings));
+    document.tags.push({ name: 'code-reviews' }, { name: 'versions' });
+  }
   // Which models are service-hosted and which need a connected provider.
   const startSchema = document.components.schemas.StartAgentRequest as { properties: Record<string, JsonSchema> };
   startSchema.properties.model = { ...startSchema.properties.model, 'x-model-kinds': modelKinds };

@@ -35,6 +35,9 @@ export interface NewConversation {
   review?: CodeReviewInfo;
 }
 
+/** Who asked for a code review through the public API, and what it paid. */
+export type ReviewRequester = Partial<Pick<NewConversation, 'createdByTokenId' | 'userEmail' | 'completionWebhookUrl' | 'credits'>>;
+
 /** A message as stored, from a draft (also used for seeded history, deployedSeed.ts). */
 export function messageOf(draft: MessageInput, sequence: number, createdAt: number): Message {
   return {

@@ -2,19 +2,22 @@
  * What a review agent does in a `code_review` conversation (deployed shapes): it compares two
  * versions of the app and reports its findings, one step per tick like any turn (runs.ts).
  * Such a conversation takes no follow-ups (409 `follow_ups_not_supported`), so it has one turn.
- * `[[fail]]` or `[[slow]]` in the review's title choose those paths, as directives in a prompt do.
+ * `[[fail]]` or `[[slow]]` in the review's title or description choose those paths, as directives in a prompt do.
  */
 import type { CodeReviewInfo } from './domain';
 import { failingSteps, parseDirectives, Writer, type Step, type TurnContext, type TurnScript } from './runs';
 
 /** The prompt a review's conversation starts with (its first `user` message). */
 export function reviewPrompt(review: CodeReviewInfo): string {
-  return `Review the changes from ${review.fromVersion} to ${review.toVersion}: ${review.title}`;
+  const parts = [`Review the changes from ${review.fromVersion} to ${review.toVersion}: ${review.title}`];
+  if (typeof review.description === 'string' && review.description !== '') parts.push(review.description);
+  if (typeof review.focusAreas === 'string' && review.focusAreas !== '') parts.push(`Focus areas: ${review.focusAreas}`);
+  return parts.join('\n\n');
 }
 
 export function planReviewTurn(ctx: TurnContext, review: CodeReviewInfo): TurnScript {
   const w = new Writer(ctx);
-  const directives = parseDirectives(review.title);
+  const directives = parseDirectives(`${review.title} ${review.description ?? ''}`);
   const range = { appId: ctx.appId, fromVersion: review.fromVersion, toVersion: review.toVersion };
   const steps: Step[] = [
     {

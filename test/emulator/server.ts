@@ -19,6 +19,7 @@ import { alterJson, applyRetryAfter, htmlErrorPage, injectedErrorBody, replacesR
 import {
   errorReply, flattenHeaders, isJsonContentType, jsonReply, JSON_TYPE, parseJsonBody, readBody, type ReadBody, type Reply,
 } from './http';
+import type { CodeReviewService } from './codeReviews';
 import type { AgentService, Caller } from './service';
 import { ADMIN_PATH, BASE_PATH, LIMITS } from './spec';
 
@@ -83,12 +84,15 @@ type Handler =
 interface Route {
   pattern: RegExp;
   methods: Readonly<Record<string, Handler>>;
+  /** When false, the route does not exist (404 like any unknown route): the deployed shapes' endpoints. */
+  when?: () => boolean;
 }
 
 export type AdminHandler = (method: string, path: string, query: URLSearchParams, body: ReadBody) => Promise<Reply>;
 
 export interface ApiServerOptions {
   service: AgentService;
+  reviews: CodeReviewService;
   faults: FaultStore;
   scheduler: Scheduler;
   log: RequestLog;
@@ -102,7 +106,8 @@ export interface ApiServerOptions {
 }
 
 function buildRoutes(options: ApiServerOptions): Route[] {
-  const { service } = options;
+  const { service, reviews } = options;
+  const deployed = (): boolean => reviews.served;
   return [
     {
       pattern: /^\/agents$/,
@@ -121,6 +126,19 @@ function buildRoutes(options: ApiServerOptions): Route[] {
       pattern: /^\/test-groups$/,
       methods: { POST: { auth: 'bearer', run: ({ caller, body }) => jsonReply(201, service.createTestGroup(caller, body)) } },
     },
+    // Code reviews and versions (service-api-wider.md §2, §7): deployed shapes only (codeReviews.ts).
+    {
+      pattern: /^\/code-reviews$/,
+      when: deployed,
+      methods: {
+        POST: { auth: 'bearer', run: ({ caller, body }) => jsonReply(202, reviews.start(caller, body)) },
+        GET: { auth: 'bearer', run: ({ caller, query }) => jsonReply(200, reviews.list(caller, query)) },
+      },
+    },
+    { pattern: /^\/code-reviews\/([^/]+)$/, when: deployed, methods: { GET: { auth: 'bearer', run: ({ caller, params, query }) => jsonReply(200, reviews.get(caller, params[0], query)) } } },
+    { pattern: /^\/versions$/, when: deployed, methods: { GET: { auth: 'bearer', run: ({ caller, query }) => jsonReply(200, reviews.listVersions(caller, query)) } } },
+    { pattern: /^\/versions\/status$/, when: deployed, methods: { GET: { auth: 'bearer', run: ({ caller, query }) => jsonReply(200, reviews.versionStatus(caller, query)) } } },
+    { pattern: /^\/versions\/sync$/, when: deployed, methods: { POST: { auth: 'bearer', run: ({ caller, body }) => jsonReply(202, reviews.sync(caller, body)) } } },
     {
       // Served without a token: the schema holds nothing secret and clients read it before sign-in.
       pattern: /^\/openapi\.json$/,
@@ -209,7 +227,7 @@ export class ApiServer {
       }
       for (const route of this.routes) {
         const match = route.pattern.exec(relative);
-        if (match === null) continue;
+        if (match === null || (route.when !== undefined && !route.when())) continue;
         const params = decodeParams(match);
         if (params === undefined) throw ServiceError.of('not_found', 'The path is not correctly percent-encoded.');
         const handler = route.methods[method];

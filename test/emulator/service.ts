@@ -10,7 +10,7 @@ import { seedDeployedRuns } from './deployedSeed';
 import { CONFLICT_REASONS, ServiceError } from './errors';
 import { findModel, type ModelInfo } from './models';
 import { reasoningMessage, unknownAckFields, unknownSandboxState, UNKNOWN_VALUES } from './habits';
-import { messageOf, newId, type Caller, type MessageInput, type NewConversation } from './records';
+import { messageOf, newId, type Caller, type MessageInput, type NewConversation, type ReviewRequester } from './records';
 import { planReviewTurn, reviewPrompt } from './reviews';
 import { planTurn, type MessageDraft, type Step, type TurnScript } from './runs';
 import { historyLimitFor, parseHistoryLimit } from './settings';
@@ -25,7 +25,7 @@ import { agentView, type AgentView } from './views';
 import type { WebhookDispatcher } from './webhooks';
 
 export type { AgentView } from './views';
-export { newId, type Caller } from './records';
+export { newId, type Caller, type ReviewRequester } from './records';
 
 interface ActiveTurn {
   turn: Turn;
@@ -169,11 +169,11 @@ export class AgentService {
     return record;
   }
 
-  /** A code review's conversation (deployed shapes; opened by `POST /__admin/code-review-conversations`). */
-  openCodeReview(workspace: Workspace, project: Project, model: ModelInfo, review: CodeReviewInfo): AgentRecord {
+  /** A code review's conversation (deployed shapes): `POST /code-reviews`, or the admin's route (no charge, no token). */
+  openCodeReview(workspace: Workspace, project: Project, model: ModelInfo, review: CodeReviewInfo, requested: ReviewRequester = {}): AgentRecord {
     return this.createConversation({
       workspace, project, model, prompt: reviewPrompt(review), credits: 0, createdByTokenId: 'admin',
-      reasoningEffort: null, permission: DEFAULT_PERMISSION, permittedBranches: [], review,
+      reasoningEffort: null, permission: DEFAULT_PERMISSION, permittedBranches: [], review, ...requested,
     });
   }
 

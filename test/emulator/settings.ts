@@ -37,9 +37,9 @@ export const REAL_STALE_READS = { staleReadMs: 2_000, staleReadEvery: 1, staleSt
 const CURRENT_READS = { staleReadMs: null, staleReadEvery: 1, staleStatusAfterFollowUpMs: null, notFoundAfterStartMs: null } as const;
 
 export const PRESETS = {
-  reference: { historyDefault: null, historyMax: null, retryAfterSeconds: null, unknownFields: false, unknownValues: false, ...CURRENT_READS, shapes: 'reference' },
-  real: { ...REAL_HISTORY, retryAfterSeconds: 5, unknownFields: true, unknownValues: false, ...REAL_STALE_READS, shapes: 'reference' },
-  deployed: { ...DEPLOYED_HISTORY, retryAfterSeconds: 5, unknownFields: true, unknownValues: false, ...REAL_STALE_READS, shapes: 'deployed' },
+  reference: { historyDefault: null, historyMax: null, retryAfterSeconds: null, unknownFields: false, unknownValues: false, ...CURRENT_READS, shapes: 'reference', wideApiVersion: 'A' },
+  real: { ...REAL_HISTORY, retryAfterSeconds: 5, unknownFields: true, unknownValues: false, ...REAL_STALE_READS, shapes: 'reference', wideApiVersion: 'A' },
+  deployed: { ...DEPLOYED_HISTORY, retryAfterSeconds: 5, unknownFields: true, unknownValues: false, ...REAL_STALE_READS, shapes: 'deployed', wideApiVersion: 'A' },
 } as const satisfies Record<string, Settings>;
 
 export type PresetName = keyof typeof PRESETS;
@@ -62,7 +62,11 @@ export interface SettingsPatch extends Partial<Settings> {
 const KEYS: readonly string[] = [
   'preset', 'historyLimit', 'historyDefault', 'historyMax', 'retryAfterSeconds', 'unknownFields', 'unknownValues',
   'staleReadMs', 'staleReadEvery', 'staleStatusAfterFollowUpMs', 'notFoundAfterStartMs', 'shapes',
+  'wideApiVersion',
 ];
+
+/** The published versions of the wider API (service-api-wider.md): `B` adds `cursor` to a review's provider. */
+export const WIDE_API_VERSIONS = ['A', 'B'] as const;
 
 /** A settings value that cannot be applied; the message names the key. */
 export class SettingsError extends Error {}
@@ -119,6 +123,11 @@ export function parseSettingsPatch(input: unknown): SettingsPatch {
     if (!isShapes(shapes)) throw new SettingsError(`"shapes" must be one of: ${SHAPES.join(', ')}.`);
     patch.shapes = shapes;
   }
+  const wide = input.wideApiVersion;
+  if (wide !== undefined) {
+    if (wide !== 'A' && wide !== 'B') throw new SettingsError(`"wideApiVersion" must be one of: ${WIDE_API_VERSIONS.join(', ')}.`);
+    patch.wideApiVersion = wide;
+  }
   return patch;
 }
 
@@ -143,6 +152,7 @@ export function applySettingsPatch(base: Settings, patch: SettingsPatch): Settin
   if (patch.staleStatusAfterFollowUpMs !== undefined) next.staleStatusAfterFollowUpMs = patch.staleStatusAfterFollowUpMs;
   if (patch.notFoundAfterStartMs !== undefined) next.notFoundAfterStartMs = patch.notFoundAfterStartMs;
   if (patch.shapes !== undefined) next.shapes = patch.shapes;
+  if (patch.wideApiVersion !== undefined) next.wideApiVersion = patch.wideApiVersion;
   // A default above the maximum would be clamped on every read: almost surely a mistake.
   if (next.historyDefault !== null && next.historyMax !== null && next.historyDefault > next.historyMax) {
     throw new SettingsError(`"historyDefault" (${next.historyDefault}) must not exceed "historyMax" (${next.historyMax}).`);

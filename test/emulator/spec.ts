@@ -75,7 +75,7 @@ const branchesField: StringArrayField = {
   itemMaxLength: 255,
   description: 'Branches the run may access when branch restrictions apply. Empty or absent: no restriction.',
 };
-const webhookField: StringField = {
+export const webhookField: StringField = {
   type: 'string',
   format: 'uri',
   maxLength: 2048,

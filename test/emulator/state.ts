@@ -2,8 +2,9 @@
  * The stored data of the emulated service. One instance lives as long as the emulator;
  * `load` replaces its contents in place, so references held by tests stay valid after reset.
  */
-import type { AgentRecord, ApiToken, Member, Project, Seed, Settings, TestGroupRecord, Workspace } from './domain';
+import type { AgentRecord, ApiToken, CodeReviewRecord, Member, Project, Seed, Settings, TestGroupRecord, VersionRecord, Workspace } from './domain';
 import { PRESETS } from './settings';
+import { seedAllVersions } from './versions';
 
 function clone<T>(value: T): T {
   return structuredClone(value);
@@ -15,6 +16,10 @@ export class EmulatorState {
   readonly tokens = new Map<string, ApiToken>();
   readonly agents = new Map<string, AgentRecord>();
   readonly testGroups = new Map<string, TestGroupRecord>();
+  /** Code reviews by id (deployed shapes; codeReviews.ts). */
+  readonly codeReviews = new Map<string, CodeReviewRecord>();
+  /** Each project's versions by app id, oldest first (served under deployed shapes; versions.ts). */
+  readonly versions = new Map<string, VersionRecord[]>();
   /** Changed in place (tests and the server hold this object). */
   readonly settings: Settings = { ...PRESETS.reference };
 
@@ -23,6 +28,8 @@ export class EmulatorState {
     this.tokens.clear();
     this.agents.clear();
     this.testGroups.clear();
+    this.codeReviews.clear();
+    this.versions.clear();
     for (const ws of seed.workspaces) this.workspaces.set(ws.id, clone(ws));
     for (const t of seed.tokens) {
       const token: ApiToken = { id: t.id, name: t.name, value: t.value, workspaceId: t.workspaceId, projects: clone(t.projects), createdAt: now };
@@ -30,6 +37,7 @@ export class EmulatorState {
       this.tokens.set(t.value, token);
     }
     Object.assign(this.settings, seed.settings);
+    for (const [appId, versions] of seedAllVersions(this.workspaces.values(), now)) this.versions.set(appId, versions);
   }
 
   /** A token by its secret value or by its id. */

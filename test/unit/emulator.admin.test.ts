@@ -165,13 +165,13 @@ describe('emulator: admin API', () => {
   });
 
   it('settings: GET shows the reference preset by default; PATCH checks every key and changes nothing when one is bad', async () => {
-    const currentReads = { staleReadMs: null, staleReadEvery: 1, staleStatusAfterFollowUpMs: null, notFoundAfterStartMs: null, shapes: 'reference' };
+    const currentReads = { staleReadMs: null, staleReadEvery: 1, staleStatusAfterFollowUpMs: null, notFoundAfterStartMs: null, shapes: 'reference', wideApiVersion: 'A' };
     const reference = { historyDefault: null, historyMax: null, retryAfterSeconds: null, unknownFields: false, unknownValues: false, ...currentReads };
     assert.deepEqual(obj(await admin(emu, 'GET', '/settings')), reference);
     for (const bad of [
       { historyDefault: 0 }, { historyMax: 2.5 }, { historyMax: '10' }, { retryAfterSeconds: -1 }, { unknownFields: 'yes' },
       { preset: 'fake' }, { teapot: 1 }, { historyDefault: 30, historyMax: 20 }, { historyLimit: 5, historyMax: 10 }, { historyLimit: 0 },
-      { shapes: 'wide' }, { shapes: null },
+      { shapes: 'wide' }, { shapes: null }, { wideApiVersion: 'C' },
     ]) {
       const result = await admin(emu, 'PATCH', '/settings', bad);
       assert.equal(result.status, 400, JSON.stringify(bad));
@@ -182,13 +182,13 @@ describe('emulator: admin API', () => {
       { historyDefault: 5, historyMax: 50, retryAfterSeconds: 0, unknownFields: false, unknownValues: true, ...currentReads });
     assert.equal((await admin(emu, 'PATCH', '/settings', { historyMax: 4 })).status, 400, 'would put the maximum below the default');
     assert.deepEqual(obj(await admin(emu, 'PATCH', '/settings', { preset: 'real', historyDefault: 3 })),
-      { historyDefault: 3, historyMax: 500, retryAfterSeconds: 5, unknownFields: true, unknownValues: false, ...REAL_STALE_READS, shapes: 'reference' }, 'the preset first, then the keys');
+      { historyDefault: 3, historyMax: 500, retryAfterSeconds: 5, unknownFields: true, unknownValues: false, ...REAL_STALE_READS, shapes: 'reference', wideApiVersion: 'A' }, 'the preset first, then the keys');
   });
 
   it('settings: the old historyLimit key still caps every read at N (default and maximum together); null lifts both', async () => {
     assert.deepEqual(obj(await admin(emu, 'PATCH', '/settings', { historyLimit: 5 })), {
       historyDefault: 5, historyMax: 5, retryAfterSeconds: null, unknownFields: false, unknownValues: false,
-      staleReadMs: null, staleReadEvery: 1, staleStatusAfterFollowUpMs: null, notFoundAfterStartMs: null, shapes: 'reference',
+      staleReadMs: null, staleReadEvery: 1, staleStatusAfterFollowUpMs: null, notFoundAfterStartMs: null, shapes: 'reference', wideApiVersion: 'A',
     });
     const patched = obj(await admin(emu, 'PATCH', '/settings', { historyLimit: null }));
     assert.equal(patched.historyDefault, null);

@@ -103,6 +103,52 @@ describe('emulator: the deployed profile\'s OpenAPI document', () => {
     await runToEnd(emu, api, id);
     check('/test-groups', 'POST', await api.createGroup({ appId: SEED.apps.todo, name: 'Deployed' }));
   });
+
+  it('lists /code-reviews, /code-reviews/{reviewId} and /versions with their schemas (not the undocumented status and sync); B adds cursor to provider', async () => {
+    assert.deepEqual(Object.keys(doc.paths).filter((p) => /review|version/.test(p)), ['/code-reviews', '/code-reviews/{reviewId}', '/versions']);
+    assert.deepEqual(Object.keys(doc.paths['/code-reviews']), ['post', 'get']);
+    assert.deepEqual(Object.keys(doc.paths['/code-reviews'].post.responses), ['202', '400', '401', '402', '403', '409', '413', '415', 'default']);
+    const schemas = doc.components.schemas;
+    assert.deepEqual(schemas.StartCodeReviewRequest.required, ['appId', 'fromVersion', 'toVersion']);
+    assert.deepEqual((schemas.CodeReviewDetail.properties.agent).$ref, '#/components/schemas/Agent');
+    assert.equal((schemas.CodeReview.required as string[]).length, 24, 'every field of §2\'s list item');
+    assert.deepEqual(schemas.CodeReview.properties.provider.enum, ['claude', 'openai', 'gemini', 'opencode']);
+    assert.deepEqual(schemas.Version.properties.stage.enum, ['pending', 'stored', 'indexing', 'completed', 'failed']);
+    await admin(emu, 'PATCH', '/settings', { wideApiVersion: 'B' });
+    const b = await servedDocument(emu);
+    assert.deepEqual(b.components.schemas.CodeReview.properties.provider.enum, ['claude', 'openai', 'gemini', 'opencode', 'cursor']);
+    const { Validator } = await import('@seriousme/openapi-schema-validator');
+    assert.equal((await new Validator().validate(b)).valid, true);
+    await admin(emu, 'PATCH', '/settings', { wideApiVersion: 'A' });
+  });
+
+  it('real answers of the code review and version endpoints validate against it, as the review progresses and when refused', async () => {
+    const body = (overrides: Json = {}): Json => ({ appId: SEED.apps.todo, fromVersion: 'ver_todo_004', toVersion: 'ver_todo_010', title: 'TODO-9 check', focusAreas: 'errors', ...overrides });
+    await admin(emu, 'PATCH', '/workspaces/ws_acme', { concurrentAgentLimit: 2 });
+    const started = await api.request('POST', '/code-reviews', { body: body() });
+    check('/code-reviews', 'POST', started);
+    const failing = await api.request('POST', '/code-reviews', { body: body({ title: 'x [[fail]]' }) });
+    check('/code-reviews', 'POST', failing);
+    for (const refused of [body({ toVersion: 'ver_nope' }), body({ userEmail: SEED.emails.stranger }), body()]) {
+      const result = await api.request('POST', '/code-reviews', { body: refused });
+      assert.ok([400, 403, 409].includes(result.status));
+      check('/code-reviews', 'POST', result);
+    }
+    check('/code-reviews', 'POST', await new ApiCaller(emu, null).request('POST', '/code-reviews', { body: body() }));
+    for (const created of [started, failing]) {
+      const id = String(obj(created).reviewId);
+      for (let i = 0; i < 15; i++) {
+        check('/code-reviews/{reviewId}', 'GET', await api.request('GET', `/code-reviews/${id}?historyLimit=3`));
+        check('/code-reviews', 'GET', await api.request('GET', `/code-reviews?appId=${SEED.apps.todo}&limit=5`));
+        await emu.advance(1000);
+      }
+    }
+    check('/code-reviews/{reviewId}', 'GET', await api.request('GET', '/code-reviews/rev_nope'));
+    check('/code-reviews/{reviewId}', 'GET', await api.request('GET', '/code-reviews/rev_seed_merged'));
+    check('/code-reviews', 'GET', await api.request('GET', '/code-reviews'));
+    check('/versions', 'GET', await api.request('GET', `/versions?appId=${SEED.apps.todo}&limit=12`));
+    check('/versions', 'GET', await api.request('GET', `/versions?appId=${SEED.apps.todo}&limit=1000`));
+  });
 });
 
 describe('emulator: the reference profile\'s OpenAPI document is unchanged', () => {

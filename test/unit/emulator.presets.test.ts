@@ -11,7 +11,7 @@ describe('emulator: presets', () => {
       assert.deepEqual(emu.state.settings, PRESETS.reference);
       assert.deepEqual(PRESETS.reference, {
         historyDefault: null, historyMax: null, retryAfterSeconds: null, unknownFields: false, unknownValues: false,
-        staleReadMs: null, staleReadEvery: 1, staleStatusAfterFollowUpMs: null, notFoundAfterStartMs: null, shapes: 'reference',
+        staleReadMs: null, staleReadEvery: 1, staleStatusAfterFollowUpMs: null, notFoundAfterStartMs: null, shapes: 'reference', wideApiVersion: 'A',
       });
     } finally {
       await emu.close();
@@ -21,7 +21,7 @@ describe('emulator: presets', () => {
   it('preset real: capped history, Retry-After on 503, unknown fields, all at once; reset() keeps them', async () => {
     const emu = await startEmulator({ clock: 'manual', preset: 'real' });
     try {
-      assert.deepEqual(emu.state.settings, { historyDefault: 20, historyMax: 500, retryAfterSeconds: 5, unknownFields: true, unknownValues: false, ...REAL_STALE_READS, shapes: 'reference' });
+      assert.deepEqual(emu.state.settings, { historyDefault: 20, historyMax: 500, retryAfterSeconds: 5, unknownFields: true, unknownValues: false, ...REAL_STALE_READS, shapes: 'reference', wideApiVersion: 'A' });
       const api = new ApiCaller(emu, emu.tokens.default);
       const started = obj(await api.start(start({ prompt: '[[long]]' })));
       for (const key of UNKNOWN_FIELDS.ack) assert.ok(key in started, key);
@@ -43,7 +43,7 @@ describe('emulator: presets', () => {
   it('settings change a preset: the preset first, then the seed\'s settings, then `settings`', async () => {
     const emu = await startEmulator({ preset: 'real', seed: { settings: { historyDefault: 10, unknownValues: true } }, settings: { historyDefault: 30, retryAfterSeconds: null } });
     try {
-      assert.deepEqual(emu.state.settings, { historyDefault: 30, historyMax: 500, retryAfterSeconds: null, unknownFields: true, unknownValues: true, ...REAL_STALE_READS, shapes: 'reference' });
+      assert.deepEqual(emu.state.settings, { historyDefault: 30, historyMax: 500, retryAfterSeconds: null, unknownFields: true, unknownValues: true, ...REAL_STALE_READS, shapes: 'reference', wideApiVersion: 'A' });
     } finally {
       await emu.close();
     }
