@@ -101,7 +101,10 @@ function route(e: KeyboardEvent, on: EventHandlers): boolean {
       on.command(e.key === 'ArrowUp' ? 'prev-prompt' : 'next-prompt');
       return true;
     }
-    if (mod && e.key === 'End') {
+    // End, with or without Ctrl/Cmd: the newest message, followed. The browser's own End is a
+    // smooth scroll to where the end was when it began; the rows it passes are measured on the
+    // way and move the end, so it stopped thousands of pixels short.
+    if (e.key === 'End' && !e.altKey && !e.shiftKey) {
       on.command('latest');
       return true;
     }

@@ -608,12 +608,13 @@ describe('Run panel (UI)', function () {
     }
     await waitUntil(async () => (await historySize(frame)) >= size + 2, UI_TIMEOUT_MS, 'the two deployed-shaped messages to arrive');
     await frame.locator('[data-ui="latest"]').click();
-    const tool = frame.locator('.log article.msg.role-tool').last();
+    // The run goes on writing its own tool calls: this one is found by its tool's name.
+    const tool = frame.locator('.log article.msg.role-tool', { has: frame.locator('code.tool-name', { hasText: 'run_tests' }) }).last();
     await tool.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
     assert.equal(await tool.locator('.msg-empty').count(), 0, 'parameters only: no "empty message"');
     const params = (await tool.locator('.tool-body').innerText()).replace(/\s+/g, ' ');
     assert.match(params, /"path": "src\/store", "watch": false, "grep": \[ "todos", "filters" \]/, params);
-    const chips = frame.locator('.log article.msg.role-assistant').last().locator('ul.chips > li');
+    const chips = frame.locator('.log article.msg.role-assistant', { hasText: 'The report and the issue it closes.' }).last().locator('ul.chips > li');
     await chips.first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
     const texts = (await chips.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
     assert.equal(texts.length, 3, texts.join(' | '));
