@@ -123,9 +123,18 @@ describe('Deployed profile: the service\'s own shapes through the extension', fu
   });
 
   it('409 at the workspace\'s concurrent-agent limit: the second start says so and is not listed; the first is', async () => {
-    await admin(context!, 'PATCH', '/workspaces/ws_acme', { concurrentAgentLimit: 1 });
+    // The premise, made here: no other run of the workspace active, then ours held active
+    // (an admin-forced status stops a run progressing), then a limit of one.
+    const activeOthers = async (): Promise<string[] | undefined> => {
+      const { agents } = (await admin(context!, 'GET', '/agents')) as { agents: { agentId: string; workspaceId?: string; status?: string }[] };
+      const active = agents.filter((a) => a.workspaceId === 'ws_acme' && (a.status === 'queued' || a.status === 'running'));
+      return active.length === 0 ? [] : undefined;
+    };
+    await waitFor('the workspace\'s other runs to finish', () => activeOthers());
+    const first = await start('Integration: the one run allowed');
     try {
-      const first = await start('Integration: [[slow]] the one run allowed');
+      await admin(context!, 'PATCH', `/agents/${first}`, { status: 'running' });
+      await admin(context!, 'PATCH', '/workspaces/ws_acme', { concurrentAgentLimit: 1 });
       const before = api.ledger().all().length;
       const { next } = await postsSince(context!, 0);
       const text = resultText(await api.assistant.tool('agentRuns_startRun')!.invoke({ input: { prompt: 'Integration: one too many' }, toolInvocationToken: undefined }, none));
@@ -133,9 +142,10 @@ describe('Deployed profile: the service\'s own shapes through the extension', fu
       assert.deepEqual((await postsSince(context!, next)).posts.map((p) => p.status), [409], 'one POST, refused');
       assert.equal(api.ledger().all().length, before, 'the refused start is not listed, not even as "may have started"');
       assert.ok(api.ledger().get(first));
-      await finished(first);
     } finally {
       await admin(context!, 'PATCH', '/workspaces/ws_acme', { concurrentAgentLimit: null });
+      await admin(context!, 'PATCH', `/agents/${first}`, { status: 'completed' });
     }
+    await finished(first);
   });
 });
