@@ -6,7 +6,8 @@
  */
 import * as assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { MAX_WIRE_CONTENT_CHARS, PROTOCOL_VERSION, STRING_KEYS, forPosting, toWireMessage, type InitMessage, type WebviewStrings, type WireMessage } from '../../src/core/panel/protocol';
+import { STRING_KEYS, forPosting, toWireMessage, type WebviewStrings, type WireMessage } from '../../src/core/panel/protocol';
+import { initWith } from './fixtures/webviewInit';
 import { buildWebviewBundle, launchChromium, openWebviewPage, serveWebview, type WebviewServer } from '../support/webviewPage';
 
 declare const document: {
@@ -34,25 +35,6 @@ function message(i: number): WireMessage {
     content: `Message ${i}.`,
     attachments: [{ type: 'file', name: `report-${i}.html`, url: 'https://files.example.test/r.html' }, { identifier: `ENG-${i}`, title: 'An issue' }],
   });
-}
-
-function initWith(messages: WireMessage[]): InitMessage {
-  return {
-    type: 'init',
-    protocol: PROTOCOL_VERSION,
-    agentId: 'agent-1',
-    locale: 'en',
-    isMac: false,
-    strings,
-    header: { agentId: 'agent-1', status: 'running' },
-    lifecycle: { conversation: { current: 'working', currentSince: Date.now() - 5_000, segments: [{ state: 'working', totalMs: 0 }] }, sandbox: { segments: [] } },
-    activity: { stallAfterMs: 600_000 },
-    freshness: { state: 'live' },
-    transcript: { earlierMessagesUnavailable: false, missingMessageCount: 0, droppedMessageCount: 0 },
-    messages,
-    draft: '',
-    maxContentChars: MAX_WIRE_CONTENT_CHARS,
-  };
 }
 
 describe('webview in Chromium: End reaches the end and stays there', function () {
@@ -90,7 +72,7 @@ describe('webview in Chromium: End reaches the end and stays there', function ()
     const messages = Array.from({ length: COUNT }, (_, i) => message(i));
     await page.evaluate((parts) => {
       for (const d of parts) window.dispatchEvent(new MessageEvent('message', { data: d }));
-    }, forPosting(initWith(messages)) as unknown[]);
+    }, forPosting(initWith(strings, messages)) as unknown[]);
     await settle(page);
     // To the top, then into the history, as a person reading from the start would.
     await page.evaluate(() => {

@@ -6,7 +6,8 @@
  */
 import * as assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { MAX_WIRE_CONTENT_CHARS, PROTOCOL_VERSION, STRING_KEYS, forPosting, toWireMessage, type InitMessage, type WebviewStrings, type WireMessage } from '../../src/core/panel/protocol';
+import { STRING_KEYS, forPosting, toWireMessage, type WebviewStrings, type WireMessage } from '../../src/core/panel/protocol';
+import { initWith } from './fixtures/webviewInit';
 import { buildWebviewBundle, launchChromium, openWebviewPage, serveWebview, type WebviewServer } from '../support/webviewPage';
 
 // The functions given to page.evaluate run in the page; this node build has no DOM lib, so
@@ -42,25 +43,6 @@ function message(i: number): WireMessage {
   });
 }
 
-function initWith(messages: WireMessage[]): InitMessage {
-  return {
-    type: 'init',
-    protocol: PROTOCOL_VERSION,
-    agentId: 'agent-1',
-    locale: 'en',
-    isMac: false,
-    strings,
-    header: { agentId: 'agent-1', status: 'running' },
-    lifecycle: { conversation: { current: 'working', currentSince: Date.now() - 5_000, segments: [{ state: 'working', totalMs: 0 }] }, sandbox: { segments: [] } },
-    activity: { stallAfterMs: 600_000 },
-    freshness: { state: 'live' },
-    transcript: { earlierMessagesUnavailable: false, missingMessageCount: 0, droppedMessageCount: 0 },
-    messages,
-    draft: '',
-    maxContentChars: MAX_WIRE_CONTENT_CHARS,
-  };
-}
-
 describe('webview in Chromium: closing find keeps the reading position', function () {
   this.timeout(120_000);
   let browser: Browser | undefined;
@@ -81,7 +63,7 @@ describe('webview in Chromium: closing find keeps the reading position', functio
   async function openAtEnd(): Promise<Page> {
     const page = await openWebviewPage(browser!, server!.url, { viewport: { width: 900, height: 700 } });
     const messages = Array.from({ length: COUNT }, (_, i) => message(i));
-    await post(page, forPosting(initWith(messages)));
+    await post(page, forPosting(initWith(strings, messages)));
     assert.equal(await fromEnd(page), 0, 'the panel opens at the end');
     await page.locator('.log > article').last().click();
     assert.equal(await fromEnd(page), 0, 'a click in the newest message leaves the view at the end');
