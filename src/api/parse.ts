@@ -60,19 +60,22 @@ const messageSchema = z.pipe(
   z.transform((m): AgentMessage => compact(m)),
 );
 
+/** The elements of `items` that are objects and parse with `schema`, in the order sent. */
+export function objectsOf<T>(items: readonly unknown[], schema: z.ZodMiniType<T>): T[] {
+  const out: T[] = [];
+  for (const item of items) {
+    if (!isRecord(item)) continue;
+    const parsed = schema.safeParse(item);
+    if (parsed.success) out.push(parsed.data);
+  }
+  return out;
+}
+
 /** Elements that are not objects are skipped; the rest are kept in the order sent. */
 const historySchema = z.catch(
   z.optional(z.pipe(
     z.array(z.unknown()),
-    z.transform((items) => {
-      const out: AgentMessage[] = [];
-      for (const item of items) {
-        if (!isRecord(item)) continue;
-        const parsed = messageSchema.safeParse(item);
-        if (parsed.success) out.push(parsed.data);
-      }
-      return out;
-    }),
+    z.transform((items) => objectsOf(items, messageSchema)),
   )),
   undefined,
 );

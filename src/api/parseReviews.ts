@@ -7,7 +7,7 @@
  */
 import * as z from 'zod/mini';
 import {
-  agentSchema, compact, invalidResponse, isRecord, optNumber, optString, optStringList, requiredId, run,
+  agentSchema, compact, invalidResponse, isRecord, objectsOf, optNumber, optString, optStringList, requiredId, run,
 } from './parse';
 import type {
   AppVersion, CodeReviewDetail, CodeReviewListItem, CodeReviewLists, CodeReviewStarted, ReviewComment, ReviewItem,
@@ -19,16 +19,7 @@ const optBoolean = z.catch(z.optional(z.boolean()), undefined);
 
 /** The elements of an array that are objects and parse; anything that is not an array is empty. */
 function listOf<T>(schema: z.ZodMiniType<T>): z.ZodMiniType<T[]> {
-  return z.pipe(z.optional(z.unknown()), z.transform((value): T[] => {
-    if (!Array.isArray(value)) return [];
-    const out: T[] = [];
-    for (const item of value) {
-      if (!isRecord(item)) continue;
-      const parsed = schema.safeParse(item);
-      if (parsed.success) out.push(parsed.data);
-    }
-    return out;
-  }));
+  return z.pipe(z.optional(z.unknown()), z.transform((value): T[] => (Array.isArray(value) ? objectsOf(value, schema) : [])));
 }
 
 /** One object parsed by `schema`, or absent when it is not an object or does not parse. */
