@@ -35,6 +35,8 @@ const lazyEntries = {
   assistant: 'src/assistant/entry.ts',
   // "Ask Agent to Fix" from the Test Explorer: its first use (src/testing/load.ts).
   testing: 'src/testing/entry.ts',
+  // Code reviews: the start flow, opening a review, the Runs view's review rows (src/reviews/load.ts).
+  reviews: 'src/reviews/entry.ts',
 };
 const lazyExternals = Object.keys(lazyEntries).map((name) => `./${name}.js`);
 
