@@ -35,6 +35,8 @@ const lazyEntries = {
   assistant: 'src/assistant/entry.ts',
   // "Ask Agent to Fix" from the Test Explorer: its first use (src/testing/load.ts).
   testing: 'src/testing/entry.ts',
+  // The base URL and token prompts (Set Base URL, Set API Token, Clear Token): their first use (src/connection/register.ts).
+  connectionCommands: 'src/connection/commands/bodies.ts',
   // Code reviews: the start flow, opening a review, the Runs view's review rows (src/reviews/load.ts).
   reviews: 'src/reviews/entry.ts',
 };

@@ -7,11 +7,7 @@ import type { ConnectionServices } from '../connection';
  * Asks for the API token (password box) and stores it for the current base URL. Takes no
  * token argument on purpose: a command link must not be able to plant one.
  */
-export function registerSetToken(context: vscode.ExtensionContext, deps: ConnectionServices): void {
-  context.subscriptions.push(vscode.commands.registerCommand('agentRuns.setToken', () => setToken(deps)));
-}
-
-async function setToken(deps: ConnectionServices): Promise<boolean> {
+export async function setToken(deps: ConnectionServices): Promise<boolean> {
   let baseUrl = deps.conn.current.baseUrl;
   if (!baseUrl) {
     const setUrl = vscode.l10n.t('Set Base URL');
