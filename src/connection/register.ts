@@ -1,4 +1,7 @@
-/** The connection's commands: base URL, token, logs. Their bodies load on first use (dist/connectionCommands.js). */
+/**
+ * The connection's commands: base URL, token, logs. Their bodies load on first use from
+ * dist/runCommands.js, which re-exports ./commands/bodies.ts (src/runs/commands/bodies.ts).
+ */
 import * as vscode from 'vscode';
 import type * as Bodies from './commands/bodies';
 import type { ConnectionServices } from './connection';
@@ -8,7 +11,7 @@ let loaded: typeof Bodies | undefined;
 /** Like `loadApi`: esbuild leaves this require alone (see esbuild.js). */
 function bodies(): typeof Bodies {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  loaded ??= require('./connectionCommands.js') as typeof Bodies;
+  loaded ??= require('./runCommands.js') as typeof Bodies;
   return loaded;
 }
 

@@ -1,6 +1,7 @@
 /**
- * The connection commands' bodies (dist/connectionCommands.js), loaded on their first use: the
- * prompts for the base URL and the token are not needed to activate (see ../register.ts).
+ * The connection commands' bodies, loaded on their first use with dist/runCommands.js (which
+ * re-exports them; see ../register.ts): the prompts for the base URL and the token are not
+ * needed to activate.
  */
 export { clearToken } from './clearToken';
 export { setBaseUrl } from './setBaseUrl';
