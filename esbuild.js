@@ -27,7 +27,8 @@ const lazyEntries = {
   panel: 'src/panel/entry.ts',
   // The saved transcripts: the first read that brings messages, or a panel (src/runs/transcripts.ts).
   transcripts: 'src/core/transcript/transcriptFiles.ts',
-  // The run commands' bodies and the run links: their first use (src/runs/commands/lazyCommands.ts).
+  // The run commands' bodies and the run links, and the connection's prompts (Set Base URL, Set API Token,
+  // Clear Token): their first use (src/runs/commands/lazyCommands.ts, src/connection/register.ts).
   runCommands: 'src/runs/commands/bodies.ts',
   // Test-ID scanning, creating test groups, runs about tests (src/testGroups/load.ts).
   testGroups: 'src/testGroups/entry.ts',
@@ -35,8 +36,6 @@ const lazyEntries = {
   assistant: 'src/assistant/entry.ts',
   // "Ask Agent to Fix" from the Test Explorer: its first use (src/testing/load.ts).
   testing: 'src/testing/entry.ts',
-  // Set Base URL, Set API Token, Clear Token: their first use (src/connection/register.ts).
-  connectionCommands: 'src/connection/commands/entry.ts',
   // Code reviews: the start flow, opening a review, the Runs view's review rows (src/reviews/load.ts).
   reviews: 'src/reviews/entry.ts',
 };

@@ -14,7 +14,7 @@ const noVscode = {
  * it, never one above; features (the last layer) never import each other: extension.ts wires
  * them together through deps.
  */
-const LAYERS = [['api'], ['core'], ['connection'], ['runs'], ['launch', 'panel', 'testGroups', 'assistant', 'testing'], ['extension.ts']];
+const LAYERS = [['api'], ['core'], ['connection'], ['runs'], ['launch', 'panel', 'testGroups', 'assistant', 'testing', 'reviews'], ['extension.ts']];
 const rankOf = (top) => LAYERS.findIndex((names) => names.includes(top));
 
 /** @param {string} file @returns {string | undefined} the first folder under src/ (or `extension.ts`) */

@@ -74,6 +74,9 @@ const STATELESS = {
   'src/core/time.ts': 'pure time formatting',
   'src/connection/showApiError.ts': 'functions that take the live gate and connection as parameters; no module state',
   'src/connection/ownCommands.ts': 'one stateless function (runs a command through vscode.commands)',
+  'src/connection/tokenStore.ts':
+    'dist/runCommands.js takes only validateTokenShape (Set API Token), a pure function; the TokenStore class (the one instance is made in activate()) is tree-shaken out of it',
+  'src/runs/tooltip.ts': 'one pure function building a MarkdownString (runs\' and code reviews\' tooltips)',
   'src/runs/commands/pickRun.ts': 'functions over deps; no module state',
   'src/runs/followUp.ts': 'functions over deps (the one send lock is deps.sends); no module state',
   'src/runs/followUpSends.ts':
