@@ -148,6 +148,7 @@ function buildRuns(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
     drafts: b.drafts,
     knownUserMessageIds: (id, prompt) => knownUserMessageIds(b, id, prompt),
     log,
+    l10n: vscode.l10n,
   }, loadSendPosts);
   context.subscriptions.push(sync, watchFollowUpSends(b.sends, b.ledgers, sync));
   const view = new RunsView(new RunsTreeProvider(b.ledgers, b.conn), b.ledgers);
