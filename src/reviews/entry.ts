@@ -5,3 +5,4 @@
  * commands and ask this bundle for the rows.
  */
 export const REVIEWS_BUNDLE = 'reviews';
+export { startCodeReviewCommand } from './startReview';
