@@ -3,6 +3,8 @@
 // versions, nothing before the person confirmed, the served schema asked first, "Not done:
 // <reason>" on a refusal, at the limit (409) and when it may have started.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import * as apiModule from '../../src/api/index';
 import { createClient, type AgentRunsApi } from '../../src/api';
@@ -33,6 +35,20 @@ describe('the start code review tool: schema and confirmation (issue 21)', () =>
     refused({ ...input, title: 'x'.repeat(201) }, /title is too long/);
     refused({ ...input, fromVersion: ' ' }, /fromVersion is empty/);
     assert.deepEqual(checkToolInput(TOOL, input), input);
+  });
+
+  it('package.json shows the tool and Start Code Review… only where the service serves code reviews (agentRuns.codeReviews)', () => {
+    let root = __dirname;
+    while (!fs.existsSync(path.join(root, 'package.json'))) root = path.dirname(root);
+    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+      contributes: { languageModelTools: { name: string; when?: string }[]; menus: Record<string, { command: string; when?: string }[]>; commands: { command: string }[] };
+    };
+    assert.equal(pkg.contributes.languageModelTools.find((t) => t.name === TOOL)?.when, 'agentRuns.codeReviews');
+    assert.ok(pkg.contributes.commands.some((c) => c.command === 'agentRuns.startCodeReview'));
+    const entries = Object.entries(pkg.contributes.menus).flatMap(([menu, items]) => items.filter((i) => i.command === 'agentRuns.startCodeReview').map((i) => [menu, i.when ?? ''] as const));
+    assert.deepEqual(entries.map(([menu]) => menu).sort(), ['commandPalette', 'view/item/context', 'view/title']);
+    for (const [menu, when] of entries) assert.match(when, /(^|&& )agentRuns\.codeReviews( &&|$)/, menu);
+    assert.match(entries.find(([menu]) => menu === 'view/item/context')?.[1] ?? '', /viewItem =~ \/\^app;\//, 'on an app\'s row');
   });
 
   it('the confirmation names the app and the two versions, the model (or the service\'s default), and ends with the description as code', () => {
