@@ -81,6 +81,11 @@ const STATELESS = {
   'src/runs/followUp.ts': 'functions over deps (the one send lock is deps.sends); no module state',
   'src/runs/followUpSends.ts':
     'the FollowUpSends class keeps per-instance state only (the one instance is deps.sends); dist/runCommands.js uses its pure describeFollowUpFailure',
+  'src/core/launch/failure.ts': 'pure functions: the words and buttons of a failed start (the launch form\'s, and the code review form\'s resume offer)',
+  'src/core/launch/form.ts': 'pure field checks and form helpers (the code review form checks its fields with them)',
+  'src/core/launch/navigation.ts': 'the Navigator class keeps per-instance state only (one per form shown); nothing tests `instanceof`',
+  'src/core/launch/submit.ts': 'pure functions: what the person clicks after a failed start (the launch form\'s and the code review form\'s)',
+  'src/core/reviews/': 'pure functions and constants (the code review form, its steps and versions; the name a review is listed under, in dist/send.js)',
   'node_modules/zod/':
     'zod 4 keeps its global config and registry on globalThis (shared by every copy) and answers instanceof from trait names, not class identity; no schema object crosses bundles',
 };

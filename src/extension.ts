@@ -11,6 +11,7 @@ import { TokenStore } from './connection/tokenStore';
 import { UnauthorizedGate } from './connection/unauthorizedGate';
 import { registerLazyRunCommands } from './runs/commands/lazyCommands';
 import { registerStartRun, startRunPrefilled } from './launch/register';
+import { registerStartCodeReview } from './reviews/registerStart';
 import { Emitter } from './core/events';
 import type { RunLedger } from './core/ledger/ledger';
 import type { Poller } from './core/polling/poller';
@@ -91,6 +92,7 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
   registerRunCommands(context, deps, base, log);
   runs.host.attach(deps);
   registerStartRun(context, deps);
+  registerStartCodeReview(context, deps);
   const testGroups = registerTestGroups(context, deps);
   const assistant = registerAssistant(context, deps, testGroups);
   registerTesting(context, deps);
@@ -155,6 +157,7 @@ function buildRuns(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
     drafts: b.drafts,
     knownUserMessageIds: (id, prompt) => knownUserMessageIds(b, id, prompt),
     log,
+    l10n: vscode.l10n,
   }, loadSendPosts);
   context.subscriptions.push(sync, watchFollowUpSends(b.sends, b.ledgers, sync));
   const view = new RunsView(new RunsTreeProvider(b.ledgers, b.conn), b.ledgers);

@@ -114,3 +114,6 @@ export async function startRunWithSelection(deps: Deps): Promise<void> {
   }
   await controller.open({ attachment });
 }
+
+/** The parts of this bundle the code review start flow uses (see ./reviewParts.ts). */
+export * as reviewParts from './reviewParts';

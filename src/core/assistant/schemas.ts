@@ -7,9 +7,9 @@
  */
 import { PERMISSIONS, REASONING_EFFORTS } from '../../api/types';
 
-import { TOOL_FOLLOW_UP, TOOL_READ, TOOL_START, TOOL_TEST_GROUP, type ToolName } from './toolNames';
+import { TOOL_FOLLOW_UP, TOOL_READ, TOOL_START, TOOL_START_REVIEW, TOOL_TEST_GROUP, type ToolName } from './toolNames';
 
-export { TOOL_FOLLOW_UP, TOOL_NAMES, TOOL_READ, TOOL_START, TOOL_TEST_GROUP, type ToolName } from './toolNames';
+export { TOOL_FOLLOW_UP, TOOL_NAMES, TOOL_READ, TOOL_START, TOOL_START_REVIEW, TOOL_TEST_GROUP, type ToolName } from './toolNames';
 
 /** Longest prompt a tool accepts (the launch form's own bound is the selection setting; a model gets one fixed bound). */
 export const MAX_TOOL_PROMPT = 100_000;
@@ -95,6 +95,20 @@ export const TOOL_SCHEMAS: Record<ToolName, ObjectSchema> = {
       },
     },
     required: ['name'],
+    additionalProperties: false,
+  },
+  [TOOL_START_REVIEW]: {
+    type: 'object',
+    properties: {
+      appId: str('App ID of the project whose two versions are compared.', MAX_ID),
+      fromVersion: str('The version the compared changes start from: a versionId the service lists for the app (GET /versions).', MAX_ID),
+      toVersion: str('The version the compared changes end at: another versionId of the app.', MAX_ID),
+      title: str('A title for the review. Omit to let the service name it after the two versions.', 200),
+      description: str('What changed and why, for the review agent.', 5000),
+      focusAreas: str('What the review agent should look at first, e.g. error handling or the new API calls.', 2000),
+      model: str('One of the service\'s model IDs for the review agent. Omit to leave the choice to the service.', MAX_ID),
+    },
+    required: ['appId', 'fromVersion', 'toVersion'],
     additionalProperties: false,
   },
 };
