@@ -8,3 +8,4 @@ export const REVIEWS_BUNDLE = 'reviews';
 // The Runs view's review rows and their Copy Review ID (src/reviews/rows.ts; runsTree.ts delegates).
 export { ReviewRows, copyReviewId } from './rows';
 export { startCodeReviewCommand } from './startReview';
+export { openCodeReviewCommand } from './openReview';

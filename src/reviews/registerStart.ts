@@ -11,5 +11,7 @@ import { loadReviews } from './load';
 
 export function registerStartCodeReview(context: vscode.ExtensionContext, deps: Deps): void {
   context.subscriptions.push(vscode.commands.registerCommand('agentRuns.startCodeReview',
-    guarded(deps, vscode.l10n.t('Start Code Review'), (arg) => loadReviews().startCodeReviewCommand(deps, arg, loadLaunch().reviewParts))));
+    guarded(deps, vscode.l10n.t('Start Code Review'), (arg) => loadReviews().startCodeReviewCommand(deps, arg, loadLaunch().reviewParts))),
+  // A review's conversation in the run panel, the review above it (src/reviews/openReview.ts).
+  vscode.commands.registerCommand('agentRuns.openCodeReview', (arg?: unknown) => loadReviews().openCodeReviewCommand(deps, arg)));
 }
