@@ -16,7 +16,7 @@ export const PARTICIPANT_ID = 'agentRuns.assistant';
 
 type Input = Record<string, unknown>;
 
-/** What the integration tests drive directly (see README: which parts go through the editor's API). */
+/** What the integration tests drive directly (see docs/TESTING.md: which parts go through the editor's API). */
 export interface AssistantTestHooks {
   tool(name: ToolName): vscode.LanguageModelTool<Input> | undefined;
   handleChat(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, follow?: Partial<FollowOptions>): Promise<vscode.ChatResult>;
