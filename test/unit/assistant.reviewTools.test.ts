@@ -39,13 +39,14 @@ describe('the code review read tools: schemas (issue 21)', () => {
     assert.deepEqual(checkToolInput(LIST, {}), {});
   });
 
-  it('package.json offers both only where the service serves code reviews', () => {
+  it('package.json offers both only where the service serves code reviews, and /reviews likewise', () => {
     let root = __dirname;
     while (!fs.existsSync(path.join(root, 'package.json'))) root = path.dirname(root);
     const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
-      contributes: { languageModelTools: { name: string; when?: string }[] };
+      contributes: { languageModelTools: { name: string; when?: string }[]; chatParticipants: { commands: { name: string; when?: string }[] }[] };
     };
     for (const name of [READ, LIST]) assert.equal(pkg.contributes.languageModelTools.find((t) => t.name === name)?.when, 'agentRuns.codeReviews', name);
+    assert.equal(pkg.contributes.chatParticipants[0].commands.find((c) => c.name === 'reviews')?.when, 'agentRuns.codeReviews');
   });
 });
 
