@@ -1,5 +1,5 @@
 /**
- * The editor's assistant as an entry point: four language model tools (any chat assistant in
+ * The editor's assistant as an entry point: language model tools (any chat assistant in
  * the editor can start, read and follow up runs and create test groups through them, with our
  * token handling and our run list) and the `@agent-runs` chat participant. Registered at
  * activation with final API only; their code loads on first use. Where the editor has no

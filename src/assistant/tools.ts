@@ -16,11 +16,14 @@ import type { Deps, TestGroupsAccess } from '../runs/deps';
 import { conversationOf, runState, type RunState } from '../core/ledger/runState';
 import { DEFAULT_RUN_TEXT_BOUNDS, runAsText } from '../core/assistant/format';
 import { followUpConfirmation, startConfirmation, testGroupConfirmation } from '../core/assistant/prompts';
-import { TOOL_FOLLOW_UP, TOOL_READ, TOOL_START, TOOL_START_REVIEW, TOOL_TEST_GROUP, type ToolName } from '../core/assistant/schemas';
+import {
+  TOOL_FOLLOW_UP, TOOL_LIST_REVIEWS, TOOL_READ, TOOL_READ_REVIEW, TOOL_START, TOOL_START_REVIEW, TOOL_TEST_GROUP, type ToolName,
+} from '../core/assistant/schemas';
 import { followUpConflict, noFollowUpsReason, startConflict } from '../core/runs/refusals';
 import { Refusal, clientOrRefuse, failureText, notConnectedText, setting } from './common';
 import { AgentRunsTool, prepared, type Input } from './toolBase';
 import { StartCodeReviewTool } from './startReviewTool';
+import { ListCodeReviewsTool, ReadCodeReviewTool } from './reviewTools';
 
 class StartRunTool extends AgentRunsTool<NormalizedStartAgentRequest> {
   protected async check(input: Input, signal: AbortSignal): Promise<NormalizedStartAgentRequest> {
@@ -199,5 +202,7 @@ export function createTools(deps: Deps, testGroups: TestGroupsAccess): AgentRuns
     [TOOL_FOLLOW_UP, new FollowUpTool(deps, TOOL_FOLLOW_UP)],
     [TOOL_TEST_GROUP, new TestGroupTool(deps, TOOL_TEST_GROUP, testGroups)],
     [TOOL_START_REVIEW, new StartCodeReviewTool(deps, TOOL_START_REVIEW)],
+    [TOOL_READ_REVIEW, new ReadCodeReviewTool(deps, TOOL_READ_REVIEW)],
+    [TOOL_LIST_REVIEWS, new ListCodeReviewsTool(deps, TOOL_LIST_REVIEWS)],
   ]);
 }
