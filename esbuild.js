@@ -57,6 +57,26 @@ const lazyExternalsPlugin = {
   },
 };
 
+/**
+ * undici's HTTP/1 parser comes as two WebAssembly builds, each a 72 KB base64 module: with SIMD
+ * and without. undici tries the SIMD one and falls back to the plain one when it cannot be
+ * loaded, on every platform. The extension parses a few small JSON answers a second at most, so
+ * the plain build alone serves it: the SIMD module resolves to one that throws, undici takes its
+ * own fallback, and the .vsix is ~50 KB smaller. scripts/check-bundles.js fails if it comes back.
+ * @type {import('esbuild').Plugin}
+ */
+const plainLlhttpPlugin = {
+  name: 'plain-llhttp',
+  setup(build) {
+    build.onResolve({ filter: /llhttp_simd-wasm\.js$/ }, (args) =>
+      /[\\/]undici[\\/]/.test(args.importer) ? { path: 'llhttp-simd-omitted', namespace: 'plain-llhttp' } : undefined);
+    build.onLoad({ filter: /.*/, namespace: 'plain-llhttp' }, () => ({
+      contents: "throw new Error('the SIMD build of llhttp is not bundled; undici falls back to the plain one')",
+      loader: 'js',
+    }));
+  },
+};
+
 /** @type {import('esbuild').BuildOptions} */
 const common = {
   bundle: true,
@@ -81,7 +101,7 @@ async function main() {
       platform: 'node',
       target: 'node20',
       external: ['vscode'],
-      plugins: [lazyExternalsPlugin],
+      plugins: [lazyExternalsPlugin, plainLlhttpPlugin],
       metafile: true,
     }),
     esbuild.context({

@@ -201,6 +201,22 @@ function main() {
     }
   }
 
+  // undici's SIMD parser stays out (esbuild.js plainLlhttpPlugin): a slice of its base64 module
+  // found in any bundle means the plugin no longer matches how undici requires it.
+  const simdSource = path.join(root, 'node_modules/undici/lib/llhttp/llhttp_simd-wasm.js');
+  if (fs.existsSync(simdSource)) {
+    const b64 = /'([A-Za-z0-9+/=]{1000,})'/.exec(fs.readFileSync(simdSource, 'utf8'));
+    const plain = fs.readFileSync(path.join(root, 'node_modules/undici/lib/llhttp/llhttp-wasm.js'), 'utf8');
+    // A slice of the SIMD build that the plain build does not share.
+    const probe = b64 ? [2000, 8000, 20000, 40000].map((at) => b64[1].slice(at, at + 80)).find((s) => s.length === 80 && !plain.includes(s)) : undefined;
+    if (!probe) problems.push(`cannot read undici's SIMD llhttp module (${simdSource}) to check it is not bundled`);
+    for (const [output] of outputs) {
+      if (probe && fs.readFileSync(path.join(root, output), 'utf8').includes(probe)) {
+        problems.push(`${output} bundles undici's SIMD llhttp build (see plainLlhttpPlugin in esbuild.js)`);
+      }
+    }
+  }
+
   // The activation budget, judged on a production build only (no source maps next to it).
   const activation = meta.outputs[ACTIVATION];
   if (!activation) {
