@@ -91,6 +91,10 @@ export function runContextValue(r: RunRecord): string {
   if (state.takesFollowUps) {
     v += 'followup;';
   }
+  // A code review's conversation: its listed prompt is our name for the review, nothing to clone.
+  if (state.codeReview) {
+    v += 'review;';
+  }
   if (r.unread) {
     v += 'unread;';
   }
