@@ -15,17 +15,15 @@ import { TOKEN_PREFIX } from './seed';
 import { newId, type AgentService } from './service';
 import { REVIEW_STATUSES, type CodeReviewService } from './codeReviews';
 import type { AdminHandler, RequestLog } from './server';
-import { testAdminRoute } from './adminTests';
-import type { TestRunService } from './testRuns';
+import { testAdminRoute, type TestAdminContext } from './adminTests';
 import { applySettingsPatch, parseSettingsPatch, SettingsError } from './settings';
 import type { EmulatorState } from './state';
 import type { WebhookDispatcher } from './webhooks';
 
-export interface AdminContext {
+export interface AdminContext extends TestAdminContext {
   state: EmulatorState;
   service: AgentService;
   reviews: CodeReviewService;
-  testRuns: TestRunService;
   faults: FaultStore;
   log: RequestLog;
   webhooks: WebhookDispatcher;
@@ -384,7 +382,7 @@ export function createAdminHandler(ctx: AdminContext): AdminHandler {
       }
 
       default:
-        // The app's tests: the published version served, holding and cancelling runs, the limit (adminTests.ts).
+        // The app's tests: the version served, holding and cancelling runs, the limit (adminTests.ts).
         return testAdminRoute(ctx, method, parts, body) ?? jsonReply(404, { error: `No admin route ${method} ${path}.` });
     }
   };

@@ -129,14 +129,8 @@ function buildRoutes(options: ApiServerOptions): Route[] {
       pattern: /^\/agents\/([^/]+)\/messages$/,
       methods: { POST: { auth: 'bearer', run: ({ caller, params, body }) => jsonReply(202, service.followUp(caller, params[0], body)) } },
     },
-    {
-      pattern: /^\/test-groups$/,
-      methods: {
-        POST: { auth: 'bearer', run: ({ caller, body }) => jsonReply(201, service.createTestGroup(caller, body)) },
-        GET: { auth: 'bearer', when: () => deployed() && options.tests.version === 'B', run: ({ caller, query }) => jsonReply(200, options.tests.listGroups(caller, query)) },
-      },
-    },
-    ...testRoutes(options.tests, options.testRuns, deployed, () => options.tests.version),
+    // POST /test-groups, and the app's tests, runs, groups and automations of the deployed shapes (testRoutes.ts).
+    ...testRoutes(options, deployed),
     // Code reviews and versions (service-api-wider.md §2, §7): deployed shapes only (codeReviews.ts).
     {
       pattern: /^\/code-reviews$/,

@@ -81,6 +81,23 @@ export class ApiCaller {
     return this.request('POST', '/test-groups', { body });
   }
 
+  /** `POST /test-runs` (deployed shapes). */
+  startTestRun(body: unknown): Promise<CallResult> {
+    return this.request('POST', '/test-runs', { body });
+  }
+
+  /** `POST /test-group-runs` (deployed shapes). */
+  startTestGroupRun(body: unknown): Promise<CallResult> {
+    return this.request('POST', '/test-group-runs', { body });
+  }
+
+  /** `GET /test-runs/{id}` or `GET /test-group-runs/{id}` that must answer 200. */
+  async testRun(id: string, group = false): Promise<Json> {
+    const result = await this.request('GET', `/${group ? 'test-group-runs' : 'test-runs'}/${encodeURIComponent(id)}`);
+    if (result.status !== 200) throw new Error(`test run read failed: HTTP ${result.status} ${result.text}`);
+    return obj(result);
+  }
+
   /** Starts a run that must be accepted (201, or 202 under the deployed shapes), and returns its id. */
   async startOk(body: Json): Promise<string> {
     const result = await this.start(body);
@@ -127,6 +144,17 @@ export async function runToEnd(emulator: Emulator, caller: ApiCaller, agentId: s
     await emulator.advance(stepMs);
   }
   throw new Error(`run ${agentId} did not finish within ${maxSteps} steps`);
+}
+
+/** Advances a manual clock one step at a time until the test run (or group run) is no longer queued or running. */
+export async function testRunToEnd(emulator: Emulator, caller: ApiCaller, id: string, group = false, stepMs = 1000, maxSteps = 200): Promise<Json> {
+  for (let i = 0; i < maxSteps; i++) {
+    const detail = await caller.testRun(id, group);
+    const status = (detail.run as Json | undefined)?.status;
+    if (status !== 'queued' && status !== 'running') return detail;
+    await emulator.advance(stepMs);
+  }
+  throw new Error(`test run ${id} did not end within ${maxSteps} steps`);
 }
 
 /** `npm run emulator` as a child process (test/emulator/cli.js next to this file), with what it prints so far. */

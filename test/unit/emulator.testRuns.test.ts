@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { MANUAL_EPOCH, SEED, SEEDED_TESTS as T, startEmulator, type Emulator } from '../emulator/index';
-import { admin, ApiCaller, obj, testAdmin, type CallResult, type Json } from '../emulator/testing';
+import { admin, ApiCaller, obj, testAdmin, testRunToEnd, type CallResult, type Json } from '../emulator/testing';
 
 const STEP = 1000;
 
@@ -9,7 +9,7 @@ describe('emulator: test runs on the clock (deployed shapes)', () => {
   let api: ApiCaller;
 
   const startRun = async (testId: string, branchId = 'main', extra: Json = {}): Promise<string> => {
-    const result = await api.request('POST', '/test-runs', { body: { testId, branchId, ...extra } });
+    const result = await api.startTestRun({ testId, branchId, ...extra });
     assert.equal(result.status, 201, result.text);
     assert.deepEqual(Object.keys(obj(result)), ['runId']);
     return String(obj(result).runId);
@@ -20,14 +20,7 @@ describe('emulator: test runs on the clock (deployed shapes)', () => {
     return obj(result) as { run: Json; test: Json; steps: Json[]; graph?: Json };
   };
   const statuses = (steps: Json[]): unknown[] => steps.map((s) => s.status);
-  const toEnd = async (runId: string): Promise<{ run: Json; steps: Json[]; graph?: Json }> => {
-    for (let i = 0; i < 50; i++) {
-      const detail = await read(runId);
-      if (!['queued', 'running'].includes(String(detail.run.status))) return detail;
-      await emu.advance(STEP);
-    }
-    throw new Error(`run ${runId} did not end`);
-  };
+  const toEnd = async (runId: string): Promise<{ run: Json; steps: Json[]; graph?: Json }> => (await testRunToEnd(emu, api, runId, false, STEP)) as { run: Json; steps: Json[]; graph?: Json };
 
   before(async () => {
     emu = await startEmulator({ clock: 'manual', stepMs: STEP, preset: 'deployed' });
@@ -185,11 +178,11 @@ describe('emulator: test runs on the clock (deployed shapes)', () => {
   });
 
   it('a group run: one child per test (not the component), each progressing; the group\'s status follows them', async () => {
-    const started = await api.request('POST', '/test-group-runs', { body: { groupId: T.groups.regression, branchId: 'main' } });
+    const started = await api.startTestGroupRun({ groupId: T.groups.regression, branchId: 'main' });
     assert.equal(started.status, 201, started.text);
     assert.deepEqual(Object.keys(obj(started)), ['groupRunId']);
     const groupRunId = String(obj(started).groupRunId);
-    const readGroup = async (): Promise<{ run: Json; childRuns: Json[] }> => obj(await api.request('GET', `/test-group-runs/${groupRunId}`)) as { run: Json; childRuns: Json[] };
+    const readGroup = async (): Promise<{ run: Json; childRuns: Json[] }> => (await api.testRun(groupRunId, true)) as { run: Json; childRuns: Json[] };
     let group = await readGroup();
     assert.deepEqual([group.run.groupId, group.run.groupName, group.run.status], [T.groups.regression, 'Regression', 'queued']);
     assert.deepEqual(group.childRuns.map((c) => [c.testId, c.status]), [[T.add, 'queued'], [T.filter, 'queued'], [T.remove, 'queued']]);
