@@ -16,7 +16,7 @@ import { estimateHeight, mergeRows, RowIndex, type Row } from './rowIndex';
 import { RowRenderer, type RowRendererDeps } from './rows';
 
 export type { Row, Viewport } from './rowIndex';
-export { JUMP_OVERSCAN_PX } from './historyWindow';
+export { JUMP_OVERSCAN_PX, OVERSCAN_PX } from './historyWindow';
 
 export interface HistoryDeps extends RowRendererDeps, WindowDeps {}
 

@@ -22,8 +22,8 @@ export interface WindowDeps {
 }
 
 /** Rows mounted beyond the viewport, above and below (CSS px). */
-const OVERSCAN_PX = 800;
-/** After a jump, only this much beyond the viewport is mounted in that frame; the rest when idle. */
+export const OVERSCAN_PX = 800;
+/** After a jump, only this much beyond the viewport is mounted in that frame; the rest when idle (scrollFollow.ts). */
 export const JUMP_OVERSCAN_PX = 100;
 /** A move of the row being read smaller than this is left alone (layout works in 1/64 px). */
 const ANCHOR_TOLERANCE_PX = 0.01;

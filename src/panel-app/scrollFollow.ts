@@ -1,41 +1,98 @@
 /**
- * Mounting what a scroll brought near the viewport. A jump (scrollbar, Page Down far, End)
- * mounts only what is in view in that frame; the rows around it follow when the page is idle,
- * in steps of a few each, so no frame carries a whole overscan's rendering.
+ * Mounting what a scroll brought near the viewport. The frame of a scroll mounts only what is
+ * in view (a jump: scrollbar, Page Down far, End); the rows around it, up to the history's
+ * overscan, follow when the page is idle: `OVERSCAN_STEP_PX` more above and below per step (a
+ * row or two each side), as many steps per idle slice as fit in `FILL_SLICE_MS`, so no frame
+ * or idle task carries a whole overscan's rendering. A scroll while a fill is under way starts
+ * it again from the first step at the new place, never at a step meant for the old one; and a
+ * slice that finds the view scrolled off the mounted rows leaves that to the scroll's frame.
  */
-import { JUMP_OVERSCAN_PX, type History } from './history';
+import { JUMP_OVERSCAN_PX, OVERSCAN_PX, type History } from './history';
 
-/** The overscan a jump grows back to, one idle step each (the last is the history's own). */
-const OVERSCAN_STEPS_PX = [300, 550, 800];
+/** How much more is mounted above and below the viewport per step of a fill. */
+export const OVERSCAN_STEP_PX = 100;
+/** An idle slice of a fill takes further steps until it has run this long (ms). */
+export const FILL_SLICE_MS = 6;
+/** Renders in a jump's frame when the rows measured shorter than estimated and left a part of the view empty. */
+const JUMP_PASSES = 3;
 
 export interface ScrollFollowDeps {
   whenIdle(fn: () => void): void;
   /** False once the history is no longer the page's (a new `init`): the idle steps then leave it alone. */
   current(): boolean;
+  /** Monotonic milliseconds (performance.now): how long a slice has run. */
+  clock(): number;
 }
 
-/** Called on scroll: mounts the rows near the viewport when the mounted ones no longer cover it. */
-export function followScroll(history: History, deps: ScrollFollowDeps): void {
-  const y = history.scrollY();
-  if (!history.covers(y, 0)) {
-    // A jump: the frame gets only what is in view; the rows around it follow when idle.
-    history.render({ keepAnchor: true, y, overscan: JUMP_OVERSCAN_PX });
-    growOverscan(history, deps, 0);
-  } else if (!history.covers(y)) {
-    history.render({ keepAnchor: true, y });
-  }
-}
+/** Follows the scroll of one page's history. */
+export class ScrollFollower {
+  /** The overscan the next step of the fill mounts; beyond `OVERSCAN_PX`: nothing to fill. */
+  private next = OVERSCAN_PX + OVERSCAN_STEP_PX;
+  private scheduled = false;
 
-/** After a jump, the rows around the viewport are mounted in idle steps of a few each. */
-function growOverscan(history: History, deps: ScrollFollowDeps, step: number): void {
-  const overscan = OVERSCAN_STEPS_PX[step];
-  if (overscan === undefined) {
-    return;
-  }
-  deps.whenIdle(() => {
-    if (deps.current() && !history.covers(history.scrollY(), overscan / 2)) {
-      history.render({ keepAnchor: true, overscan });
+  constructor(
+    private readonly history: History,
+    private readonly deps: ScrollFollowDeps,
+  ) {}
+
+  /** Called on scroll (once a frame): mounts what is in view now, and the rest when idle. */
+  onScroll(): void {
+    const history = this.history;
+    const y = history.scrollY();
+    if (!history.covers(y, 0)) {
+      // A jump: the frame gets only what is in view.
+      for (let pass = 0; pass < JUMP_PASSES && !history.covers(history.scrollY(), 0); pass++) {
+        history.render({ keepAnchor: true, y: pass === 0 ? y : history.scrollY(), overscan: JUMP_OVERSCAN_PX });
+      }
+      this.fill();
+    } else if (!history.covers(y)) {
+      this.fill();
     }
-    growOverscan(history, deps, step + 1);
-  });
+  }
+
+  /** True while rows around the viewport are still to be mounted in idle slices. */
+  get filling(): boolean {
+    return this.next <= OVERSCAN_PX;
+  }
+
+  /** (Re)starts the fill around the viewport from its first step. */
+  private fill(): void {
+    this.next = JUMP_OVERSCAN_PX + OVERSCAN_STEP_PX;
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (!this.scheduled) {
+      this.scheduled = true;
+      this.deps.whenIdle(() => this.slice());
+    }
+  }
+
+  /** One idle slice: steps until `FILL_SLICE_MS` has passed or the overscan is full. */
+  private slice(): void {
+    this.scheduled = false;
+    if (!this.deps.current()) {
+      return;
+    }
+    const history = this.history;
+    const started = this.deps.clock();
+    while (this.next <= OVERSCAN_PX) {
+      const y = history.scrollY();
+      if (!history.covers(y, 0)) {
+        // Scrolled away since: the scroll's frame mounts what is in view there (and fills again).
+        return;
+      }
+      const overscan = this.next;
+      this.next += OVERSCAN_STEP_PX;
+      if (!history.covers(y, overscan)) {
+        history.render({ keepAnchor: true, overscan });
+        if (this.deps.clock() - started >= FILL_SLICE_MS) {
+          break;
+        }
+      }
+    }
+    if (this.filling) {
+      this.schedule();
+    }
+  }
 }
