@@ -135,10 +135,17 @@ export class HistoryWindow {
     const pending = this.pendingAnchor;
     this.pendingAnchor = undefined;
     if (this.deps.viewport.anchorsItself) {
-      // The browser's scroll anchoring keeps the row being read still (panel.css); correcting
-      // here as well would move it twice.
+      // The browser's scroll anchoring keeps the row being read still (panel.css), in the layout
+      // that measuring forces. Where it did not (in Chromium, once the rows around the view came
+      // in idle slices, the row being read moved 66 px as find opened and closed:
+      // webview.browser.find.test), it is put back, once, by what layout says; where it did,
+      // nothing moved and nothing is done.
+      const held = opts.keepAnchor ? this.onScreen(y) : undefined;
       this.mountRange(y);
       this.measure();
+      if (held) {
+        this.putBack(held);
+      }
       return;
     }
     let anchor = pending;
@@ -172,6 +179,27 @@ export class HistoryWindow {
   /** Like `holdAnchor`, unless a row being read is already noted (`History.apply`). */
   holdAnchorOnce(): void {
     this.pendingAnchor ??= this.anchorAt(this.scrollY());
+  }
+
+  /** The mounted row at the viewport's top `y`, and where it is on screen (layout). */
+  private onScreen(y: number): { el: HTMLElement; at: number } | undefined {
+    const viewport = this.deps.viewport;
+    const row = this.shown.at(this.shown.indexAt(Math.max(0, y)));
+    const top = row?.el ? viewport.topOf?.(row.el, this.deps.container) : undefined;
+    return row?.el && top !== undefined ? { el: row.el, at: top - this.scrollY() } : undefined;
+  }
+
+  /** Scrolls by what the row `onScreen` noted moved on screen since, if it is still mounted. */
+  private putBack(held: { el: HTMLElement; at: number }): void {
+    const top = held.el.isConnected ? this.deps.viewport.topOf?.(held.el, this.deps.container) : undefined;
+    if (top === undefined) {
+      return;
+    }
+    const y = this.scrollY();
+    const moved = top - y - held.at;
+    if (Math.abs(moved) > ANCHOR_TOLERANCE_PX) {
+      this.moveTo(y + moved);
+    }
   }
 
   /** The row at `y` and how far into it `y` is. */
