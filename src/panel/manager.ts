@@ -12,20 +12,16 @@
  * never gets the token or the network (`connect-src 'none'`); every message from it is
  * validated with protocol.ts, and anything invalid is logged and dropped.
  */
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { runOwnCommand } from '../connection/ownCommands';
 import type { FollowUpInput } from '../runs/followUpSends';
-import { messageToMarkdown } from '../core/panel/export';
-import { webviewHtml } from '../core/panel/html';
-import { PanelSession, RunObserver, type RunView } from '../core/panel/panelModel';
-import { forPosting, isSafeLinkUrl, parsePanelState, parseWebviewMessage, type ExtensionToWebviewMessage, type SendState, type WebviewToExtensionMessage } from '../core/panel/protocol';
-import { exportLabels, webviewStrings } from './strings';
-import { PanelComposer } from './composer';
+import { RunObserver, type RunView } from '../core/panel/panelModel';
+import { parsePanelState, type SendState } from '../core/panel/protocol';
 import { type Transcript, type TranscriptSnapshot } from '../core/transcript/transcript';
 import { TranscriptStore } from '../core/transcript/store';
 import { RUN_PANEL_VIEW_TYPE } from '../core/panel/viewType';
 import { panelTitle } from '../core/panel/tabTitle';
+import type { CodeReviewDetail } from '../api/reviewTypes';
+import { RunPanel } from './runPanel';
 
 export { buildHeader, type RunView } from '../core/panel/panelModel';
 export { RUN_PANEL_VIEW_TYPE };
@@ -61,6 +57,10 @@ export interface RunPanelHost {
   refresh(agentId: string): Promise<void>;
   setPanelOpen(agentId: string, open: boolean): void;
   markSeen(agentId: string): void;
+  /** `GET /code-reviews/{id}` for the panel of a review's conversation (absent: no review is shown). */
+  readCodeReview?(reviewId: string): Promise<CodeReviewDetail>;
+  /** A failed read in words a person can act on (token and secrets never in it). */
+  describeError?(error: unknown): string;
   log: { debug(msg: string): void; warn(msg: string): void };
 }
 
@@ -219,183 +219,5 @@ export class RunPanelManager implements vscode.Disposable {
     }
     this.observer.observe(agentId);
     panel?.onRunChanged();
-  }
-}
-
-/** One open panel. */
-class RunPanel {
-  private ready = false;
-  private readonly composer: PanelComposer;
-  private readonly disposables: vscode.Disposable[] = [];
-  private readonly session: PanelSession;
-
-  constructor(
-    private readonly manager: RunPanelManager,
-    readonly agentId: string,
-    readonly panel: vscode.WebviewPanel,
-  ) {
-    const isMac = process.platform === 'darwin';
-    this.composer = new PanelComposer(manager.host, agentId, (m) => this.post(m));
-    this.session = new PanelSession(agentId, {
-      getRun: (id) => manager.host.getRun(id),
-      transcript: (id) => manager.transcript(id),
-      observer: manager.observer,
-      stallAfterMs: manager.stallAfterMs,
-      locale: vscode.env.language || 'en',
-      isMac,
-      strings: () => webviewStrings(isMac),
-      draft: (id) => manager.host.getDraft(id),
-    });
-    panel.iconPath = {
-      light: vscode.Uri.joinPath(manager.extensionUri, 'media', 'run-light.svg'),
-      dark: vscode.Uri.joinPath(manager.extensionUri, 'media', 'run-dark.svg'),
-    };
-    panel.webview.html = this.html();
-    this.disposables.push(
-      panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)),
-      manager.host.onDidChangeSendState((id) => {
-        if (id === agentId) {
-          this.composer.postSendState();
-        }
-      }),
-      panel.onDidChangeViewState(() => {
-        // Without retainContextWhenHidden the page is torn down when hidden; it sends
-        // `ready` again when shown and gets a fresh `init`.
-        if (!panel.visible) {
-          this.ready = false;
-        }
-        manager.host.setPanelOpen(agentId, panel.visible);
-      }),
-    );
-  }
-
-  dispose(): void {
-    for (const d of this.disposables) {
-      d.dispose();
-    }
-  }
-
-  private get host(): RunPanelHost {
-    return this.manager.host;
-  }
-
-  private html(): string {
-    const webview = this.panel.webview;
-    const root = this.manager.extensionUri;
-    return webviewHtml({
-      cspSource: webview.cspSource,
-      nonce: randomBytes(18).toString('base64'),
-      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'dist', 'webview', 'main.js')).toString(),
-      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'media', 'panel.css')).toString(),
-      lang: vscode.env.language || 'en',
-      title: panelTitle(this.agentId, this.host.getRun(this.agentId)?.agent, vscode.l10n),
-      loadingText: vscode.l10n.t('Loading run…'),
-    });
-  }
-
-  /** Posts to the page once it said `ready` (messages before that would be lost). */
-  post(message: ExtensionToWebviewMessage): void {
-    if (!this.ready) {
-      return;
-    }
-    // A long run's history goes in several posts (see forPosting).
-    for (const part of forPosting(message)) {
-      this.panel.webview.postMessage(part).then(
-        (delivered) => {
-          if (!delivered) {
-            this.host.log.debug(`Run panel ${this.agentId}: a ${part.type} message was not delivered.`);
-          }
-        },
-        (e: unknown) => this.host.log.warn(`Run panel ${this.agentId}: postMessage failed: ${String(e)}`),
-      );
-    }
-  }
-
-  onRunChanged(): void {
-    const run = this.host.getRun(this.agentId);
-    if (run) {
-      this.panel.title = panelTitle(this.agentId, run.agent, vscode.l10n);
-    }
-    if (!this.ready) {
-      return;
-    }
-    const message = this.session.update();
-    if (message) {
-      this.post(message);
-    }
-  }
-
-  private onMessage(raw: unknown): void {
-    const parsed = parseWebviewMessage(raw);
-    if (!parsed.ok) {
-      this.host.log.warn(`Run panel ${this.agentId}: ignored a message from the webview (${parsed.reason}).`);
-      return;
-    }
-    this.handle(parsed.message).catch((e: unknown) => {
-      const msg = e instanceof Error ? e.message : String(e);
-      this.host.log.warn(`Run panel ${this.agentId}: ${parsed.message.type} failed: ${msg}`);
-      void vscode.window.showErrorMessage(msg);
-    });
-  }
-
-  private async handle(m: WebviewToExtensionMessage): Promise<void> {
-    switch (m.type) {
-      case 'ready': {
-        this.ready = true;
-        const init = this.session.init();
-        const send = this.host.getSendState(this.agentId);
-        if (send) {
-          init.send = send;
-        }
-        this.post(init);
-        return;
-      }
-      case 'sendFollowUp':
-      case 'resendFollowUp':
-      case 'discardFollowUp':
-      case 'draftChanged':
-        await this.composer.handle(m);
-        return;
-      case 'copy':
-        await vscode.env.clipboard.writeText(m.text);
-        return;
-      case 'openLink':
-        // Checked again here: the webview is not trusted to have done it.
-        if (!isSafeLinkUrl(m.url)) {
-          this.host.log.warn(`Run panel ${this.agentId}: refused to open a link that is not http/https/mailto.`);
-          return;
-        }
-        await this.host.openExternalLink(m.url);
-        return;
-      case 'export':
-        // The Runs view's Export Run…: streamed from the saved transcript, the same for both.
-        await runOwnCommand('agentRuns.exportRun', this.agentId, m.format);
-        return;
-      case 'clone':
-        await this.host.cloneRun(this.agentId);
-        return;
-      case 'openInEditor':
-        await this.openInEditor(m.messageKey);
-        return;
-      case 'refresh':
-        await this.host.refresh(this.agentId);
-        return;
-      case 'markSeen':
-        this.host.markSeen(this.agentId);
-        return;
-    }
-  }
-
-  private async openInEditor(key: string): Promise<void> {
-    const entry = this.manager.transcript(this.agentId).get(key);
-    if (!entry) {
-      this.host.log.warn(`Run panel ${this.agentId}: no message with key ${key.slice(0, 80)}.`);
-      return;
-    }
-    const doc = await vscode.workspace.openTextDocument({
-      language: 'markdown',
-      content: messageToMarkdown(entry.message, { labels: exportLabels() }),
-    });
-    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true });
   }
 }
