@@ -102,11 +102,23 @@ function baselineCell(f: Figure): string {
   return f.ratio === undefined ? base : `${base}; ${formatRatio(f.ratio)}`;
 }
 
-function resultCell(f: Figure): string {
+/**
+ * The status, and for a figure with a baseline which budget decided: "by absolute" (it met its
+ * absolute budget, or failed it with no usable baseline), "by ratio" (it missed the absolute
+ * budget and met the ratio one), or "on both" (it missed both).
+ */
+export function resultCell(f: Figure): string {
   if (f.status === 'INFO') {
     return 'info';
   }
-  return f.judgedBy === 'ratio' ? `**${f.status}** by ratio` : `**${f.status}**`;
+  const status = `**${f.status}**`;
+  if (!f.baseline || f.status === 'ERROR') {
+    return status;
+  }
+  if (f.judgedBy === 'ratio') {
+    return f.status === 'PASS' ? `${status} by ratio` : `${status} on both`;
+  }
+  return f.status === 'FAIL' ? `${status} by absolute (no usable baseline)` : `${status} by absolute`;
 }
 
 const SECTION_TITLES: Record<Section, string> = {

@@ -324,8 +324,8 @@ function baseNote(b: Baseline | undefined, what: string, how: string, digits = 1
 /** How the time budgets are judged, printed under the table. */
 export const BASELINE_RULE =
   `Webview times carry a baseline: the same steps on a page of ${BASELINE_MESSAGES} messages, its pages interleaved with the measured ones ` +
-  '(A B, B A, …). A figure passes when it meets its absolute budget, or else ("PASS by ratio") when its ratio to the baseline meets the ratio ' +
-  'budget: a busy machine stretches both alike, and what grows with the history still fails.';
+  '(A B, B A, …). A figure passes when it meets its absolute budget ("by absolute"), or else ("PASS by ratio") when its ratio to the baseline ' +
+  'meets the ratio budget; "FAIL on both" missed both. A busy machine stretches both alike, and what grows with the history still fails.';
 
 /** Returns Chromium's version. */
 export async function measureWebview(report: Report, build: Build): Promise<string> {
