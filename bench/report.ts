@@ -5,15 +5,10 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { verdict, type Baseline, type Budget, type Status, type Verdict } from './verdict';
 
 export type Section = 'activation' | 'size' | 'webview' | 'network' | 'history' | 'memory' | 'scan';
-export type Status = 'PASS' | 'FAIL' | 'INFO' | 'ERROR';
-
-export interface Budget {
-  /** The figure passes when `value <op> limit`. */
-  readonly op: '<' | '<=' | '==';
-  readonly limit: number;
-}
+export type { Baseline, Budget, Status } from './verdict';
 
 export interface Figure {
   readonly section: Section;
@@ -24,21 +19,16 @@ export interface Figure {
   readonly budget?: Budget;
   /** How the budget reads in the table when it is not just `op limit unit` (e.g. "≤ 2 × floor"). */
   readonly budgetText?: string;
+  /** A time in the page: the same measurement with few messages, in the same run (verdict.ts). */
+  readonly baseline?: Baseline;
+  /** value / baseline.value. */
+  readonly ratio?: number;
+  /** Which budget gave the status (a figure with a baseline that missed its absolute budget: the ratio). */
+  readonly judgedBy?: Verdict['by'];
   readonly status: Status;
   /** Method, samples or the reason of a FAIL/ERROR: printed under the table and kept in the JSON. */
   readonly note?: string;
   readonly samples?: readonly number[];
-}
-
-export function judge(value: number, budget: Budget): Status {
-  switch (budget.op) {
-    case '<':
-      return value < budget.limit ? 'PASS' : 'FAIL';
-    case '<=':
-      return value <= budget.limit ? 'PASS' : 'FAIL';
-    case '==':
-      return value === budget.limit ? 'PASS' : 'FAIL';
-  }
 }
 
 export interface FigureInput {
@@ -47,6 +37,7 @@ export interface FigureInput {
   readonly unit: string;
   readonly budget?: Budget;
   readonly budgetText?: string;
+  readonly baseline?: Baseline;
   readonly note?: string;
   readonly samples?: readonly number[];
 }
@@ -57,10 +48,13 @@ export class Report {
   readonly notes: string[] = [];
 
   add(section: Section, input: FigureInput): Figure {
+    const v = input.budget ? verdict(input.value, input.budget, input.baseline) : undefined;
     const figure: Figure = {
       section,
       ...input,
-      status: input.budget ? judge(input.value, input.budget) : 'INFO',
+      ...(v?.ratio !== undefined ? { ratio: v.ratio } : {}),
+      ...(v && input.baseline ? { judgedBy: v.by } : {}),
+      status: v?.status ?? 'INFO',
     };
     this.figures.push(figure);
     return figure;
@@ -90,7 +84,41 @@ function budgetCell(f: Figure): string {
     return '—';
   }
   const op = f.budget.op === '<=' ? '≤' : f.budget.op === '==' ? '=' : '<';
-  return `${op} ${formatNumber(f.budget.limit, f.unit)}`;
+  const absolute = `${op} ${formatNumber(f.budget.limit, f.unit)}`;
+  return f.baseline ? `${absolute}, or ≤ ${formatRatio(f.baseline.maxRatio)} baseline` : absolute;
+}
+
+/** "2 ×", "1.15 ×", "12 ×". */
+export function formatRatio(ratio: number): string {
+  return `${Number(ratio.toFixed(ratio >= 10 ? 0 : 2))} ×`;
+}
+
+/** The baseline and the ratio to it: "41.2 ms (500 messages); 2.4 ×". */
+function baselineCell(f: Figure): string {
+  if (!f.baseline) {
+    return '—';
+  }
+  const base = `${formatNumber(f.baseline.value, f.unit)} (${f.baseline.label})`;
+  return f.ratio === undefined ? base : `${base}; ${formatRatio(f.ratio)}`;
+}
+
+/**
+ * The status, and for a figure with a baseline which budget decided: "by absolute" (it met its
+ * absolute budget, or failed it with no usable baseline), "by ratio" (it missed the absolute
+ * budget and met the ratio one), or "on both" (it missed both).
+ */
+export function resultCell(f: Figure): string {
+  if (f.status === 'INFO') {
+    return 'info';
+  }
+  const status = `**${f.status}**`;
+  if (!f.baseline || f.status === 'ERROR') {
+    return status;
+  }
+  if (f.judgedBy === 'ratio') {
+    return f.status === 'PASS' ? `${status} by ratio` : `${status} on both`;
+  }
+  return f.status === 'FAIL' ? `${status} by absolute (no usable baseline)` : `${status} by absolute`;
 }
 
 const SECTION_TITLES: Record<Section, string> = {
@@ -104,11 +132,10 @@ const SECTION_TITLES: Record<Section, string> = {
 };
 
 export function markdownTable(figures: readonly Figure[]): string {
-  const lines = ['| Area | Figure | Measured | Budget | Result |', '|---|---|---:|---|---|'];
+  const lines = ['| Area | Figure | Measured | Baseline; ratio | Budget | Result |', '|---|---|---:|---|---|---|'];
   for (const f of figures) {
     const value = f.value === undefined ? 'n/a' : formatNumber(f.value, f.unit);
-    const result = f.status === 'INFO' ? 'info' : `**${f.status}**`;
-    lines.push(`| ${SECTION_TITLES[f.section]} | ${f.name} | ${value} | ${budgetCell(f)} | ${result} |`);
+    lines.push(`| ${SECTION_TITLES[f.section]} | ${f.name} | ${value} | ${baselineCell(f)} | ${budgetCell(f)} | ${resultCell(f)} |`);
   }
   return lines.join('\n');
 }

@@ -11,25 +11,32 @@
  * (requestAnimationFrame, then a task), and to the frame after the last chunk was handled (the
  * page then holds every message as data; only rows near the viewport are in the DOM).
  * Append: one `update` with one new message dispatched to a page at the end of its history;
- * timed to the end of the handler plus a forced style/layout; node identity proves that no
- * article that stayed mounted was replaced. Jumps (50,000): the page is scrolled to random
- * points; the longest frame (requestAnimationFrame to requestAnimationFrame) while the rows
- * there are mounted. Heap: the page's JS heap after a garbage collection (CDP).
+ * timed to the end of the handler plus a forced style/layout, after `WARMUP_APPENDS` not timed;
+ * node identity proves that no article that stayed mounted was replaced. Jumps (50,000): the
+ * page is scrolled to random points; the longest frame (requestAnimationFrame to
+ * requestAnimationFrame) while the rows there are mounted, and for a few frames after the last
+ * jump. Heap: the page's JS heap after a garbage collection (CDP). The page-side steps are in
+ * webviewSteps.ts.
+ *
+ * Baselines: for the sizes with time budgets (5,000 and 50,000), every page load alternates
+ * with one of a page holding `BASELINE_MESSAGES` taking the same steps (A B, B A, …); each
+ * time figure is printed with the baseline's and judged on it too (`RATIO_BUDGETS`, verdict.ts).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import type { Agent } from '../src/api/types';
 import { PanelSession, RunObserver } from '../src/core/panel/panelModel';
-import { forPosting, STRING_KEYS, type ExtensionToWebviewMessage, type InitMessage, type UpdateMessage, type WebviewStrings } from '../src/core/panel/protocol';
+import { forPosting, STRING_KEYS, type InitMessage, type UpdateMessage, type WebviewStrings } from '../src/core/panel/protocol';
 import { Transcript } from '../src/core/transcript/transcript';
 import { sharedBrowser } from '../test/support/browser';
 import { registerCleanup } from '../test/support/processes';
-import { openWebviewPage, serveWebview, type WebviewServer } from '../test/support/webviewPage';
+import { serveWebview, type WebviewServer } from '../test/support/webviewPage';
 import type { Build } from './build';
 import { benchMessage, benchMessages } from './fixtures';
-import type { Report } from './report';
+import type { Baseline, Report } from './report';
 import { median, spread } from './stats';
+import { appends, firstRender, heapMb, jumps, openPage } from './webviewSteps';
 
 export const FIRST_RENDER_BUDGET_MS = 300;
 export const APPEND_BUDGET_MS = 10;
@@ -39,74 +46,37 @@ export const JUMP_FRAME_BUDGET_MS = 50;
 export const HEAP_BUDGET_MB = 60;
 const LONG = 50_000;
 const SIZES = [100, 1_000, 5_000, LONG] as const;
-const REPETITIONS: Record<(typeof SIZES)[number], number> = { 100: 5, 1_000: 5, 5_000: 5, [LONG]: 3 };
+type Size = (typeof SIZES)[number];
+const REPETITIONS: Record<Size, number> = { 100: 5, 1_000: 5, 5_000: 5, [LONG]: 3 };
 const APPENDS = 20;
+/**
+ * Appends made before the timed ones, not timed: the code an append runs is then warmed up on
+ * every page alike (a 500-message page's first appends ran colder code than a 50,000-message
+ * page's, whose 25 posts of older history went through much of it: ~2 × slower for 20 appends).
+ */
+const WARMUP_APPENDS = 20;
 const JUMPS = 12;
-const VIEWPORT = { width: 1000, height: 800 } as const;
+/** The baseline of the time budgets: the same steps on a page holding this many messages, in the same run. */
+export const BASELINE_MESSAGES = 500;
 
-// ---------------------------------------------------------------- page side
-// The functions given to page.evaluate run in the page; this Node build has no DOM library,
-// so these module-local declarations type the little they use.
-interface PageNode {
-  readonly nodeName: string;
+interface RatioBudgets {
+  readonly firstPaint: number;
+  readonly append: number;
+  readonly jumpFrame?: number;
 }
-interface PageElement extends PageNode {
-  readonly isConnected: boolean;
-  getAttribute(name: string): string | null;
-  querySelectorAll(selector: string): ArrayLike<PageElement>;
-}
-interface BenchWindow {
-  __messageAt: number;
-  __init?: unknown;
-  __parts?: unknown[];
-  innerHeight: number;
-  __updates?: unknown[];
-  postMessage(message: unknown, targetOrigin: string): void;
-  addEventListener(type: 'message', listener: () => void, options?: { once: boolean }): void;
-  dispatchEvent(event: unknown): boolean;
-  setTimeout(fn: () => void, ms: number): number;
-}
-declare const window: BenchWindow;
-declare const document: {
-  scrollingElement: { scrollTop: number; scrollHeight: number; clientHeight: number } | null;
-  querySelector(selector: string): PageElement | null;
-  querySelectorAll(selector: string): ArrayLike<PageElement>;
-  body: { readonly offsetHeight: number };
-  visibilityState: string;
+
+/**
+ * Each time budget again as a ratio to its baseline (the same steps on a page of
+ * `BASELINE_MESSAGES`): what the history's length may cost on top of what any page costs.
+ * First paint: at most twice (a long run's `init` carries its newest 1,000 messages, the
+ * baseline's all 500). Append: at most half again (it touches only the end). Jump: at most
+ * three times the baseline's longest frame (50 ms is three frames; a quiet machine's baseline
+ * is one). See verdict.ts for how a figure is judged with both.
+ */
+export const RATIO_BUDGETS: Partial<Record<Size, RatioBudgets>> = {
+  5_000: { firstPaint: 2, append: 1.5 },
+  [LONG]: { firstPaint: 2, append: 1.5, jumpFrame: 3 },
 };
-declare const MessageEvent: new (type: string, init: { data: unknown }) => unknown;
-declare function requestAnimationFrame(fn: (time: number) => void): number;
-
-interface RenderTiming {
-  /** From postMessage to the app's handler starting (structured clone, queueing). */
-  deliveredMs: number;
-  handledMs: number;
-  firstPaintMs: number;
-  allMs: number;
-  articlesAtFirstPaint: number;
-  articlesAtEnd: number;
-  visible: string;
-}
-
-interface JumpTiming {
-  longestFrameMs: number;
-  framesOver50: number;
-  mountedMax: number;
-  reachedKeys: number;
-}
-
-interface AppendTiming {
-  scriptMs: number[];
-  layoutMs: number[];
-  paintMs: number[];
-  articlesBefore: number;
-  articlesAfter: number;
-  /** Articles mounted both before and after the appends whose element was replaced. */
-  replaced: number;
-  kept: number;
-}
-
-// ---------------------------------------------------------------- node side
 
 const strings = Object.fromEntries(STRING_KEYS.map((k) => [k, k === 'loading' ? 'Loading run…' : `${k} {0}`])) as WebviewStrings;
 
@@ -172,180 +142,9 @@ async function serve(build: Build): Promise<WebviewServer> {
   return server;
 }
 
-async function openPage(browser: Browser, url: string): Promise<Page> {
-  const page = await openWebviewPage(browser, url, {
-    viewport: VIEWPORT,
-    // Registered before the app's listener: when a message starts being handled.
-    init: () => {
-      // The first message only (a long run's history comes in several).
-      window.addEventListener('message', () => {
-        window.__messageAt ||= performance.now();
-      });
-    },
-  });
-  // Like a real panel, whose init comes back from the extension host after `ready`: the page
-  // has drawn its loading state by then.
-  await page.evaluate(async () => {
-    for (let i = 0; i < 2; i++) {
-      await new Promise<void>((resolve) => requestAnimationFrame(() => window.setTimeout(resolve, 0)));
-    }
-  });
-  return page;
-}
 
-async function firstRender(page: Page, parts: readonly ExtensionToWebviewMessage[], messages: number): Promise<RenderTiming> {
-  await page.evaluate((list) => {
-    window.__parts = list;
-  }, parts as unknown[]);
-  return page.evaluate(async (count: number): Promise<RenderTiming> => {
-    const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => window.setTimeout(resolve, 0)));
-    const articles = () => document.querySelectorAll('.log > article').length;
-    const parts = window.__parts ?? [];
-    let handled = 0;
-    let handledAt = 0;
-    let firstPaintAt = 0;
-    let atFirstPaint = 0;
-    // Added after the app's own listener, so each runs right after the app handled a post.
-    const painted = new Promise<void>((resolve) => {
-      window.addEventListener('message', function onMessage() {
-        handled++;
-        if (handled === 1) {
-          handledAt = performance.now();
-          requestAnimationFrame(() => window.setTimeout(() => {
-            firstPaintAt = performance.now();
-            atFirstPaint = articles();
-            resolve();
-          }, 0));
-        }
-      });
-    });
-    const t0 = performance.now();
-    // Back to back, as the extension host posts them, each arriving as its own task (a loop of
-    // postMessage here would clone them all in one task before the first is handled).
-    const post = (i: number) => {
-      if (i < parts.length) {
-        window.postMessage(parts[i], '*');
-        window.setTimeout(() => post(i + 1), 0);
-      }
-    };
-    post(0);
-    await painted;
-    // Until the page holds every message (the feed's set size), not just until they arrived.
-    const total = String(count);
-    while (handled < parts.length || document.querySelector('.log > article')?.getAttribute('aria-setsize') !== total) {
-      await frame();
-    }
-    await frame();
-    const allAt = performance.now();
-    return {
-      deliveredMs: window.__messageAt - t0,
-      handledMs: handledAt - t0,
-      firstPaintMs: firstPaintAt - t0,
-      allMs: allAt - t0,
-      articlesAtFirstPaint: atFirstPaint,
-      articlesAtEnd: articles(),
-      visible: document.visibilityState,
-    };
-  }, messages);
-}
-
-async function appends(page: Page, updates: readonly UpdateMessage[]): Promise<AppendTiming> {
-  await page.evaluate((list) => {
-    window.__updates = list;
-  }, updates as unknown[]);
-  return page.evaluate(async (): Promise<AppendTiming> => {
-    const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => window.setTimeout(resolve, 0)));
-    const mounted = () => new Map(Array.from(document.querySelectorAll('.log > article')).map((el) => [el.getAttribute('data-key') ?? '', el]));
-    const first = mounted();
-    const scriptMs: number[] = [];
-    const layoutMs: number[] = [];
-    const paintMs: number[] = [];
-    let replaced = 0;
-    let kept = 0;
-    for (const update of window.__updates ?? []) {
-      await frame();
-      const before = mounted();
-      const t0 = performance.now();
-      window.dispatchEvent(new MessageEvent('message', { data: update }));
-      const t1 = performance.now();
-      void document.body.offsetHeight; // style and layout now, inside the measurement
-      const t2 = performance.now();
-      // Each append: the articles that stay mounted keep their element.
-      for (const [key, el] of mounted()) {
-        const was = before.get(key);
-        if (was) {
-          if (was === el) {
-            kept++;
-          } else {
-            replaced++;
-          }
-        }
-      }
-      await frame();
-      const t3 = performance.now();
-      scriptMs.push(t1 - t0);
-      layoutMs.push(t2 - t0);
-      paintMs.push(t3 - t0);
-    }
-    const after = mounted();
-    const before = first;
-    return { scriptMs, layoutMs, paintMs, articlesBefore: before.size, articlesAfter: after.size, replaced, kept };
-  });
-}
-
-/** Scrolls to random points of the whole history; the longest frame while the rows there mount. */
-async function jumps(page: Page, count: number): Promise<JumpTiming> {
-  return page.evaluate(async (n: number): Promise<JumpTiming> => {
-    const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => window.setTimeout(resolve, 0)));
-    const se = document.scrollingElement!;
-    const frames: number[] = [];
-    let last = performance.now();
-    let running = true;
-    const tick = (t: number) => {
-      frames.push(t - last);
-      last = t;
-      if (running) {
-        requestAnimationFrame(tick);
-      }
-    };
-    requestAnimationFrame((t) => {
-      last = t;
-      requestAnimationFrame(tick);
-    });
-    await frame();
-    let mountedMax = 0;
-    const reached = new Set<string>();
-    // Deterministic "random" points, the ends included.
-    let seed = 7;
-    for (let i = 0; i < n; i++) {
-      seed = (seed * 48_271) % 2_147_483_647;
-      const fraction = i === 0 ? 0 : i === 1 ? 1 : seed / 2_147_483_647;
-      se.scrollTop = Math.round((se.scrollHeight - se.clientHeight) * fraction);
-      await frame();
-      await frame();
-      const arts = document.querySelectorAll('.log > article');
-      mountedMax = Math.max(mountedMax, arts.length);
-      reached.add(arts.length > 0 ? arts[0].getAttribute('data-key') ?? '' : '');
-    }
-    running = false;
-    await frame();
-    return { longestFrameMs: Math.max(...frames), framesOver50: frames.filter((f) => f > 50).length, mountedMax, reachedKeys: reached.size };
-  }, count);
-}
-
-/** The page's JS heap after a full garbage collection, in MB. */
-async function heapMb(page: Page): Promise<number> {
-  const cdp = await page.context().newCDPSession(page);
-  try {
-    await cdp.send('HeapProfiler.collectGarbage');
-    const usage = await cdp.send('Runtime.getHeapUsage');
-    return usage.usedSize / 1024 / 1024;
-  } finally {
-    await cdp.detach();
-  }
-}
-
-interface SizeSamples {
+/** Samples of the pages of one size (or of their baseline pages). */
+interface PageSamples {
   handled: number[];
   delivered: number[];
   firstPaint: number[];
@@ -364,59 +163,107 @@ interface SizeSamples {
   posts: number;
 }
 
-async function measureSize(browser: Browser, url: string, size: (typeof SIZES)[number]): Promise<SizeSamples> {
-  const r: SizeSamples = {
+function emptySamples(): PageSamples {
+  return {
     handled: [], delivered: [], firstPaint: [], all: [], appendLayout: [], appendScript: [], appendPaint: [],
     mountedAtFirstPaint: Infinity, mountedAtEnd: 0, replaced: 0, identityNote: '', longestFrame: [], framesOver50: 0, jumpNote: '', heap: [], posts: 0,
   };
-  for (let rep = 0; rep < REPETITIONS[size]; rep++) {
-    const { init, updates } = conversation(size, size >= 5_000 ? APPENDS : 0);
-    const page = await openPage(browser, url);
-    try {
-      const parts = forPosting(init);
-      r.posts = parts.length;
-      const t = await firstRender(page, parts, init.messages.length);
-      if (t.visible !== 'visible') {
-        throw new Error(`the page is ${t.visible}: background rendering would be throttled`);
-      }
-      r.handled.push(t.handledMs);
-      r.delivered.push(t.deliveredMs);
-      r.firstPaint.push(t.firstPaintMs);
-      r.all.push(t.allMs);
-      r.mountedAtFirstPaint = Math.min(r.mountedAtFirstPaint, t.articlesAtFirstPaint);
-      r.mountedAtEnd = Math.max(r.mountedAtEnd, t.articlesAtEnd);
-      if (updates.length > 0) {
-        const a = await appends(page, updates);
-        r.appendLayout.push(...a.layoutMs);
-        r.appendScript.push(...a.scriptMs);
-        r.appendPaint.push(...a.paintMs);
-        r.replaced += a.replaced + (a.kept === 0 ? 1 : 0);
-        r.identityNote = `${a.articlesBefore} articles mounted before the appends, ${a.articlesAfter} after; over the appends, ${a.kept} articles stayed mounted and kept their element, ${a.replaced} were replaced`;
-      }
-      if (size === LONG) {
-        const j = await jumps(page, JUMPS);
-        r.longestFrame.push(j.longestFrameMs);
-        r.framesOver50 += j.framesOver50;
-        r.jumpNote = `${JUMPS} jumps per page (both ends included), ${j.reachedKeys} distinct places reached, at most ${j.mountedMax} articles mounted`;
-        r.heap.push(await heapMb(page));
-      }
-    } finally {
-      await page.close();
-    }
-  }
-  return r;
 }
 
-function reportSize(report: Report, size: (typeof SIZES)[number], r: SizeSamples): void {
+interface Steps {
+  readonly appends: boolean;
+  readonly jumps: boolean;
+  readonly heap: boolean;
+}
+
+/** One page holding `count` messages: first render, then the steps asked for. */
+async function measurePage(browser: Browser, url: string, count: number, steps: Steps, r: PageSamples): Promise<void> {
+  const { init, updates } = conversation(count, steps.appends ? WARMUP_APPENDS + APPENDS : 0);
+  const page = await openPage(browser, url);
+  try {
+    const parts = forPosting(init);
+    r.posts = parts.length;
+    const t = await firstRender(page, parts, init.messages.length);
+    if (t.visible !== 'visible') {
+      throw new Error(`the page is ${t.visible}: background rendering would be throttled`);
+    }
+    r.handled.push(t.handledMs);
+    r.delivered.push(t.deliveredMs);
+    r.firstPaint.push(t.firstPaintMs);
+    r.all.push(t.allMs);
+    r.mountedAtFirstPaint = Math.min(r.mountedAtFirstPaint, t.articlesAtFirstPaint);
+    r.mountedAtEnd = Math.max(r.mountedAtEnd, t.articlesAtEnd);
+    if (updates.length > 0) {
+      const warm = await appends(page, updates.slice(0, WARMUP_APPENDS));
+      r.replaced += warm.replaced;
+      const a = await appends(page, updates.slice(WARMUP_APPENDS));
+      r.appendLayout.push(...a.layoutMs);
+      r.appendScript.push(...a.scriptMs);
+      r.appendPaint.push(...a.paintMs);
+      r.replaced += a.replaced + (a.kept === 0 ? 1 : 0);
+      r.identityNote = `${a.articlesBefore} articles mounted before the appends, ${a.articlesAfter} after; over the appends, ${a.kept} articles stayed mounted and kept their element, ${a.replaced} were replaced`;
+    }
+    if (steps.jumps) {
+      const j = await jumps(page, JUMPS);
+      r.longestFrame.push(j.longestFrameMs);
+      r.framesOver50 += j.framesOver50;
+      r.jumpNote = `${JUMPS} jumps per page (both ends included), ${j.reachedKeys} distinct places reached, at most ${j.mountedMax} articles mounted`;
+    }
+    if (steps.heap) {
+      r.heap.push(await heapMb(page));
+    }
+  } finally {
+    await page.close();
+  }
+}
+
+interface SizeSamples {
+  readonly pages: PageSamples;
+  /** The same steps on pages of `BASELINE_MESSAGES`, for the sizes with time budgets. */
+  readonly base?: PageSamples;
+}
+
+async function measureSize(browser: Browser, url: string, size: Size): Promise<SizeSamples> {
+  const steps: Steps = { appends: size >= 5_000, jumps: size === LONG, heap: size === LONG };
+  const pages = emptySamples();
+  const base = RATIO_BUDGETS[size] ? emptySamples() : undefined;
+  for (let rep = 0; rep < REPETITIONS[size]; rep++) {
+    // Baseline and measured pages alternate (A B, B A, …) so that a change of load hits both.
+    const baseFirst = rep % 2 === 0;
+    if (base && baseFirst) {
+      await measurePage(browser, url, BASELINE_MESSAGES, { ...steps, heap: false }, base);
+    }
+    await measurePage(browser, url, size, steps, pages);
+    if (base && !baseFirst) {
+      await measurePage(browser, url, BASELINE_MESSAGES, { ...steps, heap: false }, base);
+    }
+  }
+  return base ? { pages, base } : { pages };
+}
+
+/** The baseline of one figure, or none. */
+function baselineOf(samples: readonly number[] | undefined, value: (xs: readonly number[]) => number, maxRatio: number | undefined): Baseline | undefined {
+  if (!samples || samples.length === 0 || maxRatio === undefined) {
+    return undefined;
+  }
+  return { label: `${BASELINE_MESSAGES} messages`, value: value(samples), maxRatio, samples };
+}
+
+const worst = (xs: readonly number[]): number => Math.max(...xs);
+
+function reportSize(report: Report, size: Size, { pages: r, base }: SizeSamples): void {
   const label = size.toLocaleString('en-US');
+  const ratios = RATIO_BUDGETS[size];
   const firstPaintBudget = size === 5_000 ? FIRST_RENDER_BUDGET_MS : size === LONG ? LONG_FIRST_PAINT_BUDGET_MS : undefined;
+  const paintBase = baselineOf(base?.firstPaint, median, ratios?.firstPaint);
   report.add('webview', {
     name: `First render, ${label} messages: first paint`,
     value: median(r.firstPaint),
     unit: 'ms',
     ...(firstPaintBudget !== undefined ? { budget: { op: '<' as const, limit: firstPaintBudget } } : {}),
+    ...(paintBase ? { baseline: paintBase } : {}),
     samples: r.firstPaint,
-    note: `median of ${r.firstPaint.length} page loads (${spread(r.firstPaint, 'ms')}); init delivered to the page after ${median(r.delivered).toFixed(1)} ms and handled after ${median(r.handled).toFixed(1)} ms (medians); ≥ ${r.mountedAtFirstPaint} newest messages mounted at first paint`,
+    note: `median of ${r.firstPaint.length} page loads (${spread(r.firstPaint, 'ms')}); init delivered to the page after ${median(r.delivered).toFixed(1)} ms and handled after ${median(r.handled).toFixed(1)} ms (medians); ≥ ${r.mountedAtFirstPaint} newest messages mounted at first paint${baseNote(paintBase, 'page loads', 'median')}`,
   });
   report.add('webview', {
     name: `First render, ${label} messages: whole history held`,
@@ -426,34 +273,38 @@ function reportSize(report: Report, size: (typeof SIZES)[number], r: SizeSamples
     note: `median of ${r.all.length} (${spread(r.all, 'ms')}); until the frame after the last post (${r.posts} posts) was handled; ${r.mountedAtEnd} articles in the DOM then`,
   });
   if (r.appendLayout.length > 0) {
+    const appendBase = baselineOf(base?.appendLayout, median, ratios?.append);
     report.add('webview', {
       name: `Append one message to ${label} (handler + style/layout)`,
       value: median(r.appendLayout),
       unit: 'ms',
       budget: { op: '<', limit: size === LONG ? LONG_APPEND_BUDGET_MS : APPEND_BUDGET_MS },
+      ...(appendBase ? { baseline: appendBase } : {}),
       samples: r.appendLayout,
-      note: `median of ${r.appendLayout.length} appends (${APPENDS} on each of ${REPETITIONS[size]} pages; ${spread(r.appendLayout, 'ms', 2)}); handler alone ${median(r.appendScript).toFixed(2)} ms; to the next painted frame ${median(r.appendPaint).toFixed(1)} ms (includes waiting for the frame)`,
+      note: `median of ${r.appendLayout.length} appends (${APPENDS} on each of ${REPETITIONS[size]} pages, after ${WARMUP_APPENDS} not timed; ${spread(r.appendLayout, 'ms', 2)}); handler alone ${median(r.appendScript).toFixed(2)} ms; to the next painted frame ${median(r.appendPaint).toFixed(1)} ms (includes waiting for the frame)${baseNote(appendBase, 'appends', 'median', 2)}`,
     });
     report.add('webview', {
       name: `Mounted messages re-rendered by the appends to ${label}`,
-      value: r.replaced,
+      value: r.replaced + (base?.replaced ?? 0),
       unit: '',
       budget: { op: '==', limit: 0 },
-      note: `node identity of the articles mounted before and after each append, last page: ${r.identityNote}`,
+      note: `node identity of the articles mounted before and after each append, last page: ${r.identityNote}${base ? ` (the ${BASELINE_MESSAGES}-message pages counted too: ${base.replaced})` : ''}`,
     });
   }
   if (size === LONG) {
+    const jumpBase = baselineOf(base?.longestFrame, worst, ratios?.jumpFrame);
     report.add('webview', {
       name: `Jump to any point of ${label}: longest frame`,
-      value: Math.max(...r.longestFrame),
+      value: worst(r.longestFrame),
       unit: 'ms',
       budget: { op: '<', limit: JUMP_FRAME_BUDGET_MS },
+      ...(jumpBase ? { baseline: jumpBase } : {}),
       samples: r.longestFrame,
-      note: `worst of ${r.longestFrame.length} pages (${r.framesOver50} frames over 50 ms in all); ${r.jumpNote}`,
+      note: `worst of ${r.longestFrame.length} pages (${r.framesOver50} frames over 50 ms in all); ${r.jumpNote}${baseNote(jumpBase, 'pages', 'worst')}`,
     });
     report.add('webview', {
       name: `Webview JS heap holding ${label} messages`,
-      value: Math.max(...r.heap),
+      value: worst(r.heap),
       unit: 'MB',
       budget: { op: '<', limit: HEAP_BUDGET_MB },
       samples: r.heap,
@@ -461,6 +312,20 @@ function reportSize(report: Report, size: (typeof SIZES)[number], r: SizeSamples
     });
   }
 }
+
+/** "; baseline: median of 3 page loads of 500 messages (…), interleaved". */
+function baseNote(b: Baseline | undefined, what: string, how: string, digits = 1): string {
+  if (!b?.samples) {
+    return '';
+  }
+  return `; baseline: ${how} of ${b.samples.length} ${what} of ${b.label} (${spread(b.samples, 'ms', digits)}), pages interleaved with these`;
+}
+
+/** How the time budgets are judged, printed under the table. */
+export const BASELINE_RULE =
+  `Webview times carry a baseline: the same steps on a page of ${BASELINE_MESSAGES} messages, its pages interleaved with the measured ones ` +
+  '(A B, B A, …). A figure passes when it meets its absolute budget ("by absolute"), or else ("PASS by ratio") when its ratio to the baseline ' +
+  'meets the ratio budget; "FAIL on both" missed both. A busy machine stretches both alike, and what grows with the history still fails.';
 
 /** Returns Chromium's version. */
 export async function measureWebview(report: Report, build: Build): Promise<string> {
@@ -470,6 +335,7 @@ export async function measureWebview(report: Report, build: Build): Promise<stri
     for (const size of SIZES) {
       reportSize(report, size, await measureSize(browser, server.url, size));
     }
+    report.notes.push(BASELINE_RULE);
     return browser.version();
   } finally {
     await server.close();

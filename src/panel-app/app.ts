@@ -16,7 +16,7 @@ import { matchesFilter, ROLE_FILTERS, type RoleFilter } from './findBar';
 import { statusLabel } from './header';
 import type { History } from './history';
 import { buildPage, captureState, type AppEnv, type Page } from './page';
-import { followScroll } from './scrollFollow';
+import { ScrollFollower } from './scrollFollow';
 import { Unseen } from './seen';
 
 export { parseBranches } from './composer';
@@ -28,6 +28,8 @@ const SAVE_VIEW_MS = 300;
 
 export class App {
   private page: Page | undefined;
+  /** Mounts what a scroll brings near the viewport of this page's history. */
+  private follower: ScrollFollower | undefined;
   private tickTimer: unknown;
   private saveTimer: unknown;
   private ticks = 0;
@@ -84,6 +86,13 @@ export class App {
     const mine = saved?.agentId === m.agentId ? saved : undefined;
     const page = this.build(m);
     this.page = page;
+    const env = this.env;
+    this.follower = new ScrollFollower(page.history, {
+      whenIdle: (fn) => env.whenIdle(fn),
+      ...(env.nextFrame ? { nextFrame: (fn: () => void) => env.nextFrame?.(fn) } : {}),
+      current: () => this.page === page,
+      clock: () => env.clock(),
+    });
     page.log.setAttribute('aria-busy', 'true');
     this.renderHeader();
     page.headerView.renderFreshness(m.freshness);
@@ -272,7 +281,7 @@ export class App {
     if (!p) {
       return;
     }
-    followScroll(p.history, { whenIdle: (fn) => this.env.whenIdle(fn), current: () => this.page === p });
+    this.follower?.onScroll();
     if (this.env.viewport.isAtBottom()) {
       this.seen.hidePill(this.page);
       this.seen.maybeMarkSeen();
