@@ -7,12 +7,13 @@
 #      the machine's Node 20, into .cache/code-server with its own package.json. It is not a
 #      dependency of the project: its postinstall compiles native modules for about a minute
 #      and would make every `npm install` slow and fragile.
-#   3. Today's VS Code: Node 24 from the npm package node-linux-<arch> into .cache/node24 (the
-#      machine's Node is left alone), and code-server 4.139.1 (VS Code 1.139), installed and
-#      run by that Node, into .cache/code-server-latest.
+#   3. With --vscode latest or all, today's VS Code: Node 24 from the npm package
+#      node-linux-<arch> into .cache/node24 (the machine's Node is left alone), and code-server
+#      4.139.1 (VS Code 1.139), installed and run by that Node, into .cache/code-server-latest
+#      (`npm run test:latest`; about 8 minutes the first time on a busy 2-core machine).
 # When everything is present this takes about a second: dpkg-query plus stamp files.
 #
-#   bash scripts/setup-test-env.sh [--vscode minimum|latest|all]     (default: all)
+#   bash scripts/setup-test-env.sh [--vscode minimum|latest|all]     (default: minimum)
 #
 # Environment:
 #   AGENT_RUNS_CODE_SERVER_DIR         where code-server 4.100.3 goes (default: <repo>/.cache/code-server)
@@ -58,7 +59,7 @@ die() {
 }
 rel() { printf '%s' "${1#"$ROOT"/}"; }
 
-flavours=all
+flavours=minimum
 while [ "$#" -gt 0 ]; do
   case "$1" in
     --vscode) flavours="${2:-}"; shift 2 || shift ;;
