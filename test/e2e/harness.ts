@@ -134,20 +134,31 @@ export class Workbench {
   /**
    * Opens the palette, types `title` and returns its entry, leaving the palette open
    * (Escape closes it). Fails when no entry reads `title` (optionally after a category).
+   * The palette lists the commands whose `when` held as it opened: a command an extension
+   * enables a moment later (a context key set at the end of its activation, which on a busy
+   * machine came seconds after the activation began) shows only in a palette opened after
+   * that, as a person who does not find it closes the palette and opens it again.
    */
   async findCommandPaletteEntry(title: string, timeoutMs = UI_TIMEOUT_MS): Promise<Locator> {
-    await this.openCommandPalette(timeoutMs);
-    await this.quickInputBox.fill(`>${title}`);
     const label = new RegExp(`^(?:[^:]+: )?${escapeRegExp(title)}$`);
     const row = this.quickInput
       .locator('.monaco-list-row')
       .filter({ has: this.page.locator('.label-name', { hasText: label }) })
       .first();
-    await row.waitFor({ state: 'visible', timeout: timeoutMs }).catch(async (error: unknown) => {
-      const shown = await this.quickInput.locator('.monaco-list-row .label-name').allInnerTexts().catch(() => []);
-      throw new Error(`The command palette has no entry "${title}" (it shows: ${shown.join(' | ') || 'nothing'}): ${String(error)}`);
-    });
-    return row;
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      await this.openCommandPalette(timeoutMs);
+      await this.quickInputBox.fill(`>${title}`);
+      const left = deadline - Date.now();
+      if (await row.waitFor({ state: 'visible', timeout: Math.max(1, Math.min(left, 2_000)) }).then(() => true, () => false)) {
+        return row;
+      }
+      if (Date.now() >= deadline) {
+        const shown = await this.quickInput.locator('.monaco-list-row .label-name').allInnerTexts().catch(() => []);
+        throw new Error(`The command palette has no entry "${title}" after ${timeoutMs} ms (it shows: ${shown.join(' | ') || 'nothing'})`);
+      }
+      await this.closeQuickInput(timeoutMs);
+    }
   }
 
   /**
