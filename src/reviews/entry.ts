@@ -5,3 +5,7 @@
  * commands and ask this bundle for the rows.
  */
 export const REVIEWS_BUNDLE = 'reviews';
+// The Runs view's review rows and their Copy Review ID (src/reviews/rows.ts; runsTree.ts delegates).
+export { ReviewRows, copyReviewId } from './rows';
+export { startCodeReviewCommand } from './startReview';
+export { openCodeReviewCommand } from './openReview';

@@ -111,6 +111,10 @@ describe('Start an agent run (extension host)', function () {
     const menus = (ext.packageJSON as { contributes: { menus: Record<string, Array<{ command: string; when?: string }>> } }).contributes.menus;
     // Clone Run is in the palette once signed in: without an argument it asks which run to clone.
     assert.equal(menus.commandPalette.find((m) => m.command === 'agentRuns.cloneRun')?.when, 'agentRuns.configured && agentRuns.signedIn');
+    // Copy Agent ID and Copy Link too: without an argument they act on the run whose panel is in front, else ask.
+    for (const command of ['agentRuns.copyAgentId', 'agentRuns.copyLink']) {
+      assert.equal(menus.commandPalette.find((m) => m.command === command)?.when, 'agentRuns.configured', command);
+    }
     assert.equal(menus['editor/context'].find((m) => m.command === 'agentRuns.startRunWithSelection')?.when, 'editorHasSelection');
   });
 });
