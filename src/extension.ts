@@ -76,6 +76,8 @@ export interface AgentRunsTestApi {
   readonly runsTree: { getChildren(element?: RunsTreeElement): RunsTreeElement[] | Promise<RunsTreeElement[]>; getTreeItem(element: RunsTreeElement): vscode.TreeItem };
   /** Whether `agentRuns.codeReviews` is on. */
   codeReviews(): boolean;
+  /** The run whose panel VS Code last reported active: what a run command from the palette acts on. */
+  activeRun(): string | undefined;
 }
 
 let shutdown: (() => Promise<void>) | undefined;
@@ -265,6 +267,7 @@ function testApi(b: Base, r: Runs, log: vscode.LogOutputChannel, flush: () => Pr
     assistant,
     runsTree: r.view.provider,
     codeReviews: () => reviews.enabled,
+    activeRun: () => r.panels.activeRun(),
   };
 }
 
