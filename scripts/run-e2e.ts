@@ -1,7 +1,7 @@
 // Runs the UI tests (test/e2e/**/*.e2e.test.ts) with mocha in this process; each test file
 // starts its own workbench through test/e2e/harness.ts and shares one Chromium.
 //
-//   npm run test:e2e [-- --grep <pattern>] [-- <file filter>...]
+//   npm run test:e2e [-- --grep <pattern>] [-- --vscode latest] [-- <file filter>...]
 //
 // A file filter keeps the compiled test files whose path contains it (e.g. `workbench`).
 // Everything started is stopped at the end, on a failure, on Ctrl+C and after the overall
@@ -9,8 +9,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
-import { assertCodeServerInstalled } from '../test/support/codeServer';
-import { findFiles, paths } from '../test/support/paths';
+import { assertCodeServerInstalled, describeCodeServer } from '../test/support/codeServer';
+import { findFiles, paths, takeVsCodeFlag } from '../test/support/paths';
 import { launcherLog, runLauncher } from '../test/support/launcher';
 import { runCleanups } from '../test/support/processes';
 import { summaryLine } from '../test/support/reportStream';
@@ -18,7 +18,9 @@ import { snapshotVsix } from '../test/support/session';
 
 const RUN_TIMEOUT_MS = Number(process.env.AGENT_RUNS_E2E_TIMEOUT_MS ?? 15 * 60_000);
 
-function parseArgs(argv: readonly string[]): { grep?: string; filters: string[] } {
+function parseArgs(input: readonly string[]): { grep?: string; filters: string[] } {
+  const argv = [...input];
+  takeVsCodeFlag(argv);
   const filters: string[] = [];
   let grep = process.env.AGENT_RUNS_TEST_GREP;
   for (let i = 0; i < argv.length; i++) {
@@ -36,6 +38,7 @@ const log = launcherLog('e2e');
 async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2));
   assertCodeServerInstalled();
+  log(`in ${describeCodeServer()}`);
   snapshotVsix(); // every test file installs this same build
   const files = findFiles(path.join(paths.compiledTestRoot, 'e2e'), '.e2e.test.js').filter(
     (file) => args.filters.length === 0 || args.filters.some((filter) => file.includes(filter)),

@@ -1,6 +1,6 @@
 // Runs the extension-host integration suite (test/integration) in code-server, offline.
 //
-//   npm run test:integration [-- --grep <pattern>]
+//   npm run test:integration [-- --grep <pattern>] [-- --vscode latest]
 //
 // 1. Starts the service emulator, lays out a fresh profile whose settings point the
 //    extension at it, installs the packaged dist/agent-runs.vsix with
@@ -16,8 +16,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { openWorkbench, type WorkbenchPage } from '../test/support/browser';
-import { assertCodeServerInstalled, extensionHostExitCode, logFiles } from '../test/support/codeServer';
-import { paths } from '../test/support/paths';
+import { assertCodeServerInstalled, describeCodeServer, extensionHostExitCode, logFiles } from '../test/support/codeServer';
+import { paths, takeVsCodeFlag } from '../test/support/paths';
 import { launcherLog, resultStatus, runLauncher } from '../test/support/launcher';
 import { interruptedBy, makeTempDir } from '../test/support/processes';
 import { readResult, streamFile } from '../test/support/reportStream';
@@ -28,7 +28,9 @@ const RUN_TIMEOUT_MS = Number(process.env.AGENT_RUNS_INTEGRATION_TIMEOUT_MS ?? 1
 /** From opening the workbench to mocha's first output. */
 const START_TIMEOUT_MS = 120_000;
 
-function parseArgs(argv: readonly string[]): { grep?: string } {
+function parseArgs(input: readonly string[]): { grep?: string } {
+  const argv = [...input];
+  takeVsCodeFlag(argv);
   const grepIndex = argv.indexOf('--grep');
   const grep = grepIndex >= 0 ? argv[grepIndex + 1] : process.env.AGENT_RUNS_TEST_GREP;
   return grep ? { grep } : {};
@@ -122,10 +124,11 @@ async function main(): Promise<number> {
     label: 'it',
     stepMs: 30,
     signedIn: true,
+    extensionTests: true,
     env: { [TEST_CONTEXT_ENV]: contextFile },
   });
   const context = writeSuiteContext(contextFile, session, { grep: args.grep, testTimeoutMs: 20_000 });
-  log(`code-server ${session.server.url} ready in ${((Date.now() - started) / 1000).toFixed(1)} s; extension from ${session.extension.path}`);
+  log(`${describeCodeServer()} at ${session.server.url} ready in ${((Date.now() - started) / 1000).toFixed(1)} s; extension from ${session.extension.path}`);
 
   const url = session.workbenchUrl({
     extensionDevelopmentPath: session.extension.path,

@@ -80,6 +80,8 @@ export interface AgentRunsTestApi {
   codeReviews(): boolean;
   /** Whether a capability's context key (`agentRuns.<capability>`) is on. */
   capability(c: Capability): boolean;
+  /** The run whose panel VS Code last reported active: what a run command from the palette acts on. */
+  activeRun(): string | undefined;
 }
 
 let shutdown: (() => Promise<void>) | undefined;
@@ -273,6 +275,7 @@ function testApi(b: Base, r: Runs, log: vscode.LogOutputChannel, flush: () => Pr
     runsTree: r.view.provider,
     codeReviews: () => reviews.enabled,
     capability: (c) => caps.has(c),
+    activeRun: () => r.panels.activeRun(),
   };
 }
 

@@ -400,6 +400,11 @@ describe('Run panel (UI)', function () {
     assert.deepEqual(queued.pendingTurns.map((t) => t.prompt), [second, third], 'the service queued both behind the busy turn');
     await frame.locator('.lifecycle').scrollIntoViewIfNeeded();
     await shoot(wb, 'panel-4-follow-ups-queued');
+    // Hold the run here, still running, as the first test held it (the halt drops the queued
+    // follow-ups): the tests after the export inject messages and need it still followed, and a
+    // finished run is not polled. Left to itself it ends about 45 s after the first follow-up;
+    // on a busy machine with VS Code 1.139 the export alone took 47 s.
+    await admin(wb, 'PATCH', `/agents/${agentId}`, { status: 'running' });
 
     // The service answers 503: the follow-up may have reached it, so it is neither called "not
     // sent" nor sent again on its own; the composer stays locked on it and says so.

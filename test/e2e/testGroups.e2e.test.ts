@@ -8,6 +8,7 @@ import type { Locator } from 'playwright-core';
 import { paths } from '../support/paths';
 import { waitUntil } from '../support/processes';
 import { UI_TIMEOUT_MS, clearNotifications, clickNotificationButton, notificationButtons, useWorkbench, type Workbench } from './harness';
+import { waitForStep } from './createSteps';
 
 interface StoredGroup {
   groupId: string;
@@ -70,23 +71,9 @@ function quickPickRow(wb: Workbench, label: string): Locator {
     .first();
 }
 
-async function quickInputTitle(wb: Workbench): Promise<string> {
-  return wb.page.locator('.quick-input-widget .quick-input-title').innerText().catch(() => '');
-}
-
 /** Enter in the open quick input (accepts a multi-select pick too). */
 async function pressEnterInQuickInput(wb: Workbench): Promise<void> {
   await wb.page.locator('.quick-input-widget .quick-input-box input').press('Enter');
-}
-
-async function waitForStep(wb: Workbench, step: number): Promise<void> {
-  const count = wb.page.locator('.quick-input-widget .quick-input-count, .quick-input-widget .quick-input-step');
-  await waitUntil(async () => {
-    if (!(await wb.page.locator('.quick-input-widget').isVisible())) return false;
-    const title = await quickInputTitle(wb);
-    const steps = await count.allInnerTexts().catch(() => []);
-    return title.includes(`${step}/4`) || steps.some((s) => s.includes(`${step}/4`));
-  }, UI_TIMEOUT_MS, `step ${step}/4 of the create flow`);
 }
 
 describe('Test groups from test files (UI)', function () {

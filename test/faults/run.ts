@@ -1,6 +1,6 @@
 // `npm run test:faults`: every fault scenario, in three tiers, then one summary.
 //
-//   node out/test/faults/run.js [--tier node|host|ui]... [--grep <pattern>]
+//   node out/test/faults/run.js [--tier node|host|ui]... [--grep <pattern>] [--vscode latest]
 //
 // 1. node: in this process: the client, the poller on virtual time, the ledger and the
 //    transcript store against the emulator; the start flow's submit logic; the webview bundle
@@ -16,7 +16,7 @@ import * as path from 'node:path';
 import Mocha from 'mocha';
 import { openWorkbench, type WorkbenchPage } from '../support/browser';
 import { assertCodeServerInstalled, extensionHostExitCode, remoteUri } from '../support/codeServer';
-import { findFiles, paths } from '../support/paths';
+import { findFiles, paths, takeVsCodeFlag } from '../support/paths';
 import { launcherLog, runLauncher } from '../support/launcher';
 import { interruptedBy, makeTempDir } from '../support/processes';
 import { readResult, streamFile } from '../support/reportStream';
@@ -33,7 +33,9 @@ const HOST_TIMEOUT_MS = Number(process.env.AGENT_RUNS_FAULTS_HOST_TIMEOUT_MS ?? 
 
 const log = launcherLog('faults');
 
-function parseArgs(argv: readonly string[]): { tiers: Tier[]; grep?: string } {
+function parseArgs(input: readonly string[]): { tiers: Tier[]; grep?: string } {
+  const argv = [...input];
+  takeVsCodeFlag(argv);
   const tiers: Tier[] = [];
   let grep = process.env.AGENT_RUNS_TEST_GREP;
   for (let i = 0; i < argv.length; i++) {
@@ -96,6 +98,7 @@ async function runHostTier(grep: string | undefined): Promise<ScenarioRecord[]> 
     label: 'faults-host',
     stepMs: 30,
     signedIn: true,
+    extensionTests: true,
     settings: { 'agentRuns.polling.panelSeconds': 1, 'agentRuns.polling.backgroundSeconds': 5, 'agentRuns.notifications': 'all' },
     env: { [TEST_CONTEXT_ENV]: contextFile, [RECORDS_ENV]: recordsFile, [TIER_ENV]: 'host', [PROFILE_ENV]: profileFile },
   });

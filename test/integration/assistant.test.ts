@@ -10,6 +10,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AgentRunsTestApi } from '../../src/extension';
 import { readTestContext, type IntegrationTestContext } from '../support/testContext';
+import { offeredTools } from './offeredTools';
 
 interface LoggedRequest {
   method: string;
@@ -55,12 +56,14 @@ describe('Assistant: language model tools and @agent-runs', function () {
   this.timeout(60_000);
   const context = readTestContext();
   let api: AgentRunsTestApi;
+  let ext: vscode.Extension<unknown>;
   let runId = '';
 
   before(async function () {
     if (!context) this.skip();
-    const ext = vscode.extensions.all.find((e) => e.id.toLowerCase() === context.extensionId.toLowerCase());
-    assert.ok(ext);
+    const found = vscode.extensions.all.find((e) => e.id.toLowerCase() === context.extensionId.toLowerCase());
+    assert.ok(found);
+    ext = found;
     api = (await ext.activate()) as AgentRunsTestApi;
     const config = vscode.workspace.getConfiguration('agentRuns');
     await config.update('appId', 'app_todo', vscode.ConfigurationTarget.Global);
@@ -75,7 +78,9 @@ describe('Assistant: language model tools and @agent-runs', function () {
 
   it('registers the four tools with the editor, with their schemas and #-names', () => {
     const ours = vscode.lm.tools.filter((t) => t.name.startsWith('agentRuns_'));
-    assert.deepEqual(ours.map((t) => t.name).sort(), ['agentRuns_createTestGroup', 'agentRuns_readRun', 'agentRuns_sendFollowUp', 'agentRuns_startRun']);
+    // This service serves no code reviews: the review tools are not offered (see offeredTools.ts).
+    assert.equal(api.codeReviews(), false);
+    assert.deepEqual(offeredTools(api, ext), ['agentRuns_createTestGroup', 'agentRuns_readRun', 'agentRuns_sendFollowUp', 'agentRuns_startRun']);
     const start = ours.find((t) => t.name === 'agentRuns_startRun');
     assert.deepEqual((start?.inputSchema as { required?: string[] }).required, ['prompt']);
     assert.equal((start?.inputSchema as { additionalProperties?: boolean }).additionalProperties, false);

@@ -8,6 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AgentRunsTestApi } from '../../src/extension';
 import { readTestContext, type IntegrationTestContext } from '../support/testContext';
+import { offeredTools } from './offeredTools';
 
 const none = new vscode.CancellationTokenSource().token;
 const REVIEW_TOOLS = ['agentRuns_listCodeReviews', 'agentRuns_readCodeReview'];
@@ -58,19 +59,21 @@ class Recorder {
 
 const chatRequest = (prompt: string): vscode.ChatRequest => ({ command: 'reviews', prompt, references: [], toolReferences: [] }) as unknown as vscode.ChatRequest;
 const chatContext = { history: [] } as unknown as vscode.ChatContext;
-const offered = (): string[] => vscode.lm.tools.map((t) => t.name).filter((n) => REVIEW_TOOLS.includes(n)).sort();
 
 describe('Assistant: reading code reviews (issue 21)', function () {
   this.timeout(60_000);
   const context = readTestContext();
   let api: AgentRunsTestApi;
+  let ext: vscode.Extension<unknown>;
+  const offered = (): string[] => offeredTools(api, ext).filter((n) => REVIEW_TOOLS.includes(n));
   const invoke = async (name: 'agentRuns_readCodeReview' | 'agentRuns_listCodeReviews', input: Record<string, unknown>): Promise<string> =>
     resultText(await api.assistant.tool(name)!.invoke({ input, toolInvocationToken: undefined }, none));
 
   before(async function () {
     if (!context) this.skip();
-    const ext = vscode.extensions.all.find((e) => e.id.toLowerCase() === context.extensionId.toLowerCase());
-    assert.ok(ext);
+    const found = vscode.extensions.all.find((e) => e.id.toLowerCase() === context.extensionId.toLowerCase());
+    assert.ok(found);
+    ext = found;
     api = (await ext.activate()) as AgentRunsTestApi;
     await vscode.workspace.getConfiguration('agentRuns').update('appId', 'app_todo', vscode.ConfigurationTarget.Global);
     await admin(context, 'PATCH', '/settings', { preset: 'deployed', staleReadMs: null, staleStatusAfterFollowUpMs: null });

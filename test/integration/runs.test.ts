@@ -415,9 +415,11 @@ describe('Runs: ledger, polling, alerts, 401', function () {
     const isRunPanel = (tab: vscode.Tab | undefined) => tab?.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('agentRuns.run');
     assert.equal(await vscode.commands.executeCommand('agentRuns.trackRun', other), true);
     assert.equal(await vscode.commands.executeCommand('agentRuns.trackRun', shown), true);
-    // Track Run opens each run's panel: the second one opened is in front.
+    // Track Run opens each run's panel: the second one opened is in front. The panel hears that
+    // it is active (its view state) in a message that can come after the tab's: on VS Code 1.139 a command
+    // run between the two asked which run.
     await waitFor('both panels, one in front', () => isRunPanel(vscode.window.tabGroups.activeTabGroup.activeTab)
-      && vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter(isRunPanel).length === 2);
+      && vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter(isRunPanel).length === 2 && api.activeRun() === shown);
     // Copy Link (no argument, as from the palette) answers with the link of the run in front.
     const link = await Promise.race([vscode.commands.executeCommand<string | undefined>('agentRuns.copyLink'), sleep(5_000).then(() => 'asked')]);
     assert.ok(typeof link === 'string' && link !== 'asked', 'Copy Link asked for a run while a run panel was in front');

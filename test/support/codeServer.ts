@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { paths } from './paths';
+import { codeServerInstall } from './paths';
 import { ManagedProcess, runToCompletion } from './processes';
 
 /** Settings every harness profile starts with: quiet, no tours, nothing phoning home. */
@@ -41,10 +41,30 @@ export interface ProfileOptions {
   readonly workspaceFiles?: Readonly<Record<string, string>>;
 }
 
+/** The code-server of the chosen VS Code (see `vscodeFlavour`), checked to be installed. */
 export function assertCodeServerInstalled(): void {
-  if (!fs.existsSync(paths.codeServerEntry)) {
-    throw new Error(`code-server is not installed (${paths.codeServerEntry} is missing): run npm run test:setup`);
+  const install = codeServerInstall();
+  for (const file of [install.node, install.entry]) {
+    if (!fs.existsSync(file)) {
+      throw new Error(`code-server (${install.flavour}) is not installed (${file} is missing): run ${install.setupCommand}`);
+    }
   }
+}
+
+/** `code-server 4.139.1 (VS Code 1.139.1, Node 24.21.0)`: what a launcher runs, for its log. */
+export function describeCodeServer(): string {
+  const install = codeServerInstall();
+  const lib = path.join(path.dirname(install.entry), '..', '..');
+  const version = (file: string): string => {
+    try {
+      return (JSON.parse(fs.readFileSync(file, 'utf8')) as { version?: string }).version ?? '?';
+    } catch {
+      return '?';
+    }
+  };
+  // The cached Node is the npm package node-linux-<arch>: bin/node next to its package.json.
+  const node = install.node === process.execPath ? process.versions.node : version(path.join(path.dirname(path.dirname(install.node)), 'package.json'));
+  return `code-server ${version(path.join(lib, 'package.json'))} (VS Code ${version(path.join(lib, 'lib', 'vscode', 'package.json'))}, Node ${node})`;
 }
 
 /**
@@ -96,21 +116,23 @@ export interface ExtensionCli {
   readonly label: string;
 }
 
-export const CODE_SERVER_CLI: ExtensionCli = {
-  command: process.execPath,
-  args: [paths.codeServerEntry],
-  label: 'code-server --install-extension',
-};
+const CODE_SERVER_CLI_LABEL = 'code-server --install-extension';
+
+/** code-server's own CLI, run by the Node that runs that code-server. */
+export function codeServerCli(): ExtensionCli {
+  const install = codeServerInstall();
+  return { command: install.node, args: [install.entry], label: CODE_SERVER_CLI_LABEL };
+}
 
 /**
  * Installs the packaged extension into the profile (`--install-extension <vsix>`, by
  * code-server unless another CLI is given); returns where it was unpacked.
  */
-export async function installVsix(profile: Profile, vsix: string, id: string, cli: ExtensionCli = CODE_SERVER_CLI): Promise<InstalledExtension> {
+export async function installVsix(profile: Profile, vsix: string, id: string, cli: ExtensionCli = codeServerCli()): Promise<InstalledExtension> {
   if (!fs.existsSync(vsix)) {
     throw new Error(`${vsix} is missing: run npm run package`);
   }
-  const configArgs = cli === CODE_SERVER_CLI ? ['--config', profile.configFile] : [];
+  const configArgs = cli.label === CODE_SERVER_CLI_LABEL ? ['--config', profile.configFile] : [];
   await runToCompletion(
     cli.command,
     [...cli.args, ...configArgs, `--user-data-dir=${profile.userDataDir}`, `--extensions-dir=${profile.extensionsDir}`,
@@ -145,16 +167,20 @@ export interface StartOptions {
   readonly port?: number;
   /** Leave workspace trust on (code-server otherwise starts with --disable-workspace-trust). */
   readonly workspaceTrust?: boolean;
+  /** The workbench URL will carry extension tests (see `workbenchUrl`): let the workbench run them. */
+  readonly extensionTests?: boolean;
 }
 
 export async function startCodeServer(profile: Profile, options: StartOptions = {}): Promise<CodeServer> {
   assertCodeServerInstalled();
+  const install = codeServerInstall();
   const proc = new ManagedProcess(
-    process.execPath,
-    [paths.codeServerEntry, '--config', profile.configFile, '--auth', 'none', '--bind-addr', `127.0.0.1:${options.port ?? 0}`,
+    install.node,
+    [install.entry, '--config', profile.configFile, '--auth', 'none', '--bind-addr', `127.0.0.1:${options.port ?? 0}`,
       '--user-data-dir', profile.userDataDir, '--extensions-dir', profile.extensionsDir,
       '--disable-telemetry', '--disable-update-check', ...(options.workspaceTrust ? [] : ['--disable-workspace-trust']),
-      '--disable-getting-started-override', '--ignore-last-opened', profile.workspaceDir],
+      '--disable-getting-started-override', '--ignore-last-opened', ...(options.extensionTests ? install.extensionTestArgs : []),
+      profile.workspaceDir],
     {
       label: 'code-server',
       env: { ...process.env, ...options.env },

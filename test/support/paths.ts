@@ -55,15 +55,95 @@ function findRepoRoot(): string {
 
 export const repoRoot = findRepoRoot();
 
+/**
+ * Which VS Code the real-editor tiers run in (AGENT_RUNS_VSCODE, or a launcher's --vscode):
+ * - `minimum` (default; also `1.100`): code-server 4.100.3 = VS Code 1.100, the oldest version
+ *   the manifest accepts, run by this process's Node (20, like that editor's extension host);
+ * - `latest` (also `1.139`): code-server 4.139.1 = VS Code 1.139, run by the Node 24 that
+ *   scripts/setup-test-env.sh keeps in .cache/node24 (the machine's Node stays as it is).
+ * code-server's extension host runs on the Node that started it, and inherits the variable.
+ */
+export type VsCodeFlavour = 'minimum' | 'latest';
+
+export const VSCODE_FLAVOUR_ENV = 'AGENT_RUNS_VSCODE';
+
+const FLAVOUR_NAMES: Readonly<Record<string, VsCodeFlavour>> = { minimum: 'minimum', '1.100': 'minimum', latest: 'latest', '1.139': 'latest' };
+
+export function parseVsCodeFlavour(value: string | undefined): VsCodeFlavour {
+  if (value === undefined || value === '') {
+    return 'minimum';
+  }
+  const flavour = FLAVOUR_NAMES[value];
+  if (!flavour) {
+    throw new Error(`${VSCODE_FLAVOUR_ENV} (or --vscode) must be one of ${Object.keys(FLAVOUR_NAMES).join(', ')}, not "${value}"`);
+  }
+  return flavour;
+}
+
+export function vscodeFlavour(): VsCodeFlavour {
+  return parseVsCodeFlavour(process.env[VSCODE_FLAVOUR_ENV]);
+}
+
+/**
+ * A launcher's `--vscode <flavour>` (removed from `argv`): sets AGENT_RUNS_VSCODE for this
+ * process and everything it starts. Returns the flavour in effect.
+ */
+export function takeVsCodeFlag(argv: string[]): VsCodeFlavour {
+  const index = argv.indexOf('--vscode');
+  if (index >= 0) {
+    const value = argv[index + 1];
+    argv.splice(index, 2);
+    process.env[VSCODE_FLAVOUR_ENV] = parseVsCodeFlavour(value ?? '<missing>');
+  }
+  return vscodeFlavour();
+}
+
+export interface CodeServerInstall {
+  readonly flavour: VsCodeFlavour;
+  /** code-server's `out/node/entry.js`. */
+  readonly entry: string;
+  /** The Node that runs it (and so its extension host). */
+  readonly node: string;
+  /** How to install it when missing. */
+  readonly setupCommand: string;
+  /**
+   * Arguments that let the workbench take extensionDevelopmentPath/extensionTestsPath from
+   * its URL's `payload`. VS Code 1.139's built workbench ignores them unless the server runs
+   * with enable-smoke-test-driver (1.100 took them as they are).
+   */
+  readonly extensionTestArgs: readonly string[];
+}
+
+export function codeServerInstall(flavour: VsCodeFlavour = vscodeFlavour()): CodeServerInstall {
+  const cache = path.join(repoRoot, '.cache');
+  const entryIn = (dir: string) => path.join(dir, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+  if (flavour === 'minimum') {
+    return {
+      flavour,
+      entry: entryIn(process.env.AGENT_RUNS_CODE_SERVER_DIR ?? path.join(cache, 'code-server')),
+      node: process.execPath,
+      setupCommand: 'npm run test:setup',
+      extensionTestArgs: [],
+    };
+  }
+  const nodeDir = process.env.AGENT_RUNS_NODE24_DIR ?? path.join(cache, 'node24');
+  return {
+    flavour,
+    entry: entryIn(process.env.AGENT_RUNS_CODE_SERVER_LATEST_DIR ?? path.join(cache, 'code-server-latest')),
+    node: path.join(nodeDir, 'node_modules', `node-linux-${process.arch}`, 'bin', 'node'),
+    setupCommand: 'npm run test:setup (or bash scripts/setup-test-env.sh --vscode latest)',
+    extensionTestArgs: ['--vscode-option', 'enable-smoke-test-driver'],
+  };
+}
+
 export const paths = {
   repoRoot,
   /** The packaged extension, built by `npm run package` (AGENT_RUNS_VSIX: another one). */
   vsix: process.env.AGENT_RUNS_VSIX ? path.resolve(process.env.AGENT_RUNS_VSIX) : path.join(repoRoot, 'dist', 'agent-runs.vsix'),
-  /** code-server, installed by scripts/setup-test-env.sh. */
-  codeServerEntry: path.join(
-    process.env.AGENT_RUNS_CODE_SERVER_DIR ?? path.join(repoRoot, '.cache', 'code-server'),
-    'node_modules', 'code-server', 'out', 'node', 'entry.js',
-  ),
+  /** The code-server of the chosen VS Code (AGENT_RUNS_VSCODE), installed by scripts/setup-test-env.sh. */
+  get codeServerEntry(): string {
+    return codeServerInstall().entry;
+  },
   /** Git-ignored: screenshots and logs kept after a run. */
   testResults: path.join(repoRoot, 'test-results'),
   screenshots: path.join(repoRoot, 'test-results', 'screenshots'),

@@ -47,6 +47,8 @@ export interface SessionOptions {
    * Off by default (the editor's trust prompt would stand in front of every test).
    */
   readonly workspaceTrust?: boolean;
+  /** The workbench will be opened with extension tests in its URL (integration, host faults). */
+  readonly extensionTests?: boolean;
 }
 
 export interface Session {
@@ -113,7 +115,8 @@ export async function startSession(options: SessionOptions): Promise<Session> {
       fs.writeFileSync(seedTokenFile, token, { mode: 0o600 });
       env[SEED_TOKEN_FILE_ENV] = seedTokenFile;
     }
-    server = await startCodeServer(profile, { env, ...(options.port ? { port: options.port } : {}), ...(options.workspaceTrust ? { workspaceTrust: true } : {}) });
+    server = await startCodeServer(profile, { env, ...(options.port ? { port: options.port } : {}), ...(options.workspaceTrust ? { workspaceTrust: true } : {}),
+      ...(options.extensionTests ? { extensionTests: true } : {}) });
     const started = server;
     let closing: Promise<void> | undefined;
     const close = (): Promise<void> => {
