@@ -85,6 +85,7 @@ const STATELESS = {
   'src/core/launch/form.ts': 'pure field checks and form helpers (the code review form checks its fields with them)',
   'src/core/launch/navigation.ts': 'the Navigator class keeps per-instance state only (one per form shown); nothing tests `instanceof`',
   'src/core/launch/submit.ts': 'pure functions: what the person clicks after a failed start (the launch form\'s and the code review form\'s)',
+  'src/core/capabilities.ts': 'a pure table of capabilities and pure functions over stored lists (the gate in dist/extension.js, the assistant through core/reviews/gate.ts)',
   'src/core/reviews/': 'pure functions and constants (the code review form, its steps and versions; the name a review is listed under, in dist/send.js)',
   'node_modules/zod/':
     'zod 4 keeps its global config and registry on globalThis (shared by every copy) and answers instanceof from trait names, not class identity; no schema object crosses bundles',

@@ -6,10 +6,9 @@
 import * as vscode from 'vscode';
 import { Connection } from './connection/connection';
 import { registerConnectionCommands } from './connection/register';
-import { seedTokenFromEnv } from './connection/seedToken';
 import { TokenStore } from './connection/tokenStore';
 import { UnauthorizedGate } from './connection/unauthorizedGate';
-import { registerLazyRunCommands } from './runs/commands/lazyCommands';
+import { bodies, registerLazyRunCommands } from './runs/commands/lazyCommands';
 import { registerStartRun, startRunPrefilled } from './launch/register';
 import { registerStartCodeReview } from './reviews/registerStart';
 import { Emitter } from './core/events';
@@ -107,13 +106,18 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
   const reviews = registerCodeReviews(context, base, runs.view, log, capabilities);
 
   // After registration, off the activation path.
-  void seedTokenFromEnv(process.env, base.conn, base.auth, log).catch((e: unknown) => log.warn(`Seeding the token failed: ${e instanceof Error ? e.message : String(e)}`));
+  void seedToken(base, log).catch((e: unknown) => log.warn(`Seeding the token failed: ${e instanceof Error ? e.message : String(e)}`));
   const flush = (): Promise<void> => Promise.all([base.ledgers.flush(), base.transcripts.flush()]).then(() => undefined);
   shutdown = flush;
 
   const activationMs = performance.now() - started;
   log.debug(`Agent Runs activated in ${activationMs.toFixed(1)} ms (${base.ledgers.current.active().length} unfinished run(s) to follow).`);
   return testApi(base, runs, log, flush, activationMs, assistant, reviews, capabilities);
+}
+
+/** AGENT_RUNS_SEED_TOKEN_FILE (src/connection/seedToken.ts): its code loads only when the variable is set (dist/runCommands.js). */
+function seedToken(b: Pick<Base, 'conn' | 'auth'>, log: vscode.LogOutputChannel): Promise<boolean> {
+  return process.env.AGENT_RUNS_SEED_TOKEN_FILE ? bodies().seedTokenFromEnv(process.env, b.conn, b.auth, log) : Promise.resolve(false);
 }
 
 /** Connection, token, run list, transcripts, 401 gate, drafts: what every feature stands on. */
@@ -252,7 +256,7 @@ function registerRunCommands(context: vscode.ExtensionContext, deps: GlueDeps, b
 }
 
 function testApi(b: Base, r: Runs, log: vscode.LogOutputChannel, flush: () => Promise<void>, activationMs: number, assistant: AssistantTestHooks, reviews: ReviewsGate, caps: CapabilityGate): AgentRunsTestApi {
-  const { conn, ledgers, gate, auth } = b;
+  const { conn, ledgers, gate } = b;
   return {
     ledger: () => ledgers.current,
     poller: r.sync.poller,
@@ -267,7 +271,7 @@ function testApi(b: Base, r: Runs, log: vscode.LogOutputChannel, flush: () => Pr
     activationMs,
     transcriptReads: () => b.transcripts.reads,
     connection: () => ({ baseUrl: conn.current.baseUrl, signedIn: conn.current.signedIn, tokenRejected: gate.rejected, online: r.connectivity() }),
-    seedToken: () => seedTokenFromEnv(process.env, conn, auth, log),
+    seedToken: () => seedToken(b, log),
     afterPost: (post) => loadSendPosts().afterPost(b.ledgers.current, r.sync.poller, post),
     // Not the in-memory store alone: a transcript no panel shows is dropped from memory once saved.
     transcriptSequences: async (agentId) => (await b.transcripts.load(agentId)).snapshot().entries.map((e) => e.sequence ?? -1),

@@ -5,16 +5,8 @@
  * is, filtered by `agentRuns.notifications`, skipped while the user is looking at that run's panel.
  */
 import * as vscode from 'vscode';
-import { runOwnCommand } from '../connection/ownCommands';
 import type { RunRecord } from '../core/ledger/ledger';
 import { bodies } from './commands/lazyCommands';
-
-export type NotificationMode = 'all' | 'failuresOnly' | 'off';
-
-export function notificationMode(): NotificationMode {
-  const v = vscode.workspace.getConfiguration('agentRuns').get<string>('notifications', 'all');
-  return v === 'failuresOnly' || v === 'off' ? v : 'all';
-}
 
 const RECENT_MAX = 100;
 
@@ -35,12 +27,12 @@ export class RunAlerts {
   }
 
   runFinished(run: RunRecord): void {
-    // Its wording loads with the run commands its buttons run (dist/runCommands.js).
+    // Its wording and showing load with the run commands its buttons run (dist/runCommands.js).
     const alert = bodies().finishedAlert(run, vscode.l10n);
     if (!alert) {
       return;
     }
-    const mode = notificationMode();
+    const mode = bodies().notificationMode();
     if (mode === 'off' || (mode === 'failuresOnly' && !alert.failed)) {
       return;
     }
@@ -52,22 +44,7 @@ export class RunAlerts {
     if (this.recent.length > RECENT_MAX) {
       this.recent.shift();
     }
-    this.log.info(`Run ${run.agentId} ${alert.how}; notifying.`);
-    const open = vscode.l10n.t('Open');
-    const followUp = vscode.l10n.t('Send Follow-up');
-    const buttons = alert.offerFollowUp ? [open, followUp] : [open];
-    const shown = alert.failed
-      ? vscode.window.showWarningMessage(alert.text, ...buttons)
-      : vscode.window.showInformationMessage(alert.text, ...buttons);
-    void Promise.resolve(shown).then((pick) => {
-      if (pick === open) {
-        return runOwnCommand('agentRuns.openRun', run.agentId);
-      }
-      if (pick === followUp) {
-        return runOwnCommand('agentRuns.sendFollowUp', run.agentId);
-      }
-      return undefined;
-    });
+    bodies().showFinished(run, alert, this.log);
   }
 }
 

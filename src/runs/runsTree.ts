@@ -15,7 +15,8 @@ import { nextAgeTick } from '../core/time';
 import { AppNode, RunNode, RunsTreeModel, type TreeNode } from '../core/runs/nodes';
 import { runUri } from './runDecorations';
 import { groupByApp, presentRun } from '../core/runs/presentation';
-import { StartNoticeNode, startNoticeItem } from './startNotices';
+import { StartNoticeNode } from './startNotices';
+import { bodies } from './commands/lazyCommands';
 import type { UnconfirmedStarts } from './unconfirmedStarts';
 import { runTooltip } from './tooltip';
 import type { AppRef, ReviewTreeNode } from '../core/reviews/nodes';
@@ -254,7 +255,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
 
   getTreeItem(element: RunsTreeElement): vscode.TreeItem {
     if (element instanceof StartNoticeNode) {
-      return startNoticeItem(element);
+      return bodies().startNoticeItem(element);
     }
     if (element instanceof AppNode) {
       return this.appItem(element);

@@ -1,36 +1,14 @@
 /**
  * The Runs view's rows for starts that may have reached the service (see unconfirmedStarts.ts):
- * one row each, above the apps, that runs Track Run by ID when clicked and can be dismissed.
+ * one row each, above the apps, that runs Track Run by ID when clicked and can be dismissed. The
+ * row's words load with the run commands (./commands/startNoticeItem.ts, dist/runCommands.js).
  */
 import * as vscode from 'vscode';
-import { firstWords, type UnconfirmedStart, type UnconfirmedStarts } from './unconfirmedStarts';
+import type { UnconfirmedStart, UnconfirmedStarts } from './unconfirmedStarts';
 import type { Ledgers } from './ledgers';
 
 export class StartNoticeNode {
   constructor(readonly start: UnconfirmedStart) {}
-}
-
-export function startNoticeItem(node: StartNoticeNode): vscode.TreeItem {
-  const s = node.start;
-  // Short label first (the side bar is narrow); the whole sentence is the tooltip and the accessible name.
-  const words = firstWords(s.prompt, 40);
-  const item = new vscode.TreeItem(vscode.l10n.t('May have started: “{0}”', words), vscode.TreeItemCollapsibleState.None);
-  item.id = `start:${s.id}`;
-  item.description = vscode.l10n.t('{0} · Track Run by ID', s.appId);
-  item.accessibilityInformation = { label: vscode.l10n.t('A start may have reached the service ({0}, “{1}”). Track Run by ID to follow it, or dismiss.', s.appId, words) };
-  item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
-  item.contextValue = 'startNotice;';
-  item.command = { command: 'agentRuns.trackRun', title: vscode.l10n.t('Track Run by ID') };
-  const md = new vscode.MarkdownString(undefined, true);
-  md.isTrusted = false;
-  md.supportHtml = false;
-  md.appendText(vscode.l10n.t('Starting this run on {0} was cut off ({1}) before the service answered: the run may exist although it is not in the list. It is not sent again on its own. Find its ID in the service\'s web interface and add it with Track Run by ID, or dismiss this row.', s.appId, new Date(s.since).toLocaleString()));
-  md.appendMarkdown('\n\n');
-  md.appendText(vscode.l10n.t('Model: {0}', s.model));
-  md.appendMarkdown('  \n');
-  md.appendText(vscode.l10n.t('Prompt: {0}', firstWords(s.prompt, 200)));
-  item.tooltip = md;
-  return item;
 }
 
 /** "Dismiss" on a row, and a run entering the list settles the rows it answers. */
