@@ -11,6 +11,7 @@
  */
 import * as vscode from 'vscode';
 import { runOwnCommand } from '../connection/ownCommands';
+import type { FailedTest } from '../core/assistant/prompts';
 import type { TestItemsArgument } from '../core/assistant/testItems';
 import type { Deps } from '../runs/deps';
 import { testKey } from './testKey';
@@ -44,8 +45,30 @@ export function testItemsArgument(items: readonly vscode.TestItem[]): TestItemsA
   };
 }
 
-export function registerTesting(context: vscode.ExtensionContext, deps: Deps): void {
+/**
+ * Items whose failure another feature describes itself ("Ask Agent to Fix" of a service test:
+ * its failed steps and comments): the first describer that knows the item answers, with the
+ * item the agent run is linked to.
+ */
+export type FailureDescriber = (item: vscode.TestItem) => { failed: FailedTest; linkTo: vscode.TestItem } | undefined;
+export class FailureDescribers {
+  private readonly list = new Set<FailureDescriber>();
+  add(d: FailureDescriber): vscode.Disposable {
+    this.list.add(d);
+    return { dispose: () => this.list.delete(d) };
+  }
+  describe(item: vscode.TestItem): ReturnType<FailureDescriber> {
+    for (const d of this.list) {
+      const found = d(item);
+      if (found) return found;
+    }
+    return undefined;
+  }
+}
+
+export function registerTesting(context: vscode.ExtensionContext, deps: Deps): FailureDescribers {
   const links = new TestRunLinks(context.workspaceState);
+  const describers = new FailureDescribers();
   context.subscriptions.push(
     links,
     vscode.commands.registerCommand(CREATE_FROM_TESTS, (...args: unknown[]) => {
@@ -57,7 +80,7 @@ export function registerTesting(context: vscode.ExtensionContext, deps: Deps): v
       }
       return runOwnCommand('agentRuns.testGroups.create', testItemsArgument(items));
     }),
-    vscode.commands.registerCommand(ASK_TO_FIX, (arg: unknown) => loadTesting().askToFix(deps, links, arg)),
+    vscode.commands.registerCommand(ASK_TO_FIX, (arg: unknown) => loadTesting().askToFix(deps, links, arg, describers)),
     vscode.commands.registerCommand(SHOW_RUN, async (...args: unknown[]) => {
       const item = args.find(isTestItem);
       const agentId = item ? links.get(testKey(item)) : undefined;
@@ -72,4 +95,5 @@ export function registerTesting(context: vscode.ExtensionContext, deps: Deps): v
       await deps.openRun(agentId);
     }),
   );
+  return describers;
 }
