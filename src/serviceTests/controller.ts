@@ -56,9 +56,15 @@ export class ServiceTests implements vscode.Disposable {
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('agentRuns.appId')) void this.refresh();
       }),
-      describers.add((item) => this.runner.describe(item)),
+      this.describer(describers),
     );
     deps.log.info(`The app's tests are offered in the Test Explorer (${this.baseUrl}).`);
+  }
+
+  private describer(describers: FailureDescribers): vscode.Disposable {
+    const d = (item: vscode.TestItem): ReturnType<Runner['describe']> => this.runner.describe(item);
+    describers.add(d);
+    return { dispose: () => describers.delete(d) };
   }
 
   private apps(): string[] {

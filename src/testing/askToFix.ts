@@ -67,7 +67,7 @@ export async function askToFix(deps: Deps, links: TestRunLinks, arg: unknown, de
   }
   const limit = maxChars(arg.test.uri);
   // A test another feature knows better (a service test: its failed steps and comments).
-  const described = describers?.describe(arg.test);
+  const described = [...describers ?? []].map((d) => d(arg.test)).find((d) => d !== undefined);
   const linkTo = described?.linkTo ?? arg.test;
   const prompt = buildFixPrompt(described?.failed ?? await failedTest(arg.test, arg.message, limit), limit, vscode.l10n);
   const appId = vscode.workspace.getConfiguration('agentRuns').get<unknown>('appId');

@@ -48,27 +48,14 @@ export function testItemsArgument(items: readonly vscode.TestItem[]): TestItemsA
 /**
  * Items whose failure another feature describes itself ("Ask Agent to Fix" of a service test:
  * its failed steps and comments): the first describer that knows the item answers, with the
- * item the agent run is linked to.
+ * item the agent run is linked to. Features add theirs to the set registerTesting returns.
  */
 export type FailureDescriber = (item: vscode.TestItem) => { failed: FailedTest; linkTo: vscode.TestItem } | undefined;
-export class FailureDescribers {
-  private readonly list = new Set<FailureDescriber>();
-  add(d: FailureDescriber): vscode.Disposable {
-    this.list.add(d);
-    return { dispose: () => this.list.delete(d) };
-  }
-  describe(item: vscode.TestItem): ReturnType<FailureDescriber> {
-    for (const d of this.list) {
-      const found = d(item);
-      if (found) return found;
-    }
-    return undefined;
-  }
-}
+export type FailureDescribers = Set<FailureDescriber>;
 
 export function registerTesting(context: vscode.ExtensionContext, deps: Deps): FailureDescribers {
   const links = new TestRunLinks(context.workspaceState);
-  const describers = new FailureDescribers();
+  const describers: FailureDescribers = new Set();
   context.subscriptions.push(
     links,
     vscode.commands.registerCommand(CREATE_FROM_TESTS, (...args: unknown[]) => {
