@@ -23,10 +23,17 @@ function configuredApp(): string | undefined {
   return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
 }
 
+const live = new Set<ServiceTests>();
+/** The controller while the service offers its tests (the integration tests look at its items). */
+export function current(): { controller: vscode.TestController; runner: Runner } | undefined {
+  const c = [...live].pop();
+  return c ? { controller: c.controller, runner: c.runner } : undefined;
+}
+
 export class ServiceTests implements vscode.Disposable {
-  private readonly controller: vscode.TestController;
+  readonly controller: vscode.TestController;
   private readonly store: TestRunStore;
-  private readonly runner: Runner;
+  readonly runner: Runner;
   private readonly subscriptions: vscode.Disposable[] = [];
   /** Apps shown besides the configured one (a group run for another app). */
   private readonly extraApps = new Set<string>();
@@ -58,6 +65,7 @@ export class ServiceTests implements vscode.Disposable {
       }),
       this.describer(describers),
     );
+    live.add(this);
     deps.log.info(`The app's tests are offered in the Test Explorer (${this.baseUrl}).`);
   }
 
@@ -180,6 +188,7 @@ export class ServiceTests implements vscode.Disposable {
   }
 
   dispose(): void {
+    live.delete(this);
     this.store.dispose();
     for (const s of this.subscriptions) s.dispose();
     this.controller.dispose();

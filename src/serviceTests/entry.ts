@@ -4,3 +4,6 @@
  * the test controller, its runs and their reads, Ask Agent to Fix for a service test.
  */
 export { ServiceTests } from './controller';
+// What the TestRuns were told, for the integration tests (they require this same module).
+export { said } from './runner';
+export { current } from './controller';

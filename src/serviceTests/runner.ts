@@ -26,6 +26,14 @@ function out(text: string): string {
 /** Where a test's latest failure is kept for "Ask Agent to Fix". */
 export interface Failure { failed: FailedTest; item: vscode.TestItem }
 
+/** What was put into a TestRun about an item, newest last (the tests read it; the editor keeps its own). */
+export interface Said { itemId: string; label: string; verdict: string; message?: string }
+export const said: Said[] = [];
+function record(item: vscode.TestItem, verdict: string, message?: string): void {
+  said.push({ itemId: item.id, label: item.label, verdict, ...(message ? { message } : {}) });
+  if (said.length > 500) said.splice(0, said.length - 500);
+}
+
 interface Target { item: vscode.TestItem; appId: string; kind: 'test' | 'group'; id: string }
 
 /** One test's (or group member's) results inside a TestRun. */
@@ -60,6 +68,7 @@ class TestResults {
     const said = [o.message, ...links].filter((s): s is string => s !== undefined && s !== '');
     if (said.length > 0) this.run.appendOutput(out(`${item.label}\n  ${said.join('\n  ')}`), undefined, item);
     if (step?.status === 'warning') item.description = l10n.t('warning: {0}', (step.comment ?? '').trim() || l10n.t('see the output'));
+    record(item, o.verdict, said.join('\n'));
     switch (o.verdict) {
       case 'passed': this.run.passed(item); break;
       case 'failed': this.run.failed(item, new vscode.TestMessage(o.message ?? '')); break;
@@ -78,6 +87,7 @@ class TestResults {
       const failed = failedServiceTest({ name: this.item.label, appId: this.appId, runId: u.runId, branch: this.branch, steps: u.steps, summary, runMessage: u.outcome.message }, l10n);
       this.failures.set(this.item.id, { failed, item: this.item });
       const message = new vscode.TestMessage(failed.message);
+      record(this.item, u.outcome.verdict, failed.message);
       if (u.outcome.verdict === 'failed') this.run.failed(this.item, message);
       else this.run.errored(this.item, message);
       return;
@@ -88,6 +98,7 @@ class TestResults {
 
   /** Reading ended before the run did. */
   lost(message: string): void {
+    record(this.item, 'errored', message);
     this.run.errored(this.item, new vscode.TestMessage(message));
   }
 }
@@ -169,6 +180,7 @@ export class Runner {
         const message = result.kind === 'busy' ? l10n.t('{0} is being started already: not sent again.', name)
           : result.kind === 'notConnected' ? l10n.t('{0} was not started: not connected to the service.', name)
             : startFailureText(name, result, (e) => describeError(this.deps, e), l10n);
+        record(t.item, 'errored', message);
         run.errored(t.item, new vscode.TestMessage(message));
         if (result.kind === 'failed') void vscode.window.showErrorMessage(message);
         continue;
@@ -180,7 +192,10 @@ export class Runner {
         const finish = (e: ReadEnd, lost: (m: string) => void): void => {
           if (e.kind === 'stopped') run.appendOutput(out(stoppedReadingText(id, l10n)), undefined, t.item);
           if (e.kind === 'lost') lost(e.message);
-          if (e.kind === 'stopped') run.skipped(t.item);
+          if (e.kind === 'stopped') {
+            record(t.item, 'skipped', stoppedReadingText(id, l10n));
+            run.skipped(t.item);
+          }
           resolve();
         };
         if (t.kind === 'test') {
@@ -249,6 +264,7 @@ class GroupResults {
     if (u.done) {
       const o = u.outcome;
       if (o.message) this.run.appendOutput(out(`${this.item.label}: ${o.message}`), undefined, this.item);
+      record(this.item, o.verdict, o.message);
       switch (o.verdict) {
         case 'passed': this.run.passed(this.item); break;
         case 'failed': this.run.failed(this.item, new vscode.TestMessage(o.message ?? '')); break;
