@@ -173,7 +173,7 @@ export class Runner {
       const branch = branches.get(t.appId) ?? '';
       run.enqueued(t.item);
       const name = l10n.t('“{0}”', t.item.label);
-      const result: DoorStart<unknown> = t.kind === 'test'
+      const result: DoorStart = t.kind === 'test'
         ? await this.deps.door.startTestRun({ testId: t.id, branchId: branch }, { from: FROM })
         : await this.deps.door.startTestGroupRun({ groupId: t.id, branchId: branch }, { from: FROM });
       if (result.kind !== 'started') {
@@ -185,8 +185,7 @@ export class Runner {
         if (result.kind === 'failed') void vscode.window.showErrorMessage(message);
         continue;
       }
-      const started = result.started as { runId?: string; groupRunId?: string };
-      const id = started.runId ?? started.groupRunId ?? '';
+      const id = 'runId' in result.started ? result.started.runId : result.started.groupRunId;
       this.deps.log.info(`Service ${t.kind} run ${id} of ${t.id} started on ${branch} from the ${FROM}.`);
       endings.push(new Promise<void>((resolve) => {
         const finish = (e: ReadEnd, lost: (m: string) => void): void => {

@@ -1,35 +1,15 @@
 /**
- * What the service tests feature stands on, as the contract of issue 22 names it: the
- * capability keys (`deps.capabilities`), the send door's test-run entries and a client with the
- * test calls. Written against the contract, so the feature builds on its own.
+ * What the service tests feature stands on (issue 22's contract): the capability keys
+ * (`deps.capabilities`), the send door's test-run entries, the client's test calls.
  */
-import type * as vscode from 'vscode';
-import type { AgentRunsApi } from '../api/contract';
 import { isApiError } from '../api/errors';
-import type { ServiceTestCalls, StartTestGroupRunRequest, StartTestRunRequest, TestGroupRunStarted, TestRunStarted } from '../api/testTypes';
 import type { Deps } from '../runs/deps';
-import type { NotConnected, SendFailed, SendOptions } from '../runs/sendDoor';
 
-export type Capability = 'codeReviews' | 'serviceTests' | 'serviceTestGroupRuns' | 'serviceTestGroups'
-  | 'serviceTestGroupEdit' | 'serviceTestGroupDelete' | 'automations' | 'automationRuns';
+/** What the feature uses: the one Deps (its `capabilities`, its door's test-run entries). */
+export type ServiceTestsDeps = Deps;
 
-export interface CapabilitiesLike {
-  has(c: Capability): boolean;
-  readonly onDidChange: vscode.Event<void>;
-}
-
-export type DoorStart<T> = { readonly kind: 'started'; readonly started: T; readonly baseUrl: string } | { readonly kind: 'busy' } | NotConnected | SendFailed;
-
-export interface TestRunDoor {
-  startTestRun(req: StartTestRunRequest, o: SendOptions): Promise<DoorStart<TestRunStarted>>;
-  startTestGroupRun(req: StartTestGroupRunRequest, o: SendOptions): Promise<DoorStart<TestGroupRunStarted>>;
-}
-
-export interface ServiceTestsDeps extends Omit<Deps, 'door' | 'getClient'> {
-  readonly capabilities: CapabilitiesLike;
-  readonly door: TestRunDoor;
-  getClient(options?: { quiet?: boolean }): Promise<(AgentRunsApi & ServiceTestCalls) | undefined>;
-}
+/** A start's answer at the door. */
+export type DoorStart = Awaited<ReturnType<Deps['door']['startTestRun']>> | Awaited<ReturnType<Deps['door']['startTestGroupRun']>>;
 
 /** `agentRuns.serviceTests.runGroup`'s argument (the Test Groups view's Run Group passes it). */
 export interface RunGroupArgument {
