@@ -24,13 +24,13 @@ describe('UI: the app\'s tests in the Test Explorer (deployed profile)', functio
 
   it('runs a service test from the Testing view and reads its step results there', async () => {
     const wb = workbench();
-    await wb.waitForExtensionActivation();
+    await wb.waitForExtensionActivation(90_000);
     // The Runs view visible with a token: the service's schema is read, the key turns on.
     await wb.openActivityBarView('Agent Runs');
     await wb.openActivityBarView('Testing');
     await expand(wb, 'app_todo');
     await wb.waitForTreeRow('Components');
-    await wb.treeInlineAction('Filter completed todos', 'Run Test');
+    await wb.treeInlineAction('Filter completed todos', 'Run');
     const widget = wb.page.locator('.quick-input-widget');
     await widget.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
     await waitUntil(async () => (await widget.locator('.quick-input-list .monaco-list-row.focused').count()) > 0, UI_TIMEOUT_MS, 'a branch to pick');
@@ -64,7 +64,7 @@ describe('UI: the app\'s tests in the Test Explorer (reference profile)', functi
 
   it('shows nothing of them', async () => {
     const wb = workbench();
-    await wb.waitForExtensionActivation();
+    await wb.waitForExtensionActivation(90_000);
     await wb.openActivityBarView('Agent Runs');
     await wb.waitForOutputLog('Agent Runs', /./);
     await wb.openActivityBarView('Testing');
