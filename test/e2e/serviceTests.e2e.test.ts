@@ -30,7 +30,10 @@ describe('UI: the app\'s tests in the Test Explorer (deployed profile)', functio
     await wb.openActivityBarView('Testing');
     await expand(wb, 'app_todo');
     await wb.waitForTreeRow('Components');
-    await wb.treeInlineAction('Filter completed todos', 'Run');
+    // The Testing view's own row button (its icon, not an aria label the harness knows).
+    const row = await wb.waitForTreeRow('Filter completed todos');
+    await row.hover();
+    await row.locator('.codicon-testing-run-icon').first().click({ timeout: UI_TIMEOUT_MS });
     const widget = wb.page.locator('.quick-input-widget');
     await widget.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
     await waitUntil(async () => (await widget.locator('.quick-input-list .monaco-list-row.focused').count()) > 0, UI_TIMEOUT_MS, 'a branch to pick');
