@@ -38,6 +38,8 @@ const lazyEntries = {
   testing: 'src/testing/entry.ts',
   // Code reviews: the start flow, opening a review, the Runs view's review rows (src/reviews/load.ts).
   reviews: 'src/reviews/entry.ts',
+  // The app's tests in the Test Explorer: when the service offers them (src/serviceTests/load.ts).
+  serviceTests: 'src/serviceTests/entry.ts',
 };
 const lazyExternals = Object.keys(lazyEntries).map((name) => `./${name}.js`);
 

@@ -18,6 +18,7 @@ import { startEmulator, type Emulator } from '../test/emulator/index';
 import { paths } from '../test/support/paths';
 import { registerCleanup } from '../test/support/processes';
 import { measureHistoryBytes } from './historyBytes';
+import { measureServiceTestReads } from './serviceTestReads';
 import type { Report } from './report';
 
 /** Active runs followed at once in each cadence measurement. */
@@ -233,6 +234,7 @@ export async function measureNetwork(report: Report): Promise<void> {
       rig.dispose();
     }
     await measureHistoryBytes(report, settings);
+    await measureServiceTestReads(report);
   } finally {
     await client.dispose();
     await emulator.close();

@@ -40,6 +40,7 @@ import { LazyRunPanels } from './panel/panels';
 import { registerTestGroups } from './testGroups/register';
 import { registerAssistant, type AssistantTestHooks } from './assistant/register';
 import { registerTesting } from './testing/register';
+import { registerServiceTests } from './serviceTests/register';
 import { SerialStore } from './core/serialStore';
 import { registerCodeReviews, type ReviewsGate } from './reviews/gate';
 import { capabilityGate, type CapabilityGate } from './runs/capabilities';
@@ -102,7 +103,7 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
   registerStartCodeReview(context, deps);
   const testGroups = registerTestGroups(context, deps);
   const assistant = registerAssistant(context, deps, testGroups);
-  registerTesting(context, deps);
+  registerServiceTests(context, deps, registerTesting(context, deps));
   const reviews = registerCodeReviews(context, base, runs.view, log, capabilities);
 
   // After registration, off the activation path.

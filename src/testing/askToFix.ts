@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { buildFixPrompt, type FailedTest } from '../core/assistant/prompts';
 import type { Deps } from '../runs/deps';
 import type { TestRunLinks } from './links';
+import type { FailureDescribers } from './register';
 import { testKey, testName } from './testKey';
 
 const DEFAULT_MAX = 20_000;
@@ -59,13 +60,16 @@ function isMessageArg(v: unknown): v is { test: vscode.TestItem; message: vscode
   return typeof a.test === 'object' && a.test !== null && typeof a.message === 'object' && a.message !== null && a.message.message !== undefined;
 }
 
-export async function askToFix(deps: Deps, links: TestRunLinks, arg: unknown): Promise<void> {
+export async function askToFix(deps: Deps, links: TestRunLinks, arg: unknown, describers?: FailureDescribers): Promise<void> {
   if (!isMessageArg(arg)) {
     void vscode.window.showInformationMessage(vscode.l10n.t('Right-click a failed test\'s message in the test results to ask an agent to fix it.'));
     return;
   }
   const limit = maxChars(arg.test.uri);
-  const prompt = buildFixPrompt(await failedTest(arg.test, arg.message, limit), limit, vscode.l10n);
+  // A test another feature knows better (a service test: its failed steps and comments).
+  const described = [...describers ?? []].map((d) => d(arg.test)).find((d) => d !== undefined);
+  const linkTo = described?.linkTo ?? arg.test;
+  const prompt = buildFixPrompt(described?.failed ?? await failedTest(arg.test, arg.message, limit), limit, vscode.l10n);
   const appId = vscode.workspace.getConfiguration('agentRuns').get<unknown>('appId');
   const before = new Set(deps.ledger().all().map((r) => r.agentId));
   // Resolves when the form is done: started (the run is in the list by then) or cancelled.
@@ -73,6 +77,6 @@ export async function askToFix(deps: Deps, links: TestRunLinks, arg: unknown): P
   const started = deps.ledger().all().filter((r) => !before.has(r.agentId) && r.source === 'started')
     .sort((a, b) => b.addedAt - a.addedAt)[0];
   if (!started) return;
-  await links.set(testKey(arg.test), started.agentId);
-  deps.log.info(`Run ${started.agentId} linked to test ${testName(arg.test)}.`);
+  await links.set(testKey(linkTo), started.agentId);
+  deps.log.info(`Run ${started.agentId} linked to test ${testName(linkTo)}.`);
 }

@@ -10,6 +10,7 @@
  * state) and is shown through that command and the run's own label in the Runs view.
  */
 import * as vscode from 'vscode';
+import type { FailedTest } from '../core/assistant/prompts';
 import type { Deps } from '../runs/deps';
 import { loadTesting } from './load';
 
@@ -17,14 +18,24 @@ export const CREATE_FROM_TESTS = 'agentRuns.testing.createGroup';
 export const ASK_TO_FIX = 'agentRuns.testing.askToFix';
 export const SHOW_RUN = 'agentRuns.testing.showRun';
 
+/**
+ * Items whose failure another feature describes itself ("Ask Agent to Fix" of a service test:
+ * its failed steps and comments): the first describer that knows the item answers, with the
+ * item the agent run is linked to. Features add theirs to the set registerTesting returns.
+ */
+export type FailureDescriber = (item: vscode.TestItem) => { failed: FailedTest; linkTo: vscode.TestItem } | undefined;
+export type FailureDescribers = Set<FailureDescriber>;
+
 /** The commands; their bodies load on first use (dist/testing.js, ./commands.ts). */
-export function registerTesting(context: vscode.ExtensionContext, deps: Deps): void {
+export function registerTesting(context: vscode.ExtensionContext, deps: Deps): FailureDescribers {
+  const describers: FailureDescribers = new Set();
   // "Show Agent Run for This Test" shows where links are stored; the links themselves are read on first use.
   const stored = context.workspaceState.get<unknown>('agentRuns.testing.links');
   void vscode.commands.executeCommand('setContext', 'agentRuns.testing.hasLinks', Array.isArray(stored) && stored.length > 0);
   context.subscriptions.push(
     vscode.commands.registerCommand(CREATE_FROM_TESTS, (...args: unknown[]) => loadTesting().createFromTests(args)),
-    vscode.commands.registerCommand(ASK_TO_FIX, (arg: unknown) => loadTesting().askToFix(deps, loadTesting().linksOf(context), arg)),
+    vscode.commands.registerCommand(ASK_TO_FIX, (arg: unknown) => loadTesting().askToFix(deps, loadTesting().linksOf(context), arg, describers)),
     vscode.commands.registerCommand(SHOW_RUN, (...args: unknown[]) => loadTesting().showRun(deps, context, args)),
   );
+  return describers;
 }

@@ -1,0 +1,196 @@
+/**
+ * The test controller `agentRuns.serviceTests` ("Agent Runs: App Tests"): per app (the
+ * configured `agentRuns.appId`, and any app a group was run for) its tests (`GET /tests`), the
+ * reusable components apart under "Components" (never run), each test's steps read when it is
+ * expanded (`GET /tests/{id}`), groups run from here. Refreshed by the Test Explorer's refresh,
+ * `agentRuns.serviceTests.refresh`, and when the app setting changes. Made while the service
+ * offers its tests (register.ts); disposing it stops every read.
+ */
+import * as vscode from 'vscode';
+import { isApiError } from '../api/errors';
+import { DEFAULT_POLLER_SETTINGS } from '../core/polling/settings';
+import { TestRunStore } from '../core/serviceTests/store';
+import type { FailureDescribers } from '../testing/register';
+import { makeItem, metaOf, RUNNABLE, setSteps } from './items';
+import { Runner } from './runner';
+import { describeError, isRunGroupArgument, type ServiceTestsDeps } from './types';
+
+const l10n = vscode.l10n;
+export const CONTROLLER_ID = 'agentRuns.serviceTests';
+
+function configuredApp(): string | undefined {
+  const v = vscode.workspace.getConfiguration('agentRuns').get<unknown>('appId');
+  return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
+}
+
+const live = new Set<ServiceTests>();
+/** The controller while the service offers its tests (the integration tests look at its items). */
+export function current(): { controller: vscode.TestController; runner: Runner } | undefined {
+  const c = [...live].pop();
+  return c ? { controller: c.controller, runner: c.runner } : undefined;
+}
+
+export class ServiceTests implements vscode.Disposable {
+  readonly controller: vscode.TestController;
+  private readonly store: TestRunStore;
+  readonly runner: Runner;
+  private readonly subscriptions: vscode.Disposable[] = [];
+  /** Apps shown besides the configured one (a group run for another app). */
+  private readonly extraApps = new Set<string>();
+  private readonly baseUrl: string;
+
+  constructor(private readonly deps: ServiceTestsDeps, describers: FailureDescribers) {
+    this.baseUrl = deps.connection().baseUrl ?? '';
+    this.controller = vscode.tests.createTestController(CONTROLLER_ID, l10n.t('Agent Runs: App Tests'));
+    this.store = new TestRunStore({
+      reads: () => deps.getClient({ quiet: true }),
+      clock: { now: () => Date.now(), setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) },
+      // The fast cadence people accept for a run being watched (the poller's burst), backing off like the poller.
+      cadence: () => ({ fastMs: DEFAULT_POLLER_SETTINGS.burstMs, maxBackoffMs: DEFAULT_POLLER_SETTINGS.maxBackoffMs }),
+      l10n,
+      describe: (e) => describeError(deps, e),
+      onUnauthorized: (e) => deps.reportUnauthorized(e),
+      onReadProblem: (id, message) => deps.log.warn(`Service test run ${id} could not be read: ${message}`),
+    });
+    this.runner = new Runner(deps, this.controller, this.store, this.baseUrl);
+    this.controller.refreshHandler = () => this.refresh();
+    this.controller.resolveHandler = (item) => (item ? this.resolve(item) : this.refresh());
+    const run = vscode.TestRunProfileKind.Run;
+    // Only tests and groups carry the tag: components, apps and steps are not offered Run.
+    this.controller.createRunProfile(l10n.t('Run'), run, (r, t) => this.runner.run(r, t, false), true, RUNNABLE, false);
+    this.controller.createRunProfile(l10n.t('Run on Another Branch…'), run, (r, t) => this.runner.run(r, t, true), false, RUNNABLE, false);
+    this.subscriptions.push(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('agentRuns.appId')) void this.refresh();
+      }),
+      this.describer(describers),
+    );
+    live.add(this);
+    deps.log.info(`The app's tests are offered in the Test Explorer (${this.baseUrl}).`);
+  }
+
+  private describer(describers: FailureDescribers): vscode.Disposable {
+    const d = (item: vscode.TestItem): ReturnType<Runner['describe']> => this.runner.describe(item);
+    describers.add(d);
+    return { dispose: () => describers.delete(d) };
+  }
+
+  private apps(): string[] {
+    const configured = configuredApp();
+    return [...new Set([...(configured ? [configured] : []), ...this.extraApps])];
+  }
+
+  private appItem(appId: string): vscode.TestItem {
+    const id = `app/${appId}`;
+    let item = this.controller.items.get(id);
+    if (!item) {
+      item = makeItem(this.controller, id, appId, { kind: 'app', appId }, { description: l10n.t('app'), resolvable: true });
+      this.controller.items.add(item);
+    }
+    return item;
+  }
+
+  /** Every app's tests read again; an app no longer configured goes away. */
+  async refresh(): Promise<void> {
+    const apps = this.apps();
+    const keep = new Set(apps.map((a) => `app/${a}`));
+    this.controller.items.forEach((i) => {
+      if (!keep.has(i.id)) this.controller.items.delete(i.id);
+    });
+    if (apps.length === 0) {
+      const note = makeItem(this.controller, 'note/noApp', l10n.t('Set agentRuns.appId to see the app’s tests'), { kind: 'note' });
+      this.controller.items.replace([note]);
+      return;
+    }
+    await Promise.all(apps.map((a) => this.listTests(this.appItem(a), a)));
+  }
+
+  private async resolve(item: vscode.TestItem): Promise<void> {
+    const m = metaOf(item);
+    if (m?.kind === 'app') await this.listTests(item, m.appId);
+    else if (m?.kind === 'test' || m?.kind === 'component') await this.readSteps(item, m.testId);
+  }
+
+  private async listTests(app: vscode.TestItem, appId: string): Promise<void> {
+    const client = await this.deps.getClient({ quiet: true });
+    if (!client) {
+      app.error = l10n.t('Not connected to the service.');
+      return;
+    }
+    app.busy = true;
+    try {
+      const tests = await client.listTests(appId);
+      app.error = undefined;
+      const groups: vscode.TestItem[] = [];
+      app.children.forEach((c) => {
+        if (metaOf(c)?.kind === 'group') groups.push(c);
+      });
+      const items = tests.filter((t) => !t.isComponent).map((t) => makeItem(this.controller, `${app.id}/test/${t.id}`, t.name?.trim() || t.id, { kind: 'test', appId, testId: t.id }, {
+        ...(t.description?.trim() ? { description: t.description.trim() } : {}), runnable: true, resolvable: true,
+      }));
+      const components = tests.filter((t) => t.isComponent);
+      const holder = makeItem(this.controller, `${app.id}/components`, l10n.t('Components'), { kind: 'components', appId }, { description: l10n.t('reusable steps, run only as part of a test') });
+      holder.sortText = '~';
+      holder.children.replace(components.map((t) => makeItem(this.controller, `${holder.id}/${t.id}`, t.name?.trim() || t.id, { kind: 'component', appId, testId: t.id }, { resolvable: true })));
+      app.children.replace([...items, ...groups, ...(components.length > 0 ? [holder] : [])]);
+      if (tests.length === 0) app.error = l10n.t('The service lists no tests for {0}.', appId);
+    } catch (e) {
+      this.failed(app, e, l10n.t('The tests of {0} could not be listed', appId));
+    } finally {
+      app.busy = false;
+    }
+  }
+
+  private async readSteps(item: vscode.TestItem, testId: string): Promise<void> {
+    const client = await this.deps.getClient({ quiet: true });
+    if (!client) return;
+    item.busy = true;
+    try {
+      const detail = await client.getTest(testId);
+      item.error = undefined;
+      setSteps(this.controller, item, detail.steps, l10n);
+    } catch (e) {
+      this.failed(item, e, l10n.t('The steps of {0} could not be read', item.label));
+    } finally {
+      item.busy = false;
+    }
+  }
+
+  private failed(item: vscode.TestItem, e: unknown, what: string): void {
+    if (isApiError(e) && e.status === 401) this.deps.reportUnauthorized(e);
+    item.error = `${what}: ${describeError(this.deps, e)}`;
+    this.deps.log.warn(item.error);
+  }
+
+  /** `agentRuns.serviceTests.runGroup { groupId, appId?, name? }`. */
+  async runGroup(arg: unknown): Promise<void> {
+    if (!isRunGroupArgument(arg)) {
+      void vscode.window.showInformationMessage(l10n.t('Run a group from the Test Groups view.'));
+      return;
+    }
+    const appId = arg.appId?.trim() || configuredApp();
+    if (!appId) {
+      void vscode.window.showInformationMessage(l10n.t('Set agentRuns.appId to run the app’s test groups.'));
+      return;
+    }
+    if (appId !== configuredApp()) this.extraApps.add(appId);
+    const app = this.appItem(appId);
+    const id = `${app.id}/group/${arg.groupId}`;
+    const label = l10n.t('Group: {0}', arg.name?.trim() || arg.groupId);
+    let group = app.children.get(id);
+    if (!group) {
+      group = makeItem(this.controller, id, label, { kind: 'group', appId, groupId: arg.groupId, ...(arg.name ? { name: arg.name } : {}) }, { runnable: true });
+      app.children.add(group);
+    } else {
+      group.label = label;
+    }
+    await this.runner.runGroup(group, appId, arg.groupId);
+  }
+
+  dispose(): void {
+    live.delete(this);
+    this.store.dispose();
+    for (const s of this.subscriptions) s.dispose();
+    this.controller.dispose();
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * The activation side of the app's tests in the Test Explorer: two commands, and the test
+ * controller (dist/serviceTests.js) made while `agentRuns.serviceTests` is on and thrown away
+ * when it goes off or the base URL changes (another service, other tests). Nothing is loaded or
+ * read while it is off, so against the reference's five endpoints nothing of it shows.
+ */
+import * as vscode from 'vscode';
+import type { FailureDescribers } from '../testing/register';
+import { loadServiceTests } from './load';
+import type { ServiceTestsDeps } from './types';
+
+type Controller = InstanceType<ReturnType<typeof loadServiceTests>['ServiceTests']>;
+
+export function registerServiceTests(context: vscode.ExtensionContext, deps: ServiceTestsDeps, describers: FailureDescribers): void {
+  let current: { controller: Controller; baseUrl: string } | undefined;
+  const sync = (): void => {
+    const baseUrl = deps.connection().baseUrl;
+    const on = deps.capabilities.has('serviceTests') && baseUrl !== undefined;
+    if (current && (!on || current.baseUrl !== baseUrl)) {
+      current.controller.dispose();
+      current = undefined;
+    }
+    if (on && !current) current = { controller: new (loadServiceTests().ServiceTests)(deps, describers), baseUrl };
+  };
+  context.subscriptions.push(
+    deps.capabilities.onDidChange(sync),
+    deps.onDidChangeConnection(sync),
+    { dispose: () => current?.controller.dispose() },
+    vscode.commands.registerCommand('agentRuns.serviceTests.refresh', () => current?.controller.refresh()),
+    vscode.commands.registerCommand('agentRuns.serviceTests.runGroup', (arg: unknown) => (current
+      ? current.controller.runGroup(arg)
+      : vscode.window.showInformationMessage(vscode.l10n.t('This service does not offer the app’s tests.')))),
+  );
+  // Off the activation path: the bundle loads after activate() returned.
+  const timer = setTimeout(sync, 0);
+  context.subscriptions.push({ dispose: () => clearTimeout(timer) });
+}

@@ -1,0 +1,30 @@
+/**
+ * What the service tests feature stands on (issue 22's contract): the capability keys
+ * (`deps.capabilities`), the send door's test-run entries, the client's test calls.
+ */
+import { isApiError } from '../api/errors';
+import type { Deps } from '../runs/deps';
+
+/** What the feature uses: the one Deps (its `capabilities`, its door's test-run entries). */
+export type ServiceTestsDeps = Deps;
+
+/** A start's answer at the door. */
+export type DoorStart = Awaited<ReturnType<Deps['door']['startTestRun']>> | Awaited<ReturnType<Deps['door']['startTestGroupRun']>>;
+
+/** `agentRuns.serviceTests.runGroup`'s argument (the Test Groups view's Run Group passes it). */
+export interface RunGroupArgument {
+  groupId: string;
+  appId?: string;
+  name?: string;
+}
+
+export function isRunGroupArgument(v: unknown): v is RunGroupArgument {
+  if (typeof v !== 'object' || v === null) return false;
+  const a = v as Record<string, unknown>;
+  return typeof a.groupId === 'string' && a.groupId.trim() !== '' && (a.appId === undefined || typeof a.appId === 'string') && (a.name === undefined || typeof a.name === 'string');
+}
+
+/** A failure in one sentence (the service's words for an ApiError). */
+export function describeError(deps: Pick<ServiceTestsDeps, 'api'>, e: unknown): string {
+  return isApiError(e) ? deps.api().describeApiError(e) : e instanceof Error ? e.message : String(e);
+}

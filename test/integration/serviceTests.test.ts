@@ -1,0 +1,187 @@
+// The app's tests in the Test Explorer (issue 22 §1), in the extension host against the
+// emulator's deployed profile: the controller `agentRuns.serviceTests` appears once the served
+// schema lists the tests' operations, lists app_todo's tests with the components apart (not
+// runnable), reads a test's steps with a condition's two branches; a run started from the run
+// profile (the branch picked with the workbench's own accept, as Enter would) reports each step
+// as it ends, a warning as a pass that says so, and reading stops once it ended; a group run
+// lists its members with their steps; a failed test's "Ask Agent to Fix" text has its failed
+// steps and comments. Against the reference profile the controller goes away.
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { AgentRunsTestApi } from '../../src/extension';
+import type * as ServiceTestsEntry from '../../src/serviceTests/entry';
+import { readTestContext, type IntegrationTestContext } from '../support/testContext';
+
+const none = new vscode.CancellationTokenSource().token;
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+async function admin(context: IntegrationTestContext, method: string, p: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(`${context.emulator.adminUrl}${p}`, { method, headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const text = await res.text();
+  assert.ok(res.ok, `${method} ${p}: ${res.status} ${text}`);
+  return text ? (JSON.parse(text) as unknown) : undefined;
+}
+
+async function requestsSince(context: IntegrationTestContext, n: number): Promise<{ requests: { method: string; path: string }[]; next: number }> {
+  return (await admin(context, 'GET', `/requests?since=${n}`)) as { requests: { method: string; path: string }[]; next: number };
+}
+
+async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 60_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > until) assert.fail(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+/** Runs `work`, accepting the quick pick it shows (as Enter would) until it resolves. */
+async function accepting<T>(work: Promise<T>, ms = 60_000): Promise<T> {
+  let done = false;
+  const running = work.finally(() => {
+    done = true;
+  });
+  const until = Date.now() + ms;
+  while (!done && Date.now() < until) {
+    await sleep(300);
+    if (!done) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+  }
+  assert.ok(done, 'did not finish: the branch pick was not accepted');
+  return running;
+}
+
+const children = (item: vscode.TestItem | undefined): vscode.TestItem[] => {
+  const out: vscode.TestItem[] = [];
+  item?.children.forEach((c) => out.push(c));
+  return out.sort((a, b) => (a.sortText ?? a.label).localeCompare(b.sortText ?? b.label));
+};
+const byLabel = (item: vscode.TestItem | undefined, label: string): vscode.TestItem => {
+  const found = children(item).find((c) => c.label === label);
+  assert.ok(found, `${item?.label ?? '?'} has "${label}": ${children(item).map((c) => c.label).join(', ')}`);
+  return found;
+};
+
+describe('The app\'s tests in the Test Explorer (extension host, deployed profile)', function () {
+  this.timeout(180_000);
+  const context = readTestContext();
+  let api: AgentRunsTestApi;
+  let mod: typeof ServiceTestsEntry;
+
+  /** Starts a run with the tool (which reads /openapi.json): the capability keys learn from it. */
+  const readSchema = async (): Promise<void> => {
+    const result = await api.assistant.tool('agentRuns_startRun')!.invoke({ input: { prompt: 'Integration: the Test Explorer learns what the service offers' }, toolInvocationToken: undefined }, none);
+    const text = result?.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('') ?? '';
+    assert.match(text, /Started agent run/);
+  };
+  const live = () => mod.current();
+
+  before(async function () {
+    if (!context) this.skip();
+    const ext = vscode.extensions.all.find((e) => e.id.toLowerCase() === context.extensionId.toLowerCase());
+    assert.ok(ext);
+    api = (await ext.activate()) as AgentRunsTestApi;
+    const config = vscode.workspace.getConfiguration('agentRuns');
+    await config.update('appId', 'app_todo', vscode.ConfigurationTarget.Global);
+    await config.update('defaultModel', 'hosted/auto', vscode.ConfigurationTarget.Global);
+    await admin(context, 'PATCH', '/settings', { preset: 'deployed', staleReadMs: null, staleStatusAfterFollowUpMs: null });
+    await readSchema();
+    await waitFor('agentRuns.serviceTests to turn on', () => (api.capability('serviceTests') ? true : undefined));
+    // The same module instance the extension loaded (one require cache per extension host).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    mod = require(path.join(ext.extensionPath, 'dist', 'serviceTests.js')) as typeof ServiceTestsEntry;
+    await waitFor('the test controller', () => live());
+  });
+
+  after(async () => {
+    if (!context) return;
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await admin(context, 'PATCH', '/settings', { preset: 'reference' });
+    const config = vscode.workspace.getConfiguration('agentRuns');
+    await config.update('appId', undefined, vscode.ConfigurationTarget.Global);
+    await config.update('defaultModel', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  it('lists the app\'s tests, the components apart and not runnable, and a test\'s steps with both branches of its condition', async () => {
+    const { controller } = live()!;
+    assert.equal(controller.id, 'agentRuns.serviceTests');
+    assert.equal(controller.label, 'Agent Runs: App Tests');
+    await controller.refreshHandler!(none);
+    const app = controller.items.get('app/app_todo');
+    assert.ok(app, 'the configured app is listed');
+    for (const name of ['Add a todo', 'Filter completed todos', 'Delete a todo', 'Share a list']) {
+      assert.equal(byLabel(app, name).tags.map((t) => t.id).join(), 'agentRuns.serviceTests.runnable', `${name} can run`);
+    }
+    const components = byLabel(app, 'Components');
+    assert.deepEqual(components.tags, []);
+    assert.deepEqual(children(components).map((c) => [c.label, c.tags.length]), [['Sign in', 0]]);
+
+    const filter = byLabel(app, 'Filter completed todos');
+    await controller.resolveHandler!(filter);
+    const condition = children(filter).find((c) => c.label.startsWith('If: '));
+    assert.ok(condition, `a condition among ${children(filter).map((c) => c.label).join(' | ')}`);
+    assert.deepEqual(children(condition).map((c) => c.label), ['if met', 'if not met']);
+    assert.ok(children(condition).every((b) => b.children.size > 0), 'both branches have their steps');
+    const add = byLabel(app, 'Add a todo');
+    await controller.resolveHandler!(add);
+    assert.ok(children(add).some((c) => c.label === 'Component: Sign in'), `the component reference is named: ${children(add).map((c) => c.label).join(' | ')}`);
+  });
+
+  it('runs a test from the run profile: each step as it ends, the warning a pass that says so, and no read once it ended', async () => {
+    const ctx = context!;
+    const { controller } = live()!;
+    const filter = byLabel(controller.items.get('app/app_todo'), 'Filter completed todos');
+    const before = mod.said.length;
+    const start = (await requestsSince(ctx, 0)).next;
+    // The profile's own handler, as the Test Explorer's Run calls it; the branch is picked once.
+    const runs = live()!.runner;
+    await accepting(runs.run(new vscode.TestRunRequest([filter]), none, false));
+    const said = mod.said.slice(before);
+    const test = said.filter((s) => s.itemId === filter.id).pop();
+    assert.ok(test, JSON.stringify(said));
+    assert.equal(test.verdict, 'passed');
+    assert.match(test.message ?? '', /Passed with warnings \(the service says “warning”\)/);
+    const steps = said.filter((s) => s.itemId.startsWith(`${filter.id}/`));
+    assert.ok(steps.some((s) => s.verdict === 'skipped' && /Skipped/.test(s.message ?? '')), `the untaken branch is skipped: ${JSON.stringify(steps)}`);
+    assert.ok(steps.some((s) => s.verdict === 'passed' && /Warning \(the service says “warning”\)/.test(s.message ?? '')), `the warning is shown: ${JSON.stringify(steps)}`);
+    const log = (await requestsSince(ctx, start)).requests;
+    assert.equal(log.filter((r) => r.method === 'POST' && r.path.endsWith('/test-runs')).length, 1, 'one POST /test-runs');
+    const mark = (await requestsSince(ctx, 0)).next;
+    await sleep(3_000);
+    assert.deepEqual((await requestsSince(ctx, mark)).requests.filter((r) => /test-(group-)?runs/.test(r.path)), [], 'nothing read once the run ended');
+  });
+
+  it('runs a group (agentRuns.serviceTests.runGroup): its members as the group run lists them, with their steps', async () => {
+    const before = mod.said.length;
+    await vscode.commands.executeCommand('agentRuns.serviceTests.runGroup', { groupId: 'tg_todo_smoke', appId: 'app_todo', name: 'Smoke' });
+    const said = mod.said.slice(before);
+    const group = said.find((s) => s.label === 'Group: Smoke');
+    assert.ok(group, JSON.stringify(said));
+    assert.equal(group.verdict, 'passed');
+    const members = said.filter((s) => s.itemId.startsWith(`${group.itemId}/`) && s.itemId.split('/').length === group.itemId.split('/').length + 1);
+    assert.deepEqual([...new Set(members.map((m) => m.label))].sort(), ['Add a todo', 'Filter completed todos']);
+    assert.ok(said.some((s) => s.itemId.startsWith(`${group.itemId}/tst_todo_add/`) && s.verdict === 'passed'), 'the members\' steps have their results');
+  });
+
+  it('a failed test: its failure for "Ask Agent to Fix" lists the failed step and its comment', async () => {
+    const { controller, runner } = live()!;
+    const remove = byLabel(controller.items.get('app/app_todo'), 'Delete a todo');
+    await runner.run(new vscode.TestRunRequest([remove]), none, false);
+    const described = runner.describe(remove);
+    assert.ok(described);
+    assert.equal(described.linkTo, remove);
+    assert.match(described.failed.message, /Steps that did not pass:\n- /);
+    assert.match(described.failed.message, /Failed \(the service says “error”\)/);
+    assert.match(described.failed.message, /Cancelled \(the service says “cancelled”\)/);
+    const step = children(remove).find((c) => runner.describe(c) !== undefined);
+    assert.equal(step && runner.describe(step)?.linkTo, remove, 'a step\'s message links to its test');
+  });
+
+  it('reference profile: the controller goes away', async () => {
+    await admin(context!, 'PATCH', '/settings', { preset: 'reference' });
+    await readSchema();
+    await waitFor('agentRuns.serviceTests to turn off', () => (api.capability('serviceTests') ? undefined : true));
+    await waitFor('the controller to go', () => (live() ? undefined : true));
+  });
+});
