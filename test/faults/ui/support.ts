@@ -13,7 +13,7 @@ import { startRunOnService } from '../../e2e/service';
 import { logFiles } from '../../support/codeServer';
 import { paths } from '../../support/paths';
 import { waitUntil } from '../../support/processes';
-import { registerSecret, TRACE_LOG_LEVEL, type Scenario } from '../registry';
+import { registerEmulatorTokens, TRACE_LOG_LEVEL, type Scenario } from '../registry';
 import { adminOk } from '../../emulator/testing';
 
 export { UI_TIMEOUT_MS, type Workbench };
@@ -78,8 +78,7 @@ export function useFaultWorkbench(options: WorkbenchOptions): () => Workbench {
   before(async function () {
     this.timeout(120_000);
     const wb = workbench();
-    const t = wb.emulator.tokens;
-    registerSecret(t.default, t.scoped, t.noApiAccess, t.noCredits, t.revoked);
+    registerEmulatorTokens(wb.emulator.tokens, wb.emulator.baseUrl);
     await openWithTrace(wb);
   });
   return workbench;

@@ -520,9 +520,9 @@ describe('faults in the workbench (what a person sees)', function () {
     await closeEditors(wb);
     await clearNotifications(wb);
     const fresh = (await admin(wb, 'POST', '/tokens', { workspaceId: 'ws_acme', name: 'insecure' })) as { token: string };
-    registerSecret(fresh.token);
     // 0.0.0.0 reaches this machine, but is not a loopback name: the extension must treat it as remote.
     const insecure = wb.emulator.baseUrl.replace('127.0.0.1', '0.0.0.0');
+    registerSecret(fresh.token, { label: 'the token the plain-http scenario stores', baseUrl: insecure });
     const carrying = (): number => wb.emulator.requests.filter((r) => (r.headers.authorization ?? '').includes(fresh.token)).length;
     await backOnline(wb);
     const setBaseUrl = async (url: string): Promise<void> => {
