@@ -102,6 +102,8 @@ export class Connection extends Disposable {
   private generation = 0;
   private readonly insecureDeclined = new Set<string>();
   private insecurePrompt: Promise<boolean> | undefined;
+  /** Every token held (all base URLs), as last read: the client keeps them out of its messages. */
+  private held: readonly string[] = [];
   private readyPromise: Promise<void>;
 
   constructor(private readonly options: ConnectionOptions) {
@@ -118,6 +120,9 @@ export class Connection extends Disposable {
       }
     }));
     this._register(options.auth.onDidChange((e) => {
+      // Any base URL's token, here or in another window: it is held, so it is redacted too.
+      void this.api().noteTokenChange(options.globalState, options.auth, e.baseUrl).then(() => this.heldTokens()).catch((err: unknown) =>
+        options.log.warn(`Could not list the stored tokens: ${err instanceof Error ? err.message : String(err)}`));
       if (e.baseUrl === this.state.baseUrl) {
         this.invalidateClient();
         void this.refreshSignedIn();
@@ -216,6 +221,12 @@ export class Connection extends Disposable {
     return this.insecurePrompt;
   }
 
+  /** Reads every token held again (the current base URL's and the others'). */
+  async heldTokens(): Promise<readonly string[]> {
+    this.held = await this.api().heldTokens(this.options.globalState, this.options.auth, this.state.baseUrl);
+    return this.held;
+  }
+
   /** Re-reads whether a token is stored; fires a change when it differs. */
   async refreshSignedIn(): Promise<void> {
     const baseUrl = this.state.baseUrl;
@@ -283,6 +294,7 @@ export class Connection extends Disposable {
     if (!(await this.confirmInsecure(baseUrl, quiet))) {
       return undefined;
     }
+    await this.heldTokens();
     const proxy = readNetworkSettings();
     const proxyUrl = proxy.url;
     const api = this.api();
@@ -294,6 +306,7 @@ export class Connection extends Disposable {
       return api.createClient({
         baseUrl,
         token,
+        otherSecrets: () => this.held,
         proxy,
         userAgent: `agent-runs-vscode/${version} (${vscode.env.appName} ${vscode.version})`,
         log: (entry: RequestLogEntry) => {
