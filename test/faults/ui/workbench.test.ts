@@ -11,11 +11,11 @@ import type { Frame } from 'playwright-core';
 import { clickNotificationButton } from '../../e2e/harness';
 import { paths } from '../../support/paths';
 import { waitUntil } from '../../support/processes';
-import { registerSecret, scenario, type Scenario } from '../registry';
+import { describeSecret, registerSecret, scenario, type Scenario } from '../registry';
 import { HOSTILE_SHORT, HOSTILE_TEXTS, hostileToolParameters, withTrap } from '../support/hostile';
 import {
   activations, admin, allFramesHtml, backOnline, browserStorage, command, clearNotifications, extensionHostPid, goodReadsSince, observe,
-  openWithTrace, panelFrame, panelHasFocus, posts, startHeldRun, toastButtons, trackRun, transcriptFiles, Trap, UI_TIMEOUT_MS, uiChecked,
+  openWithTrace, panelFrame, panelHasFocus, posts, restoreStartSettings, startHeldRun, toastButtons, trackRun, transcriptFiles, Trap, UI_TIMEOUT_MS, uiChecked,
   useFaultWorkbench, userDataFiles, webviewHostFrame, type Workbench,
 } from './support';
 
@@ -525,13 +525,10 @@ describe('faults in the workbench (what a person sees)', function () {
     registerSecret(fresh.token, { label: 'the token the plain-http scenario stores', baseUrl: insecure });
     const carrying = (): number => wb.emulator.requests.filter((r) => (r.headers.authorization ?? '').includes(fresh.token)).length;
     await backOnline(wb);
-    const setBaseUrl = async (url: string): Promise<void> => {
-      await command(wb, 'Agent Runs: Set Base URL');
-      await wb.typeInInput(url);
-      await wb.waitForOutputLog('Agent Runs', `Base URL is now ${url}.`);
-    };
-    await setBaseUrl(insecure);
     try {
+      await command(wb, 'Agent Runs: Set Base URL');
+      await wb.typeInInput(insecure);
+      await wb.waitForOutputLog('Agent Runs', `Base URL is now ${insecure}.`);
       await command(wb, 'Agent Runs: Set API Token');
       await wb.typeInInput(fresh.token);
       const dialog = wb.page.locator('.monaco-dialog-box');
@@ -552,14 +549,11 @@ describe('faults in the workbench (what a person sees)', function () {
       await trackRun(wb, id);
       await waitUntil(() => carrying() > 0, UI_TIMEOUT_MS, 'a request with the token after the person agreed');
     } finally {
-      // Back to the emulator's own base URL (and its token), whatever happened above: a failure
-      // here must not leave the next scenarios on another origin with another token.
-      await wb.closeQuickInput().catch(() => undefined);
-      try {
-        await closeEditors(wb);
-      } finally {
-        await setBaseUrl(wb.emulator.baseUrl);
-      }
+      // Back to the emulator's own base URL (and so its token), whatever happened above, by the
+      // settings file and a reload rather than the palette: a workbench too slow to answer must
+      // not leave the next scenarios on another origin with another token. Whatever else is left
+      // open, the next scenario closes what it finds.
+      await restoreStartSettings(wb);
     }
   }));
 
@@ -569,10 +563,17 @@ describe('faults in the workbench (what a person sees)', function () {
     await clearNotifications(wb);
     // A run whose service echoes the token in an error, then redirects it to another origin.
     const id = await startHeldRun(wb, 'Sinks');
+    const echoed = wb.emulator.requests.length;
     wb.emulator.inject({ method: 'GET', path: `^/agents/${id}$`, status: 500, body: JSON.stringify({ error: `internal error for ${wb.emulator.tokens.default}` }), times: 1 });
     await command(wb, 'Agent Runs: Track Run by ID…');
     await wb.typeInInput(id, { prompt: /agent ID/i });
     const toast = await wb.waitForNotification(/failed \(500\)|internal error/i, 30_000);
+    // The premise of what follows: the service echoes the very token the extension sent it.
+    const read = wb.emulator.requests.slice(echoed).find((r) => r.status === 500 && r.path.split('?')[0].endsWith(`/agents/${id}`));
+    assert.equal(read?.headers.host, new URL(wb.emulator.baseUrl).host, 'premise: the extension reads from the emulator\'s own base URL');
+    const sent = (read?.headers.authorization ?? '').replace(/^Bearer /, '');
+    // Compared, never handed to assert as values: a failure report must not print a token.
+    assert.ok(sent === wb.emulator.tokens.default, `premise: the extension sends the emulator's default token (it sent ${sent ? describeSecret(sent) : 'none'})`);
     s.sink('the error notification', await toast.innerText());
     await clearNotifications(wb);
     await trackRun(wb, id);
@@ -651,6 +652,8 @@ describe('faults in the workbench (what a person sees)', function () {
     const outBefore = wb.readOutputLog('Agent Runs').length;
     await openWithTrace(wb);
     await wb.waitForExtensionActivation();
+    // The premise: the extension came back on the service whose run list was corrupted.
+    assert.ok(wb.readOutputLog('Agent Runs').slice(outBefore).includes(` ms on ${base} (`), `premise: the extension started on ${base}`);
     const hostLog = wb.extensionHostLog().slice(hostLogBefore);
     assert.doesNotMatch(hostLog, /Activating extension .*agent-runs.* failed/i, 'activation failed on corrupt state');
     await waitUntil(() => /saved run list was unreadable and has been reset/.test(wb.readOutputLog('Agent Runs').slice(outBefore)), 30_000, 'the reset warning');
