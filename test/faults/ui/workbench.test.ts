@@ -276,8 +276,10 @@ describe('faults in the workbench (what a person sees)', function () {
     await trackRun(wb, id);
     await panelFrame(wb, 3);
     const text = 'Add an index on created_at (sent once)';
-    // The service takes the follow-up and holds its answer: the send stays under way for a while.
-    wb.emulator.inject({ method: 'POST', path: `^/agents/${id}/messages$`, passThrough: true, delayMs: 6_000, times: 1 });
+    // The service takes the follow-up and holds its answer until the checks below are done (it
+    // was 6 s, which the steps below outlasted on a busy machine: the send had ended before the
+    // tree button was pressed). The client gives up after its own 30 s.
+    wb.emulator.inject({ method: 'POST', path: `^/agents/${id}/messages$`, passThrough: true, delayMs: 120_000, times: 1 });
     // Through the page's own channel to the extension, whatever the page itself guards.
     const send = async (requestId: number): Promise<void> => {
       const hostFrame = await webviewHostFrame(wb);
@@ -297,10 +299,14 @@ describe('faults in the workbench (what a person sees)', function () {
     const afterPage = posts(wb, `/agents/${id}/messages`).length;
     s.duplicatePosts(afterPage - 1, 'follow-up POSTs for one Send (a double Send, then a Send from the rebuilt page)');
     // The tree button (Send Follow-up on the run's row) during the send: the run is shown, no box opens.
+    assert.equal(posts(wb, `/agents/${id}/messages`)[0]?.status, undefined, 'premise: the follow-up\'s POST is still waiting for its answer');
     await wb.treeInlineAction('Send lock', 'Send Follow-up');
     await wb.waitForNotification(/A follow-up to this run is being sent/, UI_TIMEOUT_MS);
     const box = await wb.page.locator('.quick-input-widget .quick-input-title', { hasText: /Follow-up for/ }).isVisible().catch(() => false);
     assert.equal(box, false, 'the follow-up box opened during the send');
+    assert.equal(posts(wb, `/agents/${id}/messages`)[0]?.status, undefined, 'premise: the follow-up\'s POST was still under way when the tree button was pressed');
+    wb.emulator.releaseHeld();
+    await waitUntil(() => posts(wb, `/agents/${id}/messages`)[0]?.status === 202, UI_TIMEOUT_MS, 'the held answer to go out');
     await waitUntil(async () => (await followUpsStored(wb, id, text)) >= 1, 30_000, 'the follow-up to be on the service');
     await observe(2_000);
     s.duplicatePosts(posts(wb, `/agents/${id}/messages`).length - afterPage, 'follow-up POSTs after the tree button during the send');
