@@ -112,8 +112,10 @@ export async function restoreStartSettings(wb: Workbench): Promise<void> {
   const from = wb.readOutputLog('Agent Runs').length;
   fs.writeFileSync(settingsFile(wb), start);
   await openWithTrace(wb);
-  const said = wb.readOutputLog('Agent Runs').slice(from);
-  const on = [...said.matchAll(/activated in [\d.]+ ms on (\S+) |Base URL is now (\S+)\./g)].map((m) => m[1] ?? m[2]).pop();
+  // The output channel reaches its file a moment after the extension wrote it (later on a busy machine).
+  const said = (): string => wb.readOutputLog('Agent Runs').slice(from);
+  await waitUntil(() => / ms on \S+ \(/.test(said()), 30_000, 'the extension\'s activation line (at trace level) after the reload');
+  const on = [...said().matchAll(/activated in [\d.]+ ms on (\S+) |Base URL is now (\S+)\./g)].map((m) => m[1] ?? m[2]).pop();
   if (on !== wb.emulator.baseUrl || settingsChanged(wb)) {
     throw new Error(`the settings were restored, but the extension says it is on ${on ?? 'no base URL it named'}, not ${wb.emulator.baseUrl}`);
   }

@@ -415,6 +415,9 @@ describe('faults in the workbench (what a person sees)', function () {
     await wb.page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: 'checkout.test.js' }).first().waitFor({ state: 'visible' });
     await quick.press('Enter');
     await wb.page.locator('.tabs-container .tab.active[aria-label^="checkout.test.js"]').first().waitFor({ state: 'visible' });
+    // The editor takes the focus a moment after its tab shows (seconds on a busy machine): a
+    // palette opened before that closes as it does, as for a person who types too early.
+    await wb.page.locator('.editor-group-container.active .monaco-editor.focused').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
     await command(wb, 'Agent Runs: Create Test Group from File(s)');
     const step = async (n: number): Promise<void> => waitUntil(async () => /\b\d\/4\b/.test(await wb.page.locator('.quick-input-widget').innerText().catch(() => '')) && (await wb.page.locator('.quick-input-widget').innerText()).includes(`${n}/4`), UI_TIMEOUT_MS, `step ${n}/4`);
     await step(1);
@@ -659,6 +662,7 @@ describe('faults in the workbench (what a person sees)', function () {
     await openWithTrace(wb);
     await wb.waitForExtensionActivation();
     // The premise: the extension came back on the service whose run list was corrupted.
+    await waitUntil(() => / ms on \S+ \(/.test(wb.readOutputLog('Agent Runs').slice(outBefore)), 30_000, 'the extension\'s activation line (at trace level)');
     assert.ok(wb.readOutputLog('Agent Runs').slice(outBefore).includes(` ms on ${base} (`), `premise: the extension started on ${base}`);
     const hostLog = wb.extensionHostLog().slice(hostLogBefore);
     assert.doesNotMatch(hostLog, /Activating extension .*agent-runs.* failed/i, 'activation failed on corrupt state');
