@@ -276,6 +276,17 @@ describe('faults in the workbench (what a person sees)', function () {
     await trackRun(wb, id);
     await panelFrame(wb, 3);
     const text = 'Add an index on created_at (sent once)';
+    // Another editor in the panel's group, opened before the send: hiding and showing the panel
+    // during the send are then two clicks on tabs (the palette and a run pick took longer than
+    // the client's 30 s at load 19; the send had ended, and the checks below saw nothing held).
+    await command(wb, 'File: New Untitled Text File');
+    const tab = (title: string) => wb.page.locator('.tabs-container .tab', { hasText: title }).first();
+    const showTab = async (title: string): Promise<void> => {
+      await tab(title).click();
+      await waitUntil(async () => ((await tab(title).getAttribute('class')) ?? '').split(/\s+/).includes('active'), UI_TIMEOUT_MS, `the tab "${title}" in front`);
+    };
+    await showTab('Run: ');
+    await panelHasFocus(await panelFrame(wb, 3));
     // The service takes the follow-up and holds its answer until the checks below are done (it
     // was 6 s, which the steps below outlasted on a busy machine: the send had ended before the
     // tree button was pressed). The client gives up after its own 30 s.
@@ -289,9 +300,8 @@ describe('faults in the workbench (what a person sees)', function () {
     await send(902);
     await waitUntil(() => posts(wb, `/agents/${id}/messages`).length >= 1, UI_TIMEOUT_MS, 'the follow-up POST');
     // The tab is hidden (another editor in front) and shown again: its page is rebuilt from init.
-    await command(wb, 'File: New Untitled Text File');
-    await command(wb, 'Agent Runs: Open Run');
-    await pickRunInQuickPick(wb, id);
+    await showTab('Untitled-');
+    await showTab('Run: ');
     await panelHasFocus(await panelFrame(wb, 3));
     await send(903);
     await observe(1_000);
