@@ -27,7 +27,8 @@ const lazyEntries = {
   panel: 'src/panel/entry.ts',
   // The saved transcripts: the first read that brings messages, or a panel (src/runs/transcripts.ts).
   transcripts: 'src/core/transcript/transcriptFiles.ts',
-  // The run commands' bodies and the run links: their first use (src/runs/commands/lazyCommands.ts).
+  // The run commands' bodies and the run links, and the connection's prompts (Set Base URL, Set API Token,
+  // Clear Token): their first use (src/runs/commands/lazyCommands.ts, src/connection/register.ts).
   runCommands: 'src/runs/commands/bodies.ts',
   // Test-ID scanning, creating test groups, runs about tests (src/testGroups/load.ts).
   testGroups: 'src/testGroups/entry.ts',
@@ -35,6 +36,8 @@ const lazyEntries = {
   assistant: 'src/assistant/entry.ts',
   // "Ask Agent to Fix" from the Test Explorer: its first use (src/testing/load.ts).
   testing: 'src/testing/entry.ts',
+  // Code reviews: the start flow, opening a review, the Runs view's review rows (src/reviews/load.ts).
+  reviews: 'src/reviews/entry.ts',
 };
 const lazyExternals = Object.keys(lazyEntries).map((name) => `./${name}.js`);
 
@@ -51,6 +54,26 @@ const lazyExternalsPlugin = {
     const names = new Set(lazyExternals);
     build.onResolve({ filter: /^\.\/[\w-]+\.js$/ }, (args) =>
       names.has(args.path) && !/[\\/]node_modules[\\/]/.test(args.importer) ? { path: args.path, external: true } : undefined);
+  },
+};
+
+/**
+ * undici's HTTP/1 parser comes as two WebAssembly builds, each a 72 KB base64 module: with SIMD
+ * and without. undici tries the SIMD one and falls back to the plain one when it cannot be
+ * loaded, on every platform. The extension parses a few small JSON answers a second at most, so
+ * the plain build alone serves it: the SIMD module resolves to one that throws, undici takes its
+ * own fallback, and the .vsix is ~50 KB smaller. scripts/check-bundles.js fails if it comes back.
+ * @type {import('esbuild').Plugin}
+ */
+const plainLlhttpPlugin = {
+  name: 'plain-llhttp',
+  setup(build) {
+    build.onResolve({ filter: /llhttp_simd-wasm\.js$/ }, (args) =>
+      /[\\/]undici[\\/]/.test(args.importer) ? { path: 'llhttp-simd-omitted', namespace: 'plain-llhttp' } : undefined);
+    build.onLoad({ filter: /.*/, namespace: 'plain-llhttp' }, () => ({
+      contents: "throw new Error('the SIMD build of llhttp is not bundled; undici falls back to the plain one')",
+      loader: 'js',
+    }));
   },
 };
 
@@ -78,7 +101,7 @@ async function main() {
       platform: 'node',
       target: 'node20',
       external: ['vscode'],
-      plugins: [lazyExternalsPlugin],
+      plugins: [lazyExternalsPlugin, plainLlhttpPlugin],
       metafile: true,
     }),
     esbuild.context({

@@ -11,10 +11,11 @@ const noVscode = {
 
 /**
  * The layers of src/, lowest first. A module may import its own folder and the layers below
- * it, never one above; features (the last layer) never import each other: extension.ts wires
- * them together through deps.
+ * it, never one above; features never import each other: extension.ts wires them together
+ * through deps. Code reviews build on the features below them (the start flow is the launch
+ * form's steps on a review's fields).
  */
-const LAYERS = [['api'], ['core'], ['connection'], ['runs'], ['launch', 'panel', 'testGroups', 'assistant', 'testing'], ['extension.ts']];
+const LAYERS = [['api'], ['core'], ['connection'], ['runs'], ['launch', 'panel', 'testGroups', 'assistant', 'testing'], ['reviews'], ['extension.ts']];
 const rankOf = (top) => LAYERS.findIndex((names) => names.includes(top));
 
 /** @param {string} file @returns {string | undefined} the first folder under src/ (or `extension.ts`) */
@@ -66,7 +67,7 @@ const globalStateRule = {
 // "may have arrived") hold only if no surface calls the client's POST methods itself.
 const doorFiles = ['src/runs/sendPosts.ts', 'src/api/**/*.ts'];
 const doorRule = {
-  selector: 'CallExpression[callee.type="MemberExpression"][callee.property.name=/^(startAgent|sendFollowUp|createTestGroup)$/]:not([callee.object.property.name="door"]):not([callee.object.name="door"])',
+  selector: 'CallExpression[callee.type="MemberExpression"][callee.property.name=/^(startAgent|sendFollowUp|createTestGroup|startCodeReview)$/]:not([callee.object.property.name="door"]):not([callee.object.name="door"])',
   message: 'Send through deps.door (src/runs/sendDoor.ts), never the client\'s POST methods directly.',
 };
 

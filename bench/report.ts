@@ -1,6 +1,6 @@
 /**
  * Figures, their budgets and the two outputs: a Markdown table on stdout (pasted into the
- * README's "Latest results") and test-results/bench.json for machines.
+ * "Latest results" of docs/PERFORMANCE.md) and test-results/bench.json for machines.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -74,10 +74,18 @@ const STATELESS = {
   'src/core/time.ts': 'pure time formatting',
   'src/connection/showApiError.ts': 'functions that take the live gate and connection as parameters; no module state',
   'src/connection/ownCommands.ts': 'one stateless function (runs a command through vscode.commands)',
+  'src/connection/tokenStore.ts':
+    'dist/runCommands.js takes only validateTokenShape (Set API Token), a pure function; the TokenStore class (the one instance is made in activate()) is tree-shaken out of it',
+  'src/runs/tooltip.ts': 'one pure function building a MarkdownString (runs\' and code reviews\' tooltips)',
   'src/runs/commands/pickRun.ts': 'functions over deps; no module state',
   'src/runs/followUp.ts': 'functions over deps (the one send lock is deps.sends); no module state',
   'src/runs/followUpSends.ts':
     'the FollowUpSends class keeps per-instance state only (the one instance is deps.sends); dist/runCommands.js uses its pure describeFollowUpFailure',
+  'src/core/launch/failure.ts': 'pure functions: the words and buttons of a failed start (the launch form\'s, and the code review form\'s resume offer)',
+  'src/core/launch/form.ts': 'pure field checks and form helpers (the code review form checks its fields with them)',
+  'src/core/launch/navigation.ts': 'the Navigator class keeps per-instance state only (one per form shown); nothing tests `instanceof`',
+  'src/core/launch/submit.ts': 'pure functions: what the person clicks after a failed start (the launch form\'s and the code review form\'s)',
+  'src/core/reviews/': 'pure functions and constants (the code review form, its steps and versions; the name a review is listed under, in dist/send.js)',
   'node_modules/zod/':
     'zod 4 keeps its global config and registry on globalThis (shared by every copy) and answers instanceof from trait names, not class identity; no schema object crosses bundles',
 };
@@ -190,6 +198,22 @@ function main() {
     const text = fs.readFileSync(path.join(root, output), 'utf8');
     for (const m of text.matchAll(/require\(["']\.\/([\w.-]+\.js)["']\)/g)) {
       if (!built.has(m[1])) problems.push(`${output} requires ./${m[1]}, which was not built`);
+    }
+  }
+
+  // undici's SIMD parser stays out (esbuild.js plainLlhttpPlugin): a slice of its base64 module
+  // found in any bundle means the plugin no longer matches how undici requires it.
+  const simdSource = path.join(root, 'node_modules/undici/lib/llhttp/llhttp_simd-wasm.js');
+  if (fs.existsSync(simdSource)) {
+    const b64 = /'([A-Za-z0-9+/=]{1000,})'/.exec(fs.readFileSync(simdSource, 'utf8'));
+    const plain = fs.readFileSync(path.join(root, 'node_modules/undici/lib/llhttp/llhttp-wasm.js'), 'utf8');
+    // A slice of the SIMD build that the plain build does not share.
+    const probe = b64 ? [2000, 8000, 20000, 40000].map((at) => b64[1].slice(at, at + 80)).find((s) => s.length === 80 && !plain.includes(s)) : undefined;
+    if (!probe) problems.push(`cannot read undici's SIMD llhttp module (${simdSource}) to check it is not bundled`);
+    for (const [output] of outputs) {
+      if (probe && fs.readFileSync(path.join(root, output), 'utf8').includes(probe)) {
+        problems.push(`${output} bundles undici's SIMD llhttp build (see plainLlhttpPlugin in esbuild.js)`);
+      }
     }
   }
 

@@ -11,6 +11,7 @@ import { TokenStore } from './connection/tokenStore';
 import { UnauthorizedGate } from './connection/unauthorizedGate';
 import { registerLazyRunCommands } from './runs/commands/lazyCommands';
 import { registerStartRun, startRunPrefilled } from './launch/register';
+import { registerStartCodeReview } from './reviews/registerStart';
 import { Emitter } from './core/events';
 import type { RunLedger } from './core/ledger/ledger';
 import type { Poller } from './core/polling/poller';
@@ -41,6 +42,8 @@ import { registerTestGroups } from './testGroups/register';
 import { registerAssistant, type AssistantTestHooks } from './assistant/register';
 import { registerTesting } from './testing/register';
 import { SerialStore } from './core/serialStore';
+import { registerCodeReviews, type ReviewsGate } from './reviews/gate';
+import type { RunsTreeElement } from './runs/runsTree';
 
 /** What activate() returns: enough for the integration tests to watch, never the token. */
 export interface AgentRunsTestApi {
@@ -69,6 +72,10 @@ export interface AgentRunsTestApi {
   transcriptSequences(agentId: string): Promise<number[]>;
   /** The language model tools and the chat handler, as registered (tests drive what the editor's UI would). */
   readonly assistant: AssistantTestHooks;
+  /** The Runs view's rows as its tree provider gives them to VS Code. */
+  readonly runsTree: { getChildren(element?: RunsTreeElement): RunsTreeElement[] | Promise<RunsTreeElement[]>; getTreeItem(element: RunsTreeElement): vscode.TreeItem };
+  /** Whether `agentRuns.codeReviews` is on. */
+  codeReviews(): boolean;
 }
 
 let shutdown: (() => Promise<void>) | undefined;
@@ -85,9 +92,11 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
   registerRunCommands(context, deps, base, log);
   runs.host.attach(deps);
   registerStartRun(context, deps);
+  registerStartCodeReview(context, deps);
   const testGroups = registerTestGroups(context, deps);
   const assistant = registerAssistant(context, deps, testGroups);
   registerTesting(context, deps);
+  const reviews = registerCodeReviews(context, base, runs.view, log);
 
   // After registration, off the activation path.
   void seedTokenFromEnv(process.env, base.conn, base.auth, log).catch((e: unknown) => log.warn(`Seeding the token failed: ${e instanceof Error ? e.message : String(e)}`));
@@ -96,7 +105,7 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
 
   const activationMs = performance.now() - started;
   log.debug(`Agent Runs activated in ${activationMs.toFixed(1)} ms on ${base.conn.current.baseUrl} (${base.ledgers.current.active().length} unfinished run(s) to follow).`);
-  return testApi(base, runs, log, flush, activationMs, assistant);
+  return testApi(base, runs, log, flush, activationMs, assistant, reviews);
 }
 
 /** Connection, token, run list, transcripts, 401 gate, drafts: what every feature stands on. */
@@ -148,6 +157,7 @@ function buildRuns(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
     drafts: b.drafts,
     knownUserMessageIds: (id, prompt) => knownUserMessageIds(b, id, prompt),
     log,
+    l10n: vscode.l10n,
   }, loadSendPosts);
   context.subscriptions.push(sync, watchFollowUpSends(b.sends, b.ledgers, sync));
   const view = new RunsView(new RunsTreeProvider(b.ledgers, b.conn), b.ledgers);
@@ -232,7 +242,7 @@ function registerRunCommands(context: vscode.ExtensionContext, deps: GlueDeps, b
   registerLazyRunCommands(context, deps);
 }
 
-function testApi(b: Base, r: Runs, log: vscode.LogOutputChannel, flush: () => Promise<void>, activationMs: number, assistant: AssistantTestHooks): AgentRunsTestApi {
+function testApi(b: Base, r: Runs, log: vscode.LogOutputChannel, flush: () => Promise<void>, activationMs: number, assistant: AssistantTestHooks, reviews: ReviewsGate): AgentRunsTestApi {
   const { conn, ledgers, gate, auth } = b;
   return {
     ledger: () => ledgers.current,
@@ -253,6 +263,8 @@ function testApi(b: Base, r: Runs, log: vscode.LogOutputChannel, flush: () => Pr
     // Not the in-memory store alone: a transcript no panel shows is dropped from memory once saved.
     transcriptSequences: async (agentId) => (await b.transcripts.load(agentId)).snapshot().entries.map((e) => e.sequence ?? -1),
     assistant,
+    runsTree: r.view.provider,
+    codeReviews: () => reviews.enabled,
   };
 }
 

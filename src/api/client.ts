@@ -320,7 +320,9 @@ export function createClient(options: ClientOptions): AgentRunsApi {
 
     async getSchemaInfo(opts?: RequestOptions): Promise<ServiceSchemaInfo> {
       const json = await call({ method: 'GET', path: '/openapi.json', signal: opts?.signal });
-      return parsed('GET', '/openapi.json', json, extractSchemaInfo);
+      const info = parsed('GET', '/openapi.json', json, extractSchemaInfo);
+      options.onSchemaInfo?.(info);
+      return info;
     },
 
     async dispose(): Promise<void> {

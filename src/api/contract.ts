@@ -66,6 +66,8 @@ export interface ClientOptions {
   timeouts?: Partial<Timeouts>;
   userAgent?: string;
   log?: (entry: RequestLogEntry) => void;
+  /** Each `/openapi.json` read, whoever asked (what the service serves is learnt on the way). */
+  onSchemaInfo?: (info: ServiceSchemaInfo) => void;
 }
 
 /** The service's documented endpoints. Every method rejects only with `ApiError`. */

@@ -187,7 +187,7 @@ export interface ServiceSchemaInfo {
 }
 
 /** Whether the served document lists `path` (relative to the base URL, e.g. `/code-reviews`). */
-export function servesPath(info: ServiceSchemaInfo | undefined, path: string): boolean {
+export function servesPath(info: ServiceSchemaInfo | Pick<ServiceSchemaInfo, 'paths'> | undefined, path: string): boolean {
   return info?.paths?.includes(path) === true;
 }
 

@@ -1,5 +1,6 @@
 /**
- * `@agent-runs` in the chat view: `/start`, `/status`, `/followup`, `/tests`. It talks to the
+ * `@agent-runs` in the chat view: `/start`, `/status`, `/followup`, `/tests`, and `/reviews`
+ * where the service serves code reviews (./reviewChat.ts). It talks to the
  * service, not to a language model, so it works with no model at all. A message typed by the
  * person is their instruction: `/start` starts with the defaults of the settings (read_only;
  * edit rights only through the launch form, where they are confirmed), `/followup` sends.
@@ -17,6 +18,7 @@ import { conversationOf, runState } from '../core/ledger/runState';
 import { followUpConflict, noFollowUpsReason, startConflict } from '../core/runs/refusals';
 import { splitRunAndText } from '../core/assistant/runWords';
 import { clientOrRefuse, failureText, modelsOffered, setting, notConnectedText } from './common';
+import { reviews } from './reviewChat';
 
 export interface FollowOptions {
   /** Milliseconds between reads. */
@@ -230,8 +232,11 @@ export async function handleChat(deps: Deps, request: vscode.ChatRequest, _conte
       case 'tests':
         tests(request, stream);
         break;
+      case 'reviews':
+        await reviews(deps, request, stream, token);
+        break;
       default:
-        stream.markdown(escapeMarkdown(vscode.l10n.t('I start and follow hosted agent runs: /start <prompt>, /status [run ID], /followup [run ID] <prompt>, /tests (the open or attached test files).')));
+        stream.markdown(escapeMarkdown(vscode.l10n.t('I start and follow hosted agent runs: /start <prompt>, /status [run ID], /followup [run ID] <prompt>, /tests (the open or attached test files), /reviews [review ID] (code reviews, where the service offers them).')));
     }
     return {};
   } catch (e) {

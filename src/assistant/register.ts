@@ -1,5 +1,5 @@
 /**
- * The editor's assistant as an entry point: four language model tools (any chat assistant in
+ * The editor's assistant as an entry point: language model tools (any chat assistant in
  * the editor can start, read and follow up runs and create test groups through them, with our
  * token handling and our run list) and the `@agent-runs` chat participant. Registered at
  * activation with final API only; their code loads on first use. Where the editor has no
@@ -16,7 +16,7 @@ export const PARTICIPANT_ID = 'agentRuns.assistant';
 
 type Input = Record<string, unknown>;
 
-/** What the integration tests drive directly (see README: which parts go through the editor's API). */
+/** What the integration tests drive directly (see docs/TESTING.md: which parts go through the editor's API). */
 export interface AssistantTestHooks {
   tool(name: ToolName): vscode.LanguageModelTool<Input> | undefined;
   handleChat(request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, follow?: Partial<FollowOptions>): Promise<vscode.ChatResult>;

@@ -15,71 +15,15 @@ import type { NormalizedStartAgentRequest } from '../api/validate';
 import type { Deps, TestGroupsAccess } from '../runs/deps';
 import { conversationOf, runState, type RunState } from '../core/ledger/runState';
 import { DEFAULT_RUN_TEXT_BOUNDS, runAsText } from '../core/assistant/format';
-import { followUpConfirmation, startConfirmation, testGroupConfirmation, type Confirmation } from '../core/assistant/prompts';
-import { TOOL_FOLLOW_UP, TOOL_READ, TOOL_START, TOOL_TEST_GROUP, checkToolInput, type ToolName } from '../core/assistant/schemas';
+import { followUpConfirmation, startConfirmation, testGroupConfirmation } from '../core/assistant/prompts';
+import {
+  TOOL_FOLLOW_UP, TOOL_LIST_REVIEWS, TOOL_READ, TOOL_READ_REVIEW, TOOL_START, TOOL_START_REVIEW, TOOL_TEST_GROUP, type ToolName,
+} from '../core/assistant/schemas';
 import { followUpConflict, noFollowUpsReason, startConflict } from '../core/runs/refusals';
-import { Refusal, clientOrRefuse, failureText, notConnectedText, setting, signalOf } from './common';
-
-type Input = Record<string, unknown>;
-
-function text(value: string): vscode.LanguageModelToolResult {
-  return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(value)]);
-}
-
-function prepared(c: Confirmation, invocation: string): vscode.PreparedToolInvocation {
-  return { invocationMessage: invocation, confirmationMessages: { title: c.title, message: new vscode.MarkdownString(c.message) } };
-}
-
-/** The shared shape: check → (confirm) → run; every failure becomes text. */
-abstract class AgentRunsTool<T> implements vscode.LanguageModelTool<Input> {
-  constructor(protected readonly deps: Deps, readonly name: ToolName) {}
-
-  /**
-   * Schema and request checks; throws a worded error. Called by both `prepareInvocation` and
-   * `invoke`, so whatever it refuses is never put before the person. Reads only (a start reads
-   * the served model list); `signal` follows the caller's cancellation.
-   */
-  protected abstract check(input: Input, signal: AbortSignal): Promise<T> | T;
-  protected abstract confirm(checked: T): vscode.PreparedToolInvocation;
-  protected abstract run(checked: T, signal: AbortSignal): Promise<string>;
-
-  async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<Input>, token: vscode.CancellationToken): Promise<vscode.PreparedToolInvocation> {
-    const abort = signalOf(token);
-    let checked: T;
-    try {
-      checked = await this.check(checkToolInput(this.name, options.input), abort.signal);
-    } catch {
-      // Nothing will be sent: `invoke` answers with the reason; the person is not asked.
-      return { invocationMessage: vscode.l10n.t('Checking the input') };
-    } finally {
-      abort.dispose();
-    }
-    return this.confirm(checked);
-  }
-
-  async invoke(options: vscode.LanguageModelToolInvocationOptions<Input>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
-    const abort = signalOf(token);
-    try {
-      const checked = await this.check(checkToolInput(this.name, options.input), abort.signal);
-      return text(await this.run(checked, abort.signal));
-    } catch (e) {
-      return text(vscode.l10n.t('Not done: {0}', failureText(this.deps, e)));
-    } finally {
-      abort.dispose();
-    }
-  }
-
-  /** A `validate*` call whose ApiError (invalid_input) becomes a plain refusal. */
-  protected validated<R>(fn: () => R): R {
-    try {
-      return fn();
-    } catch (e) {
-      const api = this.deps.api();
-      if (api.isApiError(e)) throw new Refusal(api.describeApiError(e));
-      throw e;
-    }
-  }
-}
+import { Refusal, clientOrRefuse, failureText, notConnectedText, setting } from './common';
+import { AgentRunsTool, prepared, type Input } from './toolBase';
+import { StartCodeReviewTool } from './startReviewTool';
+import { ListCodeReviewsTool, ReadCodeReviewTool } from './reviewTools';
 
 class StartRunTool extends AgentRunsTool<NormalizedStartAgentRequest> {
   protected async check(input: Input, signal: AbortSignal): Promise<NormalizedStartAgentRequest> {
@@ -257,5 +201,8 @@ export function createTools(deps: Deps, testGroups: TestGroupsAccess): AgentRuns
     [TOOL_READ, new ReadRunTool(deps, TOOL_READ)],
     [TOOL_FOLLOW_UP, new FollowUpTool(deps, TOOL_FOLLOW_UP)],
     [TOOL_TEST_GROUP, new TestGroupTool(deps, TOOL_TEST_GROUP, testGroups)],
+    [TOOL_START_REVIEW, new StartCodeReviewTool(deps, TOOL_START_REVIEW)],
+    [TOOL_READ_REVIEW, new ReadCodeReviewTool(deps, TOOL_READ_REVIEW)],
+    [TOOL_LIST_REVIEWS, new ListCodeReviewsTool(deps, TOOL_LIST_REVIEWS)],
   ]);
 }

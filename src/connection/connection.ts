@@ -10,6 +10,7 @@
 import * as vscode from 'vscode';
 import { runOwnCommand } from './ownCommands';
 import type { AgentRunsApi, ProxySettings, RequestLogEntry } from '../api/contract';
+import type { ServiceSchemaInfo } from '../api/types';
 import { isInsecureRemote, normalizeBaseUrl } from '../api/baseUrl';
 import type { ApiModule } from './loadApi';
 import { Disposable } from '../core/disposable';
@@ -95,6 +96,9 @@ export class Connection extends Disposable {
   private readonly acceptedEmitter = this._register(new vscode.EventEmitter<TokenAccepted>());
   /** Each success of a request that needs the token (the 401 gate lifts on one sent after the 401). */
   readonly onDidAcceptToken: vscode.Event<TokenAccepted> = this.acceptedEmitter.event;
+  private readonly schemaEmitter = this._register(new vscode.EventEmitter<{ baseUrl: string; info: ServiceSchemaInfo }>());
+  /** Each read of a service's `/openapi.json`, by whatever asked for it. */
+  readonly onDidReadSchema = this.schemaEmitter.event;
 
   private client: AgentRunsApi | undefined;
   private clientPromise: Promise<AgentRunsApi | undefined> | undefined;
@@ -309,6 +313,7 @@ export class Connection extends Disposable {
         otherSecrets: () => this.held,
         proxy,
         userAgent: `agent-runs-vscode/${version} (${vscode.env.appName} ${vscode.version})`,
+        onSchemaInfo: (info) => this.schemaEmitter.fire({ baseUrl, info }),
         log: (entry: RequestLogEntry) => {
           const outcome = entry.status !== undefined ? String(entry.status) : (entry.errorKind ?? 'failed');
           log.debug(`${entry.method} ${entry.path} → ${outcome} (${Math.round(entry.durationMs)} ms)`);

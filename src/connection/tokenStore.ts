@@ -4,7 +4,6 @@
  * event, which also fires for changes made by other windows.
  */
 import * as vscode from 'vscode';
-import { tokenShapeProblem } from '../core/connection/tokenShape';
 
 const KEY_PREFIX = 'agentRuns.token:';
 
@@ -15,11 +14,6 @@ export function secretKeyFor(baseUrl: string): string {
 export interface TokenChange {
   /** The normalised base URL whose token was set or cleared. */
   baseUrl: string;
-}
-
-/** Loose `<prefix>_<secret>` check, no whitespace; a user-facing problem or undefined. */
-export function validateTokenShape(value: string): string | undefined {
-  return tokenShapeProblem(value, vscode.l10n);
 }
 
 export class TokenStore implements vscode.Disposable {

@@ -9,6 +9,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RunRecord } from '../core/ledger/ledger';
+import { runState } from '../core/ledger/runState';
 import type { Deps } from '../runs/deps';
 import { prefillFromArg, type LaunchPrefill } from '../core/launch/form';
 import { LaunchController } from './launchController';
@@ -67,8 +68,12 @@ export async function cloneRun(deps: Deps, arg: unknown): Promise<void> {
     void vscode.window.showWarningMessage(vscode.l10n.t('Run {0} is not in the run list, so there is nothing to clone.', id));
     return;
   }
+  if (record && runState(record).codeReview) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('Run {0} is a code review\'s conversation: it is started as a review, not from a prompt, so there is nothing to clone. Use "Start Code Review…" for a new one.', record.agentId));
+    return;
+  }
   if (!record) {
-    const items: RunPick[] = ledger.all().map((r) => ({
+    const items: RunPick[] = ledger.all().filter((r) => !runState(r).codeReview).map((r) => ({
       label: (r.prompt ?? '').split(/\r?\n/).find((l) => l.trim() !== '')?.trim() ?? r.agentId,
       description: [r.appId, r.model].filter((s): s is string => !!s).join(' · '),
       detail: r.agentId,
@@ -114,3 +119,6 @@ export async function startRunWithSelection(deps: Deps): Promise<void> {
   }
   await controller.open({ attachment });
 }
+
+/** The parts of this bundle the code review start flow uses (see ./reviewParts.ts). */
+export * as reviewParts from './reviewParts';

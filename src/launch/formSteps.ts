@@ -59,6 +59,16 @@ export type StepOutcome =
   | { kind: 'stay' };
 
 
+/** What a step that edits one field needs of its flow: the chrome, and the form's field (`K`). The code review form's flow provides it too. */
+export interface FieldHost<K extends keyof LaunchForm> {
+  readonly form: Pick<LaunchForm, K>;
+  /** `agentRuns.userEmail` or git's, once known. */
+  readonly email: string | undefined;
+  common(label: string, own?: StepButton[]): { title: string; step: number; totalSteps: number; canGoBack: boolean; buttons: StepButton[] };
+  /** Back, Escape and Discard, the same on every step; undefined for anything else. */
+  plain<T>(r: StepResult<T>): StepOutcome | undefined;
+}
+
 /** The flow as its steps see it: the live form, the context, and the shared step chrome. */
 export interface StepHost {
   readonly form: LaunchForm;
@@ -188,7 +198,7 @@ async function pickValue<T>(host: StepHost, title: string, placeholder: string, 
 }
 
 /** One typed value: the input box, the accepted text stored with `set`. */
-async function inputValue(host: StepHost, options: InputOptions, set: (value: string) => void): Promise<StepOutcome> {
+export async function inputValue(host: Pick<StepHost, 'plain'>, options: InputOptions, set: (value: string) => void): Promise<StepOutcome> {
   const r = await showInput(options);
   const plain = host.plain(r);
   if (plain) return plain;
@@ -209,7 +219,7 @@ export async function branchesStep(host: StepHost): Promise<StepOutcome> {
   });
 }
 
-export async function webhookStep(host: StepHost): Promise<StepOutcome> {
+export async function webhookStep(host: FieldHost<'completionWebhookUrl'>): Promise<StepOutcome> {
   return inputValue(host, {
     ...host.common(l10n.t('Completion webhook URL')),
     value: host.form.completionWebhookUrl,
@@ -221,7 +231,7 @@ export async function webhookStep(host: StepHost): Promise<StepOutcome> {
   });
 }
 
-export async function emailStep(host: StepHost): Promise<StepOutcome> {
+export async function emailStep(host: FieldHost<'userEmail'>): Promise<StepOutcome> {
   return inputValue(host, {
     ...host.common(l10n.t('User email')),
     value: host.form.userEmail,

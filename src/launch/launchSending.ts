@@ -84,7 +84,8 @@ async function startOnce(deps: Deps, client: AgentRunsApi, request: StartAgentRe
   throw err;
 }
 
-function reportFailure(deps: Deps, err: unknown, baseUrl: string): void {
+/** A failed start to the log and, for a 401, to the shared gate (the failure message is the one prompt). */
+export function reportFailure(deps: Deps, err: unknown, baseUrl: string): void {
   // The full client text (the message shown is shorter); never the token or the prompt.
   deps.log.warn(`Start agent run failed: ${isApiError(err) ? `${err.kind}${err.status !== undefined ? ` ${err.status}` : ''}: ${err.message}` : String(err)}`);
   // Polling pauses; the failure message about to be shown is the one "Set API Token" prompt.
@@ -97,7 +98,7 @@ function reportFailure(deps: Deps, err: unknown, baseUrl: string): void {
  * fixed) from a failure message replaces the client the form was opened with, and Retry must
  * use the new one. Quiet: when there is none, the failure message says why (one message).
  */
-async function currentClient(deps: Deps): Promise<AgentRunsApi> {
+export async function currentClient(deps: Deps): Promise<AgentRunsApi> {
   const client = await deps.getClient({ quiet: true });
   if (client) return client;
   const { baseUrl, baseUrlProblem, signedIn } = deps.connection();

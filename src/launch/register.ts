@@ -10,7 +10,7 @@ import type { LaunchPrefill } from '../core/launch/form';
 import { loadLaunch } from './load';
 
 /** Runs a command body; an unexpected failure is logged and shown once instead of VS Code's bare "command failed". */
-function guarded(deps: Deps, name: string, body: (...args: unknown[]) => Promise<void>): (...args: unknown[]) => Promise<void> {
+export function guarded(deps: Deps, name: string, body: (...args: unknown[]) => Promise<void>): (...args: unknown[]) => Promise<void> {
   return async (...args: unknown[]) => {
     try {
       await body(...args);

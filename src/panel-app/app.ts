@@ -58,6 +58,9 @@ export class App {
       case 'sendState':
         this.page?.composer.setSendState(message.send);
         break;
+      case 'review':
+        this.page?.review.show(message);
+        break;
     }
   }
 

@@ -34,6 +34,7 @@ export class HeaderView {
   private readonly badge: HTMLElement;
   /** "Code review" beside the status, for a code review's conversation. */
   private readonly kind: HTMLElement;
+  private readonly clone: HTMLElement;
   private readonly title: HTMLElement;
   private readonly facts = {} as Record<FactKey, { row: HTMLElement; value: HTMLElement }>;
   private readonly agentId: HTMLElement;
@@ -71,6 +72,7 @@ export class HeaderView {
     this.agentId = h(doc, 'code', { class: 'agent-id' });
     const copy = h(doc, 'button', { type: 'button', class: 'link-button', 'data-ui': 'copy-agent-id' }, S.copyAgentId);
     dl.appendChild(h(doc, 'div', { class: 'fact fact-agent' }, h(doc, 'dt', {}, S.fieldAgentId), h(doc, 'dd', {}, this.agentId, ' ', copy)));
+    this.clone = h(doc, 'button', { type: 'button', 'data-ui': 'clone' }, S.cloneRun);
     const toolbar = h(
       doc,
       'div',
@@ -78,7 +80,7 @@ export class HeaderView {
       h(doc, 'button', { type: 'button', 'data-ui': 'refresh' }, S.refresh),
       h(doc, 'button', { type: 'button', 'data-ui': 'export-markdown' }, S.exportMarkdown),
       h(doc, 'button', { type: 'button', 'data-ui': 'export-json' }, S.exportJson),
-      h(doc, 'button', { type: 'button', 'data-ui': 'clone' }, S.cloneRun),
+      this.clone,
       h(doc, 'button', { type: 'button', 'data-ui': 'find', title: S.findOpen, 'aria-keyshortcuts': 'Control+F Meta+F' }, S.findPlaceholder),
     );
     this.header = h(doc, 'header', { class: 'run-header' }, h(doc, 'div', { class: 'title-row' }, this.badge, this.kind, this.title), dl, toolbar);
@@ -102,6 +104,8 @@ export class HeaderView {
     this.badge.className = `status-badge status-${known}`;
     setText(this.badge, statusLabel(hd.status, S));
     setHidden(this.kind, hd.codeReview !== true);
+    // A code review's conversation is started as a review, not from a prompt: nothing to clone.
+    setHidden(this.clone, hd.codeReview === true);
     const titleParts = [hd.appId, hd.projectName].filter((p): p is string => !!p).map(neutralizeText);
     setText(this.title, titleParts.length > 0 ? titleParts.join(' · ') : format(S.runTitle, neutralizeText(hd.agentId)));
     setText(this.agentId, neutralizeText(hd.agentId));

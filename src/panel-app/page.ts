@@ -19,6 +19,7 @@ import { History, type Row, type Viewport } from './history';
 import { LifecycleSection } from './lifecycle';
 import { Navigator, type ReadingPosition } from './navigation';
 import { Notices } from './notices';
+import { ReviewSection } from './review';
 import { openIndices } from './rows';
 import type { Sanitizer } from './sanitize';
 
@@ -65,6 +66,8 @@ export interface Page {
   headerView: HeaderView;
   lifecycleView: LifecycleSection;
   notices: Notices;
+  /** A code review's findings and thread (shown when the extension sends a review). */
+  review: ReviewSection;
   find: FindBar;
   history: History;
   nav: Navigator;
@@ -92,6 +95,7 @@ export function buildPage(env: AppEnv, m: InitMessage, hooks: PageHooks): Page {
   const headerView = new HeaderView(doc, S, m.locale);
   const lifecycleView = new LifecycleSection(doc, S, m.locale);
   const notices = new Notices(doc, S, m.locale);
+  const review = new ReviewSection(doc, S, m.locale, (msg) => env.post(msg));
   const log = h(doc, 'div', { class: 'log', role: 'feed', 'aria-label': S.transcriptLabel, tabindex: 0 });
   const empty = h(doc, 'p', { class: 'log-empty', hidden: true }, S.noMessages);
   const announcer = h(doc, 'div', { class: 'visually-hidden', role: 'status', 'aria-live': 'polite' });
@@ -120,7 +124,7 @@ export function buildPage(env: AppEnv, m: InitMessage, hooks: PageHooks): Page {
     activeElement: () => doc.activeElement,
   });
   const skip = h(doc, 'button', { type: 'button', class: 'skip-link', 'data-ui': 'skip' }, S.skipToComposer);
-  env.root.append(skip, headerView.header, headerView.errorBanner, headerView.freshBanner, lifecycleView.el, notices.el, find.el, log, empty, composer.dock, announcer);
+  env.root.append(skip, headerView.header, headerView.errorBanner, headerView.freshBanner, lifecycleView.el, review.el, notices.el, find.el, log, empty, composer.dock, announcer);
   return {
     agentId: m.agentId,
     S,
@@ -132,6 +136,7 @@ export function buildPage(env: AppEnv, m: InitMessage, hooks: PageHooks): Page {
     headerView,
     lifecycleView,
     notices,
+    review,
     find,
     history,
     nav: new Navigator(history, env.viewport),

@@ -13,6 +13,9 @@ import { Disposable } from '../core/disposable';
 import { runSnapshot } from '../core/ledger/snapshot';
 import { whyNoClient } from '../core/connection/whyNoClient';
 import { loadPanel } from './load';
+import { describeError } from '../connection/showApiError';
+import { isApiError } from '../api/errors';
+import type { CodeReviewDetail } from '../api/reviewTypes';
 import type { FollowUpInput, FollowUpSubmitResult, RunPanelHost, RunView } from './manager';
 
 export class PanelHost extends Disposable implements RunPanelHost {
@@ -160,6 +163,27 @@ export class PanelHost extends Disposable implements RunPanelHost {
     if (pick === open) {
       await vscode.env.openExternal(target);
     }
+  }
+
+  async readCodeReview(reviewId: string): Promise<CodeReviewDetail> {
+    const d = this.d;
+    const client = await d.getClient({ quiet: true });
+    if (!client) {
+      throw new Error(whyNoClient(d.connection(), vscode.l10n));
+    }
+    try {
+      // The conversation comes from the run's own reads: one message is enough here.
+      return await client.getCodeReview(reviewId, { historyLimit: 1 });
+    } catch (e) {
+      if (isApiError(e) && e.kind === 'unauthorized') {
+        d.reportUnauthorized(e);
+      }
+      throw e;
+    }
+  }
+
+  describeError(error: unknown): string {
+    return describeError(this.d, error);
   }
 
   async refresh(agentId: string): Promise<void> {

@@ -26,6 +26,9 @@ import { type Transcript, type TranscriptSnapshot } from '../core/transcript/tra
 import { TranscriptStore } from '../core/transcript/store';
 import { RUN_PANEL_VIEW_TYPE } from '../core/panel/viewType';
 import { panelTitle } from '../core/panel/tabTitle';
+import { ReviewFeed } from '../core/panel/reviewFeed';
+import type { CodeReviewDetail } from '../api/reviewTypes';
+import { isTerminalStatus } from '../api/types';
 
 export { buildHeader, type RunView } from '../core/panel/panelModel';
 export { RUN_PANEL_VIEW_TYPE };
@@ -61,6 +64,10 @@ export interface RunPanelHost {
   refresh(agentId: string): Promise<void>;
   setPanelOpen(agentId: string, open: boolean): void;
   markSeen(agentId: string): void;
+  /** `GET /code-reviews/{id}` for the panel of a review's conversation (absent: no review is shown). */
+  readCodeReview?(reviewId: string): Promise<CodeReviewDetail>;
+  /** A failed read in words a person can act on (token and secrets never in it). */
+  describeError?(error: unknown): string;
   log: { debug(msg: string): void; warn(msg: string): void };
 }
 
@@ -228,6 +235,7 @@ class RunPanel {
   private readonly composer: PanelComposer;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly session: PanelSession;
+  private review: ReviewFeed | undefined;
 
   constructor(
     private readonly manager: RunPanelManager,
@@ -270,9 +278,28 @@ class RunPanel {
   }
 
   dispose(): void {
+    this.review?.dispose();
     for (const d of this.disposables) {
       d.dispose();
     }
+  }
+
+  /** The review of a code review's conversation, once its ID is known. */
+  private reviewFeed(): ReviewFeed | undefined {
+    const host = this.host;
+    const reviewId = host.getRun(this.agentId)?.agent.reviewId;
+    if (this.review === undefined && host.readCodeReview !== undefined && typeof reviewId === 'string' && reviewId !== '') {
+      const read = host.readCodeReview.bind(host);
+      this.review = new ReviewFeed(reviewId, {
+        read,
+        post: (m) => this.post(m),
+        describe: (e) => host.describeError?.(e) ?? (e instanceof Error ? e.message : String(e)),
+        now: () => Date.now(),
+        setTimeout: (fn, ms) => setTimeout(fn, ms),
+        clearTimeout: (t) => clearTimeout(t as ReturnType<typeof setTimeout>),
+      });
+    }
+    return this.review;
   }
 
   private get host(): RunPanelHost {
@@ -323,6 +350,10 @@ class RunPanel {
     if (message) {
       this.post(message);
     }
+    const agent = run?.agent;
+    if (agent) {
+      this.reviewFeed()?.runChanged(`${agent.status}|${agent.updatedAt ?? ''}|${this.manager.transcript(this.agentId).revision}`, isTerminalStatus(agent.status));
+    }
   }
 
   private onMessage(raw: unknown): void {
@@ -348,6 +379,7 @@ class RunPanel {
           init.send = send;
         }
         this.post(init);
+        this.reviewFeed()?.ready();
         return;
       }
       case 'sendFollowUp':
@@ -382,6 +414,9 @@ class RunPanel {
         return;
       case 'markSeen':
         this.host.markSeen(this.agentId);
+        return;
+      case 'refreshReview':
+        await this.reviewFeed()?.refresh();
         return;
     }
   }

@@ -124,6 +124,22 @@ export function webviewStrings(isMac: boolean): WebviewStrings {
     editFollowUp: t('Edit'),
     kindCodeReview: t('Code review'),
     noFollowUps: noFollowUpsText(vscode.l10n),
+    reviewSection: t('Code review'),
+    reviewTabs: t('The review\'s findings and discussion'),
+    reviewChanges: t('Changes ({0})', P),
+    reviewComments: t('Comments ({0})', P),
+    reviewTests: t('Tests ({0})', P),
+    reviewThread: t('Thread ({0})', P),
+    reviewRefresh: t('Refresh Review'),
+    reviewVersions: t('{0} → {1}', P, '{1}'),
+    reviewRequestedBy: t('asked by {0}', P),
+    reviewByAi: t('AI'),
+    reviewByPerson: t('a person'),
+    reviewDeleted: t('Deleted comment'),
+    reviewEdited: t('edited'),
+    reviewNone: t('None yet.'),
+    reviewMore: t('{0} more not shown.', P),
+    reviewReadFailed: t('The review could not be read: {0}', P),
   };
 }
 

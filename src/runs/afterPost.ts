@@ -2,8 +2,9 @@
  * What happens after the service acknowledged a start or a follow-up, in one place: the run
  * goes into (or is updated in) the run list, it is followed, and it is read fast for a short
  * while so the person sees it move. Every POST path (launch flow, panel composer, palette
- * follow-up, chat and tools) comes through here.
+ * follow-up, chat and tools, a code review's start) comes through here.
  */
+import type { CodeReviewStarted, StartCodeReviewRequest } from '../api/reviewTypes';
 import type { AgentRun, FollowUpAck, StartAgentRequest } from '../api/types';
 import type { FollowUpBaseline, RunLedger, RunSource } from '../core/ledger/ledger';
 import type { Poller } from '../core/polling/poller';
@@ -25,6 +26,14 @@ export type AfterPost =
       permittedBranches?: string[];
       /** The run's facts when the follow-up was sent (RunLedger.followUpBaseline before the POST). */
       before?: FollowUpBaseline;
+    }
+  | {
+      /** A code review started: its conversation is listed as a run of kind `code_review`. */
+      kind: 'codeReview';
+      review: CodeReviewStarted;
+      request: StartCodeReviewRequest;
+      /** What names the review in the list (core/reviews/form.ts `reviewPrompt`). */
+      prompt: string;
     };
 
 export function afterPost(ledger: RunLedger, poller: Pick<Poller, 'track' | 'burst'>, post: AfterPost, now = Date.now()): void {
@@ -48,6 +57,25 @@ export function afterPost(ledger: RunLedger, poller: Pick<Poller, 'track' | 'bur
     }, now);
     poller.track(run.agentId);
     poller.burst(run.agentId);
+    return;
+  }
+  if (post.kind === 'codeReview') {
+    const { review, request } = post;
+    ledger.upsert({
+      agentId: review.agentId,
+      source: 'started',
+      status: review.status,
+      kind: review.kind ?? 'code_review',
+      reviewId: review.reviewId,
+      appId: request.appId,
+      createdAt: review.createdAt,
+      prompt: post.prompt,
+      model: request.model,
+      completionWebhookUrl: request.completionWebhookUrl,
+      userEmail: request.userEmail,
+    }, now);
+    poller.track(review.agentId);
+    poller.burst(review.agentId);
     return;
   }
   const { agentId, ack } = post;

@@ -17,9 +17,29 @@ import { runUri } from './runDecorations';
 import { groupByApp, presentRun } from '../core/runs/presentation';
 import { StartNoticeNode, startNoticeItem } from './startNotices';
 import type { UnconfirmedStarts } from './unconfirmedStarts';
+import { runTooltip } from './tooltip';
+import type { AppRef, ReviewTreeNode } from '../core/reviews/nodes';
 
-/** A row of the Runs view: an app, a run, or a start that may have reached the service. */
-export type RunsTreeElement = TreeNode | StartNoticeNode;
+/** A row of the Runs view: an app, a run, a start that may have reached the service, or a code review row. */
+export type RunsTreeElement = TreeNode | StartNoticeNode | ReviewTreeNode;
+
+/** What the tree asks of the code review rows (src/reviews/rows.ts, in dist/reviews.js). */
+export interface ReviewRows {
+  /** The app's "Code reviews" row, the same element for the same app. */
+  root(app: AppRef): ReviewTreeNode;
+  children(node: ReviewTreeNode): ReviewTreeNode[] | Promise<ReviewTreeNode[]>;
+  item(node: ReviewTreeNode): vscode.TreeItem;
+  /** `agentRuns.refreshCodeReviews`. */
+  refresh(arg?: unknown): Promise<void>;
+  dispose(): void;
+}
+
+/** The code review rows: shown while `gate` is on. */
+interface CodeReviewRows {
+  gate: { readonly enabled: boolean };
+  make: () => ReviewRows;
+  rows?: ReviewRows;
+}
 
 export const RUNS_VIEW_ID = 'agentRuns.runs';
 
@@ -51,6 +71,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
   /** Reveals under way: the tree VS Code was given stays as it is until they end (see `holdDuring`). */
   private holds = 0;
   private refreshAllWaiting = false;
+  private reviews: CodeReviewRows | undefined;
 
   constructor(
     private readonly ledgers: Pick<Ledgers, 'current' | 'onDidChangeRuns'>,
@@ -74,6 +95,29 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     this.starts = starts;
     this._register(starts.onDidChange(() => this.refreshAll()));
     this.refreshAll();
+  }
+
+  /**
+   * Gives each app row a "Code reviews" row while the gate is on, and the configured app
+   * (agentRuns.appId) a row even with no run listed, so its reviews can be found.
+   */
+  showCodeReviews(gate: CodeReviewRows['gate'] & { onDidChange: vscode.Event<boolean> }, make: () => ReviewRows): void {
+    this.reviews = { gate, make };
+    this._register(gate.onDidChange(() => this.refreshAll()));
+    this._register(vscode.workspace.onDidChangeConfiguration((e) => {
+      if (gate.enabled && e.affectsConfiguration('agentRuns.appId')) {
+        this.refreshAll();
+      }
+    }));
+  }
+
+  /** The review rows, made on first use while the gate is on (this loads dist/reviews.js). */
+  reviewRows(): ReviewRows | undefined {
+    const r = this.reviews;
+    if (!r?.gate.enabled) {
+      return undefined;
+    }
+    return (r.rows ??= this._register(r.make()));
   }
 
   /**
@@ -173,7 +217,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     return next;
   }
 
-  getChildren(element?: RunsTreeElement): RunsTreeElement[] {
+  getChildren(element?: RunsTreeElement): RunsTreeElement[] | Promise<RunsTreeElement[]> {
     if (!element) {
       if (!this.listing) {
         this.model.clear();
@@ -194,24 +238,37 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
       return notices.length > 0 ? [...notices, ...roots] : roots;
     }
     if (element instanceof AppNode) {
-      return this.model.children(element);
+      const runs = this.model.children(element);
+      const reviews = element.key === '' ? undefined : this.reviewRows();
+      return reviews ? [reviews.root(element), ...runs] : runs;
     }
-    return [];
+    if (element instanceof RunNode || element instanceof StartNoticeNode) {
+      return [];
+    }
+    return this.reviewRows()?.children(element) ?? [];
   }
 
   getParent(element: RunsTreeElement): RunsTreeElement | undefined {
-    return element instanceof RunNode ? element.parent : undefined;
+    return 'parent' in element ? element.parent as RunsTreeElement : undefined;
   }
 
   getTreeItem(element: RunsTreeElement): vscode.TreeItem {
     if (element instanceof StartNoticeNode) {
       return startNoticeItem(element);
     }
-    return element instanceof AppNode ? this.appItem(element) : this.runItem(element);
+    if (element instanceof AppNode) {
+      return this.appItem(element);
+    }
+    if (element instanceof RunNode) {
+      return this.runItem(element);
+    }
+    // Review rows come only from `rows`, so it exists.
+    return this.reviews?.rows?.item(element) ?? new vscode.TreeItem('');
   }
 
   private groups() {
-    return groupByApp(this.ledgers.current.all(), vscode.l10n);
+    const appId = this.reviews?.gate.enabled ? vscode.workspace.getConfiguration('agentRuns').get<string>('appId')?.trim() : undefined;
+    return groupByApp(this.ledgers.current.all(), vscode.l10n, appId);
   }
 
   private onRunsChanged(change: LedgerChange): void {
@@ -316,25 +373,4 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     };
     return item;
   }
-}
-
-/** Untrusted markdown: values are escaped text, no command links, no HTML. */
-export function runTooltip(label: string, details: Array<[string, string]>, warnings: string[]): vscode.MarkdownString {
-  const md = new vscode.MarkdownString(undefined, true);
-  md.isTrusted = false;
-  md.supportHtml = false;
-  md.appendMarkdown('**');
-  md.appendText(label);
-  md.appendMarkdown('**\n\n');
-  for (const [k, v] of details) {
-    md.appendText(k);
-    md.appendMarkdown(': ');
-    md.appendText(v);
-    md.appendMarkdown('  \n');
-  }
-  for (const w of warnings) {
-    md.appendMarkdown('\n\n$(warning) ');
-    md.appendText(w);
-  }
-  return md;
 }

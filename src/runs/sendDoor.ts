@@ -1,10 +1,11 @@
 /**
- * One door for every send: start, follow-up and test-group creation, for the launch form, the
+ * One door for every send: start, follow-up, test-group creation and a code review's start, for the launch form, the
  * panel's composer, the palette, the tree, notifications, the language-model tools, the chat
  * participant and the Testing view alike. The exactly-once rules live here and nowhere else
  * (ESLint refuses the client's POST methods anywhere else, see eslint.config.mjs):
- * - a start is registered with `UnconfirmedStarts` while it is under way, so a reload or a cut
- *   after the body left shows "may have started" instead of losing it;
+ * - a start (of a run or of a code review) is registered with `UnconfirmedStarts` while it is
+ *   under way, so a reload or a cut after the body left shows "may have started" instead of
+ *   losing it;
  * - a follow-up takes the run's lock (`FollowUpSends`): a second send of the run while one is
  *   under way, or may have arrived, sends nothing;
  * - a follow-up to a conversation that takes none (a code review's, by `runState`) is refused
@@ -20,7 +21,9 @@
  * (dist/send.js, see esbuild.js): what runs on every read (`observeRead`) stays here.
  */
 import type { AgentRunsApi } from '../api/contract';
+import type { CodeReviewStarted, StartCodeReviewRequest } from '../api/reviewTypes';
 import type { Agent, AgentRun, CreateTestGroupRequest, FollowUpAck, StartAgentRequest, TestGroupCreated } from '../api/types';
+import type { L10n } from '../core/l10n';
 import type { RunLedger } from '../core/ledger/ledger';
 import { conversationOf, runState } from '../core/ledger/runState';
 import type { Poller } from '../core/polling/poller';
@@ -43,6 +46,8 @@ export interface DoorDeps {
   knownUserMessageIds?(agentId: string, prompt: string): string[];
   readonly log: { info(message: string): void; warn(message: string): void; trace?(message: string): void };
   now?(): number;
+  /** The words of what the door records for the person (a code review's name); untranslated without. */
+  readonly l10n?: L10n;
 }
 
 export interface SendOptions {
@@ -72,6 +77,14 @@ export type FollowUpResult =
   | { readonly kind: 'noFollowUps' }
   | NotConnected
   | SendFailed;
+
+export type CodeReviewResult = { readonly kind: 'started'; readonly review: CodeReviewStarted; readonly prompt: string; readonly baseUrl: string } | NotConnected | SendFailed;
+
+/** How the picked versions are shown, for the name the review is listed under (core/reviews/form.ts `reviewPrompt`). */
+export interface ReviewLabels {
+  fromVersionLabel?: string;
+  toVersionLabel?: string;
+}
 
 export type TestGroupResult = { readonly kind: 'created'; readonly group: TestGroupCreated; readonly baseUrl: string } | NotConnected | SendFailed;
 
@@ -104,6 +117,15 @@ export class SendDoor {
       return Promise.resolve({ kind: 'busy', send: waiting });
     }
     return this.posts().postFollowUp(this.d, agentId, input, o);
+  }
+
+  /**
+   * `POST /code-reviews`, once; like a start: registered while under way, "may have started" when
+   * it may have arrived, and once acknowledged its conversation is listed (kind `code_review`,
+   * with its `reviewId`) and followed.
+   */
+  startCodeReview(request: StartCodeReviewRequest, o: SendOptions & { labels?: ReviewLabels }): Promise<CodeReviewResult> {
+    return this.posts().postCodeReview(this.d, request, o);
   }
 
   /** `POST /test-groups`, once; never sent again on its own. */

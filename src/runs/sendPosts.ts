@@ -1,13 +1,17 @@
 /**
  * The POSTs of the send door (src/runs/sendDoor.ts), loaded on the first send as their own
- * bundle (dist/send.js): a start, a follow-up through the run's lock, a test group. The rules
+ * bundle (dist/send.js): a start, a follow-up through the run's lock, a test group, a code
+ * review's start. The rules
  * are the door's (see there); this is where the client's POST methods are called, and the only
  * place outside src/api (ESLint refuses them anywhere else, see eslint.config.mjs).
  */
 import { mayHaveArrived } from '../api/errors';
+import type { CodeReviewStarted, StartCodeReviewRequest } from '../api/reviewTypes';
 import type { AgentRun, CreateTestGroupRequest, StartAgentRequest } from '../api/types';
+import { plainL10n } from '../core/l10n';
+import { reviewPrompt } from '../core/reviews/form';
 import { afterPost } from './afterPost';
-import type { DoorDeps, FollowUpInput, FollowUpResult, SendOptions, StartResult, TestGroupResult } from './sendDoor';
+import type { CodeReviewResult, DoorDeps, FollowUpInput, FollowUpResult, ReviewLabels, SendOptions, StartResult, TestGroupResult } from './sendDoor';
 
 export { afterPost };
 
@@ -34,6 +38,33 @@ export async function postStart(d: DoorDeps, request: StartAgentRequest, o: Send
   afterPost(ledger, d.poller, { kind: 'start', run, request }, now(d));
   d.log.info(`Started agent run ${run.agentId} from the ${o.from} on ${request.appId} with ${request.model} (${run.status}).`);
   return { kind: 'started', run, baseUrl: client.baseUrl };
+}
+
+/** Like `postStart`: the review's conversation is what is listed, under the review's name. */
+export async function postCodeReview(d: DoorDeps, request: StartCodeReviewRequest, o: SendOptions & { labels?: ReviewLabels }): Promise<CodeReviewResult> {
+  const client = o.client ?? await d.client({ quiet: o.quiet === true });
+  if (!client) {
+    return { kind: 'notConnected' };
+  }
+  const prompt = reviewPrompt({ ...request, ...o.labels }, d.l10n ?? plainL10n);
+  const entry = d.starts.begin({ appId: request.appId, prompt, model: request.model ?? '', baseUrl: client.baseUrl });
+  let review: CodeReviewStarted;
+  try {
+    review = await client.startCodeReview(request, { signal: o.signal });
+  } catch (error) {
+    const arrived = mayHaveArrived(error);
+    d.starts.end(entry, arrived ? 'mayExist' : 'notCreated');
+    d.log.warn(`Code review start from the ${o.from} failed${arrived ? ' (it may have started)' : ''}: ${errorLine(error)}`);
+    return { kind: 'failed', error, mayHaveArrived: arrived, baseUrl: client.baseUrl };
+  }
+  d.starts.end(entry, 'started');
+  const ledger = d.ledger();
+  if (ledger.baseUrl !== client.baseUrl) {
+    d.log.warn(`Code review ${review.reviewId} was started on ${client.baseUrl}, but the run list now follows ${ledger.baseUrl}.`);
+  }
+  afterPost(ledger, d.poller, { kind: 'codeReview', review, request, prompt }, now(d));
+  d.log.info(`Started code review ${review.reviewId} (conversation ${review.agentId}) from the ${o.from} on ${request.appId}, ${request.fromVersion} → ${request.toVersion} (${review.status}).`);
+  return { kind: 'started', review, prompt, baseUrl: client.baseUrl };
 }
 
 /** The run's lock is taken synchronously by `sends.send`: a second send finds it `busy`. */

@@ -41,6 +41,8 @@ export interface WorkbenchOptions {
   readonly workspaceFiles?: SessionOptions['workspaceFiles'];
   readonly env?: SessionOptions['env'];
   readonly workspaceTrust?: SessionOptions['workspaceTrust'];
+  /** The emulator's preset (`reference` by default; `deployed` for the deployed service's endpoints). */
+  readonly preset?: SessionOptions['preset'];
 }
 
 export { UI_TIMEOUT_MS } from './timeouts';
@@ -72,6 +74,7 @@ export class Workbench {
       ...(options.workspaceFiles ? { workspaceFiles: options.workspaceFiles } : {}),
       ...(options.env ? { env: options.env } : {}),
       ...(options.workspaceTrust ? { workspaceTrust: true } : {}),
+      ...(options.preset ? { preset: options.preset } : {}),
     });
     try {
       const opened = await openWorkbench(session.workbenchUrl());

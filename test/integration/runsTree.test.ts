@@ -38,7 +38,7 @@ describe('Runs tree: a reveal under way holds the tree', () => {
     );
     disposables.push(provider);
     ledger.upsert({ agentId: 'agt_a', source: 'tracked', status: 'running', appId: 'app_todo' });
-    provider.getChildren();
+    void provider.getChildren();
     changes = 0;
     disposables.push(provider.onDidChangeTreeData(() => changes++));
   });

@@ -139,5 +139,22 @@ describe('api: code review and version calls against a scripted server', functio
       assert.equal(servesPath(info, '/code-reviews'), false);
       assert.equal(servesPath(info, '/agents'), true);
     });
+
+    it('tells onSchemaInfo of every read, whoever asked (the code reviews gate learns from reads made for the models)', async () => {
+      const seen: unknown[] = [];
+      const watched = createClient({ baseUrl: server.baseUrl, token: TOKEN, onSchemaInfo: (i) => seen.push(i.paths) });
+      try {
+        server.handle((_req, res) => json(res, 200, doc(['/agents', '/code-reviews'])));
+        const info = await watched.getSchemaInfo();
+        await watched.getSchemaInfo();
+        assert.deepEqual(seen, [info.paths, info.paths]);
+        assert.deepEqual(seen[0], ['/agents', '/code-reviews']);
+        server.handle((_req, res) => json(res, 200, 'not a schema'));
+        await failure(watched.getSchemaInfo(), 'invalid_response');
+        assert.equal(seen.length, 2, 'a read that did not parse tells nothing');
+      } finally {
+        await watched.dispose();
+      }
+    });
   });
 });

@@ -1,6 +1,5 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { Module } from 'node:module';
 import * as path from 'node:path';
 import MarkdownIt from 'markdown-it';
 import type * as vscode from 'vscode';
@@ -14,6 +13,7 @@ import type { Deps } from '../../src/runs/deps';
 import { MAX_TOOL_PROMPT, TOOL_NAMES, TOOL_SCHEMAS, ToolInputError, checkToolInput } from '../../src/core/assistant/schemas';
 import { groupByFile, idsFromLabels, isTestItemsArgument, leadingAnnotationStart } from '../../src/core/assistant/testItems';
 import { splitRunAndText } from '../../src/core/assistant/runWords';
+import { loadTools, settings } from './fixtures/assistantTools';
 
 function findRoot(): string {
   for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
@@ -257,36 +257,6 @@ describe('assistant: confirmations and the fix prompt', () => {
     assert.match(bounded, /x \[cut\]\n```$/);
   });
 });
-
-/**
- * The tools module imports `vscode`, which plain mocha does not have: it is loaded here against
- * a stand-in with just what the tools use (l10n, settings, results, MarkdownString,
- * CancellationError). What the editor itself does with the result is the integration test's.
- */
-interface ToolsModule { createTools(deps: Deps): ReadonlyMap<string, vscode.LanguageModelTool<Record<string, unknown>>> }
-const settings: Record<string, unknown> = {};
-function loadTools(): ToolsModule {
-  class MarkdownString { constructor(readonly value: string) {} }
-  class LanguageModelTextPart { constructor(readonly value: string) {} }
-  class LanguageModelToolResult { constructor(readonly content: LanguageModelTextPart[]) {} }
-  class CancellationError extends Error {}
-  const stub = {
-    l10n: plainL10n, MarkdownString, LanguageModelTextPart, LanguageModelToolResult, CancellationError,
-    workspace: { getConfiguration: () => ({ get: (key: string) => settings[key] }) },
-    commands: { executeCommand: () => Promise.reject(new Error('no commands in a unit test')) },
-  };
-  const loader = Module as unknown as { _load: (this: unknown, request: string, parent: unknown, isMain: boolean) => unknown };
-  const original = loader._load;
-  loader._load = function (request, parent, isMain) {
-    return request === 'vscode' ? stub : original.call(this, request, parent, isMain);
-  };
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return require('../../src/assistant/tools') as ToolsModule;
-  } finally {
-    loader._load = original;
-  }
-}
 
 describe('assistant: the start tool checks the model before asking', () => {
   const served: ServiceSchemaInfo = { models: ['hosted/auto', 'm1'], fingerprint: 'f' };

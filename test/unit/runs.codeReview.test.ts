@@ -3,6 +3,8 @@
 // `conversationOf`, through `runState`); each surface's own function, fed the one run state, and
 // the send door, which refuses without a POST, say the same.
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createClient, type AgentRunsApi } from '../../src/api';
 import type { Agent } from '../../src/api/types';
 import { RunLedger, type RunRecord } from '../../src/core/ledger/ledger';
@@ -65,6 +67,18 @@ describe('a code review\'s conversation: labelled, no follow-ups offered (issue 
     assert.match(p.description, /^code review · completed · /);
     assert.deepEqual(p.details.filter(([label]) => label === 'Kind' || label === 'Review'), [['Kind', 'code review (takes no follow-ups)'], ['Review', 'rev_1']]);
     assert.doesNotMatch(presentRun(agent, T0, plainL10n).description, /code review/);
+  });
+
+  it('the Runs view offers Clone Run for an agent\'s run, not for a code review\'s conversation (its menu clause, read from package.json)', () => {
+    const manifest = JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8')) as { contributes: { menus: Record<string, { command: string; when?: string }[]> } };
+    const entry = manifest.contributes.menus['view/item/context'].find((m) => m.command === 'agentRuns.cloneRun');
+    const source = /viewItem =~ \/(.+)\/(?:\s|$)/.exec(entry?.when ?? '')?.[1];
+    assert.ok(source, `a viewItem clause: ${entry?.when}`);
+    const menu = new RegExp(source);
+    assert.match(runContextValue(agent), menu);
+    assert.match(runContextValue({ ...agent, unread: true, pollError: 'x' }), menu);
+    assert.doesNotMatch(runContextValue(review), menu);
+    assert.doesNotMatch(runContextValue({ ...review, unread: true }), menu);
   });
 
   it('the panel: its tab and header say code review, and the header tells the page there is no composer', () => {

@@ -960,6 +960,7 @@ describe('webview app: long runs (find, filters, jumps, gaps, send state, reload
     h.key(ta, 'Enter', { ctrlKey: true });
     h.q('form.composer').dispatchEvent(new h.win.Event('submit', { bubbles: true, cancelable: true }));
     assert.equal(h.posted.filter((m) => m.type === 'sendFollowUp').length, 0, 'nothing sent');
+    assert.ok(h.q('[data-ui="clone"]').hasAttribute('hidden'), 'a review is started as a review: no Clone Run');
 
     // A run that does take follow-ups (the header without the flags): the box is back.
     const { codeReview: _c, noFollowUps: _n, kind: _k, reviewId: _r, ...agentHeader } = header;
@@ -968,6 +969,7 @@ describe('webview app: long runs (find, filters, jumps, gaps, send state, reload
     assert.ok(h.q('[data-ui="no-follow-ups"]').hasAttribute('hidden'));
     assert.ok(!h.q('form.composer').hasAttribute('hidden'));
     assert.ok(!h.q('button[type="submit"]').disabled);
+    assert.ok(!h.q('[data-ui="clone"]').hasAttribute('hidden'));
   });
 
   it('a send settled by the run\'s history leaves the composer empty; one that failed gives the text back', () => {

@@ -1,11 +1,7 @@
 import * as vscode from 'vscode';
 import type { ConnectionServices } from '../connection';
 
-export function registerClearToken(context: vscode.ExtensionContext, deps: ConnectionServices): void {
-  context.subscriptions.push(vscode.commands.registerCommand('agentRuns.clearToken', () => clearToken(deps)));
-}
-
-async function clearToken(deps: ConnectionServices): Promise<void> {
+export async function clearToken(deps: ConnectionServices): Promise<void> {
   const baseUrl = deps.conn.current.baseUrl;
   if (!baseUrl || !(await deps.auth.has(baseUrl))) {
     void vscode.window.showInformationMessage(vscode.l10n.t('No API token is stored for the current base URL.'));

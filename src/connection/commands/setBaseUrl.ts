@@ -3,10 +3,6 @@ import { runOwnCommand } from '../ownCommands';
 import { BASE_URL_EXAMPLE, normalizeBaseUrl } from '../../api/baseUrl';
 import type { ConnectionServices } from '../connection';
 
-export function registerSetBaseUrl(context: vscode.ExtensionContext, deps: ConnectionServices): void {
-  context.subscriptions.push(vscode.commands.registerCommand('agentRuns.setBaseUrl', () => setBaseUrl(deps)));
-}
-
 export function baseUrlProblem(value: string): string | undefined {
   try {
     normalizeBaseUrl(value);
@@ -16,7 +12,7 @@ export function baseUrlProblem(value: string): string | undefined {
   }
 }
 
-async function setBaseUrl(deps: ConnectionServices): Promise<void> {
+export async function setBaseUrl(deps: ConnectionServices): Promise<void> {
   const config = vscode.workspace.getConfiguration('agentRuns');
   const inspected = config.inspect<string>('baseUrl');
   const value = await vscode.window.showInputBox({

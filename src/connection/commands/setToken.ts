@@ -1,17 +1,13 @@
 import * as vscode from 'vscode';
 import { runOwnCommand } from '../ownCommands';
-import { validateTokenShape } from '../tokenStore';
+import { tokenShapeProblem } from '../../core/connection/tokenShape';
 import type { ConnectionServices } from '../connection';
 
 /**
  * Asks for the API token (password box) and stores it for the current base URL. Takes no
  * token argument on purpose: a command link must not be able to plant one.
  */
-export function registerSetToken(context: vscode.ExtensionContext, deps: ConnectionServices): void {
-  context.subscriptions.push(vscode.commands.registerCommand('agentRuns.setToken', () => setToken(deps)));
-}
-
-async function setToken(deps: ConnectionServices): Promise<boolean> {
+export async function setToken(deps: ConnectionServices): Promise<boolean> {
   let baseUrl = deps.conn.current.baseUrl;
   if (!baseUrl) {
     const setUrl = vscode.l10n.t('Set Base URL');
@@ -32,13 +28,13 @@ async function setToken(deps: ConnectionServices): Promise<boolean> {
     placeHolder: vscode.l10n.t('prefix_secret'),
     password: true,
     ignoreFocusOut: true,
-    validateInput: (v) => validateTokenShape(v.trim()),
+    validateInput: (v) => tokenShapeProblem(v.trim(), vscode.l10n),
   });
   if (value === undefined) {
     return false;
   }
   const token = value.trim();
-  if (validateTokenShape(token) !== undefined) {
+  if (tokenShapeProblem(token, vscode.l10n) !== undefined) {
     return false;
   }
   if (!(await deps.conn.confirmInsecure(baseUrl, false))) {

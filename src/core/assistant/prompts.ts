@@ -103,6 +103,31 @@ export function startConfirmation(s: StartSummary, l10n: L10n): Confirmation {
   };
 }
 
+export interface CodeReviewSummary {
+  appId: string;
+  fromVersion: string;
+  toVersion: string;
+  title?: string;
+  description?: string;
+  focusAreas?: string;
+  model?: string;
+}
+
+/** The app and the two versions first; the description, if any, last (a fenced block). */
+export function codeReviewConfirmation(s: CodeReviewSummary, l10n: L10n): Confirmation {
+  return {
+    title: l10n.t('Start a code review of {0}, {1} → {2}?', oneLine(s.appId, 80), oneLine(s.fromVersion, 40), oneLine(s.toVersion, 40)),
+    message: [
+      field(l10n.t('App'), code(s.appId)),
+      field(l10n.t('Versions'), `${code(s.fromVersion)} → ${code(s.toVersion)}`),
+      field(l10n.t('Model'), s.model !== undefined ? code(s.model) : l10n.t('the service\'s default')),
+      ...(s.title !== undefined ? [field(l10n.t('Title'), code(s.title))] : []),
+      ...(s.focusAreas !== undefined ? [field(l10n.t('Focus areas'), code(s.focusAreas, 300))] : []),
+      ...(s.description !== undefined ? [codeBlock(l10n.t('Description'), s.description, PROMPT_SHOWN, l10n)] : []),
+    ].join('\n\n'),
+  };
+}
+
 export interface FollowUpSummary {
   agentId: string;
   /** The run's first prompt line or app, when the run is in the list. */

@@ -7,9 +7,13 @@
  */
 import { PERMISSIONS, REASONING_EFFORTS } from '../../api/types';
 
-import { TOOL_FOLLOW_UP, TOOL_READ, TOOL_START, TOOL_TEST_GROUP, type ToolName } from './toolNames';
+import {
+  TOOL_FOLLOW_UP, TOOL_LIST_REVIEWS, TOOL_READ, TOOL_READ_REVIEW, TOOL_START, TOOL_START_REVIEW, TOOL_TEST_GROUP, type ToolName,
+} from './toolNames';
 
-export { TOOL_FOLLOW_UP, TOOL_NAMES, TOOL_READ, TOOL_START, TOOL_TEST_GROUP, type ToolName } from './toolNames';
+export {
+  TOOL_FOLLOW_UP, TOOL_LIST_REVIEWS, TOOL_NAMES, TOOL_READ, TOOL_READ_REVIEW, TOOL_START, TOOL_START_REVIEW, TOOL_TEST_GROUP, type ToolName,
+} from './toolNames';
 
 /** Longest prompt a tool accepts (the launch form's own bound is the selection setting; a model gets one fixed bound). */
 export const MAX_TOOL_PROMPT = 100_000;
@@ -18,6 +22,8 @@ const MAX_BRANCH = 250;
 const MAX_BRANCHES = 50;
 export const MAX_TEST_IDS = 1000;
 export const MAX_FILES = 100;
+/** Reviews listed per list (open, merged, closed) when the list tool is given no limit. */
+export const DEFAULT_REVIEW_LIST_LIMIT = 10;
 
 export type JsonSchema =
   | { type: 'string'; description: string; minLength?: number; maxLength: number; enum?: readonly string[] }
@@ -95,6 +101,40 @@ export const TOOL_SCHEMAS: Record<ToolName, ObjectSchema> = {
       },
     },
     required: ['name'],
+    additionalProperties: false,
+  },
+  [TOOL_START_REVIEW]: {
+    type: 'object',
+    properties: {
+      appId: str('App ID of the project whose two versions are compared.', MAX_ID),
+      fromVersion: str('The version the compared changes start from: a versionId the service lists for the app (GET /versions).', MAX_ID),
+      toVersion: str('The version the compared changes end at: another versionId of the app.', MAX_ID),
+      title: str('A title for the review. Omit to let the service name it after the two versions.', 200),
+      description: str('What changed and why, for the review agent.', 5000),
+      focusAreas: str('What the review agent should look at first, e.g. error handling or the new API calls.', 2000),
+      model: str('One of the service\'s model IDs for the review agent. Omit to leave the choice to the service.', MAX_ID),
+    },
+    required: ['appId', 'fromVersion', 'toVersion'],
+    additionalProperties: false,
+  },
+  // Exactly one of reviewId and agentId: JSON schema's oneOf is not in this subset, the tool checks it.
+  [TOOL_READ_REVIEW]: {
+    type: 'object',
+    properties: {
+      reviewId: str('The code review\'s ID (reviewId), as agentRuns_listCodeReviews or agentRuns_startCodeReview returned it. Give this or agentId.', MAX_ID),
+      agentId: str('Instead of reviewId: the agent ID of the review\'s conversation (a run of kind code_review).', MAX_ID),
+      appId: str('App ID of the review\'s project, when known: named in the summary when the service does not say it.', MAX_ID),
+    },
+    required: [],
+    additionalProperties: false,
+  },
+  [TOOL_LIST_REVIEWS]: {
+    type: 'object',
+    properties: {
+      appId: str('App ID of the project whose code reviews are listed. Omit to use the person\'s default (setting agentRuns.appId).', MAX_ID),
+      limit: { type: 'integer', description: `How many reviews to list in each of open, merged and closed, newest first (default ${DEFAULT_REVIEW_LIST_LIMIT}).`, minimum: 1, maximum: 20 },
+    },
+    required: [],
     additionalProperties: false,
   },
 };

@@ -3,5 +3,10 @@ export const TOOL_START = 'agentRuns_startRun';
 export const TOOL_READ = 'agentRuns_readRun';
 export const TOOL_FOLLOW_UP = 'agentRuns_sendFollowUp';
 export const TOOL_TEST_GROUP = 'agentRuns_createTestGroup';
-export const TOOL_NAMES = [TOOL_START, TOOL_READ, TOOL_FOLLOW_UP, TOOL_TEST_GROUP] as const;
+/** Offered only where the service serves code reviews (package.json `when`: agentRuns.codeReviews). */
+export const TOOL_START_REVIEW = 'agentRuns_startCodeReview';
+/** Read-only, offered under the same `when`: one review's summary, and an app's reviews. */
+export const TOOL_READ_REVIEW = 'agentRuns_readCodeReview';
+export const TOOL_LIST_REVIEWS = 'agentRuns_listCodeReviews';
+export const TOOL_NAMES = [TOOL_START, TOOL_READ, TOOL_FOLLOW_UP, TOOL_TEST_GROUP, TOOL_START_REVIEW, TOOL_READ_REVIEW, TOOL_LIST_REVIEWS] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];

@@ -292,7 +292,7 @@ export function firstProblem(form: LaunchForm, l10n: L10n): { step: 'appId' | 'p
  * service's reference does not say which models are connected-provider models, so nothing is
  * guessed from the model's name.
  */
-export function emailToSend(form: LaunchForm, modelNeedsEmail: boolean, fallbackEmail: string | undefined): string | undefined {
+export function emailToSend(form: Pick<LaunchForm, 'userEmail'>, modelNeedsEmail: boolean, fallbackEmail: string | undefined): string | undefined {
   const typed = form.userEmail.trim();
   if (typed !== '') return typed;
   if (modelNeedsEmail && fallbackEmail && fallbackEmail.trim() !== '') return fallbackEmail.trim();

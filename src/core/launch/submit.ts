@@ -78,13 +78,25 @@ export async function submitLaunch(initial: LaunchForm, env: SubmitEnv, ui: Subm
         }
       }
     }
-    const next = await handleFailure(form, failure, email, ui, env.l10n);
+    const next = await handleStartFailure(form, failure, email, ui, env.l10n);
     if (next === 'resend') continue;
-    return refused && next.kind !== 'started' ? { ...next, refused } : next;
+    return refused ? { ...next, refused } : next;
   }
 }
 
-async function handleFailure(form: LaunchForm, failure: StartFailure, email: string | undefined, ui: SubmitUi, l10n: L10n): Promise<'resend' | SubmitOutcome> {
+/** What a failure the person answered leaves: the form re-opened at a step, or kept aside. */
+export type FailureOutcome<F> =
+  | { kind: 'edit'; form: F; step: 'review' | 'model' }
+  | { kind: 'stopped'; form: F; reason: 'dismissed' | 'tracked' };
+
+/**
+ * Shows a failed start and does what the person clicks, until it is something for the form:
+ * `resend` (Retry, or an email they entered), or a `FailureOutcome`. Nothing is sent here. The
+ * launch form's, and the code review form's (core/reviews/submit.ts).
+ */
+export async function handleStartFailure<F extends { userEmail: string }>(
+  form: F, failure: StartFailure, email: string | undefined, ui: Pick<SubmitUi, 'askEmail' | 'showFailure' | 'runCommand'>, l10n: L10n, resume = resumeOffer(l10n),
+): Promise<'resend' | FailureOutcome<F>> {
   let shown = failure;
   for (;;) {
     const action = await ui.showFailure(shown);
@@ -119,7 +131,7 @@ async function handleFailure(form: LaunchForm, failure: StartFailure, email: str
       case 'openSettings':
         await ui.runCommand(action);
         // The fix happened outside the form: ask before sending again, never resend on our own.
-        shown = resumeOffer(l10n);
+        shown = resume;
         break;
     }
   }

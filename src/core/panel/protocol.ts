@@ -17,6 +17,7 @@ import * as z from 'zod/mini';
 import { PROTOCOL_VERSION, MAX_ID_CHARS, MAX_PROMPT_CHARS, MAX_BRANCHES, MAX_BRANCH_CHARS, MAX_COPY_CHARS, MAX_URL_CHARS, MAX_STRING_CHARS, MAX_MESSAGES_PER_POST, str, optStr, count } from './limits';
 import { checkWireMessages, wireMessageSchema } from './wire';
 import { stringsSchema } from './webviewStrings';
+import { reviewViewSchema } from './reviewView';
 import { runHeaderSchema, lifecycleViewSchema, activityViewSchema, freshnessSchema, transcriptInfoSchema, sendStateSchema, PERMISSION_VALUES } from './viewSchemas';
 
 export { MAX_BRANCHES, MAX_MESSAGES_PER_POST, MAX_PROMPT_CHARS, MAX_WIRE_CONTENT_CHARS, PROTOCOL_VERSION, INIT_MESSAGES, HISTORY_CHUNK } from './limits';
@@ -98,7 +99,11 @@ export type DraftMessage = z.infer<typeof draftMessageSchema>;
 export const sendStateMessageSchema = z.object({ type: z.literal('sendState'), send: z.optional(sendStateSchema) });
 export type SendStateMessage = z.infer<typeof sendStateMessageSchema>;
 
-export type ExtensionToWebviewMessage = InitMessage | UpdateMessage | FollowUpResultMessage | DraftMessage | SendStateMessage;
+/** The code review of a review's conversation (reviewView.ts); `problem` when the last read failed (the last good review stays). */
+export const reviewMessageSchema = z.object({ type: z.literal('review'), review: z.optional(reviewViewSchema), problem: optStr(MAX_STRING_CHARS) });
+export type ReviewMessage = z.infer<typeof reviewMessageSchema>;
+
+export type ExtensionToWebviewMessage = InitMessage | UpdateMessage | FollowUpResultMessage | DraftMessage | SendStateMessage | ReviewMessage;
 
 // ------------------------------------------------------------------ webview → extension
 
@@ -125,6 +130,7 @@ const webviewToExtensionSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('clone') }),
   z.strictObject({ type: z.literal('openInEditor'), messageKey: str(MAX_ID_CHARS) }),
   z.strictObject({ type: z.literal('refresh') }),
+  z.strictObject({ type: z.literal('refreshReview') }),
   z.strictObject({ type: z.literal('markSeen') }),
 ]);
 export type WebviewToExtensionMessage = z.infer<typeof webviewToExtensionSchema>;
@@ -162,6 +168,7 @@ const extensionToWebviewSchemas = {
   followUpResult: followUpResultMessageSchema,
   draft: draftMessageSchema,
   sendState: sendStateMessageSchema,
+  review: reviewMessageSchema,
 } as const;
 
 /** Validates a message from the extension. */

@@ -120,6 +120,23 @@ export const STRING_KEYS = [
   // A conversation that takes no follow-ups (a code review's).
   'kindCodeReview',
   'noFollowUps',
+  // The review above a code review's conversation (reviewView.ts).
+  'reviewSection',
+  'reviewTabs',
+  'reviewChanges',
+  'reviewComments',
+  'reviewTests',
+  'reviewThread',
+  'reviewRefresh',
+  'reviewVersions',
+  'reviewRequestedBy',
+  'reviewByAi',
+  'reviewByPerson',
+  'reviewDeleted',
+  'reviewEdited',
+  'reviewNone',
+  'reviewMore',
+  'reviewReadFailed',
 ] as const;
 export type StringKey = (typeof STRING_KEYS)[number];
 export type WebviewStrings = Record<StringKey, string>;

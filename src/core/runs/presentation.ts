@@ -91,6 +91,10 @@ export function runContextValue(r: RunRecord): string {
   if (state.takesFollowUps) {
     v += 'followup;';
   }
+  // A code review's conversation: its listed prompt is our name for the review, nothing to clone.
+  if (state.codeReview) {
+    v += 'review;';
+  }
   if (r.unread) {
     v += 'unread;';
   }
@@ -180,8 +184,12 @@ export interface AppGroup {
   runs: RunRecord[];
 }
 
-/** Groups runs by app, newest run first inside a group, groups ordered by their newest run. */
-export function groupByApp(runs: readonly RunRecord[], l10n: L10n): AppGroup[] {
+/**
+ * Groups runs by app, newest run first inside a group, groups ordered by their newest run.
+ * `alwaysApp` (the configured app, while code reviews are served) gets a group even with no
+ * run, last, so its reviews can be found.
+ */
+export function groupByApp(runs: readonly RunRecord[], l10n: L10n, alwaysApp?: string): AppGroup[] {
   const groups = new Map<string, AppGroup>();
   const sorted = [...runs].sort((a, b) => runTime(b) - runTime(a));
   for (const r of sorted) {
@@ -196,6 +204,9 @@ export function groupByApp(runs: readonly RunRecord[], l10n: L10n): AppGroup[] {
       g.description = plain(key, LABEL_MAX);
     }
     g.runs.push(r);
+  }
+  if (alwaysApp && !groups.has(alwaysApp)) {
+    groups.set(alwaysApp, { key: alwaysApp, label: plain(alwaysApp, LABEL_MAX), runs: [] });
   }
   return [...groups.values()];
 }

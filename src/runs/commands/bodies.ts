@@ -1,7 +1,9 @@
 /**
  * Command bodies that load on first use, as their own bundle (dist/runCommands.js): the
  * run commands and the run links (vscode://…/run). Their commands are registered at activation
- * (runs/commands/lazyCommands.ts); live objects come in through deps.
+ * (runs/commands/lazyCommands.ts); live objects come in through deps. The connection's prompts
+ * ride along (registered by connection/register.ts): one more file in the .vsix would compress
+ * worse than these few KB added to this one, which already holds what they use (api/baseUrl.ts).
  */
 export { followUpCommand } from './followUpCommand';
 export { exportRunCommand } from './exportRun';
@@ -16,3 +18,4 @@ export { openRunCommand } from './openRun';
 export { refreshCommand } from './refresh';
 // What "your run finished" says: loaded with the commands it offers (src/runs/alerts.ts), not at activation.
 export { finishedAlert } from '../../core/runs/finishedAlert';
+export { clearToken, setBaseUrl, setToken } from '../../connection/commands/bodies';

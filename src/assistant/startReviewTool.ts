@@ -1,0 +1,51 @@
+/**
+ * The language model tool that starts a code review (`agentRuns_startCodeReview`): the strict
+ * schema, the request checks of src/api/validateReviews.ts (the model against the service's own
+ * list), a confirmation naming the app and the two versions, one `POST /code-reviews` through the
+ * send door. Refused, at the workspace's limit (409, in the words of core/runs/refusals.ts), or
+ * possibly started (listed as "may have started", never sent again): "Not done: <reason>".
+ * package.json offers it only where the service serves code reviews (`agentRuns.codeReviews`);
+ * it also asks the service's schema itself before anything is sent.
+ */
+import * as vscode from 'vscode';
+import type { StartCodeReviewRequest } from '../api/reviewTypes';
+import { servesPath } from '../api/types';
+import { codeReviewConfirmation } from '../core/assistant/prompts';
+import { TOOL_READ } from '../core/assistant/schemas';
+import { startConflict } from '../core/runs/refusals';
+import { Refusal, clientOrRefuse, failureText, notConnectedText } from './common';
+import { AgentRunsTool, prepared, type Input } from './toolBase';
+
+export class StartCodeReviewTool extends AgentRunsTool<StartCodeReviewRequest> {
+  protected async check(input: Input, signal: AbortSignal): Promise<StartCodeReviewRequest> {
+    const api = this.deps.api();
+    // Local checks first: input refused for itself costs no request.
+    this.validated(() => api.validateStartCodeReviewRequest(input));
+    const client = await clientOrRefuse(this.deps);
+    const schema = await client.getSchemaInfo({ signal }).catch(() => undefined);
+    if (signal.aborted) throw new vscode.CancellationError();
+    if (!schema) throw new Refusal(vscode.l10n.t('the service\'s API schema (/openapi.json) could not be read, so it is not known whether it offers code reviews; nothing was sent.'));
+    if (!servesPath(schema, '/code-reviews')) throw new Refusal(vscode.l10n.t('this service does not offer code reviews: its API schema (/openapi.json) lists no /code-reviews endpoint. Nothing was sent.'));
+    return this.validated(() => api.validateStartCodeReviewRequest(input, { knownModels: schema.models }));
+  }
+
+  protected confirm(r: StartCodeReviewRequest): vscode.PreparedToolInvocation {
+    return prepared(codeReviewConfirmation(r, vscode.l10n), vscode.l10n.t('Starting a code review on {0}', r.appId));
+  }
+
+  protected async run(request: StartCodeReviewRequest, signal: AbortSignal): Promise<string> {
+    const result = await this.deps.door.startCodeReview(request, { from: 'language model tool', signal, client: await clientOrRefuse(this.deps), quiet: true });
+    if (result.kind === 'notConnected') throw new Refusal(notConnectedText(this.deps));
+    if (result.kind === 'failed') {
+      if (!result.mayHaveArrived) {
+        const conflict = startConflict(result.error, vscode.l10n);
+        throw conflict !== undefined ? new Refusal(conflict) : result.error;
+      }
+      // Listed as "may have started" in the Runs view: the model must not start it again.
+      return vscode.l10n.t('Not done: {0} The code review may have started anyway. Do not start it again: the Agent Runs view shows it as “may have started”, and the person can track it by ID once it is known.', failureText(this.deps, result.error));
+    }
+    const { review } = result;
+    return vscode.l10n.t('Started code review {0} (“{1}”) on {2}, {3} → {4}; its conversation {5} is {6}. It is listed in the Agent Runs view. Read its progress with the {7} tool (agent ID {5}).',
+      review.reviewId, result.prompt, request.appId, request.fromVersion, request.toVersion, review.agentId, review.status, TOOL_READ);
+  }
+}

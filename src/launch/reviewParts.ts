@@ -1,0 +1,14 @@
+/**
+ * What the code review start flow (dist/reviews.js, src/reviews/) takes from the launch flow's
+ * bundle instead of carrying its own copies: the step chrome and the shared steps, the model
+ * list, presets, the failure words and sending's editor side. Handed to it by the command's
+ * registration (src/reviews/registerStart.ts) as `loadLaunch().reviewParts`.
+ */
+export { showInput, showPick } from './quickInput';
+export { emailStep, inputValue, separator, webhookStep } from './formSteps';
+export { loadModelCatalog } from './modelList';
+export { defaultUserEmail } from './userEmail';
+export { currentClient, launchSubmitUi, reportFailure } from './launchSending';
+export { describeStartFailure } from '../core/launch/failure';
+export { emailModelsKey, isAuthoritative, knownModelsForValidation, pushRecent, reviveIdList } from '../core/launch/models';
+export { checkPreset, parsePresets } from '../core/launch/presets';

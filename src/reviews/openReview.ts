@@ -1,0 +1,93 @@
+/**
+ * "Open Code Review": a review's conversation in the run panel, which shows the review above it
+ * (core/panel/reviewFeed.ts). From a review row of the Runs view (`{ reviewId, appId, title }`),
+ * a tool's link, or the palette (asks for the ID). A review whose conversation is not listed
+ * yet is read once (`GET /code-reviews/{id}`) and listed as a tracked code review.
+ */
+import * as vscode from 'vscode';
+import type { Deps } from '../runs/deps';
+import { reviewPrompt } from '../core/reviews/form';
+
+interface OpenArgs {
+  reviewId: string;
+  appId?: string;
+  agentId?: string;
+  title?: string;
+}
+
+const ID = /^[A-Za-z0-9._:-]{1,200}$/;
+
+function argsOf(arg: unknown): OpenArgs | undefined {
+  if (typeof arg === 'string') return ID.test(arg.trim()) ? { reviewId: arg.trim() } : undefined;
+  if (arg === null || typeof arg !== 'object') return undefined;
+  const o = arg as Record<string, unknown>;
+  const s = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+  const reviewId = s(o.reviewId);
+  if (reviewId === undefined || !ID.test(reviewId)) return undefined;
+  const out: OpenArgs = { reviewId };
+  const appId = s(o.appId);
+  const agentId = s(o.agentId);
+  const title = s(o.title);
+  if (appId !== undefined) out.appId = appId;
+  if (agentId !== undefined && ID.test(agentId)) out.agentId = agentId;
+  if (title !== undefined) out.title = title;
+  return out;
+}
+
+async function askForId(): Promise<OpenArgs | undefined> {
+  const value = await vscode.window.showInputBox({
+    title: vscode.l10n.t('Open Code Review'),
+    prompt: vscode.l10n.t('The ID of a code review of this service (reviewId), as the Runs view or the service shows it.'),
+    placeHolder: 'rev_…',
+    ignoreFocusOut: true,
+    validateInput: (v) => (ID.test(v.trim()) ? undefined : vscode.l10n.t('A review ID has letters, digits, "-", "_", "." or ":", and no spaces.')),
+  });
+  return value === undefined ? undefined : argsOf(value);
+}
+
+/** The conversation the review's `agentId` names, listed (if it was not) and opened. */
+export async function openCodeReviewCommand(deps: Deps, arg?: unknown): Promise<boolean | undefined> {
+  const args = argsOf(arg) ?? (arg === undefined ? await askForId() : undefined);
+  if (!args) {
+    if (arg !== undefined) void vscode.window.showWarningMessage(vscode.l10n.t('That is not a code review: open one from the Runs view, or give its review ID.'));
+    return undefined;
+  }
+  const ledger = deps.ledger();
+  const listed = ledger.all().find((r) => r.reviewId === args.reviewId || (args.agentId !== undefined && r.agentId === args.agentId));
+  if (listed) {
+    await deps.openRun(listed.agentId);
+    return true;
+  }
+  const client = await deps.getClient();
+  if (!client) return false;
+  try {
+    const detail = await vscode.window.withProgress(
+      { location: { viewId: 'agentRuns.runs' }, title: vscode.l10n.t('Reading code review {0}…', args.reviewId) },
+      () => client.getCodeReview(args.reviewId, { historyLimit: 1 }),
+    );
+    const agent = detail.agent;
+    if (!agent) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('Code review {0} has no conversation to show yet. Try again in a moment.', args.reviewId));
+      return false;
+    }
+    if (deps.ledger() !== ledger) return false; // the base URL changed meanwhile
+    const r = detail.review;
+    ledger.upsert({
+      agentId: agent.agentId,
+      source: 'tracked',
+      status: agent.status ?? 'queued',
+      kind: 'code_review',
+      reviewId: detail.reviewId,
+      appId: agent.appId ?? args.appId,
+      prompt: reviewPrompt({ ...r, title: r.title ?? args.title }, vscode.l10n),
+      ...(r.model !== undefined ? { model: r.model } : {}),
+    });
+    ledger.applyAgent({ ...agent, kind: agent.kind ?? 'code_review', reviewId: agent.reviewId ?? detail.reviewId });
+    await deps.openRun(agent.agentId);
+    return true;
+  } catch (e) {
+    const retry = vscode.l10n.t('Try Again');
+    if ((await deps.showApiError(e, [retry])) === retry) return openCodeReviewCommand(deps, args);
+    return false;
+  }
+}

@@ -1,0 +1,129 @@
+// The app's code reviews in the Runs view, end to end in the extension host against the
+// emulator: with its deployed profile (which lists `/code-reviews` in /openapi.json) the
+// `agentRuns.codeReviews` key turns on and the app's row gets a "Code reviews" row whose reviews
+// are the service's, with who asked and the versions compared; with its reference profile the key
+// is off and no such row exists. The key learns from a read of /openapi.json the extension makes
+// anyway: here the start tool's (it checks the model against the models the schema offers).
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { CodeReviewListItem } from '../../src/api/reviewTypes';
+import type { AppNode } from '../../src/core/runs/nodes';
+import type { AgentRunsTestApi } from '../../src/extension';
+import type { RunsTreeElement } from '../../src/runs/runsTree';
+import { readTestContext, type IntegrationTestContext } from '../support/testContext';
+
+const none = new vscode.CancellationTokenSource().token;
+
+async function admin(context: IntegrationTestContext, method: string, path: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(`${context.emulator.adminUrl}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  assert.ok(res.ok, `${method} ${path}: ${res.status} ${text}`);
+  return text ? (JSON.parse(text) as unknown) : undefined;
+}
+
+async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 30_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > until) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('Code reviews in the Runs view, against the emulator', function () {
+  this.timeout(120_000);
+  const context = readTestContext();
+  let api: AgentRunsTestApi;
+
+  // The extension's elements come from its own bundle: told apart by `kind`, not by class.
+  const isApp = (e: RunsTreeElement): e is AppNode => (e as { kind?: unknown }).kind === 'app';
+  const isRun = (e: RunsTreeElement): boolean => (e as { kind?: unknown }).kind === 'run';
+  const children = async (e?: RunsTreeElement): Promise<RunsTreeElement[]> => api.runsTree.getChildren(e);
+  const labelOf = (e: RunsTreeElement): string => {
+    const l = api.runsTree.getTreeItem(e).label;
+    return typeof l === 'string' ? l : l?.label ?? '';
+  };
+  /** Starts a run with the tool (which reads /openapi.json) and waits for it to end. */
+  const startAndFinish = async (prompt: string): Promise<void> => {
+    const result = await api.assistant.tool('agentRuns_startRun')!.invoke({ input: { prompt }, toolInvocationToken: undefined }, none);
+    const text = result?.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('') ?? '';
+    const id = /Started agent run (\S+) on app_todo/.exec(text)?.[1];
+    assert.ok(id, text);
+    await waitFor(`${id} to finish`, () => {
+      const status = api.ledger().get(id)?.status;
+      return status === 'completed' || status === 'error' ? status : undefined;
+    });
+  };
+
+  before(async function () {
+    if (!context) this.skip();
+    const ext = vscode.extensions.all.find((e) => e.id.toLowerCase() === context.extensionId.toLowerCase());
+    assert.ok(ext);
+    api = (await ext.activate()) as AgentRunsTestApi;
+    const config = vscode.workspace.getConfiguration('agentRuns');
+    await config.update('appId', 'app_todo', vscode.ConfigurationTarget.Global);
+    await config.update('defaultModel', 'hosted/auto', vscode.ConfigurationTarget.Global);
+  });
+
+  after(async () => {
+    if (!context) return;
+    await admin(context, 'PATCH', '/settings', { preset: 'reference' });
+    const config = vscode.workspace.getConfiguration('agentRuns');
+    await config.update('appId', undefined, vscode.ConfigurationTarget.Global);
+    await config.update('defaultModel', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  it('deployed profile: the app\'s reviews are listed under it, grouped, with who asked and the versions compared', async () => {
+    await admin(context!, 'PATCH', '/settings', { preset: 'deployed', staleReadMs: null, staleStatusAfterFollowUpMs: null });
+    // An open review besides the seeded merged and closed ones.
+    await admin(context!, 'POST', '/code-review-conversations', { appId: 'app_todo', title: 'Integration: reviews in the Runs view' });
+    await startAndFinish('Integration: the Runs view learns that code reviews are served');
+    await waitFor('agentRuns.codeReviews to turn on', () => (api.codeReviews() ? true : undefined));
+
+    const app = await waitFor('the app_todo row', async () => (await children()).find((e): e is AppNode => isApp(e) && e.key === 'app_todo'));
+    const [row, ...runs] = await children(app);
+    assert.equal(labelOf(row), 'Code reviews');
+    assert.equal(api.runsTree.getTreeItem(row).collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
+    assert.ok(runs.length > 0 && runs.every(isRun), 'the app\'s runs follow its "Code reviews" row');
+
+    const res = await fetch(`${context!.emulator.baseUrl}/code-reviews?appId=app_todo&limit=50`, { headers: { authorization: `Bearer ${context!.emulator.tokens.default}` } });
+    assert.equal(res.status, 200);
+    const served = (await res.json()) as Record<'open' | 'merged' | 'closed', CodeReviewListItem[]>;
+    const groups = await children(row);
+    const expected = (['open', 'merged', 'closed'] as const).filter((s) => served[s].length > 0);
+    assert.deepEqual(groups.map(labelOf), expected.map((s) => s[0].toUpperCase() + s.slice(1)));
+    assert.ok(expected.includes('open') && expected.includes('merged') && expected.includes('closed'), `every list has a review: ${expected.join(', ')}`);
+
+    for (const [i, status] of expected.entries()) {
+      const rows = (await children(groups[i])).map((e) => api.runsTree.getTreeItem(e));
+      assert.deepEqual(rows.map((r) => r.id), served[status].map((r) => `codeReview:${r.id}`), `${status}: the service's reviews, newest first`);
+      for (const [j, r] of served[status].entries()) {
+        const item = rows[j];
+        const description = String(item.description);
+        assert.ok(r.requestedByName && description.includes(r.requestedByName), `${r.id} says who asked: ${description}`);
+        assert.ok(description.includes(`${r.fromVersionLabel} → ${r.toVersionLabel}`), `${r.id} names the versions: ${description}`);
+        assert.equal(item.label, r.title);
+        assert.equal(item.command?.command, 'agentRuns.openCodeReview');
+        assert.deepEqual(item.command?.arguments, [{ reviewId: r.id, appId: 'app_todo', title: r.title }]);
+      }
+    }
+  });
+
+  it('reference profile: the key is off and no app has a "Code reviews" row', async () => {
+    await admin(context!, 'PATCH', '/settings', { preset: 'reference' });
+    await startAndFinish('Integration: the Runs view learns that code reviews are not served');
+    await waitFor('agentRuns.codeReviews to turn off', () => (api.codeReviews() ? undefined : true));
+    const roots = await children();
+    assert.ok(roots.some(isApp), 'the runs are listed');
+    for (const root of roots) {
+      if (!isApp(root)) continue;
+      const rows = await children(root);
+      assert.ok(rows.every(isRun), `${root.key}: only runs (${rows.map(labelOf).join(', ')})`);
+    }
+  });
+});
