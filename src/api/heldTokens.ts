@@ -53,3 +53,48 @@ export async function heldTokens(state: StateLike, tokens: TokenReader, current:
   const values = await Promise.all([...urls].map((u) => Promise.resolve(tokens.get(u)).then((v) => v, () => undefined)));
   return [...new Set(values.filter((v): v is string => v !== undefined && v !== ''))];
 }
+
+/** A token store that says when a base URL's token was set or cleared (the extension's TokenStore fits). */
+export interface WatchedTokens extends TokenReader {
+  onDidChange(listener: (e: { baseUrl: string }) => unknown): unknown;
+}
+
+interface Held {
+  list: readonly string[];
+  current: string;
+  refresh(): Promise<void>;
+}
+
+const kept = new WeakMap<StateLike, Held>();
+
+/**
+ * What the client's `otherSecrets` reads: every token held, read again now (the current base
+ * URL's token listed) and whenever a token is set or cleared, here or in another window, for the
+ * life of the store. Kept here, loaded with the client, so activation carries none of it.
+ */
+export async function keepHeldTokens(
+  options: { globalState: StateLike; auth: WatchedTokens; log: { warn(message: string): void } },
+  current: string,
+): Promise<() => readonly string[]> {
+  const { globalState: state, auth: tokens, log } = options;
+  let held = kept.get(state);
+  if (held === undefined) {
+    const h: Held = {
+      list: [],
+      current,
+      refresh: async () => {
+        h.list = await heldTokens(state, tokens, h.current);
+      },
+    };
+    tokens.onDidChange((e) => {
+      noteTokenChange(state, tokens, e.baseUrl).then(() => h.refresh()).catch((err: unknown) =>
+        log.warn(`Could not list the stored tokens: ${err instanceof Error ? err.message : String(err)}`));
+    });
+    kept.set(state, (held = h));
+  }
+  held.current = current;
+  await noteTokenChange(state, tokens, current);
+  await held.refresh();
+  const h = held;
+  return () => h.list;
+}

@@ -23,4 +23,4 @@ export {
 export { extractSchemaInfo, extractModelIds, extractPaths, schemaFingerprint, canonicalJson } from './schemaInfo';
 export { describeApiError, parseRetryAfter, formatDelay } from './describe';
 export { sanitizeServerText, redactSecrets } from './sanitize';
-export { heldTokens, noteTokenChange, TOKEN_BASE_URLS_KEY } from './heldTokens';
+export { heldTokens, keepHeldTokens, noteTokenChange, TOKEN_BASE_URLS_KEY } from './heldTokens';

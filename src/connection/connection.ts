@@ -106,8 +106,6 @@ export class Connection extends Disposable {
   private generation = 0;
   private readonly insecureDeclined = new Set<string>();
   private insecurePrompt: Promise<boolean> | undefined;
-  /** Every token held (all base URLs), as last read: the client keeps them out of its messages. */
-  private held: readonly string[] = [];
   private readyPromise: Promise<void>;
 
   constructor(private readonly options: ConnectionOptions) {
@@ -124,9 +122,6 @@ export class Connection extends Disposable {
       }
     }));
     this._register(options.auth.onDidChange((e) => {
-      // Any base URL's token, here or in another window: it is held, so it is redacted too.
-      void this.api().noteTokenChange(options.globalState, options.auth, e.baseUrl).then(() => this.heldTokens()).catch((err: unknown) =>
-        options.log.warn(`Could not list the stored tokens: ${err instanceof Error ? err.message : String(err)}`));
       if (e.baseUrl === this.state.baseUrl) {
         this.invalidateClient();
         void this.refreshSignedIn();
@@ -225,12 +220,6 @@ export class Connection extends Disposable {
     return this.insecurePrompt;
   }
 
-  /** Reads every token held again (the current base URL's and the others'). */
-  async heldTokens(): Promise<readonly string[]> {
-    this.held = await this.api().heldTokens(this.options.globalState, this.options.auth, this.state.baseUrl);
-    return this.held;
-  }
-
   /** Re-reads whether a token is stored; fires a change when it differs. */
   async refreshSignedIn(): Promise<void> {
     const baseUrl = this.state.baseUrl;
@@ -298,10 +287,11 @@ export class Connection extends Disposable {
     if (!(await this.confirmInsecure(baseUrl, quiet))) {
       return undefined;
     }
-    await this.heldTokens();
+    const api = this.api();
+    // Every token held (all base URLs, kept up to date): the client keeps them out of its messages.
+    const otherSecrets = await api.keepHeldTokens(this.options, baseUrl);
     const proxy = readNetworkSettings();
     const proxyUrl = proxy.url;
-    const api = this.api();
     const log = this.options.log;
     const declared = (this.options.context.extension.packageJSON as { version?: unknown }).version;
     const version = typeof declared === 'string' ? declared : '0';
@@ -310,7 +300,7 @@ export class Connection extends Disposable {
       return api.createClient({
         baseUrl,
         token,
-        otherSecrets: () => this.held,
+        otherSecrets,
         proxy,
         userAgent: `agent-runs-vscode/${version} (${vscode.env.appName} ${vscode.version})`,
         onSchemaInfo: (info) => this.schemaEmitter.fire({ baseUrl, info }),

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { inspect } from 'node:util';
 import {
-  ApiError, createClient, describeApiError, heldTokens, noteTokenChange, TOKEN_BASE_URLS_KEY, type AgentRunsApi, type ClientOptions,
+  ApiError, createClient, describeApiError, heldTokens, keepHeldTokens, noteTokenChange, TOKEN_BASE_URLS_KEY, type AgentRunsApi, type ClientOptions,
 } from '../../src/api';
 import { json, logSink, startServer, TOKEN, type TestServer } from './fixtures/apiServers';
 
@@ -116,5 +116,27 @@ describe('api: the tokens held, for every base URL', () => {
     assert.deepEqual(await heldTokens(state, tokenStore({ [HERE]: TOKEN, [THERE]: OTHER }, [HERE]), HERE), [OTHER]);
     await state.update(TOKEN_BASE_URLS_KEY, [42, THERE, null]);
     assert.deepEqual(await heldTokens(state, tokenStore({ [THERE]: OTHER }), undefined), [OTHER]);
+  });
+
+  it('kept for the client: the current base URL is listed, and a token set or cleared later (any base URL) is read again', async () => {
+    const state = new FakeState();
+    const tokens: Record<string, string> = { [HERE]: TOKEN };
+    const listeners: ((e: { baseUrl: string }) => unknown)[] = [];
+    const auth = { ...tokenStore(tokens), get: (u: string) => Promise.resolve(tokens[u]), onDidChange: (l: (e: { baseUrl: string }) => unknown) => listeners.push(l) };
+    const warned: string[] = [];
+    const held = await keepHeldTokens({ globalState: state, auth, log: { warn: (m) => warned.push(m) } }, HERE);
+    assert.deepEqual(held(), [TOKEN]);
+    assert.deepEqual(state.get(TOKEN_BASE_URLS_KEY), [HERE]);
+    tokens[THERE] = OTHER;
+    for (const l of listeners) l({ baseUrl: THERE });
+    await new Promise((r) => setTimeout(r, 10));
+    assert.deepEqual([...held()].sort(), [TOKEN, OTHER].sort(), 'the token set for another base URL is held');
+    delete tokens[THERE];
+    for (const l of listeners) l({ baseUrl: THERE });
+    await new Promise((r) => setTimeout(r, 10));
+    assert.deepEqual(held(), [TOKEN]);
+    await keepHeldTokens({ globalState: state, auth, log: { warn: (m) => warned.push(m) } }, HERE);
+    assert.equal(listeners.length, 1, 'one subscription per global state');
+    assert.deepEqual(warned, []);
   });
 });
