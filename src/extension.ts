@@ -112,7 +112,7 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
   shutdown = flush;
 
   const activationMs = performance.now() - started;
-  log.debug(`Agent Runs activated in ${activationMs.toFixed(1)} ms (${base.ledgers.current.active().length} unfinished run(s) to follow).`);
+  log.debug(`Agent Runs activated in ${activationMs.toFixed(1)} ms on ${base.conn.current.baseUrl} (${base.ledgers.current.active().length} unfinished run(s) to follow).`);
   return testApi(base, runs, log, flush, activationMs, assistant, reviews, capabilities);
 }
 

@@ -89,8 +89,8 @@ interface Session {
   userAgent: string;
   timeouts: Timeouts;
   transport: Transport;
-  /** The token and proxy credentials: in no message, cause or log entry. */
-  secrets: string[];
+  /** The token, the other tokens held and the proxy credentials: in no message, cause or log entry. */
+  readonly secrets: readonly string[];
   emit(entry: RequestLogEntry): void;
 }
 
@@ -263,9 +263,13 @@ export function createClient(options: ClientOptions): AgentRunsApi {
   const transport = createTransport(base, options.proxy, timeouts, options.env ?? process.env);
   const dispatcher = transport.dispatcher;
   const log = options.log;
+  const otherSecrets = options.otherSecrets;
   const session: Session = {
     base, baseUrl, token, userAgent, timeouts, transport,
-    secrets: [token, ...transport.secrets],
+    // Read when a failure is worded: a token stored for another base URL since counts too.
+    get secrets() {
+      return [token, ...(otherSecrets?.() ?? []), ...transport.secrets];
+    },
     emit: (entry) => {
       if (!log) return;
       try {

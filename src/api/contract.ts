@@ -56,6 +56,11 @@ export interface ClientOptions {
   baseUrl: string;
   /** The bearer token, sent only to the base URL's origin. */
   token: string;
+  /**
+   * The other tokens the editor holds (for other base URLs), asked for whenever a message is
+   * worded: kept out of every message, cause and log entry like the token.
+   */
+  otherSecrets?: () => readonly string[];
   proxy?: ProxySettings;
   /** Where HTTPS_PROXY, NO_PROXY, SSL_CERT_FILE and NODE_EXTRA_CA_CERTS are read (default `process.env`). */
   env?: Readonly<Record<string, string | undefined>>;

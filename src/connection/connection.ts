@@ -287,9 +287,11 @@ export class Connection extends Disposable {
     if (!(await this.confirmInsecure(baseUrl, quiet))) {
       return undefined;
     }
+    const api = this.api();
+    // Every token held (all base URLs, kept up to date): the client keeps them out of its messages.
+    const otherSecrets = await api.keepHeldTokens(this.options, baseUrl);
     const proxy = readNetworkSettings();
     const proxyUrl = proxy.url;
-    const api = this.api();
     const log = this.options.log;
     const declared = (this.options.context.extension.packageJSON as { version?: unknown }).version;
     const version = typeof declared === 'string' ? declared : '0';
@@ -298,6 +300,7 @@ export class Connection extends Disposable {
       return api.createClient({
         baseUrl,
         token,
+        otherSecrets,
         proxy,
         userAgent: `agent-runs-vscode/${version} (${vscode.env.appName} ${vscode.version})`,
         onSchemaInfo: (info) => this.schemaEmitter.fire({ baseUrl, info }),

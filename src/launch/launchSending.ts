@@ -67,10 +67,8 @@ export function launchSubmitEnv(deps: Deps, c: SendingContext): { env: SubmitEnv
       if (!list.includes(model)) await state.update(key, [...list, model]);
     },
     defaultEmail: () => c.defaultEmail,
-    secrets: async () => {
-      const token = await deps.auth.get(sentTo);
-      return token ? [token] : [];
-    },
+    // Every token held, not only the one sent: the service may echo another one it was given.
+    secrets: () => deps.api().heldTokens(deps.globalState, deps.auth, sentTo),
   };
   return { env, sentTo: () => sentTo };
 }

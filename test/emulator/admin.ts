@@ -305,7 +305,13 @@ export function createAdminHandler(ctx: AdminContext): AdminHandler {
       }
       case 'POST /agents/:id/messages': {
         const record = findAgent(parts[1]);
-        return jsonReply(201, ctx.service.appendMessage(record, messageFromBody(objectBody(body), ctx.state.settings.shapes === 'deployed')));
+        const input = objectBody(body);
+        const deployed = ctx.state.settings.shapes === 'deployed';
+        if (input.messages === undefined) return jsonReply(201, ctx.service.appendMessage(record, messageFromBody(input, deployed)));
+        // `{ messages: [...] }`: many in one request, in order (a test that writes hundreds between two reads).
+        if (!Array.isArray(input.messages) || !input.messages.every(isRecord)) throw new AdminError(400, '"messages" must be an array of message objects.');
+        const drafts = input.messages.map((m) => messageFromBody(m, deployed));
+        return jsonReply(201, { messages: drafts.map((d) => ctx.service.appendMessage(record, d)) });
       }
       case 'POST /code-review-conversations':
         return openCodeReview(ctx, objectBody(body, true));

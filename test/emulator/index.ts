@@ -98,6 +98,11 @@ export interface Emulator {
   readonly state: EmulatorState;
   inject(rule: FaultRule): void;
   clearFaults(): void;
+  /**
+   * Ends every `delayMs` and `bodyDelayMs` hold now, as if its time had passed: a test holds a
+   * request for longer than it needs, then lets it go once it has seen what happens meanwhile.
+   */
+  releaseHeld(): void;
   /** Moves the clock and runs every step and webhook attempt that falls due (awaited). */
   advance(ms: number): Promise<void>;
   /** Back to the seed; clears logs, faults, deliveries and scheduled work; a manual clock restarts at its epoch. */
@@ -208,6 +213,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       faults.add(rule);
     },
     clearFaults: () => faults.clear(),
+    releaseHeld: () => delays.finishAll(),
     advance: (ms) => scheduler.advance(ms),
     reset,
     close: () => {

@@ -46,8 +46,9 @@ export class RequestLog {
 // ---------------------------------------------------------------- cancellable delays
 
 /**
- * Real-time sleeps that `cancelAll` ends at once (on close), so no timer outlives the emulator.
- * `sleep` resolves true when the time passed, false when cancelled.
+ * Real-time sleeps that `cancelAll` ends at once (on close), so no timer outlives the emulator,
+ * and that `finishAll` ends early as if the time had passed (a test releasing what it held).
+ * `sleep` resolves true when the time passed (or was finished), false when cancelled.
  */
 export class Delays {
   private readonly pending = new Map<NodeJS.Timeout, (completed: boolean) => void>();
@@ -60,6 +61,15 @@ export class Delays {
       }, ms);
       this.pending.set(timer, resolve);
     });
+  }
+
+  /** Ends every sleep now as if its time had passed (a held response goes out). */
+  finishAll(): void {
+    for (const [timer, resolve] of this.pending) {
+      clearTimeout(timer);
+      resolve(true);
+    }
+    this.pending.clear();
   }
 
   cancelAll(): void {

@@ -8,6 +8,7 @@
 // AGENT_RUNS_FAULTS_RECORDS names a file, are appended to it as JSON lines (the extension-host
 // tier, which runs in another process). Only `node:` imports: this file is loaded in the
 // extension host too.
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { findSecret } from './secrets';
 
@@ -83,8 +84,16 @@ export interface Scenario {
   note(text: string): void;
 }
 
+/** What a leak report says about a secret instead of the secret: what it is and where it belongs. */
+export interface SecretLabel {
+  /** E.g. `emulator token "default"`, `token made for the plain-http scenario`. */
+  label: string;
+  /** The base URL the token is for (the service that may receive it). */
+  baseUrl?: string;
+}
+
 const records: ScenarioRecord[] = [];
-const secrets = new Set<string>();
+const secrets = new Map<string, SecretLabel>();
 let current: ScenarioState | undefined;
 
 interface ScenarioState {
@@ -92,17 +101,35 @@ interface ScenarioState {
   sinksChecked: number;
 }
 
-/** Registers values that must never show up in a sink (API tokens). */
-export function registerSecret(...values: readonly string[]): void {
-  for (const v of values) {
-    if (v.length >= 8) {
-      secrets.add(v);
+/**
+ * Registers a value that must never show up in a sink (an API token), with what a leak report
+ * names it by. Registering it again (a new workbench, another base URL) updates the label.
+ */
+export function registerSecret(value: string, about: SecretLabel): void {
+  if (value.length >= 8) {
+    secrets.set(value, about);
+  }
+}
+
+/** The emulator's tokens (`default`, `scoped` ...), each labelled with its name and the emulator's base URL. */
+export function registerEmulatorTokens(tokens: object, baseUrl: string): void {
+  for (const [name, value] of Object.entries(tokens)) {
+    if (typeof value === 'string') {
+      registerSecret(value, { label: `emulator token "${name}"`, baseUrl });
     }
   }
 }
 
-export function registeredSecrets(): string[] {
-  return [...secrets];
+/** A short fingerprint of a secret: tells two tokens apart in a report without revealing either. */
+export function fingerprint(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex').slice(0, 8);
+}
+
+/** Which secret, in words a report may carry: its label, fingerprint and base URL, never the value. */
+export function describeSecret(secret: string): string {
+  const about = secrets.get(secret);
+  const where = about?.baseUrl ? `, the token for ${about.baseUrl}` : '';
+  return `${about?.label ?? 'a value not registered as a secret'} (sha256 ${fingerprint(secret)}${where})`;
 }
 
 /** Records reported in this process so far. */
@@ -127,6 +154,20 @@ export function reportCrash(what: string): void {
 /** Crashes seen between scenarios; charged to the next one so none is lost. */
 const pendingCrashes: string[] = [];
 
+/**
+ * The finding when `text` holds a registered secret (or a telling piece of one): which one by
+ * label, fingerprint and base URL, and where in the sink, never the secret itself.
+ */
+export function leakIn(sink: string, text: string): string | undefined {
+  for (const secret of secrets.keys()) {
+    const found = findSecret(text, secret);
+    if (found) {
+      return `token leak in ${sink}: ${describeSecret(secret)}, ${found}`;
+    }
+  }
+  return undefined;
+}
+
 function makeScenario(state: ScenarioState): Scenario {
   const r = state.record;
   return {
@@ -139,13 +180,10 @@ function makeScenario(state: ScenarioState): Scenario {
       if (text === undefined || text === null || text === '') {
         return;
       }
-      for (const secret of secrets) {
-        const found = findSecret(text, secret);
-        if (found) {
-          r.tokenLeaks++;
-          r.findings.push(`token leak in ${name}: ${found}`);
-          return;
-        }
+      const leak = leakIn(name, text);
+      if (leak !== undefined) {
+        r.tokenLeaks++;
+        r.findings.push(leak);
       }
     },
     duplicatePosts: (count, detail) => {

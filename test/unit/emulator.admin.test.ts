@@ -132,6 +132,20 @@ describe('emulator: admin API', () => {
     assert.equal(obj(injected).id, last.id);
   });
 
+  it('POST /agents/:id/messages { messages } appends several in one request, in order; a bad entry appends none', async () => {
+    const id = await api.startOk(start());
+    await emu.advance(1_000);
+    const before = ((await api.agent(id)).history as Json[]).length;
+    const bad = await admin(emu, 'POST', `/agents/${id}/messages`, { messages: [{ content: 'fine' }, 'not a message'] });
+    assert.equal(bad.status, 400);
+    assert.equal(((await api.agent(id)).history as Json[]).length, before, 'nothing appended');
+    const many = await admin(emu, 'POST', `/agents/${id}/messages`, { messages: [{ role: 'assistant', content: 'one' }, { role: 'tool', content: 'two', toolName: 'read_file' }] });
+    assert.equal(many.status, 201);
+    const history = (await api.agent(id)).history as Json[];
+    assert.deepEqual(history.slice(before).map((m) => [m.sequence, m.role, m.content]), [[before + 1, 'assistant', 'one'], [before + 2, 'tool', 'two']]);
+    assert.deepEqual((obj(many).messages as Json[]).map((m) => m.id), history.slice(before).map((m) => m.id));
+  });
+
   it('GET /test-groups lists stored groups with their ordered test IDs', async () => {
     await api.createGroup({ appId: apps.todo, name: 'Second', testIds: ['b', 'a', 'c'] });
     const groups = obj(await admin(emu, 'GET', '/test-groups')).testGroups as Json[];

@@ -125,6 +125,23 @@ describe('emulator: fault injection', () => {
     assert.equal(result.status, 201);
   });
 
+  it('releaseHeld: a response held for a minute goes out when the test lets it go, not before', async () => {
+    emu.inject({ method: 'POST', delayMs: 60_000, passThrough: true });
+    let answered = false;
+    const pending = api.start(start()).then((r) => {
+      answered = true;
+      return r;
+    });
+    await waitFor(() => emu.state.agents.size === 1, 2_000, 'the run to exist before the answer');
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(answered, false, 'the answer went out before it was released');
+    assert.equal(emu.requests[0].status, undefined);
+    emu.releaseHeld();
+    const result = await pending;
+    assert.equal(result.status, 201);
+    assert.equal(emu.requests[0].status, 201);
+  });
+
   it('delayMs without passThrough: a client that gives up during the delay never reaches the handler', async () => {
     emu.inject({ method: 'POST', path: '^/agents$', delayMs: 200, times: 2 });
     const abort = new AbortController();

@@ -317,9 +317,8 @@ describe('History windows', () => {
       emu.inject({ method: 'GET', path: '^/openapi\\.json$', status: 503, times: 0 });
       try {
         const run = await client.startAgent({ appId: 'app_todo', prompt: 'Many', model: 'hosted/auto' });
-        for (let i = 0; i < 60; i++) {
-          await adminOk(emu.adminUrl, 'POST', `/agents/${run.agentId}/messages`, { role: 'assistant', content: `note ${i}` });
-        }
+        const notes = Array.from({ length: 60 }, (_, i) => ({ role: 'assistant', content: `note ${i}` }));
+        await adminOk(emu.adminUrl, 'POST', `/agents/${run.agentId}/messages`, { messages: notes });
         const reads = (): string[] => emu.requests.filter((r) => r.method === 'GET' && r.path.includes(`/agents/${run.agentId}`)).map((r) => r.path.split(`/agents/${run.agentId}`)[1]);
         const whole = await newReader({ lastSequence: () => undefined }).read(client, run.agentId);
         assert.equal(whole.history?.length, 60, 'past the default window of 20');
@@ -346,12 +345,14 @@ describe('History windows', () => {
         transcript.merge(r.agent.history);
         for (const m of r.agent.history ?? []) last = Math.max(last ?? 0, m.sequence ?? 0);
       };
+      // What a run writes between two reads, in one admin request: a request per message made
+      // this test 1,100 round trips, each waiting for a core on a busy machine (20 s at load 25).
       const write = async (count: number): Promise<void> => {
-        for (let i = 0; i < count; i++) {
-          await adminOk(emu.adminUrl, 'POST', `/agents/${run.agentId}/messages`, i % 2 === 0
-            ? { role: 'tool', content: `result ${i}`, toolName: 'read_file', toolParameters: { path: `f${i}.ts` } }
-            : { role: 'assistant', content: `note ${i}` });
-        }
+        if (count === 0) return;
+        const messages = Array.from({ length: count }, (_, i) => i % 2 === 0
+          ? { role: 'tool', content: `result ${i}`, toolName: 'read_file', toolParameters: { path: `f${i}.ts` } }
+          : { role: 'assistant', content: `note ${i}` });
+        await adminOk(emu.adminUrl, 'POST', `/agents/${run.agentId}/messages`, { messages });
       };
       await poll();
       for (const count of [0, 1, 3, 21, 60, 0, 250, 2]) {

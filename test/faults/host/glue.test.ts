@@ -201,6 +201,30 @@ describe('faults in the extension host (real glue, real HTTP, trace logging)', f
     await forget(id);
   }));
 
+  scenario('secrets', 'a token held for another base URL is redacted too when this service echoes it: the run\'s error, the output channel', (s) => checked(host, s, async () => {
+    // A person who used another service first holds its token too (a name that is loopback, so
+    // no plain-http warning, and a port nothing listens on, so nothing is read there).
+    const elsewhere = `http://held-elsewhere.localhost:9${new URL(host.baseUrl).pathname}`;
+    const other = await host.newToken(elsewhere);
+    const config = vscode.workspace.getConfiguration('agentRuns');
+    try {
+      await config.update('baseUrl', elsewhere, vscode.ConfigurationTarget.Global);
+      await waitFor('the other base URL', () => host.api.connection().baseUrl === elsewhere);
+      await host.setToken(other.token);
+    } finally {
+      await config.update('baseUrl', host.baseUrl, vscode.ConfigurationTarget.Global);
+      await waitFor('back on the emulator, signed in', () => host.api.connection().baseUrl === host.baseUrl && host.api.connection().signedIn);
+    }
+    const id = await followed('Echoes another token');
+    await host.fault({ method: 'GET', path: `^/agents/${id}$`, status: 500, body: JSON.stringify({ error: `internal error for ${other.token}` }), times: 0 });
+    const pollError = await waitFor('the failed read', () => host.api.ledger().get(id)?.pollError, 30_000);
+    s.sink('the run\'s error (tree tooltip, panel banner)', pollError);
+    assert.match(pollError, /internal error for \[redacted\]/, 'the service\'s words are shown, the token in them redacted');
+    s.note(`the run's error: ${pollError.slice(0, 120)}`);
+    await host.clearFaults();
+    await forget(id);
+  }));
+
   scenario('secrets', 'the token is in no file of the profile (settings, storage, transcript caches, logs at trace level)', (s) => checked(host, s, async () => {
     await host.api.flush();
     const files = host.userDataFiles();

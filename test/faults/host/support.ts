@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentRunsTestApi } from '../../../src/extension';
 import { requireTestContext, SEED_TOKEN_FILE_ENV, type IntegrationTestContext } from '../../support/testContext';
-import { PROFILE_ENV, registerSecret, type Scenario } from '../registry';
+import { PROFILE_ENV, registerEmulatorTokens, registerSecret, type Scenario } from '../registry';
 import { adminOk } from '../../emulator/testing';
 
 
@@ -45,7 +45,7 @@ export class Host {
     const file = process.env[PROFILE_ENV];
     assert.ok(file, `${PROFILE_ENV} is not set`);
     this.userDataDir = (JSON.parse(fs.readFileSync(file, 'utf8')) as { userDataDir: string }).userDataDir;
-    registerSecret(...Object.values(this.context.emulator.tokens));
+    registerEmulatorTokens(this.context.emulator.tokens, this.context.emulator.baseUrl);
   }
 
   static async start(): Promise<Host> {
@@ -103,10 +103,10 @@ export class Host {
     await this.admin('PATCH', `/agents/${encodeURIComponent(agentId)}`, patch);
   }
 
-  /** A fresh token of the main workspace, registered as a secret. */
-  async newToken(): Promise<{ token: string; id: string }> {
+  /** A fresh token of the main workspace, registered as a secret (the token for `baseUrl`, in a leak report). */
+  async newToken(baseUrl = this.baseUrl): Promise<{ token: string; id: string }> {
     const made = (await this.admin('POST', '/tokens', { workspaceId: 'ws_acme', name: 'faults-host' })) as { token: string; id: string };
-    registerSecret(made.token);
+    registerSecret(made.token, { label: 'a token made for a host-tier scenario', baseUrl });
     return made;
   }
 

@@ -12,7 +12,7 @@ import { FollowUpSends, type SendMemento } from '../../../src/runs/followUpSends
 import { UnconfirmedStarts } from '../../../src/runs/unconfirmedStarts';
 import { startEmulator, type Emulator } from '../../emulator/index';
 import { adminOk } from '../../emulator/testing';
-import { registerSecret, scenario, type Scenario } from '../registry';
+import { registerEmulatorTokens, scenario, type Scenario } from '../registry';
 
 interface Storage extends SendMemento {
   /** The workspace state as a new extension host finds it after the old one died now. */
@@ -50,8 +50,7 @@ describe('faults: a follow-up or a start is POSTed once, whatever the page, the 
 
   before(async () => {
     emu = await startEmulator({ stepMs: 20 });
-    const t = emu.tokens;
-    registerSecret(t.default, t.scoped, t.noApiAccess, t.noCredits, t.revoked);
+    registerEmulatorTokens(emu.tokens, emu.baseUrl);
   });
   beforeEach(() => emu.reset());
   afterEach(async () => {

@@ -1,7 +1,7 @@
 // One in-process service emulator (manual clock) per test file of the Node tier, its tokens
 // registered as secrets, and small helpers to make runs and read the request log.
 import { startEmulator, type Emulator, type FaultRule, type LoggedRequest } from '../../emulator/index';
-import { registerSecret } from '../registry';
+import { registerEmulatorTokens, registerSecret } from '../registry';
 import { adminOk } from '../../emulator/testing';
 
 export interface EmulatorFixture {
@@ -13,8 +13,7 @@ export function useEmulator(): EmulatorFixture {
   let emu: Emulator | undefined;
   before(async () => {
     emu = await startEmulator({ clock: 'manual', stepMs: 1_000 });
-    const t = emu.tokens;
-    registerSecret(t.default, t.scoped, t.noApiAccess, t.noCredits, t.revoked);
+    registerEmulatorTokens(emu.tokens, emu.baseUrl);
   });
   beforeEach(() => {
     emu?.reset();
@@ -62,7 +61,7 @@ export async function startRun(emu: Emulator, prompt: string, steps = 3): Promis
 /** A new token of the main workspace (so revoking it breaks nothing else). */
 export async function newToken(emu: Emulator): Promise<{ token: string; id: string }> {
   const made = (await admin(emu, 'POST', '/tokens', { workspaceId: 'ws_acme', name: 'faults' })) as { token: string; id: string };
-  registerSecret(made.token);
+  registerSecret(made.token, { label: 'a token made for a node-tier scenario', baseUrl: emu.baseUrl });
   return made;
 }
 

@@ -8,12 +8,12 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
-import { panelHasFocus, UI_TIMEOUT_MS, useWorkbench, type Workbench, type WorkbenchOptions } from '../../e2e/harness';
+import { panelHasFocus, UI_TIMEOUT_MS, Workbench, type WorkbenchOptions } from '../../e2e/harness';
 import { startRunOnService } from '../../e2e/service';
 import { logFiles } from '../../support/codeServer';
 import { paths } from '../../support/paths';
 import { waitUntil } from '../../support/processes';
-import { registerSecret, TRACE_LOG_LEVEL, type Scenario } from '../registry';
+import { registerEmulatorTokens, TRACE_LOG_LEVEL, type Scenario } from '../registry';
 import { adminOk } from '../../emulator/testing';
 
 export { UI_TIMEOUT_MS, type Workbench };
@@ -72,17 +72,117 @@ export async function openWithTrace(wb: Workbench): Promise<void> {
     60_000, 'the Runs view to show the runs or its welcome');
 }
 
-/** useWorkbench, plus: trace logging, focus, the Agent Runs view, the tokens as secrets. */
+function settingsFile(wb: Workbench): string {
+  return path.join(wb.session.profile.userDataDir, 'User', 'settings.json');
+}
+
+/** The user settings as a value (the workbench rewrites the file in its own layout); undefined when unreadable. */
+function readSettings(wb: Workbench): unknown {
+  try {
+    return JSON.parse(fs.readFileSync(settingsFile(wb), 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The settings each workbench of the fault tier started with, as the runner wrote them. */
+const startSettings = new WeakMap<Workbench, string>();
+
+function settingsChanged(wb: Workbench): boolean {
+  const start = startSettings.get(wb);
+  return start === undefined || JSON.stringify(readSettings(wb)) !== JSON.stringify(JSON.parse(start));
+}
+
+/**
+ * Puts back the user settings the workbench started with (the emulator's base URL among them)
+ * by writing the file the runner made, not through the palette, so it works whether or not the
+ * workbench answers. code-server does not notice a change made to that file behind its back
+ * (not within 20 s on a quiet machine), but reads it when the window loads: the window is loaded
+ * again, and the extension's first words at trace level say which base URL it started on.
+ * Throws when that is not the emulator's.
+ */
+export async function restoreStartSettings(wb: Workbench): Promise<void> {
+  const start = startSettings.get(wb);
+  if (start === undefined) {
+    throw new Error('the settings this workbench started with are not known');
+  }
+  if (!settingsChanged(wb)) {
+    return;
+  }
+  const from = wb.readOutputLog('Agent Runs').length;
+  fs.writeFileSync(settingsFile(wb), start);
+  await openWithTrace(wb);
+  // The output channel reaches its file a moment after the extension wrote it (later on a busy machine).
+  const said = (): string => wb.readOutputLog('Agent Runs').slice(from);
+  await waitUntil(() => / ms on \S+ \(/.test(said()), 30_000, 'the extension\'s activation line (at trace level) after the reload');
+  const on = [...said().matchAll(/activated in [\d.]+ ms on (\S+) |Base URL is now (\S+)\./g)].map((m) => m[1] ?? m[2]).pop();
+  if (on !== wb.emulator.baseUrl || settingsChanged(wb)) {
+    throw new Error(`the settings were restored, but the extension says it is on ${on ?? 'no base URL it named'}, not ${wb.emulator.baseUrl}`);
+  }
+}
+
+/**
+ * One workbench for the scenarios of a file, in order (useWorkbench's start, screenshot and
+ * close, plus trace logging, focus, the Agent Runs view and the tokens as secrets), every
+ * scenario starting from the same premises: the settings the session started with (the
+ * emulator's base URL, and so the emulator's default token) and no dialog or quick input open
+ * (uiChecked closes them). A scenario that changes the settings puts them back in its `finally`
+ * with restoreStartSettings, which needs nothing from the workbench. A scenario that failed may
+ * have left anything (a base URL, a token in the browser's secret storage, an editor, a request
+ * the emulator still holds, a workbench too slow to answer), and most of that cannot be checked
+ * from outside: the next scenario gets a fresh workbench (new profile, new emulator), as it does
+ * when the settings still differ from those the workbench started with.
+ */
 export function useFaultWorkbench(options: WorkbenchOptions): () => Workbench {
-  const workbench = useWorkbench(options);
-  before(async function () {
-    this.timeout(120_000);
-    const wb = workbench();
-    const t = wb.emulator.tokens;
-    registerSecret(t.default, t.scoped, t.noApiAccess, t.noCredits, t.revoked);
+  let workbench: Workbench | undefined;
+  /** Why the next scenario cannot start on this workbench. */
+  let spoilt: string | undefined;
+  const start = async (): Promise<void> => {
+    const wb = await Workbench.start(options);
+    workbench = wb;
+    startSettings.set(wb, fs.readFileSync(settingsFile(wb), 'utf8'));
+    registerEmulatorTokens(wb.emulator.tokens, wb.emulator.baseUrl);
     await openWithTrace(wb);
+  };
+  before(async function () {
+    this.timeout(300_000);
+    await start();
   });
-  return workbench;
+  beforeEach(async function () {
+    if (workbench && spoilt === undefined && settingsChanged(workbench)) {
+      spoilt = 'the user settings differ from those the workbench started with';
+    }
+    if (spoilt === undefined) {
+      return;
+    }
+    this.timeout(300_000);
+    process.stderr.write(`      a fresh workbench: ${spoilt}\n`);
+    const old = workbench;
+    workbench = undefined;
+    spoilt = undefined;
+    await old?.close();
+    await start();
+  });
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed' && workbench) {
+      spoilt = `the scenario before failed ("${this.currentTest.title.slice(0, 80)}")`;
+      const file = await workbench.screenshot(`FAILED-${options.name}-${this.currentTest.title}`).catch(() => undefined);
+      if (file) {
+        process.stderr.write(`      screenshot: ${path.relative(process.cwd(), file)}\n`);
+      }
+    }
+  });
+  after(async function () {
+    this.timeout(60_000);
+    await workbench?.close();
+    workbench = undefined;
+  });
+  return () => {
+    if (!workbench) {
+      throw new Error(`The workbench "${options.name}" is not running (did its before hook fail?)`);
+    }
+    return workbench;
+  };
 }
 
 export function admin(wb: Workbench, method: string, route: string, body?: unknown): Promise<unknown> {

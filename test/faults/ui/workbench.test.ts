@@ -11,11 +11,11 @@ import type { Frame } from 'playwright-core';
 import { clickNotificationButton } from '../../e2e/harness';
 import { paths } from '../../support/paths';
 import { waitUntil } from '../../support/processes';
-import { registerSecret, scenario, type Scenario } from '../registry';
+import { describeSecret, registerSecret, scenario, type Scenario } from '../registry';
 import { HOSTILE_SHORT, HOSTILE_TEXTS, hostileToolParameters, withTrap } from '../support/hostile';
 import {
   activations, admin, allFramesHtml, backOnline, browserStorage, command, clearNotifications, extensionHostPid, goodReadsSince, observe,
-  openWithTrace, panelFrame, panelHasFocus, posts, startHeldRun, toastButtons, trackRun, transcriptFiles, Trap, UI_TIMEOUT_MS, uiChecked,
+  openWithTrace, panelFrame, panelHasFocus, posts, restoreStartSettings, startHeldRun, toastButtons, trackRun, transcriptFiles, Trap, UI_TIMEOUT_MS, uiChecked,
   useFaultWorkbench, userDataFiles, webviewHostFrame, type Workbench,
 } from './support';
 
@@ -276,8 +276,21 @@ describe('faults in the workbench (what a person sees)', function () {
     await trackRun(wb, id);
     await panelFrame(wb, 3);
     const text = 'Add an index on created_at (sent once)';
-    // The service takes the follow-up and holds its answer: the send stays under way for a while.
-    wb.emulator.inject({ method: 'POST', path: `^/agents/${id}/messages$`, passThrough: true, delayMs: 6_000, times: 1 });
+    // Another editor in the panel's group, opened before the send: hiding and showing the panel
+    // during the send are then two clicks on tabs (the palette and a run pick took longer than
+    // the client's 30 s at load 19; the send had ended, and the checks below saw nothing held).
+    await command(wb, 'File: New Untitled Text File');
+    const tab = (title: string) => wb.page.locator('.tabs-container .tab', { hasText: title }).first();
+    const showTab = async (title: string): Promise<void> => {
+      await tab(title).click();
+      await waitUntil(async () => ((await tab(title).getAttribute('class')) ?? '').split(/\s+/).includes('active'), UI_TIMEOUT_MS, `the tab "${title}" in front`);
+    };
+    await showTab('Run: ');
+    await panelHasFocus(await panelFrame(wb, 3));
+    // The service takes the follow-up and holds its answer until the checks below are done (it
+    // was 6 s, which the steps below outlasted on a busy machine: the send had ended before the
+    // tree button was pressed). The client gives up after its own 30 s.
+    wb.emulator.inject({ method: 'POST', path: `^/agents/${id}/messages$`, passThrough: true, delayMs: 120_000, times: 1 });
     // Through the page's own channel to the extension, whatever the page itself guards.
     const send = async (requestId: number): Promise<void> => {
       const hostFrame = await webviewHostFrame(wb);
@@ -287,9 +300,8 @@ describe('faults in the workbench (what a person sees)', function () {
     await send(902);
     await waitUntil(() => posts(wb, `/agents/${id}/messages`).length >= 1, UI_TIMEOUT_MS, 'the follow-up POST');
     // The tab is hidden (another editor in front) and shown again: its page is rebuilt from init.
-    await command(wb, 'File: New Untitled Text File');
-    await command(wb, 'Agent Runs: Open Run');
-    await pickRunInQuickPick(wb, id);
+    await showTab('Untitled-');
+    await showTab('Run: ');
     await panelHasFocus(await panelFrame(wb, 3));
     await send(903);
     await observe(1_000);
@@ -297,10 +309,14 @@ describe('faults in the workbench (what a person sees)', function () {
     const afterPage = posts(wb, `/agents/${id}/messages`).length;
     s.duplicatePosts(afterPage - 1, 'follow-up POSTs for one Send (a double Send, then a Send from the rebuilt page)');
     // The tree button (Send Follow-up on the run's row) during the send: the run is shown, no box opens.
+    assert.equal(posts(wb, `/agents/${id}/messages`)[0]?.status, undefined, 'premise: the follow-up\'s POST is still waiting for its answer');
     await wb.treeInlineAction('Send lock', 'Send Follow-up');
     await wb.waitForNotification(/A follow-up to this run is being sent/, UI_TIMEOUT_MS);
     const box = await wb.page.locator('.quick-input-widget .quick-input-title', { hasText: /Follow-up for/ }).isVisible().catch(() => false);
     assert.equal(box, false, 'the follow-up box opened during the send');
+    assert.equal(posts(wb, `/agents/${id}/messages`)[0]?.status, undefined, 'premise: the follow-up\'s POST was still under way when the tree button was pressed');
+    wb.emulator.releaseHeld();
+    await waitUntil(() => posts(wb, `/agents/${id}/messages`)[0]?.status === 202, UI_TIMEOUT_MS, 'the held answer to go out');
     await waitUntil(async () => (await followUpsStored(wb, id, text)) >= 1, 30_000, 'the follow-up to be on the service');
     await observe(2_000);
     s.duplicatePosts(posts(wb, `/agents/${id}/messages`).length - afterPage, 'follow-up POSTs after the tree button during the send');
@@ -409,6 +425,9 @@ describe('faults in the workbench (what a person sees)', function () {
     await wb.page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: 'checkout.test.js' }).first().waitFor({ state: 'visible' });
     await quick.press('Enter');
     await wb.page.locator('.tabs-container .tab.active[aria-label^="checkout.test.js"]').first().waitFor({ state: 'visible' });
+    // The editor takes the focus a moment after its tab shows (seconds on a busy machine): a
+    // palette opened before that closes as it does, as for a person who types too early.
+    await wb.page.locator('.editor-group-container.active .monaco-editor.focused').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
     await command(wb, 'Agent Runs: Create Test Group from File(s)');
     const step = async (n: number): Promise<void> => waitUntil(async () => /\b\d\/4\b/.test(await wb.page.locator('.quick-input-widget').innerText().catch(() => '')) && (await wb.page.locator('.quick-input-widget').innerText()).includes(`${n}/4`), UI_TIMEOUT_MS, `step ${n}/4`);
     await step(1);
@@ -520,18 +539,15 @@ describe('faults in the workbench (what a person sees)', function () {
     await closeEditors(wb);
     await clearNotifications(wb);
     const fresh = (await admin(wb, 'POST', '/tokens', { workspaceId: 'ws_acme', name: 'insecure' })) as { token: string };
-    registerSecret(fresh.token);
     // 0.0.0.0 reaches this machine, but is not a loopback name: the extension must treat it as remote.
     const insecure = wb.emulator.baseUrl.replace('127.0.0.1', '0.0.0.0');
+    registerSecret(fresh.token, { label: 'the token the plain-http scenario stores', baseUrl: insecure });
     const carrying = (): number => wb.emulator.requests.filter((r) => (r.headers.authorization ?? '').includes(fresh.token)).length;
     await backOnline(wb);
-    const setBaseUrl = async (url: string): Promise<void> => {
-      await command(wb, 'Agent Runs: Set Base URL');
-      await wb.typeInInput(url);
-      await wb.waitForOutputLog('Agent Runs', `Base URL is now ${url}.`);
-    };
-    await setBaseUrl(insecure);
     try {
+      await command(wb, 'Agent Runs: Set Base URL');
+      await wb.typeInInput(insecure);
+      await wb.waitForOutputLog('Agent Runs', `Base URL is now ${insecure}.`);
       await command(wb, 'Agent Runs: Set API Token');
       await wb.typeInInput(fresh.token);
       const dialog = wb.page.locator('.monaco-dialog-box');
@@ -552,14 +568,11 @@ describe('faults in the workbench (what a person sees)', function () {
       await trackRun(wb, id);
       await waitUntil(() => carrying() > 0, UI_TIMEOUT_MS, 'a request with the token after the person agreed');
     } finally {
-      // Back to the emulator's own base URL (and its token), whatever happened above: a failure
-      // here must not leave the next scenarios on another origin with another token.
-      await wb.closeQuickInput().catch(() => undefined);
-      try {
-        await closeEditors(wb);
-      } finally {
-        await setBaseUrl(wb.emulator.baseUrl);
-      }
+      // Back to the emulator's own base URL (and so its token), whatever happened above, by the
+      // settings file and a reload rather than the palette: a workbench too slow to answer must
+      // not leave the next scenarios on another origin with another token. Whatever else is left
+      // open, the next scenario closes what it finds.
+      await restoreStartSettings(wb);
     }
   }));
 
@@ -569,10 +582,17 @@ describe('faults in the workbench (what a person sees)', function () {
     await clearNotifications(wb);
     // A run whose service echoes the token in an error, then redirects it to another origin.
     const id = await startHeldRun(wb, 'Sinks');
+    const echoed = wb.emulator.requests.length;
     wb.emulator.inject({ method: 'GET', path: `^/agents/${id}$`, status: 500, body: JSON.stringify({ error: `internal error for ${wb.emulator.tokens.default}` }), times: 1 });
     await command(wb, 'Agent Runs: Track Run by ID…');
     await wb.typeInInput(id, { prompt: /agent ID/i });
     const toast = await wb.waitForNotification(/failed \(500\)|internal error/i, 30_000);
+    // The premise of what follows: the service echoes the very token the extension sent it.
+    const read = wb.emulator.requests.slice(echoed).find((r) => r.status === 500 && r.path.split('?')[0].endsWith(`/agents/${id}`));
+    assert.equal(read?.headers.host, new URL(wb.emulator.baseUrl).host, 'premise: the extension reads from the emulator\'s own base URL');
+    const sent = (read?.headers.authorization ?? '').replace(/^Bearer /, '');
+    // Compared, never handed to assert as values: a failure report must not print a token.
+    assert.ok(sent === wb.emulator.tokens.default, `premise: the extension sends the emulator's default token (it sent ${sent ? describeSecret(sent) : 'none'})`);
     s.sink('the error notification', await toast.innerText());
     await clearNotifications(wb);
     await trackRun(wb, id);
@@ -651,6 +671,9 @@ describe('faults in the workbench (what a person sees)', function () {
     const outBefore = wb.readOutputLog('Agent Runs').length;
     await openWithTrace(wb);
     await wb.waitForExtensionActivation();
+    // The premise: the extension came back on the service whose run list was corrupted.
+    await waitUntil(() => / ms on \S+ \(/.test(wb.readOutputLog('Agent Runs').slice(outBefore)), 30_000, 'the extension\'s activation line (at trace level)');
+    assert.ok(wb.readOutputLog('Agent Runs').slice(outBefore).includes(` ms on ${base} (`), `premise: the extension started on ${base}`);
     const hostLog = wb.extensionHostLog().slice(hostLogBefore);
     assert.doesNotMatch(hostLog, /Activating extension .*agent-runs.* failed/i, 'activation failed on corrupt state');
     await waitUntil(() => /saved run list was unreadable and has been reset/.test(wb.readOutputLog('Agent Runs').slice(outBefore)), 30_000, 'the reset warning');
