@@ -15,11 +15,12 @@ import { TOKEN_PREFIX } from './seed';
 import { newId, type AgentService } from './service';
 import { REVIEW_STATUSES, type CodeReviewService } from './codeReviews';
 import type { AdminHandler, RequestLog } from './server';
+import { testAdminRoute, type TestAdminContext } from './adminTests';
 import { applySettingsPatch, parseSettingsPatch, SettingsError } from './settings';
 import type { EmulatorState } from './state';
 import type { WebhookDispatcher } from './webhooks';
 
-export interface AdminContext {
+export interface AdminContext extends TestAdminContext {
   state: EmulatorState;
   service: AgentService;
   reviews: CodeReviewService;
@@ -381,7 +382,8 @@ export function createAdminHandler(ctx: AdminContext): AdminHandler {
       }
 
       default:
-        throw new AdminError(404, `No admin route ${method} ${path}.`);
+        // The app's tests: the version served, holding and cancelling runs, the limit (adminTests.ts).
+        return testAdminRoute(ctx, method, parts, body) ?? jsonReply(404, { error: `No admin route ${method} ${path}.` });
     }
   };
 

@@ -81,6 +81,23 @@ export class ApiCaller {
     return this.request('POST', '/test-groups', { body });
   }
 
+  /** `POST /test-runs` (deployed shapes). */
+  startTestRun(body: unknown): Promise<CallResult> {
+    return this.request('POST', '/test-runs', { body });
+  }
+
+  /** `POST /test-group-runs` (deployed shapes). */
+  startTestGroupRun(body: unknown): Promise<CallResult> {
+    return this.request('POST', '/test-group-runs', { body });
+  }
+
+  /** `GET /test-runs/{id}` or `GET /test-group-runs/{id}` that must answer 200. */
+  async testRun(id: string, group = false): Promise<Json> {
+    const result = await this.request('GET', `/${group ? 'test-group-runs' : 'test-runs'}/${encodeURIComponent(id)}`);
+    if (result.status !== 200) throw new Error(`test run read failed: HTTP ${result.status} ${result.text}`);
+    return obj(result);
+  }
+
   /** Starts a run that must be accepted (201, or 202 under the deployed shapes), and returns its id. */
   async startOk(body: Json): Promise<string> {
     const result = await this.start(body);
@@ -129,6 +146,17 @@ export async function runToEnd(emulator: Emulator, caller: ApiCaller, agentId: s
   throw new Error(`run ${agentId} did not finish within ${maxSteps} steps`);
 }
 
+/** Advances a manual clock one step at a time until the test run (or group run) is no longer queued or running. */
+export async function testRunToEnd(emulator: Emulator, caller: ApiCaller, id: string, group = false, stepMs = 1000, maxSteps = 200): Promise<Json> {
+  for (let i = 0; i < maxSteps; i++) {
+    const detail = await caller.testRun(id, group);
+    const status = (detail.run as Json | undefined)?.status;
+    if (status !== 'queued' && status !== 'running') return detail;
+    await emulator.advance(stepMs);
+  }
+  throw new Error(`test run ${id} did not end within ${maxSteps} steps`);
+}
+
 /** `npm run emulator` as a child process (test/emulator/cli.js next to this file), with what it prints so far. */
 export interface CliRun {
   readonly child: ChildProcess;
@@ -147,3 +175,28 @@ export function spawnCli(args: readonly string[]): CliRun {
   return { child, output: () => output, exited };
 }
 
+
+/**
+ * The admin hooks of the app's tests (adminTests.ts) at `adminUrl`, for tests in this process or
+ * another (the extension host, a browser test): hold, release or cancel a test run (or every run
+ * of a group run), set the workspace's limit of active test runs (`null`: the default), pick the
+ * published version served, and script an automation's next run.
+ */
+export function testAdmin(adminUrl: string): {
+  hold(runId: string): Promise<unknown>;
+  release(runId: string): Promise<unknown>;
+  cancel(runId: string): Promise<unknown>;
+  setTestRunLimit(limit: number | null, workspaceId?: string): Promise<unknown>;
+  setWider(version: 'A' | 'B'): Promise<unknown>;
+  scriptAutomation(automationId: string, patch: { nextRunError?: string | null; enabled?: boolean }): Promise<unknown>;
+} {
+  const runAction = (runId: string, action: string): Promise<unknown> => adminOk(adminUrl, 'POST', `/test-runs/${encodeURIComponent(runId)}/${action}`);
+  return {
+    hold: (runId) => runAction(runId, 'hold'),
+    release: (runId) => runAction(runId, 'release'),
+    cancel: (runId) => runAction(runId, 'cancel'),
+    setTestRunLimit: (limit, workspaceId) => adminOk(adminUrl, 'PUT', '/test-run-limit', workspaceId === undefined ? { limit } : { limit, workspaceId }),
+    setWider: (version) => adminOk(adminUrl, 'PUT', '/wider', { version }),
+    scriptAutomation: (automationId, patch) => adminOk(adminUrl, 'PATCH', `/automations/${encodeURIComponent(automationId)}`, patch),
+  };
+}
