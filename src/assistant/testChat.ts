@@ -14,7 +14,8 @@ import { blocksAsMarkdown, type TextBlock } from '../core/assistant/reviewText';
 import { DEFAULT_TEST_TEXT_BOUNDS, automationListBlocks, fitTestBlocks, groupRunBlocks, testListBlocks, testRunBlocks } from '../core/assistant/testText';
 import { oneLine } from '../api/sanitize';
 import { clientOrRefuse, setting, signalOf } from './common';
-import { testsClient, testsOf, type TestsClient } from './testAccess';
+import type { AgentRunsApi } from '../api/contract';
+import { capable } from './testAccess';
 import { capabilityOffText } from './testTools';
 
 /** The Runs view's Run Now (w-tgroups): a modal confirmation, then the send door. */
@@ -36,12 +37,12 @@ function isNotFound(deps: Deps, e: unknown): boolean {
   return api.isApiError(e) && e.status === 404;
 }
 
-async function readRun(deps: Deps, client: TestsClient, id: string, stream: vscode.ChatResponseStream, signal: AbortSignal): Promise<void> {
+async function readRun(deps: Deps, client: AgentRunsApi, id: string, stream: vscode.ChatResponseStream, signal: AbortSignal): Promise<void> {
   try {
     write(stream, testRunBlocks(await client.getTestRun(id, { signal }), DEFAULT_TEST_TEXT_BOUNDS, vscode.l10n));
   } catch (e) {
     // Not a test run: a group run's ID, where the service runs groups.
-    if (!isNotFound(deps, e) || !testsOf(deps).capabilities.has('serviceTestGroupRuns')) throw e;
+    if (!isNotFound(deps, e) || !capable(deps, 'serviceTestGroupRuns')) throw e;
     let group;
     try {
       group = await client.getTestGroupRun(id, { signal });
@@ -60,7 +61,7 @@ async function readRun(deps: Deps, client: TestsClient, id: string, stream: vsco
 export async function serviceTests(deps: Deps, request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<boolean> {
   if (request.references.length > 0) return false;
   const [named = ''] = request.prompt.trim().split(/\s+/);
-  if (!testsOf(deps).capabilities.has('serviceTests')) {
+  if (!capable(deps, 'serviceTests')) {
     if (named === '') return false;
     say(stream, vscode.l10n.t('Not done: {0}', capabilityOffText('serviceTests')));
     return true;
@@ -72,7 +73,7 @@ export async function serviceTests(deps: Deps, request: vscode.ChatRequest, stre
   }
   const abort = signalOf(token);
   try {
-    const client = testsClient(await clientOrRefuse(deps));
+    const client = await clientOrRefuse(deps);
     if (named !== '') {
       await readRun(deps, client, named.slice(0, 200), stream, abort.signal);
       return true;
@@ -88,8 +89,7 @@ export async function serviceTests(deps: Deps, request: vscode.ChatRequest, stre
 
 /** `/automations`: the default app's automations; Run Now for those that run on demand. */
 export async function automations(deps: Deps, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<void> {
-  const { capabilities } = testsOf(deps);
-  if (!capabilities.has('automations')) {
+  if (!capable(deps, 'automations')) {
     say(stream, vscode.l10n.t('Not done: {0}', capabilityOffText('automations')));
     return;
   }
@@ -100,10 +100,10 @@ export async function automations(deps: Deps, stream: vscode.ChatResponseStream,
   }
   const abort = signalOf(token);
   try {
-    const client = testsClient(await clientOrRefuse(deps));
+    const client = await clientOrRefuse(deps);
     const { blocks, shown } = automationListBlocks(appId, await client.listAutomations(appId, { signal: abort.signal }), DEFAULT_TEST_TEXT_BOUNDS, vscode.l10n);
     write(stream, blocks);
-    const runnable = capabilities.has('automationRuns') ? shown.filter((a) => a.canRunManually) : [];
+    const runnable = capable(deps, 'automationRuns') ? shown.filter((a) => a.canRunManually) : [];
     if (runnable.length === 0) return;
     say(stream, vscode.l10n.t('Run one now (you confirm it first):'));
     for (const a of runnable.slice(0, MAX_BUTTONS)) {

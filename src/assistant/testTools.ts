@@ -19,7 +19,7 @@ import { DEFAULT_TEST_TEXT_BOUNDS, groupRunAsText, isLiveBranch, refusedText, te
 import type { Automation } from '../api/testTypes';
 import { oneLine } from '../api/sanitize';
 import { Refusal, clientOrRefuse, failureText, notConnectedText, setting } from './common';
-import { testsClient, testsOf, type Capability } from './testAccess';
+import { capable, doorOf, type Capability, type TestsDoor } from './testAccess';
 import { AgentRunsTool, prepared, type Input } from './toolBase';
 
 /** Why a capability is off, in the words every surface of the assistant uses. */
@@ -37,8 +37,15 @@ export function capabilityOffText(c: Capability): string {
 }
 
 abstract class TestsTool<T> extends AgentRunsTool<T> {
-  protected needs(c: Capability): void {
-    if (!testsOf(this.deps).capabilities.has(c)) throw new Refusal(capabilityOffText(c));
+  protected needs(c: Capability, sending = false): void {
+    if (!capable(this.deps, c, sending)) throw new Refusal(capabilityOffText(c));
+  }
+
+  /** The door's entries: `needs(c, true)` made sure of them. */
+  protected door(): TestsDoor {
+    const door = doorOf(this.deps);
+    if (!door) throw new Refusal(capabilityOffText('serviceTests'));
+    return door;
   }
 
   protected appIdOf(input: Input): string {
@@ -59,7 +66,7 @@ export class ListAppTestsTool extends TestsTool<{ appId: string; limit: number }
   }
 
   protected async run(c: { appId: string; limit: number }, signal: AbortSignal): Promise<string> {
-    const client = testsClient(await clientOrRefuse(this.deps));
+    const client = await clientOrRefuse(this.deps);
     const tests = await client.listTests(c.appId, { signal });
     return testListAsText(c.appId, tests, vscode.l10n, { ...DEFAULT_TEST_TEXT_BOUNDS, maxItems: c.limit });
   }
@@ -69,11 +76,11 @@ interface RunTest { testId: string; testName?: string; branch: string }
 
 export class RunAppTestTool extends TestsTool<RunTest> {
   protected async check(input: Input, signal: AbortSignal): Promise<RunTest> {
-    this.needs('serviceTests');
+    this.needs('serviceTests', true);
     const testId = String(input.testId).trim();
     const branch = String(input.branch).trim();
     // The test is read before the person is asked: the confirmation names it, and a component is refused.
-    const client = testsClient(await clientOrRefuse(this.deps));
+    const client = await clientOrRefuse(this.deps);
     const test = await client.getTest(testId, { signal });
     if (test.isComponent) {
       throw new Refusal(vscode.l10n.t('{0} is a component: components are never run on their own. Run a test that uses it; nothing was sent.', testId));
@@ -90,7 +97,7 @@ export class RunAppTestTool extends TestsTool<RunTest> {
 
   protected async run(c: RunTest, signal: AbortSignal): Promise<string> {
     const client = await clientOrRefuse(this.deps);
-    const result = await testsOf(this.deps).door.startTestRun({ testId: c.testId, branchId: c.branch }, { from: 'language model tool', signal, client, quiet: true });
+    const result = await this.door().startTestRun({ testId: c.testId, branchId: c.branch }, { from: 'language model tool', signal, client, quiet: true });
     const where = isLiveBranch(c.branch) ? vscode.l10n.t('the LIVE app') : vscode.l10n.t('branch {0}', c.branch);
     switch (result.kind) {
       case 'notConnected':
@@ -130,7 +137,7 @@ export class ReadTestRunTool extends TestsTool<ReadRun> {
   }
 
   protected async run(c: ReadRun, signal: AbortSignal): Promise<string> {
-    const client = testsClient(await clientOrRefuse(this.deps));
+    const client = await clientOrRefuse(this.deps);
     if (c.runId !== undefined) return testRunAsText(await client.getTestRun(c.runId, { signal }), vscode.l10n);
     return groupRunAsText(await client.getTestGroupRun(c.groupRunId, { signal }), vscode.l10n);
   }
@@ -140,13 +147,13 @@ interface RunAutomation { automationId: string; appId?: string; listed?: Automat
 
 export class RunAutomationTool extends TestsTool<RunAutomation> {
   protected async check(input: Input, signal: AbortSignal): Promise<RunAutomation> {
-    this.needs('automationRuns');
+    this.needs('automationRuns', true);
     const automationId = String(input.automationId).trim();
     const appId = typeof input.appId === 'string' ? input.appId.trim() : setting('appId');
-    if (appId === '' || !testsOf(this.deps).capabilities.has('automations')) return { automationId };
+    if (appId === '' || !capable(this.deps, 'automations')) return { automationId };
     // Read from the app's list when the service lists them: the confirmation names it, and one
     // that cannot run on demand is refused before the person is asked.
-    const client = testsClient(await clientOrRefuse(this.deps));
+    const client = await clientOrRefuse(this.deps);
     const listed = (await client.listAutomations(appId, { signal })).find((a) => a.id === automationId);
     if (!listed) {
       throw new Refusal(vscode.l10n.t('app {0} has no automation {1}; give the appId of its project. Nothing was sent.', appId, automationId));
@@ -167,7 +174,7 @@ export class RunAutomationTool extends TestsTool<RunAutomation> {
 
   protected async run(c: RunAutomation, signal: AbortSignal): Promise<string> {
     const client = await clientOrRefuse(this.deps);
-    const result = await testsOf(this.deps).door.runAutomation(c.automationId, { from: 'language model tool', signal, client, quiet: true });
+    const result = await this.door().runAutomation(c.automationId, { from: 'language model tool', signal, client, quiet: true });
     switch (result.kind) {
       case 'notConnected':
         throw new Refusal(notConnectedText(this.deps));
