@@ -15,7 +15,6 @@ import { DEFAULT_TEST_TEXT_BOUNDS, automationListBlocks, fitTestBlocks, groupRun
 import { oneLine } from '../api/sanitize';
 import { clientOrRefuse, setting, signalOf } from './common';
 import type { AgentRunsApi } from '../api/contract';
-import { capable } from './testAccess';
 import { capabilityOffText } from './testTools';
 
 /** The Runs view's Run Now (w-tgroups): a modal confirmation, then the send door. */
@@ -42,7 +41,7 @@ async function readRun(deps: Deps, client: AgentRunsApi, id: string, stream: vsc
     write(stream, testRunBlocks(await client.getTestRun(id, { signal }), DEFAULT_TEST_TEXT_BOUNDS, vscode.l10n));
   } catch (e) {
     // Not a test run: a group run's ID, where the service runs groups.
-    if (!isNotFound(deps, e) || !capable(deps, 'serviceTestGroupRuns')) throw e;
+    if (!isNotFound(deps, e) || !deps.capabilities.has('serviceTestGroupRuns')) throw e;
     let group;
     try {
       group = await client.getTestGroupRun(id, { signal });
@@ -61,7 +60,7 @@ async function readRun(deps: Deps, client: AgentRunsApi, id: string, stream: vsc
 export async function serviceTests(deps: Deps, request: vscode.ChatRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<boolean> {
   if (request.references.length > 0) return false;
   const [named = ''] = request.prompt.trim().split(/\s+/);
-  if (!capable(deps, 'serviceTests')) {
+  if (!deps.capabilities.has('serviceTests')) {
     if (named === '') return false;
     say(stream, vscode.l10n.t('Not done: {0}', capabilityOffText('serviceTests')));
     return true;
@@ -89,7 +88,7 @@ export async function serviceTests(deps: Deps, request: vscode.ChatRequest, stre
 
 /** `/automations`: the default app's automations; Run Now for those that run on demand. */
 export async function automations(deps: Deps, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<void> {
-  if (!capable(deps, 'automations')) {
+  if (!deps.capabilities.has('automations')) {
     say(stream, vscode.l10n.t('Not done: {0}', capabilityOffText('automations')));
     return;
   }
@@ -103,7 +102,7 @@ export async function automations(deps: Deps, stream: vscode.ChatResponseStream,
     const client = await clientOrRefuse(deps);
     const { blocks, shown } = automationListBlocks(appId, await client.listAutomations(appId, { signal: abort.signal }), DEFAULT_TEST_TEXT_BOUNDS, vscode.l10n);
     write(stream, blocks);
-    const runnable = capable(deps, 'automationRuns') ? shown.filter((a) => a.canRunManually) : [];
+    const runnable = deps.capabilities.has('automationRuns') ? shown.filter((a) => a.canRunManually) : [];
     if (runnable.length === 0) return;
     say(stream, vscode.l10n.t('Run one now (you confirm it first):'));
     for (const a of runnable.slice(0, MAX_BUTTONS)) {

@@ -19,7 +19,7 @@ import { DEFAULT_TEST_TEXT_BOUNDS, groupRunAsText, isLiveBranch, refusedText, te
 import type { Automation } from '../api/testTypes';
 import { oneLine } from '../api/sanitize';
 import { Refusal, clientOrRefuse, failureText, notConnectedText, setting } from './common';
-import { capable, doorOf, type Capability, type TestsDoor } from './testAccess';
+import type { Capability } from '../core/capabilities';
 import { AgentRunsTool, prepared, type Input } from './toolBase';
 
 /** Why a capability is off, in the words every surface of the assistant uses. */
@@ -37,15 +37,8 @@ export function capabilityOffText(c: Capability): string {
 }
 
 abstract class TestsTool<T> extends AgentRunsTool<T> {
-  protected needs(c: Capability, sending = false): void {
-    if (!capable(this.deps, c, sending)) throw new Refusal(capabilityOffText(c));
-  }
-
-  /** The door's entries: `needs(c, true)` made sure of them. */
-  protected door(): TestsDoor {
-    const door = doorOf(this.deps);
-    if (!door) throw new Refusal(capabilityOffText('serviceTests'));
-    return door;
+  protected needs(c: Capability): void {
+    if (!this.deps.capabilities.has(c)) throw new Refusal(capabilityOffText(c));
   }
 
   protected appIdOf(input: Input): string {
@@ -76,7 +69,7 @@ interface RunTest { testId: string; testName?: string; branch: string }
 
 export class RunAppTestTool extends TestsTool<RunTest> {
   protected async check(input: Input, signal: AbortSignal): Promise<RunTest> {
-    this.needs('serviceTests', true);
+    this.needs('serviceTests');
     const testId = String(input.testId).trim();
     const branch = String(input.branch).trim();
     // The test is read before the person is asked: the confirmation names it, and a component is refused.
@@ -97,7 +90,7 @@ export class RunAppTestTool extends TestsTool<RunTest> {
 
   protected async run(c: RunTest, signal: AbortSignal): Promise<string> {
     const client = await clientOrRefuse(this.deps);
-    const result = await this.door().startTestRun({ testId: c.testId, branchId: c.branch }, { from: 'language model tool', signal, client, quiet: true });
+    const result = await this.deps.door.startTestRun({ testId: c.testId, branchId: c.branch }, { from: 'language model tool', signal, client, quiet: true });
     const where = isLiveBranch(c.branch) ? vscode.l10n.t('the LIVE app') : vscode.l10n.t('branch {0}', c.branch);
     switch (result.kind) {
       case 'notConnected':
@@ -147,10 +140,10 @@ interface RunAutomation { automationId: string; appId?: string; listed?: Automat
 
 export class RunAutomationTool extends TestsTool<RunAutomation> {
   protected async check(input: Input, signal: AbortSignal): Promise<RunAutomation> {
-    this.needs('automationRuns', true);
+    this.needs('automationRuns');
     const automationId = String(input.automationId).trim();
     const appId = typeof input.appId === 'string' ? input.appId.trim() : setting('appId');
-    if (appId === '' || !capable(this.deps, 'automations')) return { automationId };
+    if (appId === '' || !this.deps.capabilities.has('automations')) return { automationId };
     // Read from the app's list when the service lists them: the confirmation names it, and one
     // that cannot run on demand is refused before the person is asked.
     const client = await clientOrRefuse(this.deps);
@@ -174,7 +167,7 @@ export class RunAutomationTool extends TestsTool<RunAutomation> {
 
   protected async run(c: RunAutomation, signal: AbortSignal): Promise<string> {
     const client = await clientOrRefuse(this.deps);
-    const result = await this.door().runAutomation(c.automationId, { from: 'language model tool', signal, client, quiet: true });
+    const result = await this.deps.door.runAutomation(c.automationId, { from: 'language model tool', signal, client, quiet: true });
     switch (result.kind) {
       case 'notConnected':
         throw new Refusal(notConnectedText(this.deps));
