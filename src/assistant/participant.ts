@@ -1,6 +1,8 @@
 /**
- * `@agent-runs` in the chat view: `/start`, `/status`, `/followup`, `/tests`, and `/reviews`
- * where the service serves code reviews (./reviewChat.ts). It talks to the
+ * `@agent-runs` in the chat view: `/start`, `/status`, `/followup`, `/tests` (the app's tests
+ * and test runs where the service offers them, ./testChat.ts; else the files' test group),
+ * `/reviews` where the service serves code reviews (./reviewChat.ts), and `/automations` where
+ * it lists automations. It talks to the
  * service, not to a language model, so it works with no model at all. A message typed by the
  * person is their instruction: `/start` starts with the defaults of the settings (read_only;
  * edit rights only through the launch form, where they are confirmed), `/followup` sends.
@@ -19,6 +21,7 @@ import { followUpConflict, noFollowUpsReason, startConflict } from '../core/runs
 import { splitRunAndText } from '../core/assistant/runWords';
 import { clientOrRefuse, failureText, modelsOffered, setting, notConnectedText } from './common';
 import { reviews } from './reviewChat';
+import { automations, serviceTests } from './testChat';
 
 export interface FollowOptions {
   /** Milliseconds between reads. */
@@ -230,13 +233,16 @@ export async function handleChat(deps: Deps, request: vscode.ChatRequest, _conte
         await followUp(deps, request, stream, token, opts);
         break;
       case 'tests':
-        tests(request, stream);
+        if (!await serviceTests(deps, request, stream, token)) tests(request, stream);
         break;
       case 'reviews':
         await reviews(deps, request, stream, token);
         break;
+      case 'automations':
+        await automations(deps, stream, token);
+        break;
       default:
-        stream.markdown(escapeMarkdown(vscode.l10n.t('I start and follow hosted agent runs: /start <prompt>, /status [run ID], /followup [run ID] <prompt>, /tests (the open or attached test files), /reviews [review ID] (code reviews, where the service offers them).')));
+        stream.markdown(escapeMarkdown(vscode.l10n.t('I start and follow hosted agent runs: /start <prompt>, /status [run ID], /followup [run ID] <prompt>, /tests [test run ID] (the app\'s tests where the service offers them, else the open or attached test files), /reviews [review ID] (code reviews, where the service offers them), /automations (where the service offers them).')));
     }
     return {};
   } catch (e) {

@@ -17,13 +17,15 @@ import { conversationOf, runState, type RunState } from '../core/ledger/runState
 import { DEFAULT_RUN_TEXT_BOUNDS, runAsText } from '../core/assistant/format';
 import { followUpConfirmation, startConfirmation, testGroupConfirmation } from '../core/assistant/prompts';
 import {
-  TOOL_FOLLOW_UP, TOOL_LIST_REVIEWS, TOOL_READ, TOOL_READ_REVIEW, TOOL_START, TOOL_START_REVIEW, TOOL_TEST_GROUP, type ToolName,
+  TOOL_FOLLOW_UP, TOOL_LIST_REVIEWS, TOOL_LIST_TESTS, TOOL_READ, TOOL_READ_REVIEW, TOOL_READ_TEST_RUN, TOOL_RUN_AUTOMATION, TOOL_RUN_TEST,
+  TOOL_START, TOOL_START_REVIEW, TOOL_TEST_GROUP, type ToolName,
 } from '../core/assistant/schemas';
 import { followUpConflict, noFollowUpsReason, startConflict } from '../core/runs/refusals';
 import { Refusal, clientOrRefuse, failureText, notConnectedText, setting } from './common';
 import { AgentRunsTool, prepared, type Input } from './toolBase';
 import { StartCodeReviewTool } from './startReviewTool';
 import { ListCodeReviewsTool, ReadCodeReviewTool } from './reviewTools';
+import { ListAppTestsTool, ReadTestRunTool, RunAppTestTool, RunAutomationTool } from './testTools';
 
 class StartRunTool extends AgentRunsTool<NormalizedStartAgentRequest> {
   protected async check(input: Input, signal: AbortSignal): Promise<NormalizedStartAgentRequest> {
@@ -204,5 +206,9 @@ export function createTools(deps: Deps, testGroups: TestGroupsAccess): AgentRuns
     [TOOL_START_REVIEW, new StartCodeReviewTool(deps, TOOL_START_REVIEW)],
     [TOOL_READ_REVIEW, new ReadCodeReviewTool(deps, TOOL_READ_REVIEW)],
     [TOOL_LIST_REVIEWS, new ListCodeReviewsTool(deps, TOOL_LIST_REVIEWS)],
+    [TOOL_LIST_TESTS, new ListAppTestsTool(deps, TOOL_LIST_TESTS)],
+    [TOOL_RUN_TEST, new RunAppTestTool(deps, TOOL_RUN_TEST)],
+    [TOOL_READ_TEST_RUN, new ReadTestRunTool(deps, TOOL_READ_TEST_RUN)],
+    [TOOL_RUN_AUTOMATION, new RunAutomationTool(deps, TOOL_RUN_AUTOMATION)],
   ]);
 }

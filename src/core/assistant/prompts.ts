@@ -160,6 +160,52 @@ export function testGroupConfirmation(s: { name: string; appId: string; testIds:
   };
 }
 
+export interface TestRunSummary {
+  testId: string;
+  /** The test's name, as the service read it before the person is asked. */
+  testName?: string;
+  branch: string;
+  appId?: string;
+}
+
+/** The live app rather than a branch (the Test Explorer's rule). */
+const isLive = (branch: string): boolean => branch.trim().toLowerCase() === 'live';
+
+/** A test run: the test and the branch named; a live run said plainly, in the title too. */
+export function testRunConfirmation(s: TestRunSummary, l10n: L10n): Confirmation {
+  const what = s.testName !== undefined && oneLine(s.testName, 60) !== '' ? oneLine(s.testName, 60) : oneLine(s.testId, 60);
+  const live = isLive(s.branch);
+  const lines = [field(l10n.t('Test'), s.testName !== undefined ? `${code(s.testName, 200)} (${code(s.testId)})` : code(s.testId))];
+  if (s.appId !== undefined) lines.push(field(l10n.t('App'), code(s.appId)));
+  lines.push(live
+    ? field(l10n.t('Branch'), `**${l10n.t('live')}** — ${l10n.t('the test runs against the live app, with its live test user')}`)
+    : field(l10n.t('Branch'), code(s.branch, 250)));
+  return {
+    title: live ? l10n.t('Run test “{0}” on the LIVE app?', what) : l10n.t('Run test “{0}” on branch {1}?', what, oneLine(s.branch, 60)),
+    message: lines.join('\n\n'),
+  };
+}
+
+export interface AutomationRunSummary {
+  automationId: string;
+  name?: string;
+  appId?: string;
+  triggerKind?: string;
+  actionKinds?: readonly string[];
+}
+
+/** An automation run now: what it is and, when listed, what it does in order. */
+export function automationRunConfirmation(s: AutomationRunSummary, l10n: L10n): Confirmation {
+  const what = s.name !== undefined && oneLine(s.name, 60) !== '' ? oneLine(s.name, 60) : oneLine(s.automationId, 60);
+  const lines = [field(l10n.t('Automation'), s.name !== undefined ? `${code(s.name, 200)} (${code(s.automationId)})` : code(s.automationId))];
+  if (s.appId !== undefined) lines.push(field(l10n.t('App'), code(s.appId)));
+  if (s.triggerKind !== undefined) lines.push(field(l10n.t('Trigger'), code(s.triggerKind, 40)));
+  if (s.actionKinds !== undefined && s.actionKinds.length > 0) {
+    lines.push(field(l10n.t('Actions, in order'), s.actionKinds.slice(0, 10).map((a) => code(a, 40)).join(' → ')));
+  }
+  return { title: l10n.t('Run automation “{0}” now?', what), message: lines.join('\n\n') };
+}
+
 export interface FailedTest {
   /** The test's label, with its parents' labels before it. */
   name: string;

@@ -222,9 +222,10 @@ export function reviewListBlocks(appId: string, lists: CodeReviewLists, limit: n
 
 /**
  * The blocks within `maxChars` (headings and lines with their line breaks): whole lines while
- * they fit, the first that does not cut, the rest left out; a last block says so.
+ * they fit, the first that does not cut, the rest left out; a last block says so (`restIn`: where
+ * the rest is, else the review's words).
  */
-export function fitBlocks(blocks: readonly TextBlock[], maxChars: number, l10n: L10n): TextBlock[] {
+export function fitBlocks(blocks: readonly TextBlock[], maxChars: number, l10n: L10n, restIn?: string): TextBlock[] {
   let left = maxChars;
   const out: TextBlock[] = [];
   let cutShort = false;
@@ -248,7 +249,9 @@ export function fitBlocks(blocks: readonly TextBlock[], maxChars: number, l10n: 
     out.push({ heading: b.heading, lines });
     if (cutShort) break;
   }
-  if (cutShort) out.push({ heading: l10n.t('(Cut to {0} characters; the rest is in the Agent Runs view and the review\'s panel.)', maxChars), lines: [] });
+  if (cutShort) {
+    out.push({ heading: restIn ?? l10n.t('(Cut to {0} characters; the rest is in the Agent Runs view and the review\'s panel.)', maxChars), lines: [] });
+  }
   return out;
 }
 

@@ -8,11 +8,13 @@
 import { PERMISSIONS, REASONING_EFFORTS } from '../../api/types';
 
 import {
-  TOOL_FOLLOW_UP, TOOL_LIST_REVIEWS, TOOL_READ, TOOL_READ_REVIEW, TOOL_START, TOOL_START_REVIEW, TOOL_TEST_GROUP, type ToolName,
+  TOOL_FOLLOW_UP, TOOL_LIST_REVIEWS, TOOL_LIST_TESTS, TOOL_READ, TOOL_READ_REVIEW, TOOL_READ_TEST_RUN, TOOL_RUN_AUTOMATION, TOOL_RUN_TEST,
+  TOOL_START, TOOL_START_REVIEW, TOOL_TEST_GROUP, type ToolName,
 } from './toolNames';
 
 export {
-  TOOL_FOLLOW_UP, TOOL_LIST_REVIEWS, TOOL_NAMES, TOOL_READ, TOOL_READ_REVIEW, TOOL_START, TOOL_START_REVIEW, TOOL_TEST_GROUP, type ToolName,
+  TOOL_FOLLOW_UP, TOOL_LIST_REVIEWS, TOOL_LIST_TESTS, TOOL_NAMES, TOOL_READ, TOOL_READ_REVIEW, TOOL_READ_TEST_RUN, TOOL_RUN_AUTOMATION, TOOL_RUN_TEST,
+  TOOL_START, TOOL_START_REVIEW, TOOL_TEST_GROUP, type ToolName,
 } from './toolNames';
 
 /** Longest prompt a tool accepts (the launch form's own bound is the selection setting; a model gets one fixed bound). */
@@ -24,6 +26,8 @@ export const MAX_TEST_IDS = 1000;
 export const MAX_FILES = 100;
 /** Reviews listed per list (open, merged, closed) when the list tool is given no limit. */
 export const DEFAULT_REVIEW_LIST_LIMIT = 10;
+/** Tests (and components) listed when the list tool is given no limit. */
+export const DEFAULT_TEST_LIST_LIMIT = 50;
 
 export type JsonSchema =
   | { type: 'string'; description: string; minLength?: number; maxLength: number; enum?: readonly string[] }
@@ -135,6 +139,43 @@ export const TOOL_SCHEMAS: Record<ToolName, ObjectSchema> = {
       limit: { type: 'integer', description: `How many reviews to list in each of open, merged and closed, newest first (default ${DEFAULT_REVIEW_LIST_LIMIT}).`, minimum: 1, maximum: 20 },
     },
     required: [],
+    additionalProperties: false,
+  },
+  [TOOL_LIST_TESTS]: {
+    type: 'object',
+    properties: {
+      appId: str('App ID of the project whose tests are listed. Omit to use the person\'s default (setting agentRuns.appId).', MAX_ID),
+      limit: { type: 'integer', description: `How many tests, and how many components, to list at most (default ${DEFAULT_TEST_LIST_LIMIT}).`, minimum: 1, maximum: 200 },
+    },
+    required: [],
+    additionalProperties: false,
+  },
+  [TOOL_RUN_TEST]: {
+    type: 'object',
+    properties: {
+      testId: str('The test\'s ID, as agentRuns_listAppTests lists it (a test, not a component).', MAX_ID),
+      branch: str('The branch to run the test on: its ID or display label, or "live" to run it against the live app with its live test user (only when the person asks for live).', MAX_BRANCH),
+    },
+    required: ['testId', 'branch'],
+    additionalProperties: false,
+  },
+  // Exactly one of runId and groupRunId: the tool checks it.
+  [TOOL_READ_TEST_RUN]: {
+    type: 'object',
+    properties: {
+      runId: str('The test run\'s ID, as agentRuns_runAppTest returned it. Give this or groupRunId.', MAX_ID),
+      groupRunId: str('Instead of runId: a test group run\'s ID; its test runs are listed, each readable by its runId.', MAX_ID),
+    },
+    required: [],
+    additionalProperties: false,
+  },
+  [TOOL_RUN_AUTOMATION]: {
+    type: 'object',
+    properties: {
+      automationId: str('The automation\'s ID (only automations with the manual trigger can run on demand).', MAX_ID),
+      appId: str('App ID of the automation\'s project, to name it in the confirmation. Omit to use the person\'s default (setting agentRuns.appId).', MAX_ID),
+    },
+    required: ['automationId'],
     additionalProperties: false,
   },
 };

@@ -8,5 +8,13 @@ export const TOOL_START_REVIEW = 'agentRuns_startCodeReview';
 /** Read-only, offered under the same `when`: one review's summary, and an app's reviews. */
 export const TOOL_READ_REVIEW = 'agentRuns_readCodeReview';
 export const TOOL_LIST_REVIEWS = 'agentRuns_listCodeReviews';
-export const TOOL_NAMES = [TOOL_START, TOOL_READ, TOOL_FOLLOW_UP, TOOL_TEST_GROUP, TOOL_START_REVIEW, TOOL_READ_REVIEW, TOOL_LIST_REVIEWS] as const;
+/** The app's tests and automations (issue 22), each offered only when its capability key is on (package.json `when`). */
+export const TOOL_LIST_TESTS = 'agentRuns_listAppTests';
+export const TOOL_RUN_TEST = 'agentRuns_runAppTest';
+export const TOOL_READ_TEST_RUN = 'agentRuns_readTestRun';
+export const TOOL_RUN_AUTOMATION = 'agentRuns_runAutomation';
+export const TOOL_NAMES = [
+  TOOL_START, TOOL_READ, TOOL_FOLLOW_UP, TOOL_TEST_GROUP, TOOL_START_REVIEW, TOOL_READ_REVIEW, TOOL_LIST_REVIEWS,
+  TOOL_LIST_TESTS, TOOL_RUN_TEST, TOOL_READ_TEST_RUN, TOOL_RUN_AUTOMATION,
+] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
