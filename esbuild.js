@@ -38,6 +38,8 @@ const lazyEntries = {
   testing: 'src/testing/entry.ts',
   // Code reviews: the start flow, opening a review, the Runs view's review rows (src/reviews/load.ts).
   reviews: 'src/reviews/entry.ts',
+  // Automations: the Runs view's automation rows and Run Now (src/automations/load.ts).
+  automations: 'src/automations/entry.ts',
 };
 const lazyExternals = Object.keys(lazyEntries).map((name) => `./${name}.js`);
 
