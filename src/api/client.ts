@@ -2,8 +2,8 @@
  * The HTTP client. Policy, in one place:
  * - the token goes only to the configured base URL's origin; a redirect elsewhere is refused;
  * - same-origin redirects are followed for GET only (at most {@link MAX_REDIRECTS});
- * - nothing is retried, ever: a POST is sent at most once per call, and GET retries are the
- *   poller's decision, not the client's;
+ * - nothing is retried, ever: a POST, PUT or DELETE is sent at most once per call, and GET
+ *   retries are the poller's decision, not the client's;
  * - connect, headers and body each have a timeout, and the body a size cap;
  * - every failure is an `ApiError`; the token is in no message, cause or log entry.
  */
@@ -16,6 +16,7 @@ import {
   parseAgent, parseAgentRun, parseFollowUpAck, parseTestGroupCreated,
 } from './parse';
 import { reviewCalls } from './reviewCalls';
+import { testCalls } from './testCalls';
 import { oneLine, sanitizeServerText } from './sanitize';
 import { extractSchemaInfo } from './schemaInfo';
 import type { Agent as AgentData, AgentRun, FollowUpAck, ServiceSchemaInfo, TestGroupCreated } from './types';
@@ -40,7 +41,7 @@ const DISPOSE_GRACE_MS = 2_000;
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
-type Method = 'GET' | 'POST';
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 interface CallSpec {
   method: Method;
@@ -185,6 +186,11 @@ async function hopOnce(session: Session, spec: CallSpec, url: URL, hop: number, 
     // The status says what happened; a body that could not be read only loses the detail.
     return fail(status, httpError(status, { retryAfter: resHeaders['retry-after'] }, raw?.toString('utf8'), ctx));
   }
+  if (status === 204) {
+    // No content: done, nothing to read (the parser decides whether that is enough).
+    finish(status);
+    return { json: undefined };
+  }
   if (bodyFailure !== undefined || raw === undefined) {
     return fail(status, transportError({ error: bodyFailure, phase: 'body', callerAborted: aborted(), requestWritten: true, timeouts: session.timeouts }, ctx));
   }
@@ -219,7 +225,7 @@ function parsed<T>(method: Method, path: string, json: unknown, parse: (j: unkno
     return parse(json);
   } catch (e) {
     const inner = e instanceof ApiError ? e.message : 'The response could not be understood.';
-    const hint = method === 'POST' ? ' The request was received; check before sending it again.' : '';
+    const hint = method !== 'GET' ? ' The request was received; check before sending it again.' : '';
     throw new ApiError({ kind: 'invalid_response', message: `${inner}${hint}`, mayHaveReachedServer: true, method, path });
   }
 }
@@ -313,6 +319,7 @@ export function createClient(options: ClientOptions): AgentRunsApi {
     },
 
     ...reviewCalls(call, parsed),
+    ...testCalls(call, parsed),
 
     async getSchemaInfo(opts?: RequestOptions): Promise<ServiceSchemaInfo> {
       const json = await call({ method: 'GET', path: '/openapi.json', signal: opts?.signal });

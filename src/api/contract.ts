@@ -2,6 +2,7 @@ import type {
   CodeReviewDetail, CodeReviewLists, CodeReviewStarted, GetCodeReviewQuery, ListCodeReviewsQuery, ListVersionsQuery,
   StartCodeReviewRequest, VersionPage,
 } from './reviewTypes';
+import type { ServiceTestCalls } from './testTypes';
 import type {
   Agent, AgentRun, CreateTestGroupRequest, FollowUpAck, FollowUpRequest,
   ServiceSchemaInfo, StartAgentRequest, TestGroupCreated,
@@ -65,8 +66,12 @@ export interface ClientOptions {
   onSchemaInfo?: (info: ServiceSchemaInfo) => void;
 }
 
-/** The service's documented endpoints. Every method rejects only with `ApiError`. */
-export interface AgentRunsApi {
+/**
+ * The service's documented endpoints, and the deployed service's tests, test runs, test groups
+ * and automations (./testTypes; offered where the served schema lists them, see
+ * `ServiceSchemaInfo.operations`). Every method rejects only with `ApiError`.
+ */
+export interface AgentRunsApi extends ServiceTestCalls {
   readonly baseUrl: string;
   startAgent(request: StartAgentRequest, options?: RequestOptions): Promise<AgentRun>;
   getAgent(agentId: string, options?: GetAgentOptions): Promise<Agent>;

@@ -4,6 +4,7 @@
  */
 export * from './types';
 export type * from './reviewTypes';
+export type * from './testTypes';
 export * from './errors';
 export * from './contract';
 export { createClient, DEFAULT_TIMEOUTS, DEFAULT_USER_AGENT, MAX_REDIRECTS, MAX_RESPONSE_BYTES } from './client';
@@ -20,6 +21,13 @@ export { parseCodeReviewLists, parseCodeReviewDetail, parseCodeReviewStarted, pa
 export {
   validateStartCodeReviewRequest, validateReviewId, codeReviewListQuery, codeReviewQuery, versionListQuery,
 } from './validateReviews';
-export { extractSchemaInfo, extractModelIds, extractPaths, schemaFingerprint, canonicalJson } from './schemaInfo';
+export { extractSchemaInfo, extractModelIds, extractPaths, extractOperations, schemaFingerprint, canonicalJson } from './schemaInfo';
+export {
+  parseAppTests, parseAppTestDetail, parseTestRunStarted, parseTestGroupRunStarted, parseTestRunDetail, parseTestGroupRunDetail,
+  parseServiceTestGroups, parseServiceTestGroupDetail, parseAutomations, parseAutomationRunQueued, runStatusOf, stepStatusOf,
+} from './parseTests';
+export {
+  validateStartTestRunRequest, validateStartTestGroupRunRequest, validateUpdateTestGroupRequest, validateTestPathId,
+} from './validateTests';
 export { describeApiError, parseRetryAfter, formatDelay } from './describe';
 export { sanitizeServerText, redactSecrets } from './sanitize';

@@ -144,6 +144,8 @@ const schemaInfoSchema = z.pipe(
     fingerprint: z.string().check(z.minLength(1)),
     // Absent in what was stored before the paths were kept.
     paths: optStringList,
+    // Absent in what was stored before the operations were kept.
+    operations: optStringList,
   }),
   z.transform((s): ServiceSchemaInfo => compact(s)),
 );

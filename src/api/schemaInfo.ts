@@ -177,16 +177,39 @@ export function extractHistoryLimit(doc: unknown): HistoryLimitParam | undefined
  * (`/api/public/v1/agents`) counts as `/agents`, a trailing slash is dropped. Sorted, unique.
  */
 export function extractPaths(doc: unknown): string[] {
+  return [...new Set(pathItems(doc).map(([path]) => path))].sort();
+}
+
+/** Each path of the document relative to the base URL (as `extractPaths`), with its path item. */
+function pathItems(doc: unknown): [string, Json][] {
   if (!isRecord(doc)) return [];
   const paths = deref(doc, doc.paths);
   if (!paths) return [];
-  const out = new Set<string>();
+  const out: [string, Json][] = [];
   for (const key of Object.keys(paths)) {
     if (!key.startsWith('/')) continue;
     const at = key.indexOf(`${BASE_PATH_SUFFIX}/`);
     const relative = at >= 0 ? key.slice(at + BASE_PATH_SUFFIX.length) : key;
     const trimmed = relative.length > 1 ? relative.replace(/\/+$/, '') : relative;
-    if (trimmed !== '') out.add(trimmed);
+    if (trimmed !== '') out.push([trimmed, deref(doc, paths[key]) ?? {}]);
+  }
+  return out;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+/**
+ * The operations a document lists, as `METHOD /path` relative to the base URL with every path
+ * parameter written `{}` (`GET /tests/{}`, `POST /automations/{}/run`), whatever the parameters
+ * are named. Sorted, unique.
+ */
+export function extractOperations(doc: unknown): string[] {
+  const out = new Set<string>();
+  for (const [path, item] of pathItems(doc)) {
+    const shape = path.replace(/\{[^}/]*\}/g, '{}');
+    for (const method of METHODS) {
+      if (isRecord(item[method])) out.add(`${method.toUpperCase()} ${shape}`);
+    }
   }
   return [...out].sort();
 }
@@ -200,7 +223,9 @@ export function extractSchemaInfo(doc: unknown): ServiceSchemaInfo {
       mayHaveReachedServer: true,
     });
   }
-  const info: ServiceSchemaInfo = { models: extractModelIds(doc), fingerprint: schemaFingerprint(doc), paths: extractPaths(doc) };
+  const info: ServiceSchemaInfo = {
+    models: extractModelIds(doc), fingerprint: schemaFingerprint(doc), paths: extractPaths(doc), operations: extractOperations(doc),
+  };
   const historyLimit = extractHistoryLimit(doc);
   if (historyLimit) info.historyLimit = historyLimit;
   const version = isRecord(doc.info) ? doc.info.version : undefined;

@@ -263,7 +263,7 @@ function watchedDispatcher(dispatcher: Dispatcher, watch: WriteWatch): Dispatche
  */
 export function send(
   transport: Transport, url: URL,
-  init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string; signal?: AbortSignal },
+  init: { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; headers: Record<string, string>; body?: string; signal?: AbortSignal },
   timeouts: Timeouts,
   watch: WriteWatch = newWriteWatch(),
 ): Promise<Dispatcher.ResponseData> {

@@ -184,6 +184,12 @@ export interface ServiceSchemaInfo {
    * the reference's endpoints is known to be served.
    */
   paths?: string[];
+  /**
+   * The operations the document lists: method and path, path parameters written `{}`
+   * (`GET /tests/{}`, `DELETE /test-groups/{}`), sorted. Absent in schema information stored
+   * before they were kept: then only `paths` is known.
+   */
+  operations?: string[];
 }
 
 /** Whether the served document lists `path` (relative to the base URL, e.g. `/code-reviews`). */

@@ -54,7 +54,7 @@ export function validateStartCodeReviewRequest(input: unknown, options: Validate
 }
 
 /** Checks an id used as a path segment (`name` in messages); returns it trimmed. */
-function pathId(value: unknown, name: string): string {
+export function pathId(value: unknown, name: string): string {
   if (typeof value !== 'string' || value.trim() === '') throw refuse(`${name} is required.`);
   const trimmed = value.trim();
   // `.` and `..` would be resolved as path segments and address another endpoint.
@@ -67,7 +67,8 @@ export function validateReviewId(reviewId: unknown): string {
   return pathId(reviewId, 'reviewId');
 }
 
-function appIdOf(appId: unknown): string {
+/** Checks the App ID of a list query; returns it trimmed. */
+export function appIdOf(appId: unknown): string {
   return requiredTrimmed({ appId }, 'appId', 'the App ID of a verified project in the workspace');
 }
 
