@@ -43,6 +43,8 @@ import { registerAssistant, type AssistantTestHooks } from './assistant/register
 import { registerTesting } from './testing/register';
 import { SerialStore } from './core/serialStore';
 import { registerCodeReviews, type ReviewsGate } from './reviews/gate';
+import { capabilityGate, type CapabilityGate } from './runs/capabilities';
+import type { Capability } from './core/capabilities';
 import type { RunsTreeElement } from './runs/runsTree';
 
 /** What activate() returns: enough for the integration tests to watch, never the token. */
@@ -76,6 +78,8 @@ export interface AgentRunsTestApi {
   readonly runsTree: { getChildren(element?: RunsTreeElement): RunsTreeElement[] | Promise<RunsTreeElement[]>; getTreeItem(element: RunsTreeElement): vscode.TreeItem };
   /** Whether `agentRuns.codeReviews` is on. */
   codeReviews(): boolean;
+  /** Whether a capability's context key (`agentRuns.<capability>`) is on. */
+  capability(c: Capability): boolean;
 }
 
 let shutdown: (() => Promise<void>) | undefined;
@@ -88,7 +92,9 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
 
   const base = buildBase(context, log);
   const runs = buildRuns(context, log, base);
-  const deps = buildDeps(context, log, base, runs);
+  const capabilities = capabilityGate(base, runs.view.treeView, log);
+  context.subscriptions.push(capabilities);
+  const deps = buildDeps(context, log, base, runs, capabilities);
   registerRunCommands(context, deps, base, log);
   runs.host.attach(deps);
   registerStartRun(context, deps);
@@ -96,7 +102,7 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
   const testGroups = registerTestGroups(context, deps);
   const assistant = registerAssistant(context, deps, testGroups);
   registerTesting(context, deps);
-  const reviews = registerCodeReviews(context, base, runs.view, log);
+  const reviews = registerCodeReviews(context, base, runs.view, log, capabilities);
 
   // After registration, off the activation path.
   void seedTokenFromEnv(process.env, base.conn, base.auth, log).catch((e: unknown) => log.warn(`Seeding the token failed: ${e instanceof Error ? e.message : String(e)}`));
@@ -105,7 +111,7 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
 
   const activationMs = performance.now() - started;
   log.debug(`Agent Runs activated in ${activationMs.toFixed(1)} ms (${base.ledgers.current.active().length} unfinished run(s) to follow).`);
-  return testApi(base, runs, log, flush, activationMs, assistant, reviews);
+  return testApi(base, runs, log, flush, activationMs, assistant, reviews, capabilities);
 }
 
 /** Connection, token, run list, transcripts, 401 gate, drafts: what every feature stands on. */
@@ -197,7 +203,7 @@ function wireNotices(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 }
 
 /** What the features receive (runs/glueDeps.ts): extension.ts wires them through it, never to each other. */
-function buildDeps(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, b: Base, r: Runs): GlueDeps {
+function buildDeps(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, b: Base, r: Runs, capabilities: CapabilityGate): GlueDeps {
   const { auth, globalState, conn, ledgers, gate, drafts, transcripts, sends, starts } = b;
   const { sync, panels, view, door } = r;
   const runs = runsAccess(ledgers, transcripts, sync);
@@ -219,6 +225,7 @@ function buildDeps(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
     reportUnauthorized: (error, options) => gate.report(error, options),
     starts,
     door,
+    capabilities,
     runs,
     activeRun: () => panels.activeRun(),
     openRun: (agentId) => {
@@ -242,7 +249,7 @@ function registerRunCommands(context: vscode.ExtensionContext, deps: GlueDeps, b
   registerLazyRunCommands(context, deps);
 }
 
-function testApi(b: Base, r: Runs, log: vscode.LogOutputChannel, flush: () => Promise<void>, activationMs: number, assistant: AssistantTestHooks, reviews: ReviewsGate): AgentRunsTestApi {
+function testApi(b: Base, r: Runs, log: vscode.LogOutputChannel, flush: () => Promise<void>, activationMs: number, assistant: AssistantTestHooks, reviews: ReviewsGate, caps: CapabilityGate): AgentRunsTestApi {
   const { conn, ledgers, gate, auth } = b;
   return {
     ledger: () => ledgers.current,
@@ -265,6 +272,7 @@ function testApi(b: Base, r: Runs, log: vscode.LogOutputChannel, flush: () => Pr
     assistant,
     runsTree: r.view.provider,
     codeReviews: () => reviews.enabled,
+    capability: (c) => caps.has(c),
   };
 }
 

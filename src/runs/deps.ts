@@ -15,6 +15,7 @@ import type { TokenStore } from '../connection/tokenStore';
 import type { LaunchPrefill } from '../core/launch/form';
 import type { UnconfirmedStarts } from './unconfirmedStarts';
 import type { SendDoor } from './sendDoor';
+import type { Capabilities } from './capabilities';
 import type { RunsAccess } from './runsAccess';
 import type { TestGroupRecord } from '../core/testGroups/store';
 
@@ -77,6 +78,12 @@ export interface Deps {
 
   /** The one door for every start, follow-up and test group (runs/sendDoor.ts): the exactly-once rules. */
   readonly door: SendDoor;
+
+  /**
+   * What the current service serves beyond the reference (core/capabilities.ts): `has(c)` is its
+   * context key `agentRuns.<c>`; `onDidChange` fires after any key changed or the base URL did.
+   */
+  readonly capabilities: Capabilities;
 
   /** The runs as their one state shows them (runs/runsAccess.ts), for surfaces outside the Runs view. */
   readonly runs: RunsAccess;
