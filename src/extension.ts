@@ -39,6 +39,8 @@ import { RunsStatusBar } from './runs/statusBar';
 import { PanelHost } from './panel/host';
 import { LazyRunPanels } from './panel/panels';
 import { registerTestGroups } from './testGroups/register';
+import { registerServiceTestGroups } from './testGroups/registerService';
+import { registerAutomations } from './automations/register';
 import { registerAssistant, type AssistantTestHooks } from './assistant/register';
 import { registerTesting } from './testing/register';
 import { SerialStore } from './core/serialStore';
@@ -103,6 +105,8 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
   const assistant = registerAssistant(context, deps, testGroups);
   registerTesting(context, deps);
   const reviews = registerCodeReviews(context, base, runs.view, log, capabilities);
+  registerServiceTestGroups(context, deps, testGroups);
+  registerAutomations(context, deps, runs.view);
 
   // After registration, off the activation path.
   void seedTokenFromEnv(process.env, base.conn, base.auth, log).catch((e: unknown) => log.warn(`Seeding the token failed: ${e instanceof Error ? e.message : String(e)}`));
