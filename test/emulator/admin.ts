@@ -15,6 +15,8 @@ import { TOKEN_PREFIX } from './seed';
 import { newId, type AgentService } from './service';
 import { REVIEW_STATUSES, type CodeReviewService } from './codeReviews';
 import type { AdminHandler, RequestLog } from './server';
+import { testAdminRoute } from './adminTests';
+import type { TestRunService } from './testRuns';
 import { applySettingsPatch, parseSettingsPatch, SettingsError } from './settings';
 import type { EmulatorState } from './state';
 import type { WebhookDispatcher } from './webhooks';
@@ -23,6 +25,7 @@ export interface AdminContext {
   state: EmulatorState;
   service: AgentService;
   reviews: CodeReviewService;
+  testRuns: TestRunService;
   faults: FaultStore;
   log: RequestLog;
   webhooks: WebhookDispatcher;
@@ -381,7 +384,8 @@ export function createAdminHandler(ctx: AdminContext): AdminHandler {
       }
 
       default:
-        throw new AdminError(404, `No admin route ${method} ${path}.`);
+        // The app's tests: the published version served, holding and cancelling runs, the limit (adminTests.ts).
+        return testAdminRoute(ctx, method, parts, body) ?? jsonReply(404, { error: `No admin route ${method} ${path}.` });
     }
   };
 

@@ -3,11 +3,13 @@
  * service no longer accepts for new runs (service-api-wider.md §1: the GET model list is wider
  * than the POST one). Its history is written by the same turn script as any run (runs.ts), as
  * it ran three days before the clock's start; `reset()` and switching the shapes to `deployed`
- * put it back when it is missing, with the seeded code reviews (reviewSeed.ts).
+ * put it back when it is missing, with the seeded code reviews (reviewSeed.ts) and the app's
+ * tests, groups and automations (testSeed.ts).
  */
 import type { AgentRecord, Message } from './domain';
 import { messageOf } from './records';
 import { seedReviews } from './reviewSeed';
+import { seedAppTests } from './testSeed';
 import { planTurn } from './runs';
 import { SEED } from './seed';
 import { lifecycleWords, mentionedIssues, writeAttachments } from './shapes';
@@ -81,6 +83,7 @@ function retiredModelRun(state: EmulatorState, now: number): AgentRecord | undef
 
 /** Adds the deployed profile's runs that are missing; returns the ones added (for the stale-read versions). */
 export function seedDeployedRuns(state: EmulatorState, now: number): AgentRecord[] {
+  seedAppTests(state, now);
   const reviews = seedReviews(state, now);
   if (state.agents.has(RETIRED_MODEL_RUN.agentId)) return reviews;
   const record = retiredModelRun(state, now);

@@ -38,6 +38,8 @@ export interface Plan {
    * under `shapes: 'deployed'`; absent: the plan table's number for `id` (plans.ts).
    */
   concurrentAgents?: number;
+  /** How many test runs (a group run counts once) may be active at once (deployed shapes); absent: 3 (testRuns.ts). */
+  concurrentTestRuns?: number;
 }
 
 export interface Workspace {
@@ -218,6 +220,9 @@ export interface TestGroupRecord {
   testIds: string[];
   createdAt: number;
   createdByTokenId: string;
+  /** Deployed shapes: the last `PUT` (absent: `createdAt`), and when `DELETE` archived it (then 404). */
+  updatedAt?: number;
+  archivedAt?: number;
 }
 
 // ---------------------------------------------------------------- settings and seed

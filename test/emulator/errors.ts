@@ -26,6 +26,12 @@ export const ERROR_CODES = {
   // the deployed service's 409s (shapes: 'deployed' only; see DEPLOYED_ONLY_CODES)
   concurrency_limit: 409,
   follow_ups_not_supported: 409,
+  // the app's tests, runs, groups and automations (deployed shapes only)
+  test_not_found: 404,
+  test_run_not_found: 404,
+  test_group_not_found: 404,
+  automation_not_found: 404,
+  automation_not_runnable: 409,
   // only sent through fault injection (see faults.ts)
   rate_limited: 429,
   service_unavailable: 503,
@@ -34,7 +40,9 @@ export const ERROR_CODES = {
 export type ErrorCode = keyof typeof ERROR_CODES;
 
 /** Codes only the deployed shapes send: the reference profile's OpenAPI document does not list them. */
-export const DEPLOYED_ONLY_CODES: readonly ErrorCode[] = ['concurrency_limit', 'follow_ups_not_supported'];
+export const DEPLOYED_ONLY_CODES: readonly ErrorCode[] = [
+  'concurrency_limit', 'follow_ups_not_supported', 'test_not_found', 'test_run_not_found', 'test_group_not_found', 'automation_not_found', 'automation_not_runnable',
+];
 
 /** `reason` values sent with the 409s (deployed shapes). */
 export const CONFLICT_REASONS = {
@@ -42,6 +50,26 @@ export const CONFLICT_REASONS = {
   concurrentAgentLimit: 'workspace_concurrent_agent_limit_reached',
   /** `follow_ups_not_supported`: the conversation's kind (a code review) takes no follow-ups. */
   codeReviewConversation: 'conversation_kind_code_review',
+  /** `concurrency_limit` on `POST /test-runs` and `POST /test-group-runs`: as many active test runs as the workspace allows. */
+  concurrentTestRunLimit: 'workspace_concurrent_test_run_limit_reached',
+  /** `automation_not_runnable`: its trigger is not `manual`. */
+  triggerNotManual: 'trigger_not_manual',
+  /** `automation_not_runnable`: it is disabled. */
+  automationDisabled: 'automation_disabled',
+  /** `automation_not_runnable`: a run it queued has not finished. */
+  automationRunInProgress: 'automation_run_in_progress',
+} as const;
+
+/** `reason` values of 400s about the app's tests (deployed shapes). */
+export const TEST_REASONS = {
+  /** `POST /test-runs` of a component: components never run on their own. */
+  component: 'test_is_component',
+  /** `PUT /test-groups/{id}` naming tests the app does not have. */
+  unknownTests: 'unknown_test_ids',
+  /** `POST /test-group-runs` of a group without a runnable test. */
+  nothingToRun: 'group_has_no_runnable_tests',
+  /** `branchId` names no branch of the app (nor `live`). */
+  unknownBranch: 'unknown_branch',
 } as const;
 
 /** `reason` values sent with the plan checks (402). */

@@ -4,6 +4,7 @@
  */
 import { createAdminHandler } from './admin';
 import { Scheduler } from './clock';
+import { AppTestService } from './appTests';
 import { CodeReviewService } from './codeReviews';
 import type { DemoTokens, FaultRule, LoggedRequest, Seed, WebhookDelivery } from './domain';
 import { FaultStore } from './faults';
@@ -16,6 +17,8 @@ import {
 } from './settings';
 import { ADMIN_PATH, BASE_PATH } from './spec';
 import { EmulatorState } from './state';
+import { WIDER_VERSIONS, type WiderVersion } from './testDomain';
+import { TestRunService } from './testRuns';
 import { WebhookDispatcher } from './webhooks';
 
 export type * from './domain';
@@ -38,6 +41,12 @@ export { REVIEW_STATUSES, REVIEW_PROVIDERS, DEFAULT_REVIEW_MODEL, reviewProvider
 export { SEEDED_REVIEWS } from './reviewSeed';
 export { FINDING_AUTHORS, FINDING_PRIORITIES, FINDING_STATES, FINDING_TYPES, REVIEW_AGENT_NAME, REVIEW_TEAMMATE } from './reviewFindings';
 export { VERSION_BRANCHES, VERSION_STAGES, VERSIONS_PAGE, SYNC_SOURCES } from './versions';
+export { WIDER_VERSIONS, type WiderVersion } from './testDomain';
+export { SEEDED_TESTS } from './testSeed';
+export { STEP_MARKERS, STEP_STATUSES, TEST_RUN_STATUSES, ARTIFACTS_ORIGIN } from './testRunSteps';
+export { DEFAULT_CONCURRENT_TEST_RUNS, DEFAULT_TEST_RUN_MODEL, LIVE_BRANCH } from './testRuns';
+export { AUTOMATION_RUN_STEPS } from './appTests';
+export { TEST_REASONS } from './errors';
 
 /** Parts of the default data to replace; `settings` is a patch over the preset (see settings.ts). */
 export type SeedOverrides = Partial<Omit<Seed, 'settings'>> & { settings?: SettingsPatch };
@@ -61,6 +70,13 @@ export interface EmulatorOptions {
   preset?: PresetName;
   /** Changes to the preset's settings, e.g. `{ historyDefault: 20, historyMax: 500 }`; `reset()` comes back to them. */
   settings?: SettingsPatch;
+  /**
+   * Which published version of the app's tests, runs, groups and automations (service-api-wider.md
+   * §3–§6) the deployed shapes serve: `B` (the default: graphs, `isComponent`, group list, edit and
+   * delete) or `A` (flat steps, `membershipId`, none of those three). `PUT /__admin/wider` changes it;
+   * `reset()` comes back to this.
+   */
+  wider?: WiderVersion;
   /** Default true. When false, prints one line per API request (never headers or bodies). */
   quiet?: boolean;
 }
@@ -121,13 +137,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   if (!Number.isFinite(stepMs) || stepMs <= 0) throw new RangeError('stepMs must be a positive number');
   const quiet = options.quiet ?? true;
   const seed = resolveSeed(options);
+  const wider: unknown = options.wider ?? 'B';
+  if (!(WIDER_VERSIONS as readonly unknown[]).includes(wider)) throw new RangeError(`Unknown wider version "${String(wider)}"; known: ${WIDER_VERSIONS.join(', ')}.`);
 
   const scheduler = new Scheduler(options.clock ?? 'real', (error) => console.error('[emulator] scheduled task failed', error));
   const state = new EmulatorState();
   state.load(seed, scheduler.now());
+  state.wider = wider as WiderVersion;
   const webhooks = new WebhookDispatcher(scheduler, stepMs, () => newId('whd'));
   const service = new AgentService(state, scheduler, webhooks, stepMs);
   const reviews = new CodeReviewService(state, service, () => scheduler.now(), stepMs);
+  const tests = new AppTestService(state, scheduler, stepMs);
+  const testRuns = new TestRunService(state, scheduler, stepMs);
   const faults = new FaultStore();
   const log = new RequestLog();
   const delays = new Delays();
@@ -136,10 +157,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const reset = (): void => {
     scheduler.reset();
     service.reset();
+    testRuns.reset();
     webhooks.reset();
     faults.reset();
     log.clear();
     state.load(seed, scheduler.now());
+    state.wider = wider as WiderVersion;
     service.seedDeployedRuns();
   };
 
@@ -148,15 +171,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const api = new ApiServer({
     service,
     reviews,
+    tests,
+    testRuns,
     faults,
     scheduler,
     log,
     delays,
     quiet,
     settings: state.settings,
-    openapi: () => buildOpenApi(baseUrl, state.settings),
+    openapi: () => buildOpenApi(baseUrl, state.settings, state.wider),
     foreignOrigin: () => foreign.origin,
-    admin: createAdminHandler({ state, service, reviews, faults, log, webhooks, scheduler, reset }),
+    admin: createAdminHandler({ state, service, reviews, testRuns, faults, log, webhooks, scheduler, reset }),
   });
 
   await foreign.listen(0);

@@ -10,6 +10,8 @@ import { DEPLOYED_ONLY_CODES, ERROR_CODES, type ErrorCode } from './errors';
 import { MODELS } from './models';
 import { deployedSchemas } from './openapiDeployed';
 import { reviewPaths, reviewSchemas } from './openapiReviews';
+import { testPaths, testSchemas } from './openapiTests';
+import type { WiderVersion } from './testDomain';
 import { effectiveHistoryDefault } from './settings';
 import {
   CREATE_TEST_GROUP_BODY, FOLLOW_UP_BODY, RUN_STATUSES, REASONING_EFFORTS, PERMISSIONS, START_AGENT_BODY, requestBodySchema,
@@ -196,7 +198,8 @@ function historyLimitParameter(settings: Settings): JsonSchema {
   return { name: 'historyLimit', in: 'query', required: false, description: parts.filter((p) => p !== '').join(' '), schema };
 }
 
-export function buildOpenApi(baseUrl: string, settings: Settings): Record<string, unknown> {
+/** `wider`: which published version of the app's tests, runs, groups and automations the deployed shapes list (openapiTests.ts). */
+export function buildOpenApi(baseUrl: string, settings: Settings, wider: WiderVersion = 'B'): Record<string, unknown> {
   const modelKinds = Object.fromEntries(MODELS.map((m) => [m.id, m.kind]));
   const { shapes } = settings;
   const deployed = shapes === 'deployed';
@@ -295,6 +298,13 @@ export function buildOpenApi(baseUrl: string, settings: Settings): Record<string
     Object.assign(document.paths, reviewPaths({ ok, errors: (statuses) => errorResponses(shapes, statuses), historyLimit: historyLimitParameter(settings) }));
     Object.assign(document.components.schemas, reviewSchemas(settings));
     document.tags.push({ name: 'code-reviews' }, { name: 'versions' });
+    // The app's tests, runs, groups and automations (openapiTests.ts); `/test-groups` keeps its `post`.
+    const paths: Record<string, Record<string, unknown>> = document.paths;
+    for (const [template, operations] of Object.entries(testPaths({ ok, errors: (statuses) => errorResponses(shapes, statuses) }, wider))) {
+      paths[template] = { ...paths[template], ...operations };
+    }
+    Object.assign(document.components.schemas, testSchemas(wider));
+    document.tags.push({ name: 'tests' }, { name: 'test-runs' }, { name: 'automations' });
   }
   // Which models are service-hosted and which need a connected provider.
   const startSchema = document.components.schemas.StartAgentRequest as { properties: Record<string, JsonSchema> };

@@ -19,7 +19,10 @@ import { alterJson, applyRetryAfter, htmlErrorPage, injectedErrorBody, replacesR
 import {
   errorReply, flattenHeaders, isJsonContentType, jsonReply, JSON_TYPE, parseJsonBody, readBody, type ReadBody, type Reply,
 } from './http';
+import type { AppTestService } from './appTests';
 import type { CodeReviewService } from './codeReviews';
+import { testRoutes } from './testRoutes';
+import type { TestRunService } from './testRuns';
 import type { AgentService, Caller } from './service';
 import { ADMIN_PATH, BASE_PATH, LIMITS } from './spec';
 
@@ -70,18 +73,19 @@ export class Delays {
 
 // ---------------------------------------------------------------- routes
 
-interface AuthedInput {
+export interface AuthedInput {
   caller: Caller;
   params: readonly string[];
   body: unknown;
   query: URLSearchParams;
 }
 
-type Handler =
-  | { auth: 'bearer'; run: (input: AuthedInput) => Reply }
-  | { auth: 'none'; run: () => Reply };
+/** `when` false: the method is not served (405, or 404 when the route serves none); `body: 'none'`: a POST without a body. */
+export type Handler =
+  | { auth: 'bearer'; run: (input: AuthedInput) => Reply; when?: () => boolean; body?: 'none' }
+  | { auth: 'none'; run: () => Reply; when?: () => boolean };
 
-interface Route {
+export interface Route {
   pattern: RegExp;
   methods: Readonly<Record<string, Handler>>;
   /** When false, the route does not exist (404 like any unknown route): the deployed shapes' endpoints. */
@@ -93,6 +97,9 @@ export type AdminHandler = (method: string, path: string, query: URLSearchParams
 export interface ApiServerOptions {
   service: AgentService;
   reviews: CodeReviewService;
+  /** The app's tests, groups, automations and test runs (service-api-wider.md §3–§6; testRoutes.ts). */
+  tests: AppTestService;
+  testRuns: TestRunService;
   faults: FaultStore;
   scheduler: Scheduler;
   log: RequestLog;
@@ -124,8 +131,12 @@ function buildRoutes(options: ApiServerOptions): Route[] {
     },
     {
       pattern: /^\/test-groups$/,
-      methods: { POST: { auth: 'bearer', run: ({ caller, body }) => jsonReply(201, service.createTestGroup(caller, body)) } },
+      methods: {
+        POST: { auth: 'bearer', run: ({ caller, body }) => jsonReply(201, service.createTestGroup(caller, body)) },
+        GET: { auth: 'bearer', when: () => deployed() && options.tests.version === 'B', run: ({ caller, query }) => jsonReply(200, options.tests.listGroups(caller, query)) },
+      },
     },
+    ...testRoutes(options.tests, options.testRuns, deployed, () => options.tests.version),
     // Code reviews and versions (service-api-wider.md §2, §7): deployed shapes only (codeReviews.ts).
     {
       pattern: /^\/code-reviews$/,
@@ -230,14 +241,17 @@ export class ApiServer {
         if (match === null || (route.when !== undefined && !route.when())) continue;
         const params = decodeParams(match);
         if (params === undefined) throw ServiceError.of('not_found', 'The path is not correctly percent-encoded.');
-        const handler = route.methods[method];
+        const served = Object.entries(route.methods).filter(([, h]) => h.when === undefined || h.when());
+        if (served.length === 0) continue;
+        const handler = served.find(([m]) => m === method)?.[1];
         if (handler === undefined) {
-          const allow = Object.keys(route.methods).join(', ');
+          const allow = served.map(([m]) => m).join(', ');
           throw ServiceError.of('method_not_allowed', `${method} is not allowed on ${relative}; use ${allow}.`, { headers: { allow } });
         }
         if (handler.auth === 'none') return handler.run();
         const caller = this.options.service.authenticate(headers.authorization);
-        return handler.run({ caller, params, query, body: method === 'POST' ? this.jsonBody(headers, body) : undefined });
+        const withBody = (method === 'POST' || method === 'PUT') && handler.body !== 'none';
+        return handler.run({ caller, params, query, body: withBody ? this.jsonBody(headers, body) : undefined });
       }
       throw ServiceError.of('not_found', `No route for ${method} ${relative === '' ? '/' : relative}.`);
     } catch (error) {

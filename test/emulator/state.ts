@@ -4,6 +4,7 @@
  */
 import type { AgentRecord, ApiToken, CodeReviewRecord, Member, Project, Seed, Settings, TestGroupRecord, VersionRecord, Workspace } from './domain';
 import { PRESETS } from './settings';
+import type { AppTestRecord, AutomationRecord, GroupRunRecord, TestRunRecord, TestUserRecord, WiderVersion } from './testDomain';
 import { seedAllVersions } from './versions';
 
 function clone<T>(value: T): T {
@@ -20,6 +21,14 @@ export class EmulatorState {
   readonly codeReviews = new Map<string, CodeReviewRecord>();
   /** Each project's versions by app id, oldest first (served under deployed shapes; versions.ts). */
   readonly versions = new Map<string, VersionRecord[]>();
+  /** The app's tests and components, test users, test runs, group runs and automations by id (deployed shapes; testSeed.ts, appTests.ts, testRuns.ts). */
+  readonly appTests = new Map<string, AppTestRecord>();
+  readonly testUsers = new Map<string, TestUserRecord>();
+  readonly testRuns = new Map<string, TestRunRecord>();
+  readonly groupRuns = new Map<string, GroupRunRecord>();
+  readonly automations = new Map<string, AutomationRecord>();
+  /** Which published version of §3–§6 the deployed shapes serve (`startEmulator({ wider })`, `PUT /__admin/wider`). */
+  wider: WiderVersion = 'B';
   /** Changed in place (tests and the server hold this object). */
   readonly settings: Settings = { ...PRESETS.reference };
 
@@ -30,6 +39,7 @@ export class EmulatorState {
     this.testGroups.clear();
     this.codeReviews.clear();
     this.versions.clear();
+    for (const map of [this.appTests, this.testUsers, this.testRuns, this.groupRuns, this.automations]) map.clear();
     for (const ws of seed.workspaces) this.workspaces.set(ws.id, clone(ws));
     for (const t of seed.tokens) {
       const token: ApiToken = { id: t.id, name: t.name, value: t.value, workspaceId: t.workspaceId, projects: clone(t.projects), createdAt: now };

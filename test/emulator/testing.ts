@@ -147,3 +147,28 @@ export function spawnCli(args: readonly string[]): CliRun {
   return { child, output: () => output, exited };
 }
 
+
+/**
+ * The admin hooks of the app's tests (adminTests.ts) at `adminUrl`, for tests in this process or
+ * another (the extension host, a browser test): hold, release or cancel a test run (or every run
+ * of a group run), set the workspace's limit of active test runs (`null`: the default), pick the
+ * published version served, and script an automation's next run.
+ */
+export function testAdmin(adminUrl: string): {
+  hold(runId: string): Promise<unknown>;
+  release(runId: string): Promise<unknown>;
+  cancel(runId: string): Promise<unknown>;
+  setTestRunLimit(limit: number | null, workspaceId?: string): Promise<unknown>;
+  setWider(version: 'A' | 'B'): Promise<unknown>;
+  scriptAutomation(automationId: string, patch: { nextRunError?: string | null; enabled?: boolean }): Promise<unknown>;
+} {
+  const runAction = (runId: string, action: string): Promise<unknown> => adminOk(adminUrl, 'POST', `/test-runs/${encodeURIComponent(runId)}/${action}`);
+  return {
+    hold: (runId) => runAction(runId, 'hold'),
+    release: (runId) => runAction(runId, 'release'),
+    cancel: (runId) => runAction(runId, 'cancel'),
+    setTestRunLimit: (limit, workspaceId) => adminOk(adminUrl, 'PUT', '/test-run-limit', workspaceId === undefined ? { limit } : { limit, workspaceId }),
+    setWider: (version) => adminOk(adminUrl, 'PUT', '/wider', { version }),
+    scriptAutomation: (automationId, patch) => adminOk(adminUrl, 'PATCH', `/automations/${encodeURIComponent(automationId)}`, patch),
+  };
+}

@@ -63,7 +63,7 @@ describe('emulator: the deployed profile\'s OpenAPI document', () => {
     assert.deepEqual(schemas.Agent.properties.kind.enum, ['agent', 'code_review']);
     assert.deepEqual(schemas.AgentLifecycle.properties.conversationState.enum, ['draft', 'ready', 'running_turn', 'errored', 'archived']);
     assert.deepEqual(schemas.AgentLifecycle.properties.sandboxState.enum, ['none', 'provisioning', 'booting', 'online', 'paused', 'dead']);
-    assert.deepEqual((schemas.Error409.allOf as Json[])[1], { type: 'object', properties: { code: { type: 'string', enum: ['concurrency_limit', 'follow_ups_not_supported'] } } });
+    assert.deepEqual((schemas.Error409.allOf as Json[])[1], { type: 'object', properties: { code: { type: 'string', enum: ['concurrency_limit', 'follow_ups_not_supported', 'automation_not_runnable'] } } });
   });
 
   it('the POST model enum is what a start accepts; the GET enum is wider, with the retired models old runs keep', () => {
