@@ -40,6 +40,7 @@ import { PanelHost } from './panel/host';
 import { LazyRunPanels } from './panel/panels';
 import { registerTestGroups } from './testGroups/register';
 import { registerServiceTestGroups } from './testGroups/registerService';
+import type { TestGroupsElement } from './testGroups/view';
 import { registerAutomations } from './automations/register';
 import { registerAssistant, type AssistantTestHooks } from './assistant/register';
 import { registerTesting } from './testing/register';
@@ -82,6 +83,8 @@ export interface AgentRunsTestApi {
   codeReviews(): boolean;
   /** Whether a capability's context key (`agentRuns.<capability>`) is on. */
   capability(c: Capability): boolean;
+  /** The Test Groups view's rows as its tree provider gives them to VS Code. */
+  readonly testGroupsTree: vscode.TreeDataProvider<TestGroupsElement>;
 }
 
 let shutdown: (() => Promise<void>) | undefined;
@@ -115,7 +118,7 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
 
   const activationMs = performance.now() - started;
   log.debug(`Agent Runs activated in ${activationMs.toFixed(1)} ms (${base.ledgers.current.active().length} unfinished run(s) to follow).`);
-  return testApi(base, runs, log, flush, activationMs, assistant, reviews, capabilities);
+  return testApi(base, runs, log, flush, activationMs, assistant, reviews, capabilities, testGroups.tree);
 }
 
 /** Connection, token, run list, transcripts, 401 gate, drafts: what every feature stands on. */
@@ -253,7 +256,7 @@ function registerRunCommands(context: vscode.ExtensionContext, deps: GlueDeps, b
   registerLazyRunCommands(context, deps);
 }
 
-function testApi(b: Base, r: Runs, log: vscode.LogOutputChannel, flush: () => Promise<void>, activationMs: number, assistant: AssistantTestHooks, reviews: ReviewsGate, caps: CapabilityGate): AgentRunsTestApi {
+function testApi(b: Base, r: Runs, log: vscode.LogOutputChannel, flush: () => Promise<void>, activationMs: number, assistant: AssistantTestHooks, reviews: ReviewsGate, caps: CapabilityGate, testGroupsTree: AgentRunsTestApi['testGroupsTree']): AgentRunsTestApi {
   const { conn, ledgers, gate, auth } = b;
   return {
     ledger: () => ledgers.current,
@@ -277,6 +280,7 @@ function testApi(b: Base, r: Runs, log: vscode.LogOutputChannel, flush: () => Pr
     runsTree: r.view.provider,
     codeReviews: () => reviews.enabled,
     capability: (c) => caps.has(c),
+    testGroupsTree,
   };
 }
 

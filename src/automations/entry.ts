@@ -28,7 +28,8 @@ export function automationRows(d: AutomationsDeps, refreshTree: () => void): Aut
   }, refreshTree);
 }
 
-/** `agentRuns.automations.runNow`. */
-export function runNow(d: AutomationsDeps, rows: AutomationRows | undefined, arg: unknown): Promise<RunNowOutcome> {
+/** `agentRuns.automations.runNow`, only while `agentRuns.automationRuns` is on. */
+export async function runNow(d: AutomationsDeps, rows: AutomationRows | undefined, arg: unknown): Promise<RunNowOutcome | undefined> {
+  if (!d.capabilities.has('automationRuns')) return undefined;
   return runNowWith({ door: d.door, describe: describeWith(d), log: d.log }, rows, arg);
 }

@@ -25,7 +25,6 @@ export function registerAutomations(context: vscode.ExtensionContext, d: Automat
   const rows = (): AutomationRows | undefined => provider.rowsOf('automation') as AutomationRows | undefined;
   context.subscriptions.push(
     vscode.commands.registerCommand('agentRuns.automations.refresh', (arg?: unknown) => rows()?.refresh(arg)),
-    vscode.commands.registerCommand('agentRuns.automations.runNow', (arg?: unknown) =>
-      (d.capabilities.has('automationRuns') ? loadAutomations().runNow(d, rows(), arg) : undefined)),
+    vscode.commands.registerCommand('agentRuns.automations.runNow', (arg?: unknown) => loadAutomations().runNow(d, rows(), arg)),
   );
 }

@@ -12,10 +12,12 @@ import type { ServiceTestGroup, ServiceTestGroupDetail, ServiceTestGroupMember }
 import { appsToList, groupContextValue, memberRow, mergeGroups, type GroupEntry } from '../core/testGroups/serviceGroups';
 import type { TestGroupStore } from '../core/testGroups/store';
 import { defaultAppId } from './settings';
-import { testCountLabel, type ServiceGroupRows, type TestGroupsElement } from './view';
+import type { ServiceGroupRows, TestGroupsElement } from './view';
 
 /** What the rows read with (a part of `Deps`). */
 export interface ServiceRowsBase {
+  /** Another service, or what it serves changed: the lists are read again. */
+  readonly onDidChangeCapabilities: vscode.Event<void>;
   getClient(options: { quiet: boolean }): Promise<{
     listTestGroups(appId: string): Promise<ServiceTestGroup[]>;
     getTestGroup(groupId: string): Promise<ServiceTestGroupDetail>;
@@ -56,13 +58,14 @@ export class ServiceGroupsView implements ServiceGroupRows {
   private readonly nodes = new Map<string, GroupNode>();
   private generation = 0;
 
-  private readonly subscription: { dispose(): void };
+  private readonly subscriptions: Array<{ dispose(): void }>;
 
   constructor(private readonly b: ServiceRowsBase, private readonly store: TestGroupStore, private readonly refreshTree: () => void) {
     // A group created or removed here: the service's lists are read again (a created group is listed there too).
-    this.subscription = store.onDidChange(() => {
+    const again = (): void => {
       if (this.lists.kind === 'read') void this.refresh();
-    });
+    };
+    this.subscriptions = [store.onDidChange(again), b.onDidChangeCapabilities(again)];
   }
 
   children(element?: TestGroupsElement): Element[] | Promise<Element[]> {
@@ -111,7 +114,7 @@ export class ServiceGroupsView implements ServiceGroupRows {
 
   dispose(): void {
     this.generation++;
-    this.subscription.dispose();
+    for (const s of this.subscriptions) s.dispose();
   }
 
   private roots(): Element[] {
@@ -203,7 +206,7 @@ function groupItem(node: GroupNode): vscode.TreeItem {
   const e = node.entry;
   const item = new vscode.TreeItem(e.name, vscode.TreeItemCollapsibleState.Collapsed);
   item.id = e.groupId;
-  const count = e.testCount === undefined ? '' : testCountLabel(e.testCount);
+  const count = e.testCount === undefined ? '' : e.testCount === 1 ? vscode.l10n.t('1 test') : vscode.l10n.t('{0} tests', e.testCount);
   const where = e.service ? (e.local ? vscode.l10n.t('created here') : '') : vscode.l10n.t('not listed by the service');
   item.description = [e.appId, count, where].filter((p) => p !== '').join(' · ');
   item.iconPath = new vscode.ThemeIcon(e.service ? 'beaker' : 'beaker-stop');
