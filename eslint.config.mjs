@@ -67,8 +67,8 @@ const globalStateRule = {
 // "may have arrived") hold only if no surface calls the client's POST methods itself.
 const doorFiles = ['src/runs/sendPosts.ts', 'src/api/**/*.ts'];
 const doorRule = {
-  selector: 'CallExpression[callee.type="MemberExpression"][callee.property.name=/^(startAgent|sendFollowUp|createTestGroup|startCodeReview)$/]:not([callee.object.property.name="door"]):not([callee.object.name="door"])',
-  message: 'Send through deps.door (src/runs/sendDoor.ts), never the client\'s POST methods directly.',
+  selector: 'CallExpression[callee.type="MemberExpression"][callee.property.name=/^(startAgent|sendFollowUp|createTestGroup|startCodeReview|startTestRun|startTestGroupRun|updateTestGroup|deleteTestGroup|runAutomation)$/]:not([callee.object.property.name="door"]):not([callee.object.name="door"])',
+  message: 'Send through deps.door (src/runs/sendDoor.ts), never the client\'s POST, PUT or DELETE methods directly.',
 };
 
 // The edges between features that go through the command registry are typed in one place

@@ -1,5 +1,6 @@
 /**
- * One door for every send: start, follow-up, test-group creation and a code review's start, for the launch form, the
+ * One door for every send: start, follow-up, test-group creation, a code review's start, and the
+ * app's test runs, group runs, group edits and deletes and automation runs, for the launch form, the
  * panel's composer, the palette, the tree, notifications, the language-model tools, the chat
  * participant and the Testing view alike. The exactly-once rules live here and nowhere else
  * (ESLint refuses the client's POST methods anywhere else, see eslint.config.mjs):
@@ -12,7 +13,10 @@
  *   here, whichever surface asked, and nothing is sent;
  * - after any failure that may have reached the service (a cut, a timeout or a cancel once the
  *   body left) the send is recorded as uncertain and never sent again on its own;
- * - what the service acknowledged goes through `afterPost` (listed, followed, read fast).
+ * - what the service acknowledged goes through `afterPost` (listed, followed, read fast);
+ * - a test run, group run, group edit or delete, or automation run takes its target's lock (the
+ *   test, the group, the automation): a second one for the same target while one is under way
+ *   is `busy` and sends nothing.
  *
  * How a failure is put before the person stays with each surface. No `vscode` import: the
  * model-based test and the fault suite drive it with the real client.
@@ -23,6 +27,9 @@
 import type { AgentRunsApi } from '../api/contract';
 import type { CodeReviewStarted, StartCodeReviewRequest } from '../api/reviewTypes';
 import type { Agent, AgentRun, CreateTestGroupRequest, FollowUpAck, StartAgentRequest, TestGroupCreated } from '../api/types';
+import type {
+  AutomationRunQueued, StartTestGroupRunRequest, StartTestRunRequest, TestGroupRunStarted, TestRunStarted, UpdateTestGroupRequest,
+} from '../api/testTypes';
 import type { L10n } from '../core/l10n';
 import type { RunLedger } from '../core/ledger/ledger';
 import { conversationOf, runState } from '../core/ledger/runState';
@@ -88,11 +95,63 @@ export interface ReviewLabels {
 
 export type TestGroupResult = { readonly kind: 'created'; readonly group: TestGroupCreated; readonly baseUrl: string } | NotConnected | SendFailed;
 
+/** Another send for the same target (test, group, automation) is under way: nothing was sent. */
+export interface Busy { readonly kind: 'busy' }
+
+type Sent<R> = R | Busy | NotConnected | SendFailed;
+export type TestRunResult = Sent<{ readonly kind: 'started'; readonly started: TestRunStarted; readonly baseUrl: string }>;
+export type TestGroupRunResult = Sent<{ readonly kind: 'started'; readonly started: TestGroupRunStarted; readonly baseUrl: string }>;
+/** A group's `PUT` or `DELETE`, acknowledged. */
+export type TestGroupChangeResult = Sent<{ readonly kind: 'done'; readonly baseUrl: string }>;
+export type AutomationRunResult = Sent<{ readonly kind: 'queued'; readonly queued: AutomationRunQueued; readonly baseUrl: string }>;
+
 /** The POST half of the door (src/runs/sendPosts.ts): `loadSendPosts` in the extension, the module itself in tests. */
 export type SendPostsModule = typeof SendPosts;
 
 export class SendDoor {
+  /** The targets with a send under way (`test:<id>`, `group:<id>`, …). */
+  private readonly underWay = new Set<string>();
+
   constructor(private readonly d: DoorDeps, private readonly posts: () => SendPostsModule) {}
+
+  /** `send`, unless one for `target` is under way (then `busy`, nothing sent); the lock is taken before anything is awaited. */
+  private async once<R>(target: string, o: SendOptions, send: (posts: SendPostsModule) => Promise<R>): Promise<R | Busy> {
+    if (this.underWay.has(target)) {
+      this.d.log.info(`Not sent from the ${o.from}: a send for ${target} is under way.`);
+      return { kind: 'busy' };
+    }
+    this.underWay.add(target);
+    try {
+      return await send(this.posts());
+    } finally {
+      this.underWay.delete(target);
+    }
+  }
+
+  /** `POST /test-runs`, once; `busy` while a run of the same test is being started. */
+  startTestRun(request: StartTestRunRequest, o: SendOptions): Promise<TestRunResult> {
+    return this.once(`test:${request.testId}`, o, (p) => p.postTestRun(this.d, request, o));
+  }
+
+  /** `POST /test-group-runs`, once; `busy` while a run of the same group is being started. */
+  startTestGroupRun(request: StartTestGroupRunRequest, o: SendOptions): Promise<TestGroupRunResult> {
+    return this.once(`groupRun:${request.groupId}`, o, (p) => p.postTestGroupRun(this.d, request, o));
+  }
+
+  /** `PUT /test-groups/{id}`, once; `busy` while the group is being changed or deleted. */
+  updateTestGroup(groupId: string, request: UpdateTestGroupRequest, o: SendOptions): Promise<TestGroupChangeResult> {
+    return this.once(`group:${groupId}`, o, (p) => p.putTestGroup(this.d, groupId, request, o));
+  }
+
+  /** `DELETE /test-groups/{id}`, once; `busy` while the group is being changed or deleted. */
+  deleteTestGroup(groupId: string, o: SendOptions): Promise<TestGroupChangeResult> {
+    return this.once(`group:${groupId}`, o, (p) => p.removeTestGroup(this.d, groupId, o));
+  }
+
+  /** `POST /automations/{id}/run`, once; `busy` while the same automation is being run. */
+  runAutomation(automationId: string, o: SendOptions): Promise<AutomationRunResult> {
+    return this.once(`automation:${automationId}`, o, (p) => p.postAutomationRun(this.d, automationId, o));
+  }
 
   /** `POST /agents`, once; listed and followed when acknowledged, recorded as "may have started" when it may have arrived. */
   start(request: StartAgentRequest, o: SendOptions): Promise<StartResult> {

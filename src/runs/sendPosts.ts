@@ -1,17 +1,23 @@
 /**
  * The POSTs of the send door (src/runs/sendDoor.ts), loaded on the first send as their own
  * bundle (dist/send.js): a start, a follow-up through the run's lock, a test group, a code
- * review's start. The rules
+ * review's start, and the app's test runs, group runs, group edits and deletes and automation
+ * runs (their target's lock is the door's). The rules
  * are the door's (see there); this is where the client's POST methods are called, and the only
  * place outside src/api (ESLint refuses them anywhere else, see eslint.config.mjs).
  */
 import { mayHaveArrived } from '../api/errors';
 import type { CodeReviewStarted, StartCodeReviewRequest } from '../api/reviewTypes';
+import type { AgentRunsApi } from '../api/contract';
+import type { StartTestGroupRunRequest, StartTestRunRequest, UpdateTestGroupRequest } from '../api/testTypes';
 import type { AgentRun, CreateTestGroupRequest, StartAgentRequest } from '../api/types';
 import { plainL10n } from '../core/l10n';
 import { reviewPrompt } from '../core/reviews/form';
 import { afterPost } from './afterPost';
-import type { CodeReviewResult, DoorDeps, FollowUpInput, FollowUpResult, ReviewLabels, SendOptions, StartResult, TestGroupResult } from './sendDoor';
+import type {
+  AutomationRunResult, CodeReviewResult, DoorDeps, FollowUpInput, FollowUpResult, NotConnected, ReviewLabels, SendFailed, SendOptions,
+  StartResult, TestGroupChangeResult, TestGroupResult, TestGroupRunResult, TestRunResult,
+} from './sendDoor';
 
 export { afterPost };
 
@@ -125,6 +131,55 @@ export async function postTestGroup(d: DoorDeps, request: CreateTestGroupRequest
     d.log.warn(`Creating a test group from the ${o.from} failed${arrived ? ' (it may have been created)' : ''}: ${errorLine(error)}`);
     return { kind: 'failed', error, mayHaveArrived: arrived, baseUrl: client.baseUrl };
   }
+}
+
+/**
+ * One request of the app's tests, groups or automations: sent once with the client, logged
+ * (`what` names it), never sent again on its own; a failure says whether it may have arrived.
+ */
+async function sendOnce<T>(d: DoorDeps, o: SendOptions, what: string, send: (client: AgentRunsApi) => Promise<T>, said: (value: T) => string): Promise<{ value: T; baseUrl: string } | NotConnected | SendFailed> {
+  const client = o.client ?? await d.client({ quiet: o.quiet === true });
+  if (!client) {
+    return { kind: 'notConnected' };
+  }
+  try {
+    const value = await send(client);
+    d.log.info(`${said(value)} from the ${o.from}.`);
+    return { value, baseUrl: client.baseUrl };
+  } catch (error) {
+    const arrived = mayHaveArrived(error);
+    d.log.warn(`${what} from the ${o.from} failed${arrived ? ' (it may have arrived; it is not sent again)' : ''}: ${errorLine(error)}`);
+    return { kind: 'failed', error, mayHaveArrived: arrived, baseUrl: client.baseUrl };
+  }
+}
+
+export async function postTestRun(d: DoorDeps, request: StartTestRunRequest, o: SendOptions): Promise<TestRunResult> {
+  const r = await sendOnce(d, o, `Starting a run of test ${request.testId} on ${request.branchId}`, (c) => c.startTestRun(request, { signal: o.signal }),
+    (s) => `Started test run ${s.runId} of test ${request.testId} on ${request.branchId}`);
+  return 'value' in r ? { kind: 'started', started: r.value, baseUrl: r.baseUrl } : r;
+}
+
+export async function postTestGroupRun(d: DoorDeps, request: StartTestGroupRunRequest, o: SendOptions): Promise<TestGroupRunResult> {
+  const r = await sendOnce(d, o, `Starting a run of test group ${request.groupId} on ${request.branchId}`, (c) => c.startTestGroupRun(request, { signal: o.signal }),
+    (s) => `Started group run ${s.groupRunId} of test group ${request.groupId} on ${request.branchId}`);
+  return 'value' in r ? { kind: 'started', started: r.value, baseUrl: r.baseUrl } : r;
+}
+
+export async function putTestGroup(d: DoorDeps, groupId: string, request: UpdateTestGroupRequest, o: SendOptions): Promise<TestGroupChangeResult> {
+  const r = await sendOnce(d, o, `Updating test group ${groupId}`, (c) => c.updateTestGroup(groupId, request, { signal: o.signal }),
+    () => `Updated test group ${groupId} (${request.testIds.length} test IDs)`);
+  return 'value' in r ? { kind: 'done', baseUrl: r.baseUrl } : r;
+}
+
+export async function removeTestGroup(d: DoorDeps, groupId: string, o: SendOptions): Promise<TestGroupChangeResult> {
+  const r = await sendOnce(d, o, `Deleting test group ${groupId}`, (c) => c.deleteTestGroup(groupId, { signal: o.signal }), () => `Deleted test group ${groupId}`);
+  return 'value' in r ? { kind: 'done', baseUrl: r.baseUrl } : r;
+}
+
+export async function postAutomationRun(d: DoorDeps, automationId: string, o: SendOptions): Promise<AutomationRunResult> {
+  const r = await sendOnce(d, o, `Running automation ${automationId}`, (c) => c.runAutomation(automationId, { signal: o.signal }),
+    (q) => `Queued a run of automation ${q.automationId}${q.status !== undefined ? ` (${q.status})` : ''}`);
+  return 'value' in r ? { kind: 'queued', queued: r.value, baseUrl: r.baseUrl } : r;
 }
 
 function now(d: DoorDeps): number {

@@ -1,0 +1,152 @@
+// Issue 22: the send door's entries for the app's tests, groups and automations, with the real
+// client against a scripted server: each sent once and never again on its own; a second send
+// for the same target while one is under way is `busy` and sends nothing; a cut after the body
+// arrived is "may have arrived"; a 409 is a refusal with the service's reason.
+import type * as http from 'node:http';
+import * as assert from 'node:assert/strict';
+import { ApiError, createClient, type AgentRunsApi } from '../../src/api';
+import { plainL10n } from '../../src/core/l10n';
+import { RunLedger } from '../../src/core/ledger/ledger';
+import { serviceRefusal } from '../../src/core/runs/refusals';
+import { FollowUpSends } from '../../src/runs/followUpSends';
+import { SendDoor } from '../../src/runs/sendDoor';
+import * as sendPosts from '../../src/runs/sendPosts';
+import { UnconfirmedStarts } from '../../src/runs/unconfirmedStarts';
+import { json, startServer, TOKEN, type TestServer } from './fixtures/apiServers';
+import { MemoryStore } from './fixtures/memoryStore';
+
+const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 50));
+
+describe('the send door\'s test, group and automation entries (issue 22)', function () {
+  this.timeout(10_000);
+  let server: TestServer;
+  let client: AgentRunsApi | undefined;
+  let door: SendDoor;
+  let lines: string[];
+  /** Responses held until released (to keep a send under way). */
+  let held: (() => void)[];
+  const cleanups: (() => Promise<void>)[] = [];
+
+  beforeEach(async () => {
+    held = [];
+    server = await startServer((_req, res) => json(res, 500, { error: 'no handler' }));
+    const real = createClient({ baseUrl: server.baseUrl, token: TOKEN, timeouts: { connectMs: 2_000, headersMs: 2_000, bodyMs: 2_000 } });
+    client = real;
+    const store = new MemoryStore();
+    lines = [];
+    door = new SendDoor({
+      client: () => Promise.resolve(client),
+      ledger: () => new RunLedger(store, real.baseUrl),
+      poller: { track: () => undefined, burst: () => undefined },
+      starts: new UnconfirmedStarts(store),
+      sends: new FollowUpSends(store),
+      log: { info: (m) => void lines.push(`info ${m}`), warn: (m) => void lines.push(`warn ${m}`) },
+    }, () => sendPosts);
+    cleanups.push(() => real.dispose());
+  });
+  afterEach(async () => {
+    for (const release of held) release();
+    for (const f of cleanups.splice(0)) await f();
+    await server.close();
+  });
+
+  /** Answers `status`/`body` once released. */
+  const holding = (status: number, body: unknown) => (_req: http.IncomingMessage, res: http.ServerResponse): void => {
+    held.push(() => json(res, status, body));
+  };
+  const o = { from: 'test', quiet: true };
+
+  it('a test run: one POST, started with its runId and the base URL, logged', async () => {
+    server.handle((_req, res) => json(res, 201, { runId: 'trun_1' }));
+    const r = await door.startTestRun({ testId: 'test_login', branchId: 'live' }, o);
+    assert.deepEqual(r, { kind: 'started', started: { runId: 'trun_1' }, baseUrl: server.baseUrl });
+    assert.equal(server.requests.length, 1);
+    assert.ok(lines.includes('info Started test run trun_1 of test test_login on live from the test.'), lines.join('\n'));
+  });
+
+  it('busy: a second run of the same test while the first is under way sends nothing; another test is sent; the lock ends with the send', async () => {
+    server.handle(holding(201, { runId: 'trun_1' }));
+    const first = door.startTestRun({ testId: 'test_login', branchId: 'live' }, o);
+    const second = await door.startTestRun({ testId: 'test_login', branchId: 'br_2' }, o);
+    assert.deepEqual(second, { kind: 'busy' });
+    const other = door.startTestRun({ testId: 'test_cart', branchId: 'live' }, o);
+    while (held.length < 2) await settle();
+    assert.equal(server.requests.length, 2, 'the first run and the other test; not the busy one');
+    held.splice(0).forEach((release) => release());
+    assert.equal((await first).kind, 'started');
+    assert.equal((await other).kind, 'started');
+    server.handle((_req, res) => json(res, 201, { runId: 'trun_3' }));
+    assert.equal((await door.startTestRun({ testId: 'test_login', branchId: 'live' }, o)).kind, 'started', 'free again once answered');
+    assert.ok(lines.some((l) => l.startsWith('info Not sent from the test: a send for test:test_login is under way')), lines.join('\n'));
+  });
+
+  it('a group\'s edit and delete share its lock; a run of the group is another target', async () => {
+    server.handle(holding(200, { ok: true }));
+    const edit = door.updateTestGroup('grp_1', { name: 'G', testIds: ['a'] }, o);
+    assert.deepEqual(await door.deleteTestGroup('grp_1', o), { kind: 'busy' });
+    assert.deepEqual(await door.updateTestGroup('grp_1', { name: 'H', testIds: [] }, o), { kind: 'busy' });
+    const run = door.startTestGroupRun({ groupId: 'grp_1', branchId: 'live' }, o);
+    while (held.length < 2) await settle();
+    held.splice(0).forEach((release) => release());
+    assert.deepEqual(await edit, { kind: 'done', baseUrl: server.baseUrl });
+    assert.equal((await run).kind, 'failed', 'the held answer was { ok: true }, not a groupRunId');
+    assert.deepEqual(server.requests.map((r) => r.method), ['PUT', 'POST']);
+    server.handle((_req, res) => json(res, 200, { ok: true }));
+    assert.deepEqual(await door.deleteTestGroup('grp_1', o), { kind: 'done', baseUrl: server.baseUrl });
+  });
+
+  it('an automation run: one POST, queued with what the service said', async () => {
+    server.handle((_req, res) => json(res, 202, { automationId: 'auto_1', status: 'queued', queuedAt: 5 }));
+    assert.deepEqual(await door.runAutomation('auto_1', o), { kind: 'queued', queued: { automationId: 'auto_1', status: 'queued', queuedAt: 5 }, baseUrl: server.baseUrl });
+    assert.ok(lines.includes('info Queued a run of automation auto_1 (queued) from the test.'), lines.join('\n'));
+  });
+
+  for (const [name, send] of [
+    ['a test run', (d: SendDoor) => d.startTestRun({ testId: 't', branchId: 'live' }, o)],
+    ['a group run', (d: SendDoor) => d.startTestGroupRun({ groupId: 'g', branchId: 'live' }, o)],
+    ['a group edit', (d: SendDoor) => d.updateTestGroup('g', { name: 'G', testIds: [] }, o)],
+    ['a group delete', (d: SendDoor) => d.deleteTestGroup('g', o)],
+    ['an automation run', (d: SendDoor) => d.runAutomation('a', o)],
+  ] as const) {
+    it(`${name} cut after its body arrived: failed, may have arrived, sent once, the lock released`, async () => {
+      server.handle((req) => req.socket.destroy());
+      const r = await send(door);
+      assert.equal(r.kind, 'failed');
+      assert.equal(r.kind === 'failed' && r.mayHaveArrived, true);
+      await settle();
+      assert.equal(server.requests.length, 1);
+      assert.ok(lines.some((l) => l.startsWith('warn ') && l.includes('(it may have arrived; it is not sent again)')), lines.join('\n'));
+      server.handle((_req, res) => json(res, 409, { error: 'Conflict' }));
+      assert.notEqual((await send(door)).kind, 'busy', 'a failure ends the lock');
+    });
+
+    it(`${name} refused with 409: failed, nothing arrived, the service's reason in the words`, async () => {
+      server.handle((_req, res) => json(res, 409, { error: 'Conflict', code: 'concurrency_limit', reason: 'Too many test runs in progress' }));
+      const r = await send(door);
+      assert.equal(r.kind, 'failed');
+      if (r.kind !== 'failed') return;
+      assert.equal(r.mayHaveArrived, false);
+      assert.equal(serviceRefusal(r.error, plainL10n), 'The service refused: Too many test runs in progress');
+      await settle();
+      assert.equal(server.requests.length, 1);
+    });
+  }
+
+  it('no client: not connected, nothing sent, the lock released', async () => {
+    client = undefined;
+    assert.deepEqual(await door.startTestRun({ testId: 't', branchId: 'live' }, o), { kind: 'notConnected' });
+    assert.deepEqual(await door.startTestRun({ testId: 't', branchId: 'live' }, o), { kind: 'notConnected' });
+    assert.equal(server.requests.length, 0);
+  });
+
+  it('the refusal words: the reason, else the server\'s message, else the status; nothing for other failures', () => {
+    const conflict = (over: Partial<ConstructorParameters<typeof ApiError>[0]>): ApiError =>
+      new ApiError({ kind: 'client', status: 409, message: 'refused', mayHaveReachedServer: true, ...over });
+    assert.equal(serviceRefusal(conflict({ reason: ' Limit ', serverMessage: 'Conflict' }), plainL10n), 'The service refused: Limit');
+    assert.equal(serviceRefusal(conflict({ serverMessage: 'Update conflict' }), plainL10n), 'The service refused: Update conflict');
+    assert.equal(serviceRefusal(conflict({ code: 'concurrency_limit' }), plainL10n), 'The service refused: concurrency_limit');
+    assert.equal(serviceRefusal(conflict({}), plainL10n), 'The service refused the request (409).');
+    assert.equal(serviceRefusal(conflict({ status: 400, reason: 'Bad' }), plainL10n), undefined);
+    assert.equal(serviceRefusal(new Error('x'), plainL10n), undefined);
+  });
+});
