@@ -124,7 +124,7 @@ describe('Service test groups and automations, against the emulator', function (
     const shown = (await runsChildren(autos)).map((e) => api.runsTree.getTreeItem(e));
     assert.deepEqual(shown.map((i) => i.id), servedList.map((a) => `automation:app_todo:${a.id}`));
     for (const [i, a] of servedList.entries()) {
-      const item = shown[i]!;
+      const item = shown[i];
       assert.equal(labelOf(item), a.name);
       // The tooltip's text as a person reads it (appendText escapes it).
       const tooltip = (item.tooltip as vscode.MarkdownString).value.replace(/&nbsp;/g, ' ').replace(/\\(.)/g, '$1');
