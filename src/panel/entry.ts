@@ -10,6 +10,7 @@ import type * as vscode from 'vscode';
 import { RunPanelManager, type RunPanelHost, type RunPanelManagerOptions } from './manager';
 
 export { followUpNotSent } from './followUpNotSent';
+export { openExternalLink, readCodeReview } from './hostBodies';
 
 /** The panel manager, for a caller that registered the webview serializer itself. */
 export function createRunPanelManager(extensionUri: vscode.Uri, host: RunPanelHost, options: RunPanelManagerOptions): RunPanelManager {

@@ -4,13 +4,17 @@
  * through the host, so the activation bundle does not carry the wording.
  */
 import * as vscode from 'vscode';
+import { whyNoClient } from '../core/connection/whyNoClient';
 import { noFollowUpsText } from '../core/runs/refusals';
 import { followUpFailure } from '../runs/followUp';
 import type { GlueDeps } from '../runs/glueDeps';
 import type { SendFailed } from '../runs/sendDoor';
 import type { FollowUpSubmitResult } from './manager';
 
-export function followUpNotSent(d: GlueDeps, agentId: string, outcome: SendFailed | { readonly kind: 'noFollowUps' }): FollowUpSubmitResult {
+export function followUpNotSent(d: GlueDeps, agentId: string, outcome: SendFailed | { readonly kind: 'noFollowUps' } | { readonly kind: 'notConnected' }): FollowUpSubmitResult {
+  if (outcome.kind === 'notConnected') {
+    return { kind: 'failed', message: whyNoClient(d.connection(), vscode.l10n), mayHaveArrived: false, offerClone: false };
+  }
   if (outcome.kind === 'noFollowUps') {
     // A page that still offered the composer: the way forward is a new run.
     return { kind: 'failed', message: noFollowUpsText(vscode.l10n), mayHaveArrived: false, offerClone: true };

@@ -11,10 +11,8 @@ import type { SendState } from '../core/panel/protocol';
 import { discardFollowUp, submitFollowUp } from '../runs/followUp';
 import { Disposable } from '../core/disposable';
 import { runSnapshot } from '../core/ledger/snapshot';
-import { whyNoClient } from '../core/connection/whyNoClient';
 import { loadPanel } from './load';
 import { describeError } from '../connection/showApiError';
-import { isApiError } from '../api/errors';
 import type { CodeReviewDetail } from '../api/reviewTypes';
 import type { FollowUpInput, FollowUpSubmitResult, RunPanelHost, RunView } from './manager';
 
@@ -102,7 +100,6 @@ export class PanelHost extends Disposable implements RunPanelHost {
       case 'busy':
         return { kind: 'busy' };
       case 'notConnected':
-        return { kind: 'failed', message: whyNoClient(d.connection(), vscode.l10n), mayHaveArrived: false, offerClone: false };
       case 'noFollowUps':
       case 'failed':
         // Worded in the panel's bundle, loaded already: a panel asked.
@@ -143,43 +140,12 @@ export class PanelHost extends Disposable implements RunPanelHost {
     await runOwnCommand('agentRuns.cloneRun', agentId);
   }
 
-  async openExternalLink(url: string): Promise<void> {
-    let target: vscode.Uri;
-    try {
-      target = vscode.Uri.parse(url, true);
-    } catch {
-      return;
-    }
-    if (target.scheme !== 'http' && target.scheme !== 'https' && target.scheme !== 'mailto') {
-      return;
-    }
-    // Links come from agent output: say where they go before leaving the editor.
-    const open = vscode.l10n.t('Open Link');
-    const pick = await vscode.window.showInformationMessage(
-      vscode.l10n.t('Open this link from the run in your browser?'),
-      { modal: true, detail: url },
-      open,
-    );
-    if (pick === open) {
-      await vscode.env.openExternal(target);
-    }
+  openExternalLink(url: string): Promise<void> {
+    return loadPanel().openExternalLink(url);
   }
 
-  async readCodeReview(reviewId: string): Promise<CodeReviewDetail> {
-    const d = this.d;
-    const client = await d.getClient({ quiet: true });
-    if (!client) {
-      throw new Error(whyNoClient(d.connection(), vscode.l10n));
-    }
-    try {
-      // The conversation comes from the run's own reads: one message is enough here.
-      return await client.getCodeReview(reviewId, { historyLimit: 1 });
-    } catch (e) {
-      if (isApiError(e) && e.kind === 'unauthorized') {
-        d.reportUnauthorized(e);
-      }
-      throw e;
-    }
+  readCodeReview(reviewId: string): Promise<CodeReviewDetail> {
+    return loadPanel().readCodeReview(this.d, reviewId);
   }
 
   describeError(error: unknown): string {
