@@ -148,6 +148,9 @@ export class ServiceTests implements vscode.Disposable {
     try {
       const detail = await client.getTest(testId);
       item.error = undefined;
+      // A run of the test that started meanwhile put its own steps there (with their results and
+      // words): they stay, rather than fresh items from this older read.
+      if (!item.canResolveChildren) return;
       setSteps(this.controller, item, detail.steps, l10n);
     } catch (e) {
       this.failed(item, e, l10n.t('The steps of {0} could not be read', item.label));
