@@ -232,6 +232,10 @@ install_code_server() (
   version="$1" dir="$2" node_bin="$3" nodedir="${4:-}"
   entry="$dir/node_modules/code-server/out/node/entry.js"
   export PATH="$(dirname "$node_bin"):$PATH"
+  # Run from `npm test`, the outer npm (the machine's Node) left its own user agent in the
+  # environment; the inner npm would take it as its config, and code-server's postinstall reads
+  # the Node version from it ("requires node v24 ... you are on node v20" on a clean clone).
+  unset npm_config_user_agent npm_node_execpath npm_execpath NODE
   if code_server_complete "$dir" "$version" "$node_bin"; then
     say "code-server $version present in $(rel "$dir")"
     exit 0
