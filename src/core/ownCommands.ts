@@ -18,8 +18,6 @@ export interface OwnCommandArgs {
   'agentRuns.testGroups.focus': [];
   /** The Runs view, likewise. */
   'agentRuns.runs.focus': [];
-  /** A service test group run from the Test Explorer (src/serviceTests), its branch picked there. */
-  'agentRuns.serviceTests.runGroup': [group: { groupId: string; appId?: string; name?: string }];
 }
 
 export type OwnCommand = keyof OwnCommandArgs;
@@ -28,5 +26,4 @@ export type OwnCommand = keyof OwnCommandArgs;
 export const OWN_COMMANDS: readonly OwnCommand[] = [
   'agentRuns.setBaseUrl', 'agentRuns.setToken', 'agentRuns.trackRun', 'agentRuns.openRun', 'agentRuns.sendFollowUp',
   'agentRuns.cloneRun', 'agentRuns.exportRun', 'agentRuns.testGroups.create', 'agentRuns.testGroups.focus', 'agentRuns.runs.focus',
-  'agentRuns.serviceTests.runGroup',
 ] satisfies readonly OwnCommand[];
