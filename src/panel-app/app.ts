@@ -86,13 +86,7 @@ export class App {
     const mine = saved?.agentId === m.agentId ? saved : undefined;
     const page = this.build(m);
     this.page = page;
-    const env = this.env;
-    this.follower = new ScrollFollower(page.history, {
-      whenIdle: (fn) => env.whenIdle(fn),
-      ...(env.nextFrame ? { nextFrame: (fn: () => void) => env.nextFrame?.(fn) } : {}),
-      current: () => this.page === page,
-      clock: () => env.clock(),
-    });
+    this.follower = new ScrollFollower(page.history, { whenIdle: (fn) => this.env.whenIdle(fn), current: () => this.page === page, clock: () => this.env.clock() });
     page.log.setAttribute('aria-busy', 'true');
     this.renderHeader();
     page.headerView.renderFreshness(m.freshness);

@@ -11,12 +11,12 @@
  */
 import type { WireMessage } from '../core/panel/protocol';
 import { compareOrder } from '../core/transcript/order';
-import { HistoryWindow, type WindowDeps, type WindowRender } from './historyWindow';
+import { HistoryWindow, type WindowDeps } from './historyWindow';
 import { estimateHeight, mergeRows, RowIndex, type Row } from './rowIndex';
 import { RowRenderer, type RowRendererDeps } from './rows';
 
 export type { Row, Viewport } from './rowIndex';
-export { OVERSCAN_PX } from './historyWindow';
+export { JUMP_OVERSCAN_PX, OVERSCAN_PX } from './historyWindow';
 
 export interface HistoryDeps extends RowRendererDeps, WindowDeps {}
 
@@ -150,7 +150,7 @@ export class History {
    * Mounts the rows near the viewport and unmounts the others. With `keepAnchor`, what is at
    * the viewport's top stays there when rows above it changed height or arrived (`apply`).
    */
-  render(opts?: WindowRender): void {
+  render(opts?: { keepAnchor: boolean; y?: number; overscan?: number }): void {
     this.window.render(opts);
   }
 

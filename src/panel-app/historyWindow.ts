@@ -21,18 +21,10 @@ export interface WindowDeps {
   decorate: (row: Row) => void;
 }
 
-/** What a `render` mounts around the viewport's top `y` (default: where the page is scrolled). */
-export interface WindowRender {
-  keepAnchor: boolean;
-  y?: number;
-  /** Beyond the viewport, above and below (default `OVERSCAN_PX`). */
-  overscan?: number;
-  /** How much of the viewport below `y` to cover (default all of it): a jump shows it in parts. */
-  reach?: number;
-}
-
 /** Rows mounted beyond the viewport, above and below (CSS px). */
 export const OVERSCAN_PX = 800;
+/** After a jump, only this much beyond the viewport is mounted in that frame; the rest when idle (scrollFollow.ts). */
+export const JUMP_OVERSCAN_PX = 100;
 /** A move of the row being read smaller than this is left alone (layout works in 1/64 px). */
 const ANCHOR_TOLERANCE_PX = 0.01;
 /** Viewport height assumed when it is unknown (tests on linkedom). */
@@ -48,8 +40,6 @@ export class HistoryWindow {
   private pendingAnchor: { row: Row; delta: number } | undefined;
   /** Rows mounted beyond the viewport by the render under way (less right after a jump). */
   private overscan = OVERSCAN_PX;
-  /** How much of the viewport the render under way covers (undefined: all of it). */
-  private reach: number | undefined;
 
   /**
    * @param shown the rows the filter shows, with where each starts (the history's)
@@ -115,7 +105,6 @@ export class HistoryWindow {
     }
     this.pendingAnchor = undefined;
     this.overscan = OVERSCAN_PX;
-    this.reach = undefined;
     this.shown.all();
     // New rows below the view are mounted (nothing above it moves for them).
     this.mountRange(this.scrollY(), true);
@@ -140,9 +129,8 @@ export class HistoryWindow {
    * Mounts the rows near the viewport and unmounts the others. With `keepAnchor`, what is at
    * the viewport's top stays there when rows above it changed height or arrived (`History.apply`).
    */
-  render(opts: WindowRender = { keepAnchor: true }): void {
+  render(opts: { keepAnchor: boolean; y?: number; overscan?: number } = { keepAnchor: true }): void {
     this.overscan = opts.overscan ?? OVERSCAN_PX;
-    this.reach = opts.reach;
     let y = opts.y ?? this.scrollY();
     const pending = this.pendingAnchor;
     this.pendingAnchor = undefined;
@@ -248,7 +236,7 @@ export class HistoryWindow {
     if (n > 0) {
       const held = keepFirst ? this.mounted[0]?.index : undefined;
       const first = held ?? Math.max(0, this.shown.indexAt(Math.max(0, y - this.overscan)));
-      const last = Math.max(first, this.shown.indexAt(Math.max(0, y + (this.reach ?? this.viewHeight()) + this.overscan)));
+      const last = Math.max(first, this.shown.indexAt(Math.max(0, y + this.viewHeight() + this.overscan)));
       for (let i = first; i <= last; i++) {
         want.push(this.shown.at(i)!);
       }

@@ -212,7 +212,6 @@ function main(): void {
     setTimeout: (fn, ms) => window.setTimeout(fn, ms),
     clearTimeout: (handle) => window.clearTimeout(handle as number),
     whenIdle,
-    nextFrame: (fn) => requestAnimationFrame(() => fn()),
     isVisible: () => document.visibilityState === 'visible',
     log,
   });

@@ -50,8 +50,6 @@ export interface AppEnv {
   clearTimeout(handle: unknown): void;
   /** Runs `fn` once the browser is idle after painting. */
   whenIdle(fn: () => void): void;
-  /** Runs `fn` before the next frame is drawn (requestAnimationFrame); absent in tests without frames. */
-  nextFrame?(fn: () => void): void;
   /** Whether the page is visible (document.visibilityState). */
   isVisible(): boolean;
   log(msg: string): void;

@@ -1,10 +1,9 @@
 /**
  * What a scroll mounts and when (src/panel-app/scrollFollow.ts), on the real History over a
- * linkedom document: a jump shows the view top first, one part (`VIEW_PART_PX`) per frame when a
- * part takes the frame's slice, and the rows around it come in idle slices of one step
- * (`OVERSCAN_STEP_PX` above and below) each when a step takes the slice's time, so no frame or
- * idle task renders a whole view or overscan at once on a slow machine. Rows are estimated at
- * 66 px here (no layout): a part of 200 px is at most 4 rows, a step of 100 px each side 2 + 2.
+ * linkedom document: a jump's frame mounts only the view, and the rows around it come in idle
+ * slices of one step (`OVERSCAN_STEP_PX` above and below) each when a step takes the slice's
+ * time, so no frame or idle task renders a whole overscan at once. Rows are estimated at 66 px
+ * here (no layout), so a step of 100 px each side is at most 2 + 2 rows.
  */
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -36,10 +35,9 @@ interface Bundle {
   ScrollFollower: new (history: HistoryInstance, deps: unknown) => FollowerInstance;
   createAllowListSanitizer(doc: DomDocument): unknown;
   FILL_SLICE_MS: number;
-  FRAME_SLICE_MS: number;
-  VIEW_PART_PX: number;
   OVERSCAN_STEP_PX: number;
   OVERSCAN_PX: number;
+  JUMP_OVERSCAN_PX: number;
 }
 
 let bundle: Bundle;
@@ -60,8 +58,6 @@ interface Page {
   y: number;
   /** Idle callbacks not run yet, oldest first. */
   idle: (() => void)[];
-  /** Frame callbacks not run yet (only when the page has frames: `withFrames`). */
-  frames: (() => void)[];
   /** Milliseconds the clock moves on each read (the time a step seems to take). */
   tick: number;
   current: boolean;
@@ -69,11 +65,9 @@ interface Page {
   mounted(): number[];
   /** Runs the oldest idle callback; returns how many rows it mounted. */
   runIdle(): number;
-  /** Runs the frame callbacks waiting; returns how many rows they mounted. */
-  runFrame(): number;
 }
 
-function page(count: number, withFrames = false): Page {
+function page(count: number): Page {
   const { document: doc } = parseHTML('<!doctype html><html><body></body></html>');
   const container = doc.createElement('div');
   doc.body.appendChild(container);
@@ -82,7 +76,6 @@ function page(count: number, withFrames = false): Page {
     follower: undefined as unknown as FollowerInstance,
     y: 0,
     idle: [],
-    frames: [],
     tick: 0,
     current: true,
     mounted: () => Array.from(container.querySelectorAll('article')).map((a) => Number((a.getAttribute('data-key') ?? '').slice(3))),
@@ -91,13 +84,6 @@ function page(count: number, withFrames = false): Page {
       const fn = p.idle.shift();
       assert.ok(fn, 'an idle callback is waiting');
       fn();
-      return p.mounted().filter((i) => !before.has(i)).length;
-    },
-    runFrame() {
-      const before = new Set(p.mounted());
-      const due = p.frames.splice(0);
-      assert.ok(due.length > 0, 'a frame callback is waiting');
-      due.forEach((fn) => fn());
       return p.mounted().filter((i) => !before.has(i)).length;
     },
   };
@@ -123,7 +109,6 @@ function page(count: number, withFrames = false): Page {
   history.scrollTo(0);
   p.follower = new bundle.ScrollFollower(history, {
     whenIdle: (fn: () => void) => p.idle.push(fn),
-    ...(withFrames ? { nextFrame: (fn: () => void) => p.frames.push(fn) } : {}),
     current: () => p.current,
     clock: () => (now += p.tick),
   });
@@ -154,8 +139,8 @@ describe('webview: scrolling mounts the view in its frame and the rows around it
     const result = await esbuild.build({
       stdin: {
         contents: [
-          "export { History, OVERSCAN_PX } from './src/panel-app/history';",
-          "export { ScrollFollower, FILL_SLICE_MS, FRAME_SLICE_MS, OVERSCAN_STEP_PX, VIEW_PART_PX } from './src/panel-app/scrollFollow';",
+          "export { History, JUMP_OVERSCAN_PX, OVERSCAN_PX } from './src/panel-app/history';",
+          "export { ScrollFollower, FILL_SLICE_MS, OVERSCAN_STEP_PX } from './src/panel-app/scrollFollow';",
           "export { createAllowListSanitizer } from './src/panel-app/sanitize';",
         ].join('\n'),
         resolveDir: process.cwd(),
@@ -182,86 +167,29 @@ describe('webview: scrolling mounts the view in its frame and the rows around it
 
   /** At most this many rows per step: 100 px above and below, 66 px rows. */
   const perStep = () => 2 * Math.ceil(bundle.OVERSCAN_STEP_PX / ROW_PX);
-  /** At most this many rows per part of the view: 200 px, 66 px rows, the one at its top too. */
-  const perPart = () => Math.ceil(bundle.VIEW_PART_PX / ROW_PX) + 1;
-  /** The whole overscan around the view at `y`. */
-  const full = (y: number) => rowsIn(y - bundle.OVERSCAN_PX, y + VIEW_PX + bundle.OVERSCAN_PX);
-
-  /** The view at `y` is mounted from the row at its top, and not more than a part beyond its bottom. */
-  function assertView(p: Page): void {
-    const m = p.mounted();
-    assert.equal(m[0], Math.floor(p.y / ROW_PX), 'from the row at the top of the view');
-    const bottom = (m[m.length - 1] + 1) * ROW_PX;
-    assert.ok(bottom >= p.y + VIEW_PX && bottom <= p.y + VIEW_PX + bundle.VIEW_PART_PX + ROW_PX, `to ${bottom - p.y} px below the top`);
-  }
 
   it('a jump mounts the view in its frame, then one step per slow idle slice up to the whole overscan', () => {
     const p = page(5_000);
     p.tick = bundle.FILL_SLICE_MS; // every step takes a whole slice
     p.y = ROW_PX * 2_500;
     p.follower.onScroll();
-    assertView(p);
+    const jumpPx = bundle.JUMP_OVERSCAN_PX;
+    assert.deepEqual(p.mounted(), rowsIn(p.y - jumpPx, p.y + VIEW_PX + jumpPx), 'the frame mounts the view and a little more');
     const added = drain(p);
-    assert.equal(added.filter((n) => n > 0).length, bundle.OVERSCAN_PX / bundle.OVERSCAN_STEP_PX, `one idle slice per step that mounts: ${added.join(', ')}`);
-    assert.ok(added.every((n) => n <= perStep()), `rows mounted by each idle slice: ${added.join(', ')}`);
-    assert.deepEqual(p.mounted(), full(p.y), 'the whole overscan in the end');
+    const steps = (bundle.OVERSCAN_PX - jumpPx) / bundle.OVERSCAN_STEP_PX;
+    assert.equal(added.length, steps, `one idle slice per step: ${added.join(', ')}`);
+    assert.ok(added.every((n) => n > 0 && n <= perStep()), `rows mounted by each idle slice: ${added.join(', ')}`);
+    assert.deepEqual(p.mounted(), rowsIn(p.y - bundle.OVERSCAN_PX, p.y + VIEW_PX + bundle.OVERSCAN_PX), 'the whole overscan in the end');
     assert.equal(p.follower.filling, false);
   });
 
-  it('on a slow machine a jump shows the view one part per frame, top first, and fills around it only then', () => {
-    const p = page(5_000, true);
-    p.tick = bundle.FRAME_SLICE_MS; // every part takes a whole frame's slice
-    p.y = ROW_PX * 2_500 + 10;
-    p.follower.onScroll();
-    const perFrame = [p.mounted().length];
-    assert.equal(p.mounted()[0], Math.floor(p.y / ROW_PX), 'the top of the view first');
-    while (p.frames.length > 0) {
-      assert.equal(p.idle.length, 0, 'no fill while the view is shown in parts');
-      perFrame.push(p.runFrame());
-    }
-    assert.ok(perFrame.length >= 4, `frames: ${perFrame.join(', ')}`);
-    assert.ok(perFrame.every((n) => n > 0 && n <= perPart()), `rows mounted in each frame: ${perFrame.join(', ')}`);
-    assertView(p);
-    drain(p);
-    assert.deepEqual(p.mounted(), full(p.y));
-  });
-
-  it('on a fast machine a jump shows the whole view in one frame and one idle slice takes every step', () => {
-    const p = page(5_000, true);
+  it('on a fast machine one idle slice takes every step', () => {
+    const p = page(5_000);
     p.tick = 0;
     p.y = ROW_PX * 1_000;
     p.follower.onScroll();
-    assert.equal(p.frames.length, 0);
-    assertView(p);
     assert.deepEqual(drain(p).length, 1);
-    assert.deepEqual(p.mounted(), full(p.y));
-  });
-
-  it('a jump while the view is shown in parts: the older parts stop, the view at the new place keeps what is mounted there', () => {
-    const p = page(5_000, true);
-    p.tick = bundle.FRAME_SLICE_MS;
-    p.y = ROW_PX * 1_000;
-    p.follower.onScroll();
-    p.runFrame();
-    p.y = ROW_PX * 3_000;
-    p.follower.onScroll();
-    const rows = [];
-    while (p.frames.length > 0) {
-      rows.push(p.runFrame());
-    }
-    assert.ok(rows.every((n) => n <= perPart()), `rows mounted in each frame: ${rows.join(', ')}`);
-    assertView(p);
-    // A small scroll while the view is still in parts goes on from what is mounted.
-    p.y = ROW_PX * 4_000;
-    p.follower.onScroll();
-    const first = p.mounted();
-    p.y += 20;
-    p.follower.onScroll();
-    assert.deepEqual(p.mounted().slice(0, first.length), first, 'the rows already there stay');
-    while (p.frames.length > 0) {
-      p.runFrame();
-    }
-    assertView(p);
+    assert.deepEqual(p.mounted(), rowsIn(p.y - bundle.OVERSCAN_PX, p.y + VIEW_PX + bundle.OVERSCAN_PX));
   });
 
   it('a scroll that stays on the mounted rows mounts nothing in its frame: the fill takes it from the first step', () => {
@@ -269,14 +197,13 @@ describe('webview: scrolling mounts the view in its frame and the rows around it
     p.tick = bundle.FILL_SLICE_MS;
     p.y = ROW_PX * 3_000;
     p.follower.onScroll();
-    drain(p);
-    const filled = p.mounted();
-    p.y += 500; // the view is still covered, with less than half the overscan below it
+    const atJump = p.mounted();
+    p.y += 50; // the view is still covered, with less than half the overscan below it
     p.follower.onScroll();
-    assert.deepEqual(p.mounted(), filled, 'nothing rendered in the scroll\'s frame');
+    assert.deepEqual(p.mounted(), atJump, 'nothing rendered in the scroll\'s frame');
     const added = drain(p);
     assert.ok(added.every((n) => n <= perStep()), `rows mounted by each idle slice: ${added.join(', ')}`);
-    assert.deepEqual(p.mounted(), full(p.y));
+    assert.deepEqual(p.mounted(), rowsIn(p.y - bundle.OVERSCAN_PX, p.y + VIEW_PX + bundle.OVERSCAN_PX));
   });
 
   it('a jump during a fill: the waiting slice leaves the new place to the jump\'s frame, and the fill starts over there', () => {
@@ -292,21 +219,19 @@ describe('webview: scrolling mounts the view in its frame and the rows around it
     assert.equal(p.runIdle(), 0, 'the queued slice renders nothing at the new place');
     assert.equal(p.idle.length, 0, 'and queues nothing: the scroll\'s frame starts the fill again');
     p.follower.onScroll();
-    assertView(p);
+    assert.deepEqual(p.mounted(), rowsIn(p.y - bundle.JUMP_OVERSCAN_PX, p.y + VIEW_PX + bundle.JUMP_OVERSCAN_PX));
     const added = drain(p);
-    assert.ok(added.every((n) => n <= perStep()), `rows mounted by each idle slice: ${added.join(', ')}`);
-    assert.deepEqual(p.mounted(), full(p.y));
+    assert.ok(added.every((n) => n > 0 && n <= perStep()), `rows mounted by each idle slice: ${added.join(', ')}`);
+    assert.deepEqual(p.mounted(), rowsIn(p.y - bundle.OVERSCAN_PX, p.y + VIEW_PX + bundle.OVERSCAN_PX));
   });
 
   it('leaves a history alone once it is no longer the page\'s', () => {
-    const p = page(5_000, true);
-    p.tick = bundle.FRAME_SLICE_MS;
+    const p = page(5_000);
     p.y = ROW_PX * 2_000;
     p.follower.onScroll();
     const atJump = p.mounted();
     p.current = false;
-    assert.equal(p.runFrame(), 0);
-    assert.deepEqual(drain(p), []);
+    assert.deepEqual(drain(p), [0]);
     assert.deepEqual(p.mounted(), atJump);
   });
 });
