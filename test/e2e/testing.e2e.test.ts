@@ -118,11 +118,16 @@ describe('Test Explorer (UI)', function () {
     await wb.runCommand('Test: Run All Tests');
     await wb.runCommand('Test Results: Focus on Test Results View');
     const failed = await wb.waitForTreeRow('applies a discount code');
-    if ((await failed.getAttribute('aria-expanded')) === 'false') await failed.locator('.monaco-tl-twistie').click();
-    // The message's own row: VS Code 1.139 also shows the message on the test's row, whose menu
-    // has no message actions.
-    const message = wb.page.locator('.monaco-list-row', { hasText: 'Expected the discount to be applied' }).filter({ hasNotText: 'applies a discount code' }).first();
+    // VS Code 1.139 gives the message a row of its own under the test's (the test's row also
+    // shows it, but its menu has no message actions); 1.100 shows a single message only on the
+    // test's row, which then has no children and carries the message actions.
+    const expanded = await failed.getAttribute('aria-expanded');
+    if (expanded === 'false') await failed.locator('.monaco-tl-twistie').click();
+    const message = expanded === null
+      ? failed
+      : wb.page.locator('.monaco-list-row', { hasText: 'Expected the discount to be applied' }).filter({ hasNotText: 'applies a discount code' }).first();
     await message.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+    assert.match(await message.innerText(), /Expected the discount to be applied/);
     await message.click({ button: 'right' });
     await wb.page.locator('.context-view .monaco-menu .action-label[aria-label="Ask Agent to Fix"]').waitFor({ state: 'visible' });
     await wb.screenshot('testing-ask-agent-to-fix-menu');
