@@ -40,6 +40,8 @@ const lazyEntries = {
   reviews: 'src/reviews/entry.ts',
   // The app's tests in the Test Explorer: when the service offers them (src/serviceTests/load.ts).
   serviceTests: 'src/serviceTests/entry.ts',
+  // Automations: the Runs view's automation rows and Run Now (src/automations/load.ts).
+  automations: 'src/automations/entry.ts',
 };
 const lazyExternals = Object.keys(lazyEntries).map((name) => `./${name}.js`);
 

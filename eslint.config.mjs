@@ -15,7 +15,7 @@ const noVscode = {
  * through deps. Code reviews build on the features below them (the start flow is the launch
  * form's steps on a review's fields).
  */
-const LAYERS = [['api'], ['core'], ['connection'], ['runs'], ['launch', 'panel', 'testGroups', 'assistant', 'testing'], ['reviews', 'serviceTests'], ['extension.ts']];
+const LAYERS = [['api'], ['core'], ['connection'], ['runs'], ['launch', 'panel', 'testGroups', 'assistant', 'testing', 'automations'], ['reviews', 'serviceTests'], ['extension.ts']];
 const rankOf = (top) => LAYERS.findIndex((names) => names.includes(top));
 
 /** @param {string} file @returns {string | undefined} the first folder under src/ (or `extension.ts`) */

@@ -28,6 +28,8 @@ const ACTIVATION = 'dist/extension.js';
  * @type {Record<string, string>}
  */
 const STATELESS = {
+  'src/core/capabilities.ts': 'the pure capability table and pure functions over it (w-tapi); no module state',
+  'src/core/automations/outcome.ts': 'pure functions and a constant: the words after a send of the Test Groups view or Run Now (dist/testGroups.js, dist/automations.js)',
   'src/api/types.ts': 'constants and pure predicates (isTerminalStatus)',
   'src/api/sequence.ts': 'pure functions over sequence numbers (maxSequence, sequenceCeiling) and a constant',
   'src/api/errors.ts':

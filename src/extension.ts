@@ -38,6 +38,9 @@ import { RunsStatusBar } from './runs/statusBar';
 import { PanelHost } from './panel/host';
 import { LazyRunPanels } from './panel/panels';
 import { registerTestGroups } from './testGroups/register';
+import { registerServiceTestGroups } from './testGroups/registerService';
+import type { TestGroupsElement } from './testGroups/view';
+import { registerAutomations } from './automations/register';
 import { registerAssistant, type AssistantTestHooks } from './assistant/register';
 import { registerTesting } from './testing/register';
 import { registerServiceTests } from './serviceTests/register';
@@ -82,6 +85,8 @@ export interface AgentRunsTestApi {
   capability(c: Capability): boolean;
   /** The run whose panel VS Code last reported active: what a run command from the palette acts on. */
   activeRun(): string | undefined;
+  /** The Test Groups view's rows as its tree provider gives them to VS Code. */
+  readonly testGroupsTree: vscode.TreeDataProvider<TestGroupsElement>;
 }
 
 let shutdown: (() => Promise<void>) | undefined;
@@ -105,6 +110,8 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
   const assistant = registerAssistant(context, deps, testGroups);
   registerServiceTests(context, deps, registerTesting(context, deps));
   const reviews = registerCodeReviews(context, base, runs.view, log, capabilities);
+  registerServiceTestGroups(context, deps, testGroups);
+  registerAutomations(context, deps, runs.view);
 
   // After registration, off the activation path.
   void seedToken(base, log).catch((e: unknown) => log.warn(`Seeding the token failed: ${e instanceof Error ? e.message : String(e)}`));
@@ -113,7 +120,7 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
 
   const activationMs = performance.now() - started;
   log.debug(`Agent Runs activated in ${activationMs.toFixed(1)} ms on ${base.conn.current.baseUrl} (${base.ledgers.current.active().length} unfinished run(s) to follow).`);
-  return testApi(base, runs, log, flush, activationMs, assistant, reviews, capabilities);
+  return testApi(base, runs, log, flush, activationMs, assistant, reviews, capabilities, testGroups.tree);
 }
 
 /** AGENT_RUNS_SEED_TOKEN_FILE (src/connection/seedToken.ts): its code loads only when the variable is set (dist/runCommands.js). */
@@ -256,7 +263,7 @@ function registerRunCommands(context: vscode.ExtensionContext, deps: GlueDeps, b
   registerLazyRunCommands(context, deps);
 }
 
-function testApi(b: Base, r: Runs, log: vscode.LogOutputChannel, flush: () => Promise<void>, activationMs: number, assistant: AssistantTestHooks, reviews: ReviewsGate, caps: CapabilityGate): AgentRunsTestApi {
+function testApi(b: Base, r: Runs, log: vscode.LogOutputChannel, flush: () => Promise<void>, activationMs: number, assistant: AssistantTestHooks, reviews: ReviewsGate, caps: CapabilityGate, testGroupsTree: AgentRunsTestApi['testGroupsTree']): AgentRunsTestApi {
   const { conn, ledgers, gate } = b;
   return {
     ledger: () => ledgers.current,
@@ -281,6 +288,7 @@ function testApi(b: Base, r: Runs, log: vscode.LogOutputChannel, flush: () => Pr
     codeReviews: () => reviews.enabled,
     capability: (c) => caps.has(c),
     activeRun: () => r.panels.activeRun(),
+    testGroupsTree,
   };
 }
 

@@ -18,6 +18,8 @@ export interface OwnCommandArgs {
   'agentRuns.testGroups.focus': [];
   /** The Runs view, likewise. */
   'agentRuns.runs.focus': [];
+  /** A service test group run from the Test Explorer (src/serviceTests), its branch picked there. */
+  'agentRuns.serviceTests.runGroup': [group: { groupId: string; appId?: string; name?: string }];
 }
 
 export type OwnCommand = keyof OwnCommandArgs;
@@ -26,4 +28,5 @@ export type OwnCommand = keyof OwnCommandArgs;
 export const OWN_COMMANDS: readonly OwnCommand[] = [
   'agentRuns.setBaseUrl', 'agentRuns.setToken', 'agentRuns.trackRun', 'agentRuns.openRun', 'agentRuns.sendFollowUp',
   'agentRuns.cloneRun', 'agentRuns.exportRun', 'agentRuns.testGroups.create', 'agentRuns.testGroups.focus', 'agentRuns.runs.focus',
+  'agentRuns.serviceTests.runGroup',
 ] satisfies readonly OwnCommand[];

@@ -20,26 +20,32 @@ import { bodies } from './commands/lazyCommands';
 import type { UnconfirmedStarts } from './unconfirmedStarts';
 import { runTooltip } from './tooltip';
 import type { AppRef, ReviewTreeNode } from '../core/reviews/nodes';
+import type { AutomationTreeNode } from '../core/automations/nodes';
 
-/** A row of the Runs view: an app, a run, a start that may have reached the service, or a code review row. */
-export type RunsTreeElement = TreeNode | StartNoticeNode | ReviewTreeNode;
+/** A row of the Runs view: an app, a run, a start that may have reached the service, a code review or an automation row. */
+export type RunsTreeElement = TreeNode | StartNoticeNode | ReviewTreeNode | AutomationTreeNode;
 
-/** What the tree asks of the code review rows (src/reviews/rows.ts, in dist/reviews.js). */
-export interface ReviewRows {
-  /** The app's "Code reviews" row, the same element for the same app. */
-  root(app: AppRef): ReviewTreeNode;
-  children(node: ReviewTreeNode): ReviewTreeNode[] | Promise<ReviewTreeNode[]>;
-  item(node: ReviewTreeNode): vscode.TreeItem;
-  /** `agentRuns.refreshCodeReviews`. */
+/**
+ * What the tree asks of the rows a feature shows under each app (code reviews: src/reviews/rows.ts
+ * in dist/reviews.js; automations: src/automations/rows.ts in dist/automations.js).
+ */
+export interface AppRows<N extends { readonly kind: string }> {
+  /** The app's row ("Code reviews", "Automations"), the same element for the same app. */
+  root(app: AppRef): N;
+  children(node: N): N[] | Promise<N[]>;
+  item(node: N): vscode.TreeItem;
+  /** `agentRuns.refreshCodeReviews`, `agentRuns.automations.refresh`. */
   refresh(arg?: unknown): Promise<void>;
   dispose(): void;
 }
+export type ReviewRows = AppRows<ReviewTreeNode>;
 
-/** The code review rows: shown while `gate` is on. */
-interface CodeReviewRows {
+/** A feature's rows: shown while `gate` is on; its elements' `kind` starts with `prefix`. */
+interface ExtraRows {
+  prefix: string;
   gate: { readonly enabled: boolean };
-  make: () => ReviewRows;
-  rows?: ReviewRows;
+  make: () => AppRows<RunsTreeElement & { kind: string }>;
+  rows?: AppRows<RunsTreeElement & { kind: string }>;
 }
 
 export const RUNS_VIEW_ID = 'agentRuns.runs';
@@ -72,7 +78,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
   /** Reveals under way: the tree VS Code was given stays as it is until they end (see `holdDuring`). */
   private holds = 0;
   private refreshAllWaiting = false;
-  private reviews: CodeReviewRows | undefined;
+  private readonly extra: ExtraRows[] = [];
 
   constructor(
     private readonly ledgers: Pick<Ledgers, 'current' | 'onDidChangeRuns'>,
@@ -102,8 +108,13 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
    * Gives each app row a "Code reviews" row while the gate is on, and the configured app
    * (agentRuns.appId) a row even with no run listed, so its reviews can be found.
    */
-  showCodeReviews(gate: CodeReviewRows['gate'] & { onDidChange: vscode.Event<boolean> }, make: () => ReviewRows): void {
-    this.reviews = { gate, make };
+  showCodeReviews(gate: ExtraRows['gate'] & { onDidChange: vscode.Event<unknown> }, make: () => ReviewRows): void {
+    this.showRows('codeReview', gate, make);
+  }
+
+  /** Another feature's rows under each app (`prefix`: how its elements' kinds start), like the code reviews. */
+  showRows<N extends { readonly kind: string }>(prefix: string, gate: ExtraRows['gate'] & { onDidChange: vscode.Event<unknown> }, make: () => AppRows<N>): void {
+    this.extra.push({ prefix, gate, make: make as unknown as ExtraRows['make'] });
     this._register(gate.onDidChange(() => this.refreshAll()));
     this._register(vscode.workspace.onDidChangeConfiguration((e) => {
       if (gate.enabled && e.affectsConfiguration('agentRuns.appId')) {
@@ -114,11 +125,20 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
 
   /** The review rows, made on first use while the gate is on (this loads dist/reviews.js). */
   reviewRows(): ReviewRows | undefined {
-    const r = this.reviews;
-    if (!r?.gate.enabled) {
-      return undefined;
-    }
-    return (r.rows ??= this._register(r.make()));
+    return this.rowsOf('codeReview') as ReviewRows | undefined;
+  }
+
+  /** A feature's rows, made on first use while its gate is on (this loads its bundle). */
+  rowsOf(prefix: string): AppRows<RunsTreeElement & { kind: string }> | undefined {
+    const r = this.extra.find((x) => x.prefix === prefix);
+    return r?.gate.enabled ? (r.rows ??= this._register(r.make())) : undefined;
+  }
+
+  /** The rows an element of a feature belongs to. */
+  private ownerOf(element: RunsTreeElement): AppRows<RunsTreeElement & { kind: string }> | undefined {
+    const kind = (element as { kind?: unknown }).kind;
+    const r = this.extra.find((x) => typeof kind === 'string' && kind.startsWith(x.prefix));
+    return r ? this.rowsOf(r.prefix) : undefined;
   }
 
   /**
@@ -240,13 +260,13 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     }
     if (element instanceof AppNode) {
       const runs = this.model.children(element);
-      const reviews = element.key === '' ? undefined : this.reviewRows();
-      return reviews ? [reviews.root(element), ...runs] : runs;
+      const extra = element.key === '' ? [] : this.extra.map((x) => this.rowsOf(x.prefix)?.root(element)).filter((n) => n !== undefined);
+      return [...extra, ...runs];
     }
     if (element instanceof RunNode || element instanceof StartNoticeNode) {
       return [];
     }
-    return this.reviewRows()?.children(element) ?? [];
+    return this.ownerOf(element)?.children(element) ?? [];
   }
 
   getParent(element: RunsTreeElement): RunsTreeElement | undefined {
@@ -263,12 +283,12 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     if (element instanceof RunNode) {
       return this.runItem(element);
     }
-    // Review rows come only from `rows`, so it exists.
-    return this.reviews?.rows?.item(element) ?? new vscode.TreeItem('');
+    // A feature's rows come only from its `rows`, so they exist.
+    return this.ownerOf(element)?.item(element) ?? new vscode.TreeItem('');
   }
 
   private groups() {
-    const appId = this.reviews?.gate.enabled ? vscode.workspace.getConfiguration('agentRuns').get<string>('appId')?.trim() : undefined;
+    const appId = this.extra.some((x) => x.gate.enabled) ? vscode.workspace.getConfiguration('agentRuns').get<string>('appId')?.trim() : undefined;
     return groupByApp(this.ledgers.current.all(), vscode.l10n, appId);
   }
 

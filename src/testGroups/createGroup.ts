@@ -19,6 +19,7 @@ import { defaultAppId, showWithOpenSetting } from './settings';
 import type { TestGroupStore } from '../core/testGroups/store';
 import { isTestItemsArgument } from '../core/assistant/testItems';
 import { outcomeForTestItems } from './testItems';
+import { checkTestIds, type IdCheckDeps } from './checkIds';
 
 const RECENT_APPS_KEY = 'agentRuns.testGroups.recentAppIds';
 const MAX_RECENT_APPS = 8;
@@ -42,7 +43,8 @@ export class CreateTestGroupFlow {
   /** Inputs of the last unfinished attempt, by the set of files it was about. */
   private readonly drafts = new Map<string, Draft>();
 
-  constructor(private readonly deps: Deps, private readonly store: TestGroupStore) {}
+  /** `check`: the IDs checked against the app's tests before the POST (src/testGroups/checkIds.ts). */
+  constructor(private readonly deps: Deps, private readonly store: TestGroupStore, private readonly check?: IdCheckDeps) {}
 
   async run(args: readonly unknown[]): Promise<CreateResult | undefined> {
     // Test Explorer items (src/testing): their lines, or their labels, instead of whole files.
@@ -76,6 +78,10 @@ export class CreateTestGroupFlow {
     for (;;) {
       const request = await this.collect(outcome, labels, draft);
       if (!request) return undefined;
+      const ids = this.check ? await checkTestIds(this.check, request.appId, request.testIds ?? []) : request.testIds;
+      // Cancelled: the draft keeps every input for the next try.
+      if (!ids) return undefined;
+      request.testIds = draft.ids = ids;
       const result = await this.send(request, outcome);
       if (result === 'edit') continue;
       if (result) this.drafts.delete(key);

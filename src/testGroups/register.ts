@@ -14,7 +14,7 @@ import { copyGroupId } from './copyId';
 import type { CreateResult, CreateTestGroupFlow } from './createGroup';
 import type { RunPrefill } from './startRun';
 import { TestGroupStore } from '../core/testGroups/store';
-import { TestGroupsTree, VIEW_ID, groupFromArgs, type TestGroupNode } from './view';
+import { TestGroupsTree, VIEW_ID, groupFromArgs, type TestGroupsElement } from './view';
 
 export const CREATE_COMMAND = 'agentRuns.testGroups.create';
 export const START_RUN_COMMAND = 'agentRuns.testGroups.startRun';
@@ -26,12 +26,14 @@ export type { CreateResult, RunPrefill };
 
 export interface TestGroups extends TestGroupsAccess {
   readonly store: TestGroupStore;
+  readonly tree: TestGroupsTree;
+  readonly view: vscode.TreeView<TestGroupsElement>;
 }
 
 export function registerTestGroups(context: vscode.ExtensionContext, deps: Deps): TestGroups {
   const store = new TestGroupStore(deps.globalState, deps.connection().baseUrl);
   const tree = new TestGroupsTree(store);
-  const view = vscode.window.createTreeView<TestGroupNode>(VIEW_ID, { treeDataProvider: tree, showCollapseAll: false });
+  const view = vscode.window.createTreeView<TestGroupsElement>(VIEW_ID, { treeDataProvider: tree, showCollapseAll: false });
   // Created on first use; kept, since it remembers the inputs of an unfinished attempt.
   let flow: CreateTestGroupFlow | undefined;
 
@@ -51,8 +53,9 @@ export function registerTestGroups(context: vscode.ExtensionContext, deps: Deps)
       return group ? scanning.startRunForGroup(deps, group) : scanning.startRunForFiles(deps, args);
     }),
     vscode.commands.registerCommand(COPY_ID_COMMAND, async (arg: unknown) => {
-      const group = groupFromArgs(store, view, arg);
-      if (group) await copyGroupId(group.groupId);
+      // A group the service lists is not in the store: its row carries the ID.
+      const id = groupFromArgs(store, view, arg)?.groupId ?? (arg as { groupId?: unknown } | undefined)?.groupId;
+      if (typeof id === 'string') await copyGroupId(id);
     }),
     vscode.commands.registerCommand(REMOVE_COMMAND, async (arg: unknown) => {
       const group = groupFromArgs(store, view, arg);
@@ -66,6 +69,8 @@ export function registerTestGroups(context: vscode.ExtensionContext, deps: Deps)
   );
   return {
     store,
+    tree,
+    view,
     remember: (record) => store.add(record),
     scanFiles: (paths) => loadTestGroups().scanFilesQuietly(paths, deps.log),
   };

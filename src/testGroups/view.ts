@@ -8,6 +8,22 @@ export const GROUP_CONTEXT_VALUE = 'testGroup';
 /** A tree node is the record itself; commands receive it as their first argument. */
 export type TestGroupNode = TestGroupRecord;
 
+/**
+ * The view while `agentRuns.serviceTestGroups` is on (src/testGroups/serviceRows.ts, in
+ * dist/testGroups.js): the groups created here merged with the service's, and their members.
+ * Its elements have a `kind`; they carry `groupId`, so the commands above take them as well.
+ */
+export interface ServiceGroupRows {
+  children(element?: TestGroupsElement): ServiceElement[] | Promise<ServiceElement[]>;
+  item(element: ServiceElement): vscode.TreeItem;
+  refresh(): Promise<void>;
+  dispose(): void;
+}
+
+/** A row of the view: a record kept here, or a row of the service's groups. */
+export type TestGroupsElement = TestGroupNode | ServiceElement;
+export interface ServiceElement { readonly kind: string }
+
 function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 }
@@ -16,20 +32,39 @@ export function testCountLabel(n: number): string {
   return n === 1 ? vscode.l10n.t('1 test') : vscode.l10n.t('{0} tests', n);
 }
 
-export class TestGroupsTree implements vscode.TreeDataProvider<TestGroupNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<TestGroupNode | undefined>();
+export class TestGroupsTree implements vscode.TreeDataProvider<TestGroupsElement>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<TestGroupsElement | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly subscription: { dispose(): void };
+  private service: { enabled(): boolean; make(): ServiceGroupRows; rows?: ServiceGroupRows } | undefined;
 
   constructor(private readonly store: TestGroupStore) {
-    this.subscription = store.onDidChange(() => this.changed.fire(undefined));
+    this.subscription = store.onDidChange(() => this.refresh());
   }
 
-  getChildren(element?: TestGroupNode): TestGroupNode[] {
+  refresh(): void {
+    this.changed.fire(undefined);
+  }
+
+  /** Shows the service's groups while `enabled()`; `make` loads their bundle on first use. */
+  showService(enabled: () => boolean, make: () => ServiceGroupRows): void {
+    this.service = { enabled, make };
+  }
+
+  /** The service's group rows, while shown. */
+  serviceRows(): ServiceGroupRows | undefined {
+    const s = this.service;
+    return s?.enabled() ? (s.rows ??= s.make()) : undefined;
+  }
+
+  getChildren(element?: TestGroupsElement): TestGroupsElement[] | Promise<TestGroupsElement[]> {
+    const s = this.serviceRows();
+    if (s) return s.children(element);
     return element ? [] : this.store.list();
   }
 
-  getTreeItem(g: TestGroupNode): vscode.TreeItem {
+  getTreeItem(g: TestGroupsElement): vscode.TreeItem {
+    if ('kind' in g) return this.serviceRows()?.item(g) ?? new vscode.TreeItem('');
     const item = new vscode.TreeItem(g.name, vscode.TreeItemCollapsibleState.None);
     item.id = g.groupId;
     item.description = [g.appId, testCountLabel(g.testCount), g.groupId].filter((p) => p !== '').join(' · ');
@@ -56,16 +91,18 @@ export class TestGroupsTree implements vscode.TreeDataProvider<TestGroupNode>, v
 
   dispose(): void {
     this.subscription.dispose();
+    this.service?.rows?.dispose();
     this.changed.dispose();
   }
 }
 
 /** The group a view command is about: the clicked node, else the selected one. */
-export function groupFromArgs(store: TestGroupStore, view: vscode.TreeView<TestGroupNode> | undefined, arg: unknown): TestGroupRecord | undefined {
+export function groupFromArgs(store: TestGroupStore, view: vscode.TreeView<TestGroupsElement> | undefined, arg: unknown): TestGroupRecord | undefined {
   if (typeof arg === 'object' && arg !== null && typeof (arg as { groupId?: unknown }).groupId === 'string') {
     return store.get((arg as { groupId: string }).groupId);
   }
   if (typeof arg === 'string') return store.get(arg);
   const selected = view?.selection[0];
-  return selected ? store.get(selected.groupId) : undefined;
+  const id = (selected as { groupId?: unknown } | undefined)?.groupId;
+  return typeof id === 'string' ? store.get(id) : undefined;
 }

@@ -1,0 +1,35 @@
+/**
+ * Automations (service-api-wider.md §6) as their own bundle (`dist/automations.js`), loaded on
+ * first use (see `src/automations/load.ts`): the Runs view's automation rows and Run Now.
+ * Nothing of it is in the activation bundle but the few lines that register the commands and
+ * hand the rows to the Runs tree (src/automations/register.ts).
+ */
+import { isApiError } from '../api/errors';
+import type { AutomationsDeps } from './register';
+import { AutomationRows } from './rows';
+import { runNow as runNowWith, type RunNowOutcome } from './runNow';
+
+export { AutomationRows };
+
+/** One sentence for a failure, as the rest of the extension words it. */
+export function describeWith(d: Pick<AutomationsDeps, 'api'>): (e: unknown) => string {
+  return (e) => (isApiError(e) ? d.api().describeApiError(e) : e instanceof Error ? e.message : String(e));
+}
+
+/** The rows of the Runs view, on `deps`. */
+export function automationRows(d: AutomationsDeps, refreshTree: () => void): AutomationRows {
+  return new AutomationRows({
+    getClient: (o) => d.getClient(o),
+    onDidChangeConnection: d.onDidChangeConnection,
+    auth: d.auth,
+    reportUnauthorized: (e) => d.reportUnauthorized(e),
+    describe: describeWith(d),
+    log: d.log,
+  }, refreshTree);
+}
+
+/** `agentRuns.automations.runNow`, only while `agentRuns.automationRuns` is on. */
+export async function runNow(d: AutomationsDeps, rows: AutomationRows | undefined, arg: unknown): Promise<RunNowOutcome | undefined> {
+  if (!d.capabilities.has('automationRuns')) return undefined;
+  return runNowWith({ door: d.door, describe: describeWith(d), log: d.log }, rows, arg);
+}

@@ -1,0 +1,30 @@
+/**
+ * Automations in the Runs view (activation side, kept small): an "Automations" row under each
+ * app while `agentRuns.automations` is on, and the commands Refresh and Run Now (offered while
+ * `agentRuns.automationRuns` is on). The rows and Run Now load with dist/automations.js.
+ */
+import * as vscode from 'vscode';
+import type { Automation } from '../api/testTypes';
+import type { Deps } from '../runs/deps';
+import type { RunsView } from '../runs/runsView';
+import { loadAutomations } from './load';
+import type { AutomationRows } from './rows';
+import type { RunNowDeps } from './runNow';
+
+/** What automations need of `Deps` (src/runs/deps.ts), the capability keys and the send door included. */
+export interface AutomationsDeps extends Pick<Deps, 'onDidChangeConnection' | 'auth' | 'reportUnauthorized' | 'api' | 'log'> {
+  readonly capabilities: { has(c: 'automations' | 'automationRuns'): boolean; readonly onDidChange: vscode.Event<void> };
+  getClient(options: { quiet: boolean }): Promise<{ listAutomations(appId: string): Promise<Automation[]> } | undefined>;
+  readonly door: RunNowDeps['door'];
+}
+
+export function registerAutomations(context: vscode.ExtensionContext, d: AutomationsDeps, view: RunsView): void {
+  const provider = view.provider;
+  const gate = { get enabled() { return d.capabilities.has('automations'); }, onDidChange: d.capabilities.onDidChange };
+  provider.showRows('automation', gate, () => loadAutomations().automationRows(d, () => provider.refreshAll()));
+  const rows = (): AutomationRows | undefined => provider.rowsOf('automation') as AutomationRows | undefined;
+  context.subscriptions.push(
+    vscode.commands.registerCommand('agentRuns.automations.refresh', (arg?: unknown) => rows()?.refresh(arg)),
+    vscode.commands.registerCommand('agentRuns.automations.runNow', (arg?: unknown) => loadAutomations().runNow(d, rows(), arg)),
+  );
+}

@@ -1,0 +1,214 @@
+/**
+ * The Runs view's automation rows (dist/automations.js): under each app a collapsed
+ * "Automations" row whose automations are read (`GET /automations?appId=…`) when it is expanded
+ * and on `agentRuns.automations.refresh`, and again a little later after Run Now (the list is
+ * the only place a run's outcome shows: `lastRunAt`, `lastRunError`). runsTree.ts only
+ * delegates to this; the elements are core/automations/nodes.ts. Like src/reviews/rows.ts.
+ */
+import * as vscode from 'vscode';
+import { isApiError } from '../api/errors';
+import type { Automation } from '../api/testTypes';
+import {
+  AutomationsMessageNode, AutomationsNode, automationChildren, type AutomationNode, type AutomationTreeNode,
+} from '../core/automations/nodes';
+import { READ_AGAIN_AFTER_RUN_MS } from '../core/automations/outcome';
+import { automationsDescription, presentAutomation } from '../core/automations/presentation';
+import type { AppRef } from '../core/reviews/nodes';
+import { Disposable } from '../core/disposable';
+import type { AppRows } from '../runs/runsTree';
+import { runTooltip } from '../runs/tooltip';
+
+/** What the rows stand on (a part of `Deps`, src/runs/deps.ts). */
+export interface AutomationsBase {
+  getClient(options: { quiet: boolean }): Promise<{ listAutomations(appId: string): Promise<Automation[]> } | undefined>;
+  readonly onDidChangeConnection: vscode.Event<unknown>;
+  readonly auth: { readonly onDidChange: vscode.Event<unknown> };
+  reportUnauthorized(error?: unknown): void;
+  /** One sentence for a failure (the connection's `describeError`). */
+  describe(error: unknown): string;
+  readonly log: Pick<vscode.LogOutputChannel, 'warn'>;
+}
+
+export class AutomationRows extends Disposable implements AppRows<AutomationTreeNode> {
+  private readonly apps = new Map<string, AutomationsNode>();
+  /** Bumped when another service or token makes what was read meaningless. */
+  private generation = 0;
+  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+
+  constructor(
+    private readonly b: AutomationsBase,
+    /** Re-renders the whole Runs tree (runsTree.ts `refreshAll`). */
+    private readonly refreshTree: () => void,
+    private readonly now: () => number = Date.now,
+  ) {
+    super();
+    this._register(b.onDidChangeConnection(() => this.forgetAll()));
+    this._register(b.auth.onDidChange(() => this.forgetAll()));
+    this._register({ dispose: () => this.timers.forEach(clearTimeout) });
+  }
+
+  root(app: AppRef): AutomationsNode {
+    let node = this.apps.get(app.key);
+    if (!node) {
+      node = new AutomationsNode(app);
+      this.apps.set(app.key, node);
+    }
+    node.parent = app;
+    return node;
+  }
+
+  children(node: AutomationTreeNode): AutomationTreeNode[] | Promise<AutomationTreeNode[]> {
+    if (node.kind === 'automations' && (node.state.kind === 'unread' || node.state.kind === 'loading')) {
+      return this.load(node).then(() => automationChildren(node));
+    }
+    return automationChildren(node);
+  }
+
+  item(node: AutomationTreeNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'automations':
+        return automationsItem(node);
+      case 'automation':
+        return this.automationItem(node);
+      default:
+        return messageItem(node);
+    }
+  }
+
+  /** Reads the automations of the app the argument names (a row, an app row, `{ appId }`), or of every app read so far. */
+  async refresh(arg?: unknown): Promise<void> {
+    const appId = appIdOf(arg);
+    const named = appId === undefined ? undefined : this.apps.get(appId);
+    const nodes = appId === undefined ? [...this.apps.values()].filter((n) => n.state.kind !== 'unread') : named ? [named] : [];
+    await Promise.all(nodes.map((n) => this.reload(n)));
+  }
+
+  /** After Run Now was queued: the app's list is read again a few seconds later, then once more. */
+  readAgainSoon(appId: string): void {
+    for (const ms of READ_AGAIN_AFTER_RUN_MS) {
+      const t = setTimeout(() => {
+        this.timers.delete(t);
+        void this.refresh(appId);
+      }, ms);
+      this.timers.add(t);
+    }
+  }
+
+  /** An automation as last listed, for Run Now's confirmation. */
+  find(automationId: string): AutomationNode | undefined {
+    for (const node of this.apps.values()) {
+      const found = node.automation(automationId);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  private reload(node: AutomationsNode): Promise<void> {
+    if (node.state.kind === 'loading') {
+      node.stale = true;
+      return node.state.promise;
+    }
+    const read = this.load(node);
+    this.refreshTree();
+    return read;
+  }
+
+  private load(node: AutomationsNode): Promise<void> {
+    if (node.state.kind === 'loading') {
+      return node.state.promise;
+    }
+    const promise = this.read(node);
+    node.state = { kind: 'loading', promise };
+    return promise;
+  }
+
+  private async read(node: AutomationsNode): Promise<void> {
+    const generation = this.generation;
+    let settle: () => void;
+    try {
+      const client = await this.b.getClient({ quiet: true });
+      if (!client) {
+        throw new Error(vscode.l10n.t('Not connected: set the base URL and an API token.'));
+      }
+      const list = await client.listAutomations(node.appId);
+      settle = () => node.take(list);
+    } catch (e) {
+      if (isApiError(e) && e.kind === 'unauthorized') {
+        this.b.reportUnauthorized(e);
+      }
+      const problem = this.b.describe(e);
+      this.b.log.warn(`The automations of ${node.appId} could not be listed: ${problem}`);
+      settle = () => {
+        node.state = { kind: 'failed', message: new AutomationsMessageNode(node, problem) };
+      };
+    }
+    if (generation !== this.generation) {
+      return;
+    }
+    settle();
+    if (node.stale) {
+      node.stale = false;
+      void this.reload(node);
+    }
+  }
+
+  private forgetAll(): void {
+    this.generation++;
+    const shown = [...this.apps.values()].some((n) => n.state.kind !== 'unread');
+    for (const node of this.apps.values()) {
+      node.forget();
+    }
+    if (shown) {
+      this.refreshTree();
+    }
+  }
+
+  private automationItem(node: AutomationNode): vscode.TreeItem {
+    const p = presentAutomation(node.item, this.now(), vscode.l10n);
+    const item = new vscode.TreeItem(p.label, vscode.TreeItemCollapsibleState.None);
+    item.id = `automation:${node.appId}:${node.automationId}`;
+    item.description = p.description;
+    item.iconPath = new vscode.ThemeIcon(p.icon.id, p.icon.color ? new vscode.ThemeColor(p.icon.color) : undefined);
+    item.contextValue = p.contextValue;
+    item.tooltip = runTooltip(p.label, p.details, p.warnings);
+    item.accessibilityInformation = { label: vscode.l10n.t('Automation {0}, {1}', p.label, [p.description, ...p.warnings].join(', ')) };
+    return item;
+  }
+}
+
+function automationsItem(node: AutomationsNode): vscode.TreeItem {
+  const item = new vscode.TreeItem(vscode.l10n.t('Automations'), vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = `automations:${node.appId}`;
+  item.iconPath = new vscode.ThemeIcon('zap');
+  item.contextValue = 'automations';
+  if (node.state.kind === 'listed') {
+    item.description = automationsDescription(node.state.automations.map((a) => a.item), vscode.l10n);
+  }
+  item.tooltip = vscode.l10n.t('Automations of {0}, read from the service when expanded', node.appId);
+  return item;
+}
+
+function messageItem(node: AutomationsMessageNode): vscode.TreeItem {
+  const failed = node.problem !== undefined;
+  const item = new vscode.TreeItem(failed ? vscode.l10n.t('Could not list the automations') : vscode.l10n.t('No automations'), vscode.TreeItemCollapsibleState.None);
+  item.id = `automations.message:${node.parent.appId}`;
+  if (failed) {
+    item.description = node.problem;
+    item.tooltip = vscode.l10n.t('{0} Click to try again.', node.problem ?? '');
+    item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
+    item.contextValue = 'automationsError';
+    item.command = { command: 'agentRuns.automations.refresh', title: vscode.l10n.t('Try Again'), arguments: [{ appId: node.parent.appId }] };
+  } else {
+    item.contextValue = 'automationsEmpty';
+  }
+  return item;
+}
+
+/** The app a refresh is about: an automation element, an app row (`kind: 'app'`), `{ appId }` or the ID. */
+function appIdOf(arg: unknown): string | undefined {
+  if (typeof arg === 'string') return arg.trim() === '' ? undefined : arg.trim();
+  if (typeof arg !== 'object' || arg === null) return undefined;
+  const a = arg as { kind?: unknown; key?: unknown; appId?: unknown };
+  if (a.kind === 'app' && typeof a.key === 'string') return a.key === '' ? undefined : a.key;
+  return typeof a.appId === 'string' && a.appId.trim() !== '' ? a.appId.trim() : undefined;
+}

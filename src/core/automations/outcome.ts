@@ -1,0 +1,65 @@
+/**
+ * What a person is told after a send of the Test Groups view (PUT or DELETE of a group) or of an
+ * automation's Run Now went through the send door: pure words, unit-tested. The door sends each
+ * at most once; here nothing is ever resent, the words only say what is known.
+ */
+import { isApiError } from '../../api/errors';
+import type { L10n } from '../l10n';
+
+/** What the door answers for these sends, as far as the words need it (src/runs/sendDoor.ts). */
+export type DoorAnswer =
+  | { readonly kind: 'done' | 'queued' }
+  | { readonly kind: 'busy' }
+  | { readonly kind: 'notConnected' }
+  | { readonly kind: 'failed'; readonly error: unknown; readonly mayHaveArrived: boolean };
+
+/** How the person is told: an information, a warning or an error notification; nothing when `undefined`. */
+export interface Notice {
+  severity: 'info' | 'warning' | 'error';
+  text: string;
+}
+
+/**
+ * The service's reason for refusing (a 409 or a 400): its `reason`, else its own `error` text,
+ * else the error's sentence. Undefined when the failure is not a refusal.
+ */
+export function refusalReason(error: unknown, describe: (e: unknown) => string): string | undefined {
+  if (!isApiError(error) || (error.status !== 409 && error.status !== 400)) {
+    return undefined;
+  }
+  const reason = [error.reason, error.serverMessage].find((r) => typeof r === 'string' && r.trim() !== '');
+  return reason !== undefined ? reason.trim() : describe(error);
+}
+
+/**
+ * The notice for a send that was not acknowledged, `what` naming it ("Deleting test group
+ * “Smoke”"): busy → nothing more sent; may have arrived → said, not resent; a refusal → the
+ * service's reason; anything else → the error's sentence. `notConnected`: the client already
+ * said what is missing, so `undefined`.
+ */
+export function failureNotice(answer: DoorAnswer, what: string, describe: (e: unknown) => string, l10n: L10n): Notice | undefined {
+  switch (answer.kind) {
+    case 'done':
+    case 'queued':
+    case 'notConnected':
+      return undefined;
+    case 'busy':
+      return { severity: 'info', text: l10n.t('{0}: already under way; nothing more was sent.', what) };
+    default:
+      break;
+  }
+  if (answer.mayHaveArrived) {
+    return {
+      severity: 'warning',
+      text: l10n.t('{0}: the request may have reached the service, but no answer came. It is not sent again; refresh to see whether it took effect.', what),
+    };
+  }
+  const reason = refusalReason(answer.error, describe);
+  if (reason !== undefined) {
+    return { severity: 'error', text: l10n.t('{0}: the service refused: {1}', what, reason) };
+  }
+  return { severity: 'error', text: l10n.t('{0} failed: {1}', what, describe(answer.error)) };
+}
+
+/** After Run Now was queued, the list is read again this long after (a few seconds, then once more). */
+export const READ_AGAIN_AFTER_RUN_MS: readonly number[] = [4_000, 12_000];

@@ -1,0 +1,151 @@
+// The service's test groups in the Test Groups view and the automations under each app in the
+// Runs view, end to end in the extension host against the emulator: with its deployed profile
+// (which lists GET /test-groups, GET /automations… in /openapi.json) the capability keys turn on,
+// the Test Groups view lists the service's groups with their counts and opens them to their
+// members, and the app's row gets an "Automations" row listing them in the service's order with
+// trigger, last run and its error; with its reference profile the keys are off and neither shows.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { Automation } from '../../src/api/testTypes';
+import type { AppNode } from '../../src/core/runs/nodes';
+import type { AgentRunsTestApi } from '../../src/extension';
+import type { RunsTreeElement } from '../../src/runs/runsTree';
+import type { TestGroupsElement } from '../../src/testGroups/view';
+import { readTestContext, type IntegrationTestContext } from '../support/testContext';
+
+const none = new vscode.CancellationTokenSource().token;
+
+async function admin(context: IntegrationTestContext, method: string, path: string, body?: unknown): Promise<unknown> {
+  const res = await fetch(`${context.emulator.adminUrl}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  assert.ok(res.ok, `${method} ${path}: ${res.status} ${text}`);
+  return text ? (JSON.parse(text) as unknown) : undefined;
+}
+
+async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 30_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > until) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('Service test groups and automations, against the emulator', function () {
+  this.timeout(120_000);
+  const context = readTestContext();
+  let api: AgentRunsTestApi;
+
+  const kindOf = (e: object): unknown => (e as { kind?: unknown }).kind;
+  const isApp = (e: RunsTreeElement): e is AppNode => kindOf(e) === 'app';
+  const runsChildren = async (e?: RunsTreeElement): Promise<RunsTreeElement[]> => api.runsTree.getChildren(e);
+  const groupsChildren = async (e?: TestGroupsElement): Promise<TestGroupsElement[]> => (await api.testGroupsTree.getChildren(e)) ?? [];
+  const groupItem = async (e: TestGroupsElement): Promise<vscode.TreeItem> => api.testGroupsTree.getTreeItem(e);
+  const labelOf = (item: vscode.TreeItem): string => (typeof item.label === 'string' ? item.label : item.label?.label ?? '');
+  const served = async <T>(path: string): Promise<T> => {
+    const res = await fetch(`${context!.emulator.baseUrl}${path}`, { headers: { authorization: `Bearer ${context!.emulator.tokens.default}` } });
+    assert.equal(res.status, 200, path);
+    return (await res.json()) as T;
+  };
+  /** Starts a run with the tool, which reads /openapi.json: the capability keys learn from it. */
+  const readSchema = async (prompt: string): Promise<void> => {
+    const result = await api.assistant.tool('agentRuns_startRun')!.invoke({ input: { prompt }, toolInvocationToken: undefined }, none);
+    const text = result?.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('') ?? '';
+    assert.match(text, /Started agent run \S+ on app_todo/);
+  };
+
+  before(async function () {
+    if (!context) this.skip();
+    const ext = vscode.extensions.all.find((e) => e.id.toLowerCase() === context.extensionId.toLowerCase());
+    assert.ok(ext);
+    api = (await ext.activate()) as AgentRunsTestApi;
+    const config = vscode.workspace.getConfiguration('agentRuns');
+    await config.update('appId', 'app_todo', vscode.ConfigurationTarget.Global);
+    await config.update('defaultModel', 'hosted/auto', vscode.ConfigurationTarget.Global);
+  });
+
+  after(async () => {
+    if (!context) return;
+    await admin(context, 'PATCH', '/settings', { preset: 'reference' });
+    const config = vscode.workspace.getConfiguration('agentRuns');
+    await config.update('appId', undefined, vscode.ConfigurationTarget.Global);
+    await config.update('defaultModel', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  it('deployed profile: the service\'s groups are listed with their counts and open to their members, components marked', async () => {
+    await admin(context!, 'PATCH', '/settings', { preset: 'deployed', staleReadMs: null, staleStatusAfterFollowUpMs: null });
+    await readSchema('Integration: the Test Groups view learns that groups are served');
+    await waitFor('agentRuns.serviceTestGroups to turn on', () => (api.capability('serviceTestGroups') ? true : undefined));
+
+    const list = await served<{ groups: Array<{ id: string; name: string; testCount: number }> }>('/test-groups?appId=app_todo');
+    assert.ok(list.groups.length >= 2, 'the emulator seeds two groups');
+    const roots = await waitFor('the service\'s groups', async () => {
+      const r = await groupsChildren();
+      return r.some((e) => kindOf(e) === 'serviceGroup') ? r : undefined;
+    });
+    const items = await Promise.all(roots.filter((e) => kindOf(e) === 'serviceGroup').map(async (e) => ({ e, item: await groupItem(e) })));
+    for (const g of list.groups) {
+      const row = items.find((i) => i.item.id === g.id);
+      assert.ok(row, `${g.id} is listed`);
+      assert.equal(labelOf(row.item), g.name);
+      assert.ok(String(row.item.description).includes(`${g.testCount} test`), `${g.id}: ${String(row.item.description)}`);
+      assert.match(String(row.item.contextValue), /^testGroup;service/);
+    }
+    // A group with a component among its members (B marks it).
+    let sawComponent = false;
+    for (const g of list.groups) {
+      const detail = await served<{ members: Array<{ testId: string; isComponent?: boolean }> }>(`/test-groups/${g.id}`);
+      const row = items.find((i) => i.item.id === g.id)!;
+      const members = await Promise.all((await groupsChildren(row.e)).map(groupItem));
+      assert.deepEqual(members.map((m) => String(m.description).replace(/^component · /, '')), detail.members.map((m) => m.testId), `${g.id}: its members in order`);
+      for (const [i, m] of detail.members.entries()) {
+        assert.equal(members[i]?.contextValue, m.isComponent ? 'testGroupMember;component' : 'testGroupMember');
+        sawComponent ||= m.isComponent === true;
+      }
+    }
+    assert.ok(sawComponent, 'a seeded group has a component member');
+  });
+
+  it('deployed profile: the app\'s automations are under its "Automations" row, in the service\'s order, with trigger, last run and its error', async () => {
+    await waitFor('agentRuns.automations to turn on', () => (api.capability('automations') ? true : undefined));
+    const app = await waitFor('the app_todo row', async () => (await runsChildren()).find((e): e is AppNode => isApp(e) && e.key === 'app_todo'));
+    const rows = await runsChildren(app);
+    const autos = rows.find((e) => kindOf(e) === 'automations');
+    assert.ok(autos, 'an "Automations" row under the app');
+    assert.equal(labelOf(api.runsTree.getTreeItem(autos)), 'Automations');
+    assert.ok(rows.some((e) => kindOf(e) === 'codeReviews'), 'the "Code reviews" row is still there');
+
+    const servedList = (await served<{ automations: Automation[] }>('/automations?appId=app_todo')).automations;
+    const shown = (await runsChildren(autos)).map((e) => api.runsTree.getTreeItem(e));
+    assert.deepEqual(shown.map((i) => i.id), servedList.map((a) => `automation:app_todo:${a.id}`));
+    for (const [i, a] of servedList.entries()) {
+      const item = shown[i];
+      assert.equal(labelOf(item), a.name);
+      // The tooltip's text as a person reads it (appendText escapes it).
+      const tooltip = (item.tooltip as vscode.MarkdownString).value.replace(/&nbsp;/g, ' ').replace(/\\(.)/g, '$1');
+      assert.ok(a.triggerDescription === undefined || tooltip.includes(a.triggerDescription), `${a.id}: trigger description in ${tooltip}`);
+      assert.equal(String(item.description).startsWith('disabled'), !a.enabled, `${a.id}: ${String(item.description)}`);
+      assert.equal(String(item.contextValue).includes('manual;'), a.canRunManually === true, `${a.id}: Run Now only for those that can run by hand`);
+      if (a.lastRunError) assert.ok(tooltip.includes('The last run failed'), `${a.id}: its error as a warning`);
+    }
+    assert.ok(servedList.some((a) => a.lastRunError), 'a seeded automation has a last run error');
+  });
+
+  it('reference profile: the keys are off, no "Automations" row, and the Test Groups view lists only the groups created here', async () => {
+    await admin(context!, 'PATCH', '/settings', { preset: 'reference' });
+    await readSchema('Integration: the views learn that groups and automations are not served');
+    await waitFor('agentRuns.automations to turn off', () => (api.capability('automations') || api.capability('serviceTestGroups') ? undefined : true));
+    for (const root of await runsChildren()) {
+      if (!isApp(root)) continue;
+      const rows = await runsChildren(root);
+      assert.ok(rows.every((e) => kindOf(e) !== 'automations'), `${root.key}: no automations row`);
+    }
+    const groups = await groupsChildren();
+    assert.ok(groups.every((e) => kindOf(e) === undefined), 'only the records kept here');
+  });
+});
