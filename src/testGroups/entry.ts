@@ -30,6 +30,7 @@ function describeWith(deps: Deps): (e: unknown) => string {
 export function serviceGroupsView(deps: Deps, store: TestGroupStore, refreshTree: () => void): ServiceGroupsView {
   return new ServiceGroupsView({
     onDidChangeCapabilities: deps.capabilities.onDidChange,
+    shown: () => deps.capabilities.has('serviceTestGroups'),
     getClient: (o) => deps.getClient(o),
     reportUnauthorized: (e) => deps.reportUnauthorized(e),
     describe: describeWith(deps),

@@ -16,8 +16,10 @@ import type { ServiceGroupRows, TestGroupsElement } from './view';
 
 /** What the rows read with (a part of `Deps`). */
 export interface ServiceRowsBase {
-  /** Another service, or what it serves changed: the lists are read again. */
+  /** Another service, or what it serves changed: the lists are read again while `shown()`. */
   readonly onDidChangeCapabilities: vscode.Event<void>;
+  /** Whether the service's groups are shown (`agentRuns.serviceTestGroups`): nothing is read otherwise. */
+  shown(): boolean;
   getClient(options: { quiet: boolean }): Promise<{
     listTestGroups(appId: string): Promise<ServiceTestGroup[]>;
     getTestGroup(groupId: string): Promise<ServiceTestGroupDetail>;
@@ -61,9 +63,17 @@ export class ServiceGroupsView implements ServiceGroupRows {
   private readonly subscriptions: Array<{ dispose(): void }>;
 
   constructor(private readonly b: ServiceRowsBase, private readonly store: TestGroupStore, private readonly refreshTree: () => void) {
-    // A group created or removed here: the service's lists are read again (a created group is listed there too).
+    // A group created or removed here: the service's lists are read again (a created group is
+    // listed there too). Once the service no longer serves them (another base URL, or a schema
+    // without them), what was read is forgotten and nothing is asked until they are shown again.
     const again = (): void => {
-      if (this.lists.kind === 'read') void this.refresh();
+      if (!this.b.shown()) {
+        this.generation++;
+        this.lists = { kind: 'unread' };
+        this.nodes.clear();
+      } else if (this.lists.kind === 'read') {
+        void this.refresh();
+      }
     };
     this.subscriptions = [store.onDidChange(again), b.onDidChangeCapabilities(again)];
   }

@@ -86,10 +86,13 @@ describe('Code reviews in the Runs view, against the emulator', function () {
     await waitFor('agentRuns.codeReviews to turn on', () => (api.codeReviews() ? true : undefined));
 
     const app = await waitFor('the app_todo row', async () => (await children()).find((e): e is AppNode => isApp(e) && e.key === 'app_todo'));
-    const [row, ...runs] = await children(app);
+    const [row, ...rest] = await children(app);
     assert.equal(labelOf(row), 'Code reviews');
     assert.equal(api.runsTree.getTreeItem(row).collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
-    assert.ok(runs.length > 0 && runs.every(isRun), 'the app\'s runs follow its "Code reviews" row');
+    // The deployed profile also serves automations: their row comes between, then the runs.
+    const firstRun = rest.findIndex(isRun);
+    assert.deepEqual(rest.slice(0, firstRun).map(labelOf), ['Automations'], 'the other feature rows come right after "Code reviews"');
+    assert.ok(firstRun >= 0 && rest.slice(firstRun).every(isRun), 'the app\'s runs follow its feature rows');
 
     const res = await fetch(`${context!.emulator.baseUrl}/code-reviews?appId=app_todo&limit=50`, { headers: { authorization: `Bearer ${context!.emulator.tokens.default}` } });
     assert.equal(res.status, 200);
