@@ -9,26 +9,9 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AgentRunsTestApi } from '../../src/extension';
-import { readTestContext, type IntegrationTestContext } from '../support/testContext';
+import { readTestContext } from '../support/testContext';
 import { offeredTools } from './offeredTools';
-
-interface LoggedRequest {
-  method: string;
-  path: string;
-  status?: number;
-}
-
-async function requestsSince(context: IntegrationTestContext, n: number): Promise<{ requests: LoggedRequest[]; next: number }> {
-  const res = await fetch(`${context.emulator.adminUrl}/requests?since=${n}`);
-  return (await res.json()) as { requests: LoggedRequest[]; next: number };
-}
-
-function resultText(result: vscode.LanguageModelToolResult | null | undefined): string {
-  assert.ok(result, 'the tool returned no result');
-  return result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
-}
-
-const none = new vscode.CancellationTokenSource().token;
+import { none, requestsSince, resultText } from './emulatorAdmin';
 
 /** A chat response stream that records what the handler gives it. */
 class Recorder {

@@ -9,33 +9,15 @@ import * as vscode from 'vscode';
 import type { AgentRunsTestApi } from '../../src/extension';
 import { readTestContext, type IntegrationTestContext } from '../support/testContext';
 import { offeredTools } from './offeredTools';
+import { admin, none, resultText, waitFor } from './emulatorAdmin';
 
-const none = new vscode.CancellationTokenSource().token;
 const REVIEW_TOOLS = ['agentRuns_listCodeReviews', 'agentRuns_readCodeReview'];
 const NO_REVIEWS = 'Not done: this service offers no code reviews (its API schema, /openapi.json, lists no /code-reviews).';
-
-function resultText(result: vscode.LanguageModelToolResult | null | undefined): string {
-  assert.ok(result, 'the tool returned no result');
-  return result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
-}
-
-async function admin(context: IntegrationTestContext, method: string, path: string, body?: unknown): Promise<void> {
-  const res = await fetch(`${context.emulator.adminUrl}${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  assert.ok(res.ok, `${method} ${path}: ${res.status}`);
-}
 
 async function requestsSince(context: IntegrationTestContext, n: number): Promise<{ paths: string[]; next: number }> {
   const res = await fetch(`${context.emulator.adminUrl}/requests?since=${n}`);
   const log = (await res.json()) as { requests: { method: string; path: string }[]; next: number };
   return { paths: log.requests.map((r) => `${r.method} ${r.path.replace(/^.*\/api\/public\/v1/, '')}`), next: log.next };
-}
-
-async function waitFor(what: string, probe: () => boolean, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!probe()) {
-    if (Date.now() > until) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 /** A chat response stream that records what the handler gives it. */

@@ -6,28 +6,10 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AgentRunsTestApi } from '../../src/extension';
-import { readTestContext, type IntegrationTestContext } from '../support/testContext';
+import { readTestContext } from '../support/testContext';
+import { admin, none, resultText, waitFor } from './emulatorAdmin';
 
-const none = new vscode.CancellationTokenSource().token;
 const TEST_TOOLS = ['agentRuns_listAppTests', 'agentRuns_readTestRun', 'agentRuns_runAppTest', 'agentRuns_runAutomation'];
-
-function resultText(result: vscode.LanguageModelToolResult | null | undefined): string {
-  assert.ok(result, 'the tool returned no result');
-  return result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
-}
-
-async function admin(context: IntegrationTestContext, method: string, path: string, body?: unknown): Promise<void> {
-  const res = await fetch(`${context.emulator.adminUrl}${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  assert.ok(res.ok, `${method} ${path}: ${res.status}`);
-}
-
-async function waitFor(what: string, probe: () => boolean, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!probe()) {
-    if (Date.now() > until) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 class Recorder {
   readonly markdown: string[] = [];

@@ -7,39 +7,12 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AgentRunsTestApi } from '../../src/extension';
 import { readTestContext, type IntegrationTestContext } from '../support/testContext';
-
-const none = new vscode.CancellationTokenSource().token;
-
-function resultText(result: vscode.LanguageModelToolResult | null | undefined): string {
-  assert.ok(result, 'the tool returned no result');
-  return result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
-}
-
-async function admin(context: IntegrationTestContext, method: string, path: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${context.emulator.adminUrl}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  assert.ok(res.ok, `${method} ${path}: ${res.status} ${text}`);
-  return text ? (JSON.parse(text) as unknown) : undefined;
-}
+import { admin, none, resultText, waitFor } from './emulatorAdmin';
 
 async function postsSince(context: IntegrationTestContext, n: number): Promise<{ posts: { path: string; status?: number }[]; next: number }> {
   const res = await fetch(`${context.emulator.adminUrl}/requests?since=${n}`);
   const log = (await res.json()) as { requests: { method: string; path: string; status?: number }[]; next: number };
   return { posts: log.requests.filter((r) => r.method === 'POST'), next: log.next };
-}
-
-async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 30_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > until) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe('Deployed profile: the service\'s own shapes through the extension', function () {

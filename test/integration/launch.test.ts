@@ -6,21 +6,10 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { RunRecord } from '../../src/core/ledger/ledger';
 import type { AgentRunsTestApi } from '../../src/extension';
-import { readTestContext, type IntegrationTestContext } from '../support/testContext';
+import { readTestContext } from '../support/testContext';
+import { requestsSince } from './emulatorAdmin';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-interface LoggedRequest {
-  method: string;
-  path: string;
-  body: string;
-  status?: number;
-}
-
-async function requestsSince(context: IntegrationTestContext, n: number): Promise<{ requests: LoggedRequest[]; next: number }> {
-  const res = await fetch(`${context.emulator.adminUrl}/requests?since=${n}`);
-  return (await res.json()) as { requests: LoggedRequest[]; next: number };
-}
 
 /**
  * Runs a command that opens the launch form and presses Enter on whatever step shows (the

@@ -8,27 +8,10 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AgentRunsTestApi } from '../../src/extension';
-import { readTestContext, type IntegrationTestContext } from '../support/testContext';
+import { readTestContext } from '../support/testContext';
+import { admin, requestsSince, served, waitFor } from './emulatorAdmin';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-interface LoggedRequest { method: string; path: string; body: string; status?: number }
-
-async function requestsSince(context: IntegrationTestContext, n: number): Promise<{ requests: LoggedRequest[]; next: number }> {
-  const res = await fetch(`${context.emulator.adminUrl}/requests?since=${n}`);
-  return (await res.json()) as { requests: LoggedRequest[]; next: number };
-}
-
-async function admin(context: IntegrationTestContext, method: string, path: string, body?: unknown): Promise<void> {
-  const res = await fetch(`${context.emulator.adminUrl}${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  assert.ok(res.ok, `${method} ${path}: ${res.status}`);
-}
-
-async function served<T>(context: IntegrationTestContext, path: string): Promise<T> {
-  const res = await fetch(`${context.emulator.baseUrl}${path}`, { headers: { authorization: `Bearer ${context.emulator.tokens.default}` } });
-  assert.equal(res.status, 200, path);
-  return (await res.json()) as T;
-}
 
 /** Runs a command whose quick inputs are accepted, as Enter would, until it resolves. */
 async function runAccepting(command: string, arg: unknown, ms = 30_000): Promise<void> {
@@ -43,16 +26,6 @@ async function runAccepting(command: string, arg: unknown, ms = 30_000): Promise
   }
   assert.ok(done, `${command} did not finish: a step was not accepted`);
   await running;
-}
-
-async function waitFor<T>(what: string, probe: () => T | undefined, ms = 60_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined) return v;
-    if (Date.now() > until) assert.fail(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
 }
 
 interface Version { versionId: string; versionDisplay?: string; stage?: string }

@@ -11,30 +11,8 @@ import type { AppNode } from '../../src/core/runs/nodes';
 import type { AgentRunsTestApi } from '../../src/extension';
 import type { RunsTreeElement } from '../../src/runs/runsTree';
 import type { TestGroupsElement } from '../../src/testGroups/view';
-import { readTestContext, type IntegrationTestContext } from '../support/testContext';
-
-const none = new vscode.CancellationTokenSource().token;
-
-async function admin(context: IntegrationTestContext, method: string, path: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${context.emulator.adminUrl}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  assert.ok(res.ok, `${method} ${path}: ${res.status} ${text}`);
-  return text ? (JSON.parse(text) as unknown) : undefined;
-}
-
-async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 30_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > until) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { readTestContext } from '../support/testContext';
+import { admin, none, waitFor } from './emulatorAdmin';
 
 describe('Service test groups and automations, against the emulator', function () {
   this.timeout(120_000);

@@ -12,29 +12,12 @@ import * as vscode from 'vscode';
 import type { AgentRunsTestApi } from '../../src/extension';
 import type * as ServiceTestsEntry from '../../src/serviceTests/entry';
 import { readTestContext, type IntegrationTestContext } from '../support/testContext';
+import { admin, none, waitFor } from './emulatorAdmin';
 
-const none = new vscode.CancellationTokenSource().token;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-async function admin(context: IntegrationTestContext, method: string, p: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${context.emulator.adminUrl}${p}`, { method, headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  const text = await res.text();
-  assert.ok(res.ok, `${method} ${p}: ${res.status} ${text}`);
-  return text ? (JSON.parse(text) as unknown) : undefined;
-}
 
 async function requestsSince(context: IntegrationTestContext, n: number): Promise<{ requests: { method: string; path: string }[]; next: number }> {
   return (await admin(context, 'GET', `/requests?since=${n}`)) as { requests: { method: string; path: string }[]; next: number };
-}
-
-async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 60_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > until) assert.fail(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
 }
 
 /** Runs `work`, accepting the quick pick it shows (as Enter would) until it resolves. */
