@@ -8,6 +8,7 @@
  */
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
+import type { ServiceTestGroup } from '../api/testTypes';
 import { DEFAULT_POLLER_SETTINGS } from '../core/polling/settings';
 import { TestRunStore } from '../core/serviceTests/store';
 import type { FailureDescribers } from '../testing/register';
@@ -119,12 +120,23 @@ export class ServiceTests implements vscode.Disposable {
     }
     app.busy = true;
     try {
-      const tests = await client.listTests(appId);
+      const [tests, listed] = await Promise.all([client.listTests(appId), this.listGroups(client, appId)]);
       app.error = undefined;
-      const groups: vscode.TestItem[] = [];
+      const groups = new Map<string, vscode.TestItem>();
       app.children.forEach((c) => {
-        if (metaOf(c)?.kind === 'group') groups.push(c);
+        if (metaOf(c)?.kind === 'group') groups.set(c.id, c);
       });
+      for (const g of listed) {
+        const id = `${app.id}/group/${g.id}`;
+        const label = l10n.t('Group: {0}', g.name?.trim() || g.id);
+        const count = g.testCount === undefined ? undefined : g.testCount === 1 ? l10n.t('1 test') : l10n.t('{0} tests', g.testCount);
+        const item = groups.get(id) ?? makeItem(this.controller, id, label, { kind: 'group', appId, groupId: g.id, ...(g.name ? { name: g.name } : {}) }, { runnable: true });
+        item.label = label;
+        item.description = count;
+        // After the tests, before the components.
+        item.sortText = `}${label}`;
+        groups.set(id, item);
+      }
       const items = tests.filter((t) => !t.isComponent).map((t) => makeItem(this.controller, `${app.id}/test/${t.id}`, t.name?.trim() || t.id, { kind: 'test', appId, testId: t.id }, {
         ...(t.description?.trim() ? { description: t.description.trim() } : {}), runnable: true, resolvable: true,
       }));
@@ -132,12 +144,27 @@ export class ServiceTests implements vscode.Disposable {
       const holder = makeItem(this.controller, `${app.id}/components`, l10n.t('Components'), { kind: 'components', appId }, { description: l10n.t('reusable steps, run only as part of a test') });
       holder.sortText = '~';
       holder.children.replace(components.map((t) => makeItem(this.controller, `${holder.id}/${t.id}`, t.name?.trim() || t.id, { kind: 'component', appId, testId: t.id }, { resolvable: true })));
-      app.children.replace([...items, ...groups, ...(components.length > 0 ? [holder] : [])]);
+      app.children.replace([...items, ...groups.values(), ...(components.length > 0 ? [holder] : [])]);
       if (tests.length === 0) app.error = l10n.t('The service lists no tests for {0}.', appId);
     } catch (e) {
       this.failed(app, e, l10n.t('The tests of {0} could not be listed', appId));
     } finally {
       app.busy = false;
+    }
+  }
+
+  /**
+   * The service's groups of the app, while it lists them and runs them (a group is run here like a
+   * test); none otherwise, or when the list cannot be read (said in the log: the tests still show).
+   */
+  private async listGroups(client: { listTestGroups(appId: string): Promise<ServiceTestGroup[]> }, appId: string): Promise<ServiceTestGroup[]> {
+    if (!this.deps.capabilities.has('serviceTestGroups') || !this.deps.capabilities.has('serviceTestGroupRuns')) return [];
+    try {
+      return await client.listTestGroups(appId);
+    } catch (e) {
+      if (isApiError(e) && e.status === 401) this.deps.reportUnauthorized(e);
+      this.deps.log.warn(`The test groups of ${appId} could not be listed: ${describeError(this.deps, e)}`);
+      return [];
     }
   }
 

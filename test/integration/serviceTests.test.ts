@@ -11,14 +11,10 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentRunsTestApi } from '../../src/extension';
 import type * as ServiceTestsEntry from '../../src/serviceTests/entry';
-import { readTestContext, type IntegrationTestContext } from '../support/testContext';
-import { admin, none, waitFor } from './emulatorAdmin';
+import { readTestContext } from '../support/testContext';
+import { admin, none, requestsSince, served, waitFor } from './emulatorAdmin';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-async function requestsSince(context: IntegrationTestContext, n: number): Promise<{ requests: { method: string; path: string }[]; next: number }> {
-  return (await admin(context, 'GET', `/requests?since=${n}`)) as { requests: { method: string; path: string }[]; next: number };
-}
 
 /** Runs `work`, accepting the quick pick it shows (as Enter would) until it resolves. */
 async function accepting<T>(work: Promise<T>, ms = 60_000): Promise<T> {
@@ -99,6 +95,17 @@ describe('The app\'s tests in the Test Explorer (extension host, deployed profil
     const components = byLabel(app, 'Components');
     assert.deepEqual(components.tags, []);
     assert.deepEqual(children(components).map((c) => [c.label, c.tags.length]), [['Sign in', 0]]);
+    // The service's groups of the app, runnable like a test, between the tests and the components.
+    const listed = (await served<{ groups: Array<{ id: string; name: string }> }>(context!, '/test-groups?appId=app_todo')).groups;
+    assert.ok(listed.length > 0, 'the emulator lists groups of app_todo');
+    for (const g of listed) {
+      const item = byLabel(app, `Group: ${g.name}`);
+      assert.equal(item.id, `app/app_todo/group/${g.id}`);
+      assert.equal(item.tags.map((t) => t.id).join(), 'agentRuns.serviceTests.runnable', `${g.name} can run`);
+    }
+    const order = children(app).sort((a, b) => (a.sortText ?? a.label).localeCompare(b.sortText ?? b.label)).map((c) => c.label);
+    assert.equal(order[order.length - 1], 'Components');
+    assert.ok(order.slice(-1 - listed.length, -1).every((l) => l.startsWith('Group: ')), order.join(' | '));
 
     const filter = byLabel(app, 'Filter completed todos');
     await controller.resolveHandler!(filter);
