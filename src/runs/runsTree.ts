@@ -240,6 +240,14 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
 
   getChildren(element?: RunsTreeElement): RunsTreeElement[] | Promise<RunsTreeElement[]> {
     if (!element) {
+      const notices = (): StartNoticeNode[] => this.starts?.uncertain().map((s) => new StartNoticeNode(s)) ?? [];
+      if (this.holds > 0 && this.model.built) {
+        // A reveal under way: VS Code asks for the roots again while it resolves the row's
+        // parents, which must be those of the tree it was given (a run removed or another base
+        // URL's runs taken in now made it log "Cannot resolve tree item"). What changed
+        // meanwhile comes when the reveal ends.
+        return [...notices(), ...this.model.roots(() => this.groups())];
+      }
       if (!this.listing) {
         this.model.clear();
         return [];
@@ -255,8 +263,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
       if (waited) {
         this.flushEmitter.fire();
       }
-      const notices = this.starts?.uncertain().map((s) => new StartNoticeNode(s)) ?? [];
-      return notices.length > 0 ? [...notices, ...roots] : roots;
+      return [...notices(), ...roots];
     }
     if (element instanceof AppNode) {
       const runs = this.model.children(element);

@@ -1,7 +1,8 @@
 // The Runs tree's provider in the extension host (the editor's own EventEmitter and TreeItem):
 // while a reveal is under way, the tree VS Code was given stays as it is. A run removed just
 // after Track Run revealed it otherwise re-read the groups between two of VS Code's resolve
-// steps, and VS Code logged "Cannot resolve tree item for element 1/app:…" (seen in CI).
+// steps, and VS Code logged "Cannot resolve tree item for element 1/app:…" (seen in CI); so did a
+// base URL switched while the reveal resolved its row's parents (the roots read anew then).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { RunLedger } from '../../src/core/ledger/ledger';
@@ -60,6 +61,17 @@ describe('Runs tree: a reveal under way holds the tree', () => {
     await sleep(50);
     assert.ok(changes >= 1, 'the removal never reached the tree');
     assert.deepEqual(provider.getChildren(), [], 'the removed run is still listed');
+  });
+
+  it('asked for its roots during a reveal (as VS Code does while it resolves the row\'s parents), it answers the tree VS Code was given', async () => {
+    let finish: () => void = () => undefined;
+    const reveal = provider.holdDuring(() => new Promise<void>((resolve) => { finish = resolve; }));
+    ledger.remove('agt_a');
+    const during = await provider.getChildren();
+    assert.deepEqual(during.map((e) => (e as { key?: string }).key), ['app_todo'], 'the roots changed under the reveal');
+    finish();
+    await reveal;
+    assert.deepEqual(await provider.getChildren(), [], 'once the reveal ended, the removal is in');
   });
 
   it('a reveal that never ends holds the tree for at most HOLD_MAX_MS', async () => {
