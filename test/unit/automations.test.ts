@@ -84,8 +84,12 @@ describe('Sends of the Test Groups view and Run Now: what the person is told', (
   const conflict = new ApiError({ kind: 'client', status: 409, reason: 'automation_not_manual', serverMessage: 'Only manual automations can be run', message: 'The service refused (409).', mayHaveReachedServer: true });
   const cut = new ApiError({ kind: 'network', message: 'The connection was cut.', mayHaveReachedServer: true });
 
-  it('a 409 or 400 gives the service\'s reason', () => {
-    assert.equal(refusalReason(conflict, describeErr), 'automation_not_manual');
+  it('a 409 or 400 gives the service\'s reason: its words, not a code', () => {
+    assert.equal(refusalReason(conflict, describeErr), 'Only manual automations can be run');
+    const worded = new ApiError({ kind: 'client', status: 409, reason: 'Only one run at a time', serverMessage: 'Conflict', message: 'x', mayHaveReachedServer: true });
+    assert.equal(refusalReason(worded, describeErr), 'Only one run at a time');
+    const coded = new ApiError({ kind: 'client', status: 409, reason: 'automation_run_in_progress', message: 'The service refused (409).', mayHaveReachedServer: true });
+    assert.equal(refusalReason(coded, describeErr), 'automation_run_in_progress', 'a code is better than nothing');
     const bad = new ApiError({ kind: 'client', status: 400, serverMessage: 'testIds must not be empty', message: 'x', mayHaveReachedServer: true });
     assert.deepEqual(failureNotice({ kind: 'failed', error: bad, mayHaveArrived: false }, 'Saving “Smoke”', describeErr, plainL10n), { severity: 'error', text: 'Saving “Smoke”: the service refused: testIds must not be empty' });
     assert.equal(refusalReason(cut, describeErr), undefined);

@@ -87,7 +87,13 @@ describe('serviceTests: statuses, steps and words', () => {
     const describe = (e: unknown) => (e instanceof Error ? e.message : String(e));
     assert.match(startFailureText('“Checkout”', { error: new Error('socket hang up'), mayHaveArrived: true }, describe, l), /may have reached the service; it was not sent again/);
     const conflict = new ApiError({ kind: 'client', status: 409, message: 'Conflict', reason: 'Concurrent test run limit reached (2)', mayHaveReachedServer: true });
-    assert.equal(startFailureText('“Checkout”', { error: conflict, mayHaveArrived: false }, describe, l), 'The service refused to start “Checkout”: Concurrent test run limit reached (2)');
+    assert.equal(startFailureText('“Checkout”', { error: conflict, mayHaveArrived: false }, describe, l), '“Checkout” was not started: the workspace is running as many test runs as its plan allows. Wait for one to finish, then run it again.');
+    // The deployed shape: a code in \`code\` and \`reason\`, the sentence in \`error\`.
+    const coded = new ApiError({ kind: 'client', status: 409, message: 'Conflict', code: 'concurrency_limit', reason: 'workspace_concurrent_test_run_limit_reached', serverMessage: 'Workspace "Acme" has 2 active test runs, its limit (2).', mayHaveReachedServer: true });
+    assert.match(startFailureText('“Checkout”', { error: coded, mayHaveArrived: false }, describe, l), /^“Checkout” was not started: the workspace is running as many test runs/);
+    // Another 409: the service's words, not its code.
+    const other = new ApiError({ kind: 'client', status: 409, message: 'Conflict', reason: 'branch_locked', serverMessage: 'The branch is being synced.', mayHaveReachedServer: true });
+    assert.equal(startFailureText('“Checkout”', { error: other, mayHaveArrived: false }, describe, l), 'The service refused to start “Checkout”: The branch is being synced.');
     assert.equal(startFailureText('“Checkout”', { error: new Error('bad'), mayHaveArrived: false }, describe, l), '“Checkout” was not started: bad');
   });
 

@@ -19,16 +19,29 @@ export interface Notice {
   text: string;
 }
 
+/** A `reason` such as `automation_run_in_progress`: a code for programs, not words for a person. */
+const CODE_LIKE = /^[a-z0-9]+(?:[_.-][a-z0-9]+)+$/i;
+
 /**
- * The service's reason for refusing (a 409 or a 400): its `reason`, else its own `error` text,
- * else the error's sentence. Undefined when the failure is not a refusal.
+ * The service's words for a refusal: its `reason` when it is words, else its own `error` text
+ * (a `reason` such as `workspace_concurrent_test_run_limit_reached` is machine-readable, the
+ * `error` text is the sentence; service-api.md "Errors"), else a coded `reason`. Undefined when
+ * it gave none.
+ */
+export function refusalWords(error: { readonly reason?: string; readonly serverMessage?: string }): string | undefined {
+  const texts = [error.reason, error.serverMessage].filter((t): t is string => typeof t === 'string' && t.trim() !== '').map((t) => t.trim());
+  return texts.find((t) => !CODE_LIKE.test(t)) ?? texts[0];
+}
+
+/**
+ * The service's reason for refusing (a 409 or a 400): `refusalWords`, else the error's sentence.
+ * Undefined when the failure is not a refusal.
  */
 export function refusalReason(error: unknown, describe: (e: unknown) => string): string | undefined {
   if (!isApiError(error) || (error.status !== 409 && error.status !== 400)) {
     return undefined;
   }
-  const reason = [error.reason, error.serverMessage].find((r) => typeof r === 'string' && r.trim() !== '');
-  return reason !== undefined ? reason.trim() : describe(error);
+  return refusalWords(error) ?? describe(error);
 }
 
 /**

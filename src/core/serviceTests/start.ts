@@ -2,12 +2,14 @@
  * Starting the app's tests from the Test Explorer, in words: the branch remembered per service
  * and app, "live" told apart (it runs against the live app with its live test user, so it is
  * confirmed), what a failed start says (one that may have arrived is never sent again; a 409 at
- * the concurrency limit gives the service's reason), and the "Ask Agent to Fix" failure of a
- * service test, built from its failed steps and their comments. Pure.
+ * the concurrency limit says so in a sentence, another 409 gives the service's words), and the
+ * "Ask Agent to Fix" failure of a service test, built from its failed steps and their comments.
+ * Pure.
  */
-import { isApiError } from '../../api/errors';
+import { conflictCause, isApiError } from '../../api/errors';
 import type { TestRunStep } from '../../api/testTypes';
 import type { FailedTest } from '../assistant/prompts';
+import { refusalWords } from '../automations/outcome';
 import type { L10n } from '../l10n';
 import { orderSteps, stepLabel, stepOutcome } from './outcomes';
 
@@ -35,9 +37,11 @@ export function startFailureText(what: string, f: FailedStart, describe: (e: unk
   if (f.mayHaveArrived) {
     return l10n.t('The start of {0} may have reached the service; it was not sent again. Look in the service before starting it again ({1}).', what, describe(f.error));
   }
+  if (conflictCause(f.error) === 'concurrency') {
+    return l10n.t('{0} was not started: the workspace is running as many test runs as its plan allows. Wait for one to finish, then run it again.', what);
+  }
   if (isApiError(f.error) && f.error.status === 409) {
-    const reason = f.error.reason ?? f.error.serverMessage ?? describe(f.error);
-    return l10n.t('The service refused to start {0}: {1}', what, reason);
+    return l10n.t('The service refused to start {0}: {1}', what, refusalWords(f.error) ?? describe(f.error));
   }
   return l10n.t('{0} was not started: {1}', what, describe(f.error));
 }

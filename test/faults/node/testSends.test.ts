@@ -1,0 +1,269 @@
+// The app's test runs, group runs and automation runs (issue 22) sent while the connection
+// fails after the request arrived, and at the service's limit: each through the send door
+// (src/runs/sendDoor.ts, its requests in sendPosts.ts) with the real client against the
+// emulator's deployed profile, and told in the words the product shows for it (the Test
+// Explorer's run: src/serviceTests/runner.ts → startFailureText; Run Now, Rename and Delete of a
+// group: src/automations/runNow.ts, src/testGroups/serviceCommands.ts → failureNotice). The
+// emulator's request log counts the requests and its state what they did: sent once, done once,
+// the person told it may have arrived, nothing sent again on its own, and what they chose (the
+// test, the branch, the automation, the group) named. A 409 is a refusal in words a person
+// reads: one request, nothing started.
+import * as assert from 'node:assert/strict';
+import { describeApiError } from '../../../src/api/describe';
+import { isApiError } from '../../../src/api/errors';
+import { createClient } from '../../../src/api/client';
+import type { AgentRunsApi } from '../../../src/api/contract';
+import { failureNotice, type Notice } from '../../../src/core/automations/outcome';
+import { plainL10n } from '../../../src/core/l10n';
+import { RunLedger } from '../../../src/core/ledger/ledger';
+import { startFailureText } from '../../../src/core/serviceTests/start';
+import { FollowUpSends } from '../../../src/runs/followUpSends';
+import { SendDoor } from '../../../src/runs/sendDoor';
+import * as sendPosts from '../../../src/runs/sendPosts';
+import { UnconfirmedStarts } from '../../../src/runs/unconfirmedStarts';
+import type { Emulator } from '../../emulator/index';
+import { scenario, type Scenario } from '../registry';
+import { admin, useEmulator } from '../support/emulatorFixture';
+import { FAST_TIMEOUTS, RecordingStore } from '../support/pipeline';
+
+const ADD = { testId: 'tst_todo_add', name: 'Add a todo' };
+const FILTER = { testId: 'tst_todo_filter', name: 'Filter completed todos' };
+const SMOKE = { groupId: 'tg_todo_smoke', name: 'Smoke' };
+const AUTOMATION = { automationId: 'aut_todo_smoke', name: 'Run smoke tests' };
+const BRANCH = 'live';
+/** The Test Explorer's `from` (src/serviceTests/runner.ts). */
+const EXPLORER = 'Test Explorer';
+
+interface Setup {
+  e: Emulator;
+  client: AgentRunsApi;
+  door: SendDoor;
+  /** What the door logged (the output channel's lines). */
+  log: string[];
+  /** Requests the emulator received with this method on this path (no query). */
+  count(method: string, path: RegExp): number;
+}
+
+async function setUp(e: Emulator): Promise<Setup> {
+  await admin(e, 'PATCH', '/settings', { preset: 'deployed' });
+  const client = createClient({ baseUrl: e.baseUrl, token: e.tokens.default, timeouts: FAST_TIMEOUTS });
+  const store = new RecordingStore();
+  const log: string[] = [];
+  const door = new SendDoor({
+    client: () => Promise.resolve(client), ledger: () => new RunLedger(store, client.baseUrl), poller: { track: () => undefined, burst: () => undefined },
+    starts: new UnconfirmedStarts(store), sends: new FollowUpSends(store),
+    log: { info: (m) => void log.push(`info ${m}`), warn: (m) => void log.push(`warn ${m}`) },
+  }, () => sendPosts);
+  return {
+    e, client, door, log,
+    count: (method, path) => e.requests.filter((r) => r.method === method && path.test(r.path.split('?')[0])).length,
+  };
+}
+
+/** How the product describes an error (src/serviceTests/types.ts `describeError`, src/automations/entry.ts `describeWith`). */
+const describeError = (e: unknown): string => (isApiError(e) ? describeApiError(e) : e instanceof Error ? e.message : String(e));
+
+/** What the Test Explorer puts on the item and in the error notification for a start that was not acknowledged. */
+function explorerSays(label: string, result: Awaited<ReturnType<SendDoor['startTestRun']>> | Awaited<ReturnType<SendDoor['startTestGroupRun']>>): string {
+  assert.equal(result.kind, 'failed', `the door answered ${result.kind}`);
+  if (result.kind !== 'failed') return '';
+  return startFailureText(plainL10n.t('“{0}”', label), result, describeError, plainL10n);
+}
+
+/** What Run Now, Rename or Delete shows for an answer that was not "done"/"queued". */
+function noticeFor(answer: { kind: string; error?: unknown; mayHaveArrived?: boolean }, what: string): Notice {
+  assert.equal(answer.kind, 'failed', `the door answered ${answer.kind}`);
+  const notice = failureNotice(answer as { kind: 'failed'; error: unknown; mayHaveArrived: boolean }, what, describeError, plainL10n);
+  assert.ok(notice, 'nothing told');
+  return notice;
+}
+
+/** A while in which nothing may be sent again on its own (a negative can only be watched for a while). */
+const watch = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 300));
+
+function sinks(s: Scenario, t: Setup, told: string): void {
+  s.sink('what the person is told', told);
+  s.sink('the output channel', t.log.join('\n'));
+}
+
+const MAY_HAVE_ARRIVED_START = /may have reached the service; it was not sent again\. Look in the service before starting it again/;
+const MAY_HAVE_ARRIVED = /the request may have reached the service, but no answer came\. It is not sent again; refresh to see whether it took effect\./;
+/** The connection reset after the emulator's handler ran: what the client says about it. */
+const CUT = { passThrough: true, reset: true, times: 1 };
+
+describe('faults: the app\'s test runs, group runs, automation runs and group changes are sent once, cut or refused (issue 22)', function () {
+  this.timeout(30_000);
+  const emu = useEmulator();
+
+  scenario('no-duplicates', 'Run Test (Test Explorer): the connection resets after POST /test-runs arrived: one POST, one run, "may have reached the service", nothing re-sent, the test and branch named', async (s) => {
+    const t = await setUp(emu());
+    try {
+      t.e.inject({ method: 'POST', path: '^/test-runs$', ...CUT });
+      const result = await t.door.startTestRun({ testId: ADD.testId, branchId: BRANCH }, { from: EXPLORER });
+      s.duplicatePosts(t.count('POST', /\/test-runs$/) - 1, `${t.count('POST', /\/test-runs$/)} POST /test-runs for one Run`);
+      assert.equal(result.kind === 'failed' && result.mayHaveArrived, true, `not "may have arrived": ${JSON.stringify(result)}`);
+      const said = explorerSays(ADD.name, result);
+      assert.match(said, MAY_HAVE_ARRIVED_START);
+      assert.match(said, /The start of “Add a todo”/, 'the test is not named');
+      assert.match(said, /was interrupted/, 'the cause is not said');
+      assert.equal([...t.e.state.testRuns.values()].filter((r) => r.testId === ADD.testId).length, 1, 'the run does not exist exactly once');
+      assert.ok(t.log.some((l) => l.startsWith(`warn Starting a run of test ${ADD.testId} on ${BRANCH} from the ${EXPLORER} failed (it may have arrived; it is not sent again)`)), `the output channel does not name the test and branch:\n${t.log.join('\n')}`);
+      await watch();
+      s.duplicatePosts(t.count('POST', /\/test-runs$/) - 1, `${t.count('POST', /\/test-runs$/)} POST /test-runs once the failure was told`);
+      // Only the person's next Run sends again: the door holds no lock on the test any more.
+      assert.notEqual((await t.door.startTestRun({ testId: ADD.testId, branchId: BRANCH }, { from: EXPLORER })).kind, 'busy');
+      sinks(s, t, said);
+    } finally {
+      await t.client.dispose();
+    }
+  });
+
+  scenario('no-duplicates', 'Run Group (Test Explorer): the connection resets after POST /test-group-runs arrived: one POST, one group run, "may have reached the service", nothing re-sent, the group named', async (s) => {
+    const t = await setUp(emu());
+    try {
+      t.e.inject({ method: 'POST', path: '^/test-group-runs$', ...CUT });
+      const result = await t.door.startTestGroupRun({ groupId: SMOKE.groupId, branchId: BRANCH }, { from: EXPLORER });
+      s.duplicatePosts(t.count('POST', /\/test-group-runs$/) - 1, `${t.count('POST', /\/test-group-runs$/)} POST /test-group-runs for one Run Group`);
+      assert.equal(result.kind === 'failed' && result.mayHaveArrived, true, `not "may have arrived": ${JSON.stringify(result)}`);
+      const said = explorerSays(`Group: ${SMOKE.name}`, result);
+      assert.match(said, MAY_HAVE_ARRIVED_START);
+      assert.match(said, /The start of “Group: Smoke”/, 'the group is not named');
+      assert.equal([...t.e.state.groupRuns.values()].filter((g) => g.groupId === SMOKE.groupId).length, 1, 'the group run does not exist exactly once');
+      assert.ok(t.log.some((l) => l.startsWith(`warn Starting a run of test group ${SMOKE.groupId} on ${BRANCH} from the ${EXPLORER} failed (it may have arrived; it is not sent again)`)), t.log.join('\n'));
+      await watch();
+      s.duplicatePosts(t.count('POST', /\/test-group-runs$/) - 1, `${t.count('POST', /\/test-group-runs$/)} POST /test-group-runs once the failure was told`);
+      sinks(s, t, said);
+    } finally {
+      await t.client.dispose();
+    }
+  });
+
+  scenario('no-duplicates', 'Run Now (automation): the connection resets after POST /automations/{id}/run arrived: one POST, queued once, "may have reached the service", nothing re-sent, the automation named', async (s) => {
+    const t = await setUp(emu());
+    const path = new RegExp(`/automations/${AUTOMATION.automationId}/run$`);
+    try {
+      t.e.inject({ method: 'POST', path: `^/automations/${AUTOMATION.automationId}/run$`, ...CUT });
+      const answer = await t.door.runAutomation(AUTOMATION.automationId, { from: 'Runs view' });
+      s.duplicatePosts(t.count('POST', path) - 1, `${t.count('POST', path)} POST /automations/{id}/run for one Run Now`);
+      assert.equal(answer.kind === 'failed' && answer.mayHaveArrived, true, `not "may have arrived": ${JSON.stringify(answer)}`);
+      const notice = noticeFor(answer, plainL10n.t('Running the automation “{0}”', AUTOMATION.name));
+      assert.equal(notice.severity, 'warning');
+      assert.match(notice.text, MAY_HAVE_ARRIVED);
+      assert.match(notice.text, /^Running the automation “Run smoke tests”:/, 'the automation is not named');
+      assert.notEqual(t.e.state.automations.get(AUTOMATION.automationId)?.queuedAt ?? null, null, 'the cut request did not reach the service (the scenario tests nothing)');
+      await watch();
+      s.duplicatePosts(t.count('POST', path) - 1, `${t.count('POST', path)} POST /automations/{id}/run once the failure was told`);
+      sinks(s, t, notice.text);
+    } finally {
+      await t.client.dispose();
+    }
+  });
+
+  scenario('no-duplicates', 'Rename (a service test group): the connection resets after PUT /test-groups/{id} arrived: one PUT, renamed once, "may have reached the service", nothing re-sent', async (s) => {
+    const t = await setUp(emu());
+    const path = new RegExp(`/test-groups/${SMOKE.groupId}$`);
+    try {
+      t.e.inject({ method: 'PUT', path: `^/test-groups/${SMOKE.groupId}$`, ...CUT });
+      const answer = await t.door.updateTestGroup(SMOKE.groupId, { name: 'Smoke checks', testIds: [ADD.testId, FILTER.testId], description: 'Quick checks before a release.' }, { from: 'Test Groups view' });
+      s.duplicatePosts(t.count('PUT', path) - 1, `${t.count('PUT', path)} PUT /test-groups/{id} for one Rename`);
+      assert.equal(answer.kind === 'failed' && answer.mayHaveArrived, true, `not "may have arrived": ${JSON.stringify(answer)}`);
+      const notice = noticeFor(answer, plainL10n.t('Renaming the test group “{0}”', SMOKE.name));
+      assert.equal(notice.severity, 'warning');
+      assert.match(notice.text, MAY_HAVE_ARRIVED);
+      assert.equal(t.e.state.testGroups.get(SMOKE.groupId)?.name, 'Smoke checks', 'the cut request did not reach the service');
+      await watch();
+      s.duplicatePosts(t.count('PUT', path) - 1, `${t.count('PUT', path)} PUT /test-groups/{id} once the failure was told`);
+      sinks(s, t, notice.text);
+    } finally {
+      await t.client.dispose();
+    }
+  });
+
+  scenario('no-duplicates', 'Delete (a service test group): the connection resets after DELETE /test-groups/{id} arrived: one DELETE, "may have reached the service", nothing re-sent', async (s) => {
+    const t = await setUp(emu());
+    const path = new RegExp(`/test-groups/${SMOKE.groupId}$`);
+    try {
+      t.e.inject({ method: 'DELETE', path: `^/test-groups/${SMOKE.groupId}$`, ...CUT });
+      const answer = await t.door.deleteTestGroup(SMOKE.groupId, { from: 'Test Groups view' });
+      s.duplicatePosts(t.count('DELETE', path) - 1, `${t.count('DELETE', path)} DELETE /test-groups/{id} for one Delete`);
+      assert.equal(answer.kind === 'failed' && answer.mayHaveArrived, true, `not "may have arrived": ${JSON.stringify(answer)}`);
+      const notice = noticeFor(answer, plainL10n.t('Deleting the test group “{0}”', SMOKE.name));
+      assert.equal(notice.severity, 'warning');
+      assert.match(notice.text, MAY_HAVE_ARRIVED);
+      await watch();
+      s.duplicatePosts(t.count('DELETE', path) - 1, `${t.count('DELETE', path)} DELETE /test-groups/{id} once the failure was told`);
+      sinks(s, t, notice.text);
+    } finally {
+      await t.client.dispose();
+    }
+  });
+
+  /** A run the workspace is busy with (the manual clock keeps it active), and the limit at 1. */
+  async function atTheLimit(t: Setup): Promise<void> {
+    await t.client.startTestRun({ testId: FILTER.testId, branchId: BRANCH });
+    await admin(t.e, 'PUT', '/test-run-limit', { limit: 1 });
+  }
+
+  const LIMIT_WORDS = 'was not started: the workspace is running as many test runs as its plan allows. Wait for one to finish, then run it again.';
+
+  scenario('no-duplicates', 'Run Test at the workspace\'s concurrent test-run limit (409): one POST, the limit in words (not a code), nothing started', async (s) => {
+    const t = await setUp(emu());
+    try {
+      await atTheLimit(t);
+      const before = t.count('POST', /\/test-runs$/);
+      const result = await t.door.startTestRun({ testId: ADD.testId, branchId: BRANCH }, { from: EXPLORER });
+      s.duplicatePosts(t.count('POST', /\/test-runs$/) - before - 1, `${t.count('POST', /\/test-runs$/) - before} POST /test-runs for one Run at the limit`);
+      assert.deepEqual(t.e.requests.filter((r) => r.method === 'POST').slice(-1).map((r) => r.status), [409]);
+      assert.equal(result.kind === 'failed' && result.mayHaveArrived, false, 'a refusal is not "may have arrived"');
+      const said = explorerSays(ADD.name, result);
+      assert.equal(said, `“Add a todo” ${LIMIT_WORDS}`);
+      assert.equal([...t.e.state.testRuns.values()].filter((r) => r.testId === ADD.testId).length, 0);
+      await watch();
+      s.duplicatePosts(t.count('POST', /\/test-runs$/) - before - 1, `${t.count('POST', /\/test-runs$/) - before} POST /test-runs once the refusal was told`);
+      sinks(s, t, said);
+    } finally {
+      await t.client.dispose();
+    }
+  });
+
+  scenario('no-duplicates', 'Run Group at the workspace\'s concurrent test-run limit (409): one POST, the limit in words (not a code), nothing started', async (s) => {
+    const t = await setUp(emu());
+    try {
+      await atTheLimit(t);
+      const result = await t.door.startTestGroupRun({ groupId: SMOKE.groupId, branchId: BRANCH }, { from: EXPLORER });
+      s.duplicatePosts(t.count('POST', /\/test-group-runs$/) - 1, `${t.count('POST', /\/test-group-runs$/)} POST /test-group-runs for one Run Group at the limit`);
+      assert.deepEqual(t.e.requests.filter((r) => r.method === 'POST').slice(-1).map((r) => r.status), [409]);
+      assert.equal(result.kind === 'failed' && result.mayHaveArrived, false, 'a refusal is not "may have arrived"');
+      const said = explorerSays(`Group: ${SMOKE.name}`, result);
+      assert.equal(said, `“Group: Smoke” ${LIMIT_WORDS}`);
+      assert.equal(t.e.state.groupRuns.size, 0);
+      await watch();
+      s.duplicatePosts(t.count('POST', /\/test-group-runs$/) - 1, `${t.count('POST', /\/test-group-runs$/)} POST /test-group-runs once the refusal was told`);
+      sinks(s, t, said);
+    } finally {
+      await t.client.dispose();
+    }
+  });
+
+  scenario('no-duplicates', 'Run Now while the automation\'s run is still under way (409, one run at a time): one POST, the service\'s words (not its code), nothing queued again', async (s) => {
+    const t = await setUp(emu());
+    const path = new RegExp(`/automations/${AUTOMATION.automationId}/run$`);
+    try {
+      await t.client.runAutomation(AUTOMATION.automationId);
+      const queuedAt = t.e.state.automations.get(AUTOMATION.automationId)?.queuedAt;
+      const before = t.count('POST', path);
+      const answer = await t.door.runAutomation(AUTOMATION.automationId, { from: 'Runs view' });
+      s.duplicatePosts(t.count('POST', path) - before - 1, `${t.count('POST', path) - before} POST /automations/{id}/run for one Run Now while one runs`);
+      assert.deepEqual(t.e.requests.filter((r) => r.method === 'POST').slice(-1).map((r) => r.status), [409]);
+      assert.equal(answer.kind === 'failed' && answer.mayHaveArrived, false, 'a refusal is not "may have arrived"');
+      const notice = noticeFor(answer, plainL10n.t('Running the automation “{0}”', AUTOMATION.name));
+      assert.deepEqual(notice, { severity: 'error', text: 'Running the automation “Run smoke tests”: the service refused: "Run smoke tests" is already running; wait for it to finish.' });
+      assert.equal(t.e.state.automations.get(AUTOMATION.automationId)?.queuedAt, queuedAt, 'queued again');
+      await watch();
+      s.duplicatePosts(t.count('POST', path) - before - 1, `${t.count('POST', path) - before} POST /automations/{id}/run once the refusal was told`);
+      sinks(s, t, notice.text);
+    } finally {
+      await t.client.dispose();
+    }
+  });
+});
