@@ -133,16 +133,18 @@ export class ServiceTests implements vscode.Disposable {
         const item = groups.get(id) ?? makeItem(this.controller, id, label, { kind: 'group', appId, groupId: g.id, ...(g.name ? { name: g.name } : {}) }, { runnable: true });
         item.label = label;
         item.description = count;
-        // After the tests, before the components.
-        item.sortText = `}${label}`;
+        item.sortText = `2 ${label}`;
         groups.set(id, item);
       }
       const items = tests.filter((t) => !t.isComponent).map((t) => makeItem(this.controller, `${app.id}/test/${t.id}`, t.name?.trim() || t.id, { kind: 'test', appId, testId: t.id }, {
         ...(t.description?.trim() ? { description: t.description.trim() } : {}), runnable: true, resolvable: true,
       }));
+      // The Testing view orders by sortText as file names (numbers first, punctuation before
+      // letters): the tests, then the groups, then the components.
+      for (const item of items) item.sortText = `1 ${item.label}`;
       const components = tests.filter((t) => t.isComponent);
       const holder = makeItem(this.controller, `${app.id}/components`, l10n.t('Components'), { kind: 'components', appId }, { description: l10n.t('reusable steps, run only as part of a test') });
-      holder.sortText = '~';
+      holder.sortText = '3';
       holder.children.replace(components.map((t) => makeItem(this.controller, `${holder.id}/${t.id}`, t.name?.trim() || t.id, { kind: 'component', appId, testId: t.id }, { resolvable: true })));
       app.children.replace([...items, ...groups.values(), ...(components.length > 0 ? [holder] : [])]);
       if (tests.length === 0) app.error = l10n.t('The service lists no tests for {0}.', appId);
@@ -214,6 +216,7 @@ export class ServiceTests implements vscode.Disposable {
     } else {
       group.label = label;
     }
+    group.sortText = `2 ${label}`;
     await this.runner.runGroup(group, appId, arg.groupId);
   }
 

@@ -103,7 +103,9 @@ describe('The app\'s tests in the Test Explorer (extension host, deployed profil
       assert.equal(item.id, `app/app_todo/group/${g.id}`);
       assert.equal(item.tags.map((t) => t.id).join(), 'agentRuns.serviceTests.runnable', `${g.name} can run`);
     }
-    const order = children(app).sort((a, b) => (a.sortText ?? a.label).localeCompare(b.sortText ?? b.label)).map((c) => c.label);
+    // As the Testing view orders them (sortText, else the label, compared as file names are).
+    const collator = new Intl.Collator(undefined, { numeric: true });
+    const order = children(app).sort((a, b) => collator.compare(a.sortText ?? a.label, b.sortText ?? b.label)).map((c) => c.label);
     assert.equal(order[order.length - 1], 'Components');
     assert.ok(order.slice(-1 - listed.length, -1).every((l) => l.startsWith('Group: ')), order.join(' | '));
 
