@@ -14,6 +14,7 @@ import {
 import { READ_AGAIN_AFTER_RUN_MS } from '../core/automations/outcome';
 import { automationsDescription, presentAutomation } from '../core/automations/presentation';
 import type { AppRef } from '../core/reviews/nodes';
+import { AppLists } from '../core/appLists';
 import { Disposable } from '../core/disposable';
 import type { AppRows } from '../runs/runsTree';
 import { runTooltip } from '../runs/tooltip';
@@ -30,9 +31,7 @@ export interface AutomationsBase {
 }
 
 export class AutomationRows extends Disposable implements AppRows<AutomationTreeNode> {
-  private readonly apps = new Map<string, AutomationsNode>();
-  /** Bumped when another service or token makes what was read meaningless. */
-  private generation = 0;
+  private readonly lists: AppLists<AutomationsNode>;
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
 
   constructor(
@@ -42,24 +41,20 @@ export class AutomationRows extends Disposable implements AppRows<AutomationTree
     private readonly now: () => number = Date.now,
   ) {
     super();
-    this._register(b.onDidChangeConnection(() => this.forgetAll()));
-    this._register(b.auth.onDidChange(() => this.forgetAll()));
+    this.lists = new AppLists({ make: (app) => new AutomationsNode(app), read: (node) => this.read(node), refreshTree: () => this.refreshTree() });
+    this._register(b.onDidChangeConnection(() => this.lists.forgetAll()));
+    this._register(b.auth.onDidChange(() => this.lists.forgetAll()));
     this._register({ dispose: () => this.timers.forEach(clearTimeout) });
   }
 
   root(app: AppRef): AutomationsNode {
-    let node = this.apps.get(app.key);
-    if (!node) {
-      node = new AutomationsNode(app);
-      this.apps.set(app.key, node);
-    }
-    node.parent = app;
-    return node;
+    return this.lists.root(app);
   }
 
   children(node: AutomationTreeNode): AutomationTreeNode[] | Promise<AutomationTreeNode[]> {
-    if (node.kind === 'automations' && (node.state.kind === 'unread' || node.state.kind === 'loading')) {
-      return this.load(node).then(() => automationChildren(node));
+    const read = node.kind === 'automations' ? this.lists.pending(node) : undefined;
+    if (read) {
+      return read.then(() => automationChildren(node));
     }
     return automationChildren(node);
   }
@@ -77,10 +72,7 @@ export class AutomationRows extends Disposable implements AppRows<AutomationTree
 
   /** Reads the automations of the app the argument names (a row, an app row, `{ appId }`), or of every app read so far. */
   async refresh(arg?: unknown): Promise<void> {
-    const appId = appIdOf(arg);
-    const named = appId === undefined ? undefined : this.apps.get(appId);
-    const nodes = appId === undefined ? [...this.apps.values()].filter((n) => n.state.kind !== 'unread') : named ? [named] : [];
-    await Promise.all(nodes.map((n) => this.reload(n)));
+    await this.lists.refresh(appIdOf(arg));
   }
 
   /** After Run Now was queued: the app's list is read again a few seconds later, then once more. */
@@ -96,70 +88,31 @@ export class AutomationRows extends Disposable implements AppRows<AutomationTree
 
   /** An automation as last listed, for Run Now's confirmation. */
   find(automationId: string): AutomationNode | undefined {
-    for (const node of this.apps.values()) {
+    for (const node of this.lists.apps.values()) {
       const found = node.automation(automationId);
       if (found) return found;
     }
     return undefined;
   }
 
-  private reload(node: AutomationsNode): Promise<void> {
-    if (node.state.kind === 'loading') {
-      node.stale = true;
-      return node.state.promise;
-    }
-    const read = this.load(node);
-    this.refreshTree();
-    return read;
-  }
-
-  private load(node: AutomationsNode): Promise<void> {
-    if (node.state.kind === 'loading') {
-      return node.state.promise;
-    }
-    const promise = this.read(node);
-    node.state = { kind: 'loading', promise };
-    return promise;
-  }
-
-  private async read(node: AutomationsNode): Promise<void> {
-    const generation = this.generation;
-    let settle: () => void;
+  /** Reads the app's list; what takes the answer (or the failure) in. */
+  private async read(node: AutomationsNode): Promise<() => void> {
     try {
       const client = await this.b.getClient({ quiet: true });
       if (!client) {
         throw new Error(vscode.l10n.t('Not connected: set the base URL and an API token.'));
       }
       const list = await client.listAutomations(node.appId);
-      settle = () => node.take(list);
+      return () => node.take(list);
     } catch (e) {
       if (isApiError(e) && e.kind === 'unauthorized') {
         this.b.reportUnauthorized(e);
       }
       const problem = this.b.describe(e);
       this.b.log.warn(`The automations of ${node.appId} could not be listed: ${problem}`);
-      settle = () => {
+      return () => {
         node.state = { kind: 'failed', message: new AutomationsMessageNode(node, problem) };
       };
-    }
-    if (generation !== this.generation) {
-      return;
-    }
-    settle();
-    if (node.stale) {
-      node.stale = false;
-      void this.reload(node);
-    }
-  }
-
-  private forgetAll(): void {
-    this.generation++;
-    const shown = [...this.apps.values()].some((n) => n.state.kind !== 'unread');
-    for (const node of this.apps.values()) {
-      node.forget();
-    }
-    if (shown) {
-      this.refreshTree();
     }
   }
 

@@ -13,6 +13,7 @@ import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import { describeError } from '../connection/showApiError';
 import { whyNoClient } from '../core/connection/whyNoClient';
+import { AppLists } from '../core/appLists';
 import { Disposable } from '../core/disposable';
 import { isFinishedRun } from '../core/ledger/runState';
 import {
@@ -27,9 +28,7 @@ import type { CodeReviewsBase } from './gate';
 class NoClient extends Error {}
 
 export class ReviewRows extends Disposable implements TreeReviewRows {
-  private readonly apps = new Map<string, ReviewsNode>();
-  /** Bumped when another service or token makes what was read meaningless. */
-  private generation = 0;
+  private readonly lists: AppLists<ReviewsNode>;
 
   /**
    * `b`: the connection, token store, run list and 401 gate; `refresh` re-renders the whole Runs
@@ -42,10 +41,11 @@ export class ReviewRows extends Disposable implements TreeReviewRows {
     private readonly now: () => number = Date.now,
   ) {
     super();
-    this._register(b.conn.onDidChange(() => this.forgetAll()));
+    this.lists = new AppLists({ make: (app) => new ReviewsNode(app), read: (node) => this.read(node), refreshTree: () => this.refreshTree() });
+    this._register(b.conn.onDidChange(() => this.lists.forgetAll()));
     this._register(b.auth.onDidChange((e) => {
       if (e.baseUrl === b.conn.current.baseUrl) {
-        this.forgetAll();
+        this.lists.forgetAll();
       }
     }));
     this._register(b.ledgers.onDidChangeRuns((c) => this.onRunsChanged(c.agentIds)));
@@ -53,19 +53,13 @@ export class ReviewRows extends Disposable implements TreeReviewRows {
 
   /** The app's "Code reviews" row: one element per app key for the session. */
   root(app: AppRef): ReviewsNode {
-    let node = this.apps.get(app.key);
-    if (!node) {
-      node = new ReviewsNode(app);
-      this.apps.set(app.key, node);
-    }
-    // The app's row is a new element when the app left the list and came back.
-    node.parent = app;
-    return node;
+    return this.lists.root(app);
   }
 
   children(node: ReviewTreeNode): ReviewTreeNode[] | Promise<ReviewTreeNode[]> {
-    if (node.kind === 'codeReviews' && (node.state.kind === 'unread' || node.state.kind === 'loading')) {
-      return this.load(node).then(() => knownChildren(node));
+    const read = node.kind === 'codeReviews' ? this.lists.pending(node) : undefined;
+    if (read) {
+      return read.then(() => knownChildren(node));
     }
     return knownChildren(node);
   }
@@ -88,73 +82,27 @@ export class ReviewRows extends Disposable implements TreeReviewRows {
    * row, an app row, `{ appId }`, the ID), or of every app whose list was read, again now.
    */
   async refresh(arg?: unknown): Promise<void> {
-    const appId = reviewsAppIdOf(arg);
-    const named = appId === undefined ? undefined : this.apps.get(appId);
-    const nodes = appId === undefined ? [...this.apps.values()].filter((n) => n.state.kind !== 'unread') : named ? [named] : [];
-    await Promise.all(nodes.map((n) => this.reload(n)));
+    await this.lists.refresh(reviewsAppIdOf(arg));
   }
 
-  private reload(node: ReviewsNode): Promise<void> {
-    if (node.state.kind === 'loading') {
-      // It may have left before what changed: read once more when it is back.
-      node.stale = true;
-      return node.state.promise;
-    }
-    const read = this.load(node);
-    // An expanded row asks for its children again and waits on this read.
-    this.refreshTree();
-    return read;
-  }
-
-  private load(node: ReviewsNode): Promise<void> {
-    if (node.state.kind === 'loading') {
-      return node.state.promise;
-    }
-    const promise = this.read(node);
-    node.state = { kind: 'loading', promise };
-    return promise;
-  }
-
-  private async read(node: ReviewsNode): Promise<void> {
-    const generation = this.generation;
-    let settle: () => void;
+  /** Reads the app's list; what takes the answer (or the failure) in. */
+  private async read(node: ReviewsNode): Promise<() => void> {
     try {
       const client = await this.b.conn.getClient({ quiet: true });
       if (!client) {
         throw new NoClient(whyNoClient(this.b.conn.current, vscode.l10n));
       }
       const lists = await client.listCodeReviews(node.appId, { limit: REVIEW_LIST_LIMIT });
-      settle = () => node.take(lists);
+      return () => node.take(lists);
     } catch (e) {
       if (isApiError(e) && e.kind === 'unauthorized') {
         this.b.gate.report(e);
       }
       const problem = e instanceof NoClient ? e.message : describeError(this.b.conn, e);
       this.log.warn(`The code reviews of ${node.appId} could not be listed: ${problem}`);
-      settle = () => {
+      return () => {
         node.state = { kind: 'failed', message: new ReviewsMessageNode(node, problem) };
       };
-    }
-    if (generation !== this.generation) {
-      // Read from the service or token before: the node was forgotten meanwhile.
-      return;
-    }
-    settle();
-    if (node.stale) {
-      node.stale = false;
-      void this.reload(node);
-    }
-  }
-
-  /** Another service or token: nothing listed holds any more; an expanded row reads again. */
-  private forgetAll(): void {
-    this.generation++;
-    const shown = [...this.apps.values()].some((n) => n.state.kind !== 'unread');
-    for (const node of this.apps.values()) {
-      node.forget();
-    }
-    if (shown) {
-      this.refreshTree();
     }
   }
 
@@ -166,7 +114,7 @@ export class ReviewRows extends Disposable implements TreeReviewRows {
     const again = new Set<ReviewsNode>();
     for (const id of agentIds) {
       const r = this.b.ledgers.current.get(id);
-      const node = r?.reviewId !== undefined && r.appId !== undefined ? this.apps.get(r.appId) : undefined;
+      const node = r?.reviewId !== undefined && r.appId !== undefined ? this.lists.apps.get(r.appId) : undefined;
       if (!r?.reviewId || !node || node.state.kind === 'unread' || node.state.kind === 'failed') {
         continue;
       }
@@ -177,7 +125,7 @@ export class ReviewRows extends Disposable implements TreeReviewRows {
       }
     }
     for (const node of again) {
-      void this.reload(node);
+      void this.lists.reload(node);
     }
   }
 
