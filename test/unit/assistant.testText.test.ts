@@ -107,6 +107,8 @@ describe('assistant: the app\'s tests as text (issue 22 §4)', () => {
     const conflict = new ApiError({ kind: 'client', status: 409, message: 'Conflict', reason: 'Too many test runs in progress (3 of 3)', mayHaveReachedServer: true });
     assert.equal(refusedText(conflict, l10n), 'the service refused: "Too many test runs in progress (3 of 3)"');
     assert.equal(refusedText(new ApiError({ kind: 'client', status: 409, message: 'Conflict', serverMessage: 'Run limit reached', mayHaveReachedServer: true }), l10n), 'the service refused: "Run limit reached"');
+    // A machine code as the reason: the service's sentence is what a person reads.
+    assert.equal(refusedText(new ApiError({ kind: 'client', status: 409, message: 'Conflict', serverMessage: 'Too many test runs', reason: 'workspace_concurrent_test_run_limit_reached', code: 'conflict', mayHaveReachedServer: true }), l10n), 'the service refused: "Too many test runs"');
     assert.equal(refusedText(new ApiError({ kind: 'client', status: 409, message: 'Conflict', mayHaveReachedServer: true }), l10n), 'the service refused (409) and gave no reason.');
     assert.equal(refusedText(new ApiError({ kind: 'server', status: 500, message: 'x', mayHaveReachedServer: true }), l10n), undefined);
   });

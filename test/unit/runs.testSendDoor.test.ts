@@ -4,10 +4,9 @@
 // arrived is "may have arrived"; a 409 is a refusal with the service's reason.
 import type * as http from 'node:http';
 import * as assert from 'node:assert/strict';
-import { ApiError, createClient, type AgentRunsApi } from '../../src/api';
-import { plainL10n } from '../../src/core/l10n';
+import { createClient, type ApiError, type AgentRunsApi } from '../../src/api';
 import { RunLedger } from '../../src/core/ledger/ledger';
-import { serviceRefusal } from '../../src/core/runs/refusals';
+import { refusalWords } from '../../src/core/automations/outcome';
 import { FollowUpSends } from '../../src/runs/followUpSends';
 import { SendDoor } from '../../src/runs/sendDoor';
 import * as sendPosts from '../../src/runs/sendPosts';
@@ -126,7 +125,7 @@ describe('the send door\'s test, group and automation entries (issue 22)', funct
       assert.equal(r.kind, 'failed');
       if (r.kind !== 'failed') return;
       assert.equal(r.mayHaveArrived, false);
-      assert.equal(serviceRefusal(r.error, plainL10n), 'The service refused: Too many test runs in progress');
+      assert.equal(refusalWords(r.error as ApiError), 'Too many test runs in progress');
       await settle();
       assert.equal(server.requests.length, 1);
     });
@@ -139,14 +138,11 @@ describe('the send door\'s test, group and automation entries (issue 22)', funct
     assert.equal(server.requests.length, 0);
   });
 
-  it('the refusal words: the reason, else the server\'s message, else the status; nothing for other failures', () => {
-    const conflict = (over: Partial<ConstructorParameters<typeof ApiError>[0]>): ApiError =>
-      new ApiError({ kind: 'client', status: 409, message: 'refused', mayHaveReachedServer: true, ...over });
-    assert.equal(serviceRefusal(conflict({ reason: ' Limit ', serverMessage: 'Conflict' }), plainL10n), 'The service refused: Limit');
-    assert.equal(serviceRefusal(conflict({ serverMessage: 'Update conflict' }), plainL10n), 'The service refused: Update conflict');
-    assert.equal(serviceRefusal(conflict({ code: 'concurrency_limit' }), plainL10n), 'The service refused: concurrency_limit');
-    assert.equal(serviceRefusal(conflict({}), plainL10n), 'The service refused the request (409).');
-    assert.equal(serviceRefusal(conflict({ status: 400, reason: 'Bad' }), plainL10n), undefined);
-    assert.equal(serviceRefusal(new Error('x'), plainL10n), undefined);
+  it('the refusal words: the service\'s sentence before a machine code, the reason first', () => {
+    assert.equal(refusalWords({ reason: ' Limit ', serverMessage: 'Conflict' }), 'Limit');
+    assert.equal(refusalWords({ serverMessage: 'Update conflict' }), 'Update conflict');
+    assert.equal(refusalWords({ reason: 'workspace_concurrent_test_run_limit_reached', serverMessage: 'Too many test runs' }), 'Too many test runs');
+    assert.equal(refusalWords({ reason: 'automation_run_in_progress' }), 'automation_run_in_progress');
+    assert.equal(refusalWords({}), undefined);
   });
 });

@@ -16,6 +16,7 @@ import { isApiError } from '../../api/errors';
 import { oneLine } from '../../api/sanitize';
 import type { L10n } from '../l10n';
 import { blocksAsText, fitBlocks, quoted, utcTime, type TextBlock } from './reviewText';
+import { refusalWords } from '../automations/outcome';
 
 export interface TestTextBounds {
   /** Tests (and components, and automations) listed; the rest are counted. */
@@ -255,11 +256,12 @@ export function groupRunAsText(d: TestGroupRunDetail, l10n: L10n, bounds: TestTe
 }
 
 /**
- * A 409 as the service gave it: its reason (else its message), one line and bounded; undefined
+ * A 409 as the service gave it: its words (`refusalWords`), else its code, one line and bounded; undefined
  * for any other failure. A 409 is a refusal: nothing was started or queued.
  */
 export function refusedText(error: unknown, l10n: L10n): string | undefined {
   if (!isApiError(error) || error.status !== 409) return undefined;
-  const reason = [error.reason, error.serverMessage, error.code].find((t) => t !== undefined && oneLine(t) !== '');
+  // The service's sentence before a machine code (its `reason` may be either).
+  const reason = [refusalWords(error), error.code].find((t) => t !== undefined && oneLine(t) !== '');
   return reason !== undefined ? l10n.t('the service refused: {0}', quoted(reason, 300)) : l10n.t('the service refused (409) and gave no reason.');
 }

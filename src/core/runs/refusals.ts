@@ -53,16 +53,3 @@ export function followUpConflict(error: unknown, run: { readonly codeReview: boo
     message: codeReview ? noFollowUpsText(l10n) : l10n.t('This conversation does not take follow-ups (the service answered 409). Start a new run instead.'),
   };
 }
-
-/**
- * A send of the app's tests, groups or automations refused with 409 (the concurrency limit, an
- * update conflict): "The service refused: <its reason>". Nothing was started or changed.
- * Undefined for any other failure.
- */
-export function serviceRefusal(error: unknown, l10n: L10n): string | undefined {
-  if (!isApiError(error) || error.status !== 409) {
-    return undefined;
-  }
-  const reason = [error.reason, error.serverMessage, error.code].find((t) => typeof t === 'string' && t.trim() !== '');
-  return reason === undefined ? l10n.t('The service refused the request (409).') : l10n.t('The service refused: {0}', reason.trim());
-}
