@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { AgentRunsTestApi } from '../../src/extension';
 import { readTestContext } from '../support/testContext';
 import { admin, none, resultText, waitFor } from './emulatorAdmin';
+import { offeredTools } from './offeredTools';
 
 const TEST_TOOLS = ['agentRuns_listAppTests', 'agentRuns_readTestRun', 'agentRuns_runAppTest', 'agentRuns_runAutomation'];
 
@@ -29,12 +30,14 @@ class Recorder {
 
 const chatRequest = (command: string, prompt: string): vscode.ChatRequest => ({ command, prompt, references: [], toolReferences: [] }) as unknown as vscode.ChatRequest;
 const chatContext = { history: [] } as unknown as vscode.ChatContext;
-const offered = (): string[] => vscode.lm.tools.map((t) => t.name).filter((n) => TEST_TOOLS.includes(n)).sort();
 
 describe('Assistant: the app\'s tests and automations (issue 22 §4)', function () {
   this.timeout(60_000);
   const context = readTestContext();
   let api: AgentRunsTestApi;
+  let extension: vscode.Extension<unknown>;
+  /** The test tools the editor offers now (1.139 lists disabled tools too: offeredTools applies `when`). */
+  const offered = (): string[] => offeredTools(api, extension).filter((n) => TEST_TOOLS.includes(n));
   const invoke = async (name: string, input: Record<string, unknown>): Promise<string> =>
     resultText(await api.assistant.tool(name as 'agentRuns_listAppTests')!.invoke({ input, toolInvocationToken: undefined }, none));
   /** A read of the served schema (any read updates the capability keys): the review list tool asks it first. */
@@ -49,6 +52,7 @@ describe('Assistant: the app\'s tests and automations (issue 22 §4)', function 
     if (!context) this.skip();
     const ext = vscode.extensions.all.find((e) => e.id.toLowerCase() === context.extensionId.toLowerCase());
     assert.ok(ext);
+    extension = ext;
     api = (await ext.activate()) as AgentRunsTestApi;
     await vscode.workspace.getConfiguration('agentRuns').update('appId', 'app_todo', vscode.ConfigurationTarget.Global);
     await admin(context, 'PATCH', '/settings', { preset: 'deployed', staleReadMs: null, staleStatusAfterFollowUpMs: null });

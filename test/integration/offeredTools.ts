@@ -3,9 +3,11 @@
 // VS Code 1.139's lists every registered tool, one whose `when` is false too: the workbench
 // gives extensions `getAllToolsIncludingDisabled()` and applies `when` itself as it builds a
 // chat request, which nothing in the extension host sees. There, a listed tool counts as
-// offered when its `when` holds; the only `when` the manifest uses is `agentRuns.codeReviews`,
-// which the extension reports (`api.codeReviews()`, set with the context key).
+// offered when its `when` holds; the manifest's tool `when`s are capability keys
+// (`agentRuns.codeReviews`, `agentRuns.serviceTests`, …), which the extension reports
+// (`api.codeReviews()`, `api.capability(…)`, set with the context keys).
 import * as vscode from 'vscode';
+import { CAPABILITIES, contextKeyOf } from '../../src/core/capabilities';
 import type { AgentRunsTestApi } from '../../src/extension';
 
 interface ToolContribution {
@@ -27,6 +29,9 @@ export function offeredTools(api: AgentRunsTestApi, extension: vscode.Extension<
     const clause = when.get(name);
     if (clause === undefined) return true;
     if (clause === 'agentRuns.codeReviews') return api.codeReviews();
+    // The other clauses are single capability keys (core/capabilities.ts), reported by the extension.
+    const capability = CAPABILITIES.find((c) => contextKeyOf(c) === clause);
+    if (capability !== undefined) return api.capability(capability);
     throw new Error(`offeredTools cannot evaluate the when clause "${clause}" of ${name}`);
   };
   const listed = vscode.lm.tools.map((t) => t.name).filter((n) => n.startsWith('agentRuns_'));
