@@ -1,8 +1,11 @@
 // A transcript write killed mid-way: a child process appends a run's messages to its journal
 // through the extension's own TranscriptFiles and is killed (SIGKILL) at a random moment, or the
 // journal is cut at a random byte inside its last record (what a write cut short leaves). After
-// each, the transcript must read back with every message the writer had reported saved, and a
-// new writer must be able to carry on after the torn tail.
+// each, the journal must hold every message the writer had reported saved, the transcript must
+// read back from it (the newest, in order: past its size bound the oldest are left on disk, and
+// it says how many), and a new writer must be able to carry on after the torn tail. The
+// messages are 2 to 3 KB each: a fast writer passes the bound (32 million characters, about
+// 12,000 of them) within the 8 rounds.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -65,7 +68,7 @@ function writeUntilKilled(root: string, script: string, from: number, afterMs: n
 }
 
 /** Reads the run back as the extension would after a restart. */
-async function readBack(root: string): Promise<{ sequences: number[]; warnings: string[] }> {
+async function readBack(root: string): Promise<{ sequences: number[]; dropped: number; earlier: boolean; warnings: string[] }> {
   const warnings: string[] = [];
   const files = new TranscriptFiles({ fsPath: root }, { info: () => undefined, warn: (m) => warnings.push(m) }, BASE, { saveDelayMs: 3_600_000 });
   try {
@@ -75,17 +78,36 @@ async function readBack(root: string): Promise<{ sequences: number[]; warnings: 
       t = await files.load(RUN);
     }
     assert.ok(files.isLoaded(RUN), 'the whole journal was read');
-    return { sequences: t.snapshot().entries.map((e) => e.message.sequence ?? -1), warnings };
+    const snapshot = t.snapshot();
+    return { sequences: snapshot.entries.map((e) => e.message.sequence ?? -1), dropped: snapshot.droppedMessageCount, earlier: snapshot.earlierMessagesUnavailable, warnings };
   } finally {
     files.dispose();
   }
 }
 
+/** Every message from 1 to `upTo` is there, in order (more may follow). */
 function assertComplete(sequences: readonly number[], upTo: number, what: string): void {
-  assert.ok(sequences.length >= upTo, `${what}: ${sequences.length} messages read back, ${upTo} were reported saved`);
+  assert.ok(sequences.length >= upTo, `${what}: ${sequences.length} messages, ${upTo} were reported saved`);
   for (let i = 0; i < upTo; i++) {
     assert.equal(sequences[i], i + 1, `${what}: message ${i + 1} missing or out of order`);
   }
+}
+
+/**
+ * The transcript read back: the newest messages in order with none missing between, up to at
+ * least `upTo`; it starts after message 1 only when its size bound left the oldest on disk, and
+ * then it says that earlier ones are not shown (a dropped count, or earlier messages unavailable).
+ */
+function assertReadBack(back: { sequences: readonly number[]; dropped: number; earlier: boolean }, upTo: number, what: string): void {
+  const first = back.sequences[0] ?? 1;
+  back.sequences.forEach((n, i) => assert.equal(n, first + i, `${what}: message ${first + i} missing or out of order`));
+  assert.ok(first + back.sequences.length - 1 >= upTo, `${what}: read back up to ${first + back.sequences.length - 1}, ${upTo} were reported saved`);
+  assert.ok(first === 1 || back.dropped > 0 || back.earlier, `${what}: the read-back starts at message ${first} and says nothing of the earlier ones`);
+}
+
+/** The journal's messages by sequence, in order. */
+function sequencesOf(entries: readonly { message: object }[]): number[] {
+  return entries.map((e) => (e.message as { sequence?: number }).sequence ?? -1).sort((a, b) => a - b);
 }
 
 describe('faults: transcript writes cut short', function () {
@@ -113,18 +135,25 @@ describe('faults: transcript writes cut short', function () {
         }
         const text = fs.readFileSync(journal, 'utf8');
         tornTails += text.endsWith('\n') ? 0 : 1;
-        assert.ok(parseJournal(text, RUN).valid, 'the journal lost its header');
+        const onDisk = parseJournal(text, RUN);
+        assert.ok(onDisk.valid, 'the journal lost its header');
+        // Everything reported saved is in the journal, but for the one record a cut went through.
+        const upTo = killed.saved - (cut ? 1 : 0);
+        assertComplete(sequencesOf(onDisk.entries), upTo, `round ${round}, the journal`);
         const back = await readBack(root);
         assert.deepEqual(back.warnings, [], 'the transcript was reported unreadable');
-        // Everything reported saved reads back, but for the one record a cut went through.
-        assertComplete(back.sequences, killed.saved - (cut ? 1 : 0), `round ${round}`);
-        s.note(`round ${round}: writer reported ${killed.saved} saved, ${back.sequences.length} read back${cut ? ' after a cut inside the last record' : ''}`);
+        assertReadBack(back, upTo, `round ${round}, read back`);
+        const newest = (back.sequences[0] ?? 1) + back.sequences.length - 1;
+        s.note(`round ${round}: writer reported ${killed.saved} saved, ${onDisk.entries.length} in the journal, ${back.sequences.length} read back${back.dropped > 0 ? ` (the oldest ${back.dropped} left on disk by the size bound)` : ''}${cut ? ' after a cut inside the last record' : ''}`);
         // The next writer's first poll starts right after what reads back (as a service would return it).
-        next = back.sequences.length + 50;
+        next = newest + 50;
       }
+      const onDisk = parseJournal(fs.readFileSync(journal, 'utf8'), RUN);
+      const all = sequencesOf(onDisk.entries);
+      assertComplete(all, all.length, 'at the end, the journal');
       const back = await readBack(root);
-      assertComplete(back.sequences, back.sequences.length, 'at the end');
-      s.note(`${tornTails} torn tails (${cuts} cut on purpose) left behind by 8 killed writers; ${back.sequences.length} messages read back, in order, none missing`);
+      assertReadBack(back, all.length, 'at the end, read back');
+      s.note(`${tornTails} torn tails (${cuts} cut on purpose) left behind by 8 killed writers; ${all.length} messages in the journal, in order, none missing; ${back.sequences.length} read back`);
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }
