@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AgentRunsTestApi } from '../../src/extension';
 import { readTestContext, type IntegrationTestContext } from '../support/testContext';
-import { admin, none, resultText, waitFor } from './emulatorAdmin';
+import { activateForApp, admin, none, restoreReference, resultText, waitFor } from './emulatorAdmin';
 
 async function postsSince(context: IntegrationTestContext, n: number): Promise<{ posts: { path: string; status?: number }[]; next: number }> {
   const res = await fetch(`${context.emulator.adminUrl}/requests?since=${n}`);
@@ -34,12 +34,7 @@ describe('Deployed profile: the service\'s own shapes through the extension', fu
 
   before(async function () {
     if (!context) this.skip();
-    const ext = vscode.extensions.all.find((e) => e.id.toLowerCase() === context.extensionId.toLowerCase());
-    assert.ok(ext);
-    api = (await ext.activate()) as AgentRunsTestApi;
-    const config = vscode.workspace.getConfiguration('agentRuns');
-    await config.update('appId', 'app_todo', vscode.ConfigurationTarget.Global);
-    await config.update('defaultModel', 'hosted/auto', vscode.ConfigurationTarget.Global);
+    ({ api } = await activateForApp(context));
     // The deployed shapes with current reads: what differs here is the shapes, not the replica.
     await admin(context, 'PATCH', '/settings', { preset: 'deployed', staleReadMs: null, staleStatusAfterFollowUpMs: null });
   });
@@ -47,10 +42,7 @@ describe('Deployed profile: the service\'s own shapes through the extension', fu
   after(async () => {
     if (!context) return;
     await admin(context, 'PATCH', '/workspaces/ws_acme', { concurrentAgentLimit: null });
-    await admin(context, 'PATCH', '/settings', { preset: 'reference' });
-    const config = vscode.workspace.getConfiguration('agentRuns');
-    await config.update('appId', undefined, vscode.ConfigurationTarget.Global);
-    await config.update('defaultModel', undefined, vscode.ConfigurationTarget.Global);
+    await restoreReference(context);
   });
 
   it('a run started (202) is followed to its end; its object tool parameters, attachment objects and six roles are kept and read back', async () => {

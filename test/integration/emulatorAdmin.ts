@@ -2,6 +2,7 @@
 // routes: settings, seeding, the request log), and the small waits and readings they share.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import type { AgentRunsTestApi } from '../../src/extension';
 import type { IntegrationTestContext } from '../support/testContext';
 
 /** A token no test cancels. */
@@ -56,4 +57,23 @@ export async function waitFor<T>(what: string, probe: () => T | undefined | fals
 export function resultText(result: vscode.LanguageModelToolResult | null | undefined): string {
   assert.ok(result, 'the tool returned no result');
   return result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+}
+
+/** The extension activated, with app_todo and hosted/auto as the person's settings. */
+export async function activateForApp(context: IntegrationTestContext): Promise<{ ext: vscode.Extension<unknown>; api: AgentRunsTestApi }> {
+  const ext = vscode.extensions.all.find((e) => e.id.toLowerCase() === context.extensionId.toLowerCase());
+  assert.ok(ext);
+  const api = (await ext.activate()) as AgentRunsTestApi;
+  const config = vscode.workspace.getConfiguration('agentRuns');
+  await config.update('appId', 'app_todo', vscode.ConfigurationTarget.Global);
+  await config.update('defaultModel', 'hosted/auto', vscode.ConfigurationTarget.Global);
+  return { ext, api };
+}
+
+/** Back to what every other test assumes: the reference profile, no app or model set. */
+export async function restoreReference(context: IntegrationTestContext): Promise<void> {
+  await admin(context, 'PATCH', '/settings', { preset: 'reference' });
+  const config = vscode.workspace.getConfiguration('agentRuns');
+  await config.update('appId', undefined, vscode.ConfigurationTarget.Global);
+  await config.update('defaultModel', undefined, vscode.ConfigurationTarget.Global);
 }

@@ -12,7 +12,7 @@ import type { AgentRunsTestApi } from '../../src/extension';
 import type { RunsTreeElement } from '../../src/runs/runsTree';
 import type { TestGroupsElement } from '../../src/testGroups/view';
 import { readTestContext } from '../support/testContext';
-import { admin, none, waitFor } from './emulatorAdmin';
+import { activateForApp, admin, none, restoreReference, waitFor } from './emulatorAdmin';
 
 describe('Service test groups and automations, against the emulator', function () {
   this.timeout(120_000);
@@ -39,20 +39,12 @@ describe('Service test groups and automations, against the emulator', function (
 
   before(async function () {
     if (!context) this.skip();
-    const ext = vscode.extensions.all.find((e) => e.id.toLowerCase() === context.extensionId.toLowerCase());
-    assert.ok(ext);
-    api = (await ext.activate()) as AgentRunsTestApi;
-    const config = vscode.workspace.getConfiguration('agentRuns');
-    await config.update('appId', 'app_todo', vscode.ConfigurationTarget.Global);
-    await config.update('defaultModel', 'hosted/auto', vscode.ConfigurationTarget.Global);
+    ({ api } = await activateForApp(context));
   });
 
   after(async () => {
     if (!context) return;
-    await admin(context, 'PATCH', '/settings', { preset: 'reference' });
-    const config = vscode.workspace.getConfiguration('agentRuns');
-    await config.update('appId', undefined, vscode.ConfigurationTarget.Global);
-    await config.update('defaultModel', undefined, vscode.ConfigurationTarget.Global);
+    await restoreReference(context);
   });
 
   it('deployed profile: the service\'s groups are listed with their counts and open to their members, components marked', async () => {

@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import type { AgentRunsTestApi } from '../../src/extension';
 import type * as ServiceTestsEntry from '../../src/serviceTests/entry';
 import { readTestContext } from '../support/testContext';
-import { admin, none, requestsSince, served, waitFor } from './emulatorAdmin';
+import { activateForApp, admin, none, requestsSince, restoreReference, served, waitFor } from './emulatorAdmin';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -58,12 +58,8 @@ describe('The app\'s tests in the Test Explorer (extension host, deployed profil
 
   before(async function () {
     if (!context) this.skip();
-    const ext = vscode.extensions.all.find((e) => e.id.toLowerCase() === context.extensionId.toLowerCase());
-    assert.ok(ext);
-    api = (await ext.activate()) as AgentRunsTestApi;
-    const config = vscode.workspace.getConfiguration('agentRuns');
-    await config.update('appId', 'app_todo', vscode.ConfigurationTarget.Global);
-    await config.update('defaultModel', 'hosted/auto', vscode.ConfigurationTarget.Global);
+    let ext: vscode.Extension<unknown>;
+    ({ ext, api } = await activateForApp(context));
     await admin(context, 'PATCH', '/settings', { preset: 'deployed', staleReadMs: null, staleStatusAfterFollowUpMs: null });
     await readSchema();
     await waitFor('agentRuns.serviceTests to turn on', () => (api.capability('serviceTests') ? true : undefined));
@@ -76,10 +72,7 @@ describe('The app\'s tests in the Test Explorer (extension host, deployed profil
   after(async () => {
     if (!context) return;
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-    await admin(context, 'PATCH', '/settings', { preset: 'reference' });
-    const config = vscode.workspace.getConfiguration('agentRuns');
-    await config.update('appId', undefined, vscode.ConfigurationTarget.Global);
-    await config.update('defaultModel', undefined, vscode.ConfigurationTarget.Global);
+    await restoreReference(context);
   });
 
   it('lists the app\'s tests, the components apart and not runnable, and a test\'s steps with both branches of its condition', async () => {
