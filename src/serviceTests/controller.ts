@@ -127,14 +127,9 @@ export class ServiceTests implements vscode.Disposable {
         if (metaOf(c)?.kind === 'group') groups.set(c.id, c);
       });
       for (const g of listed) {
-        const id = `${app.id}/group/${g.id}`;
-        const label = l10n.t('Group: {0}', g.name?.trim() || g.id);
-        const count = g.testCount === undefined ? undefined : g.testCount === 1 ? l10n.t('1 test') : l10n.t('{0} tests', g.testCount);
-        const item = groups.get(id) ?? makeItem(this.controller, id, label, { kind: 'group', appId, groupId: g.id, ...(g.name ? { name: g.name } : {}) }, { runnable: true });
-        item.label = label;
-        item.description = count;
-        item.sortText = `2 ${label}`;
-        groups.set(id, item);
+        const item = this.groupItem(app, appId, g.id, g.name, groups.get(`${app.id}/group/${g.id}`));
+        item.description = g.testCount === undefined ? undefined : g.testCount === 1 ? l10n.t('1 test') : l10n.t('{0} tests', g.testCount);
+        groups.set(item.id, item);
       }
       const items = tests.filter((t) => !t.isComponent).map((t) => makeItem(this.controller, `${app.id}/test/${t.id}`, t.name?.trim() || t.id, { kind: 'test', appId, testId: t.id }, {
         ...(t.description?.trim() ? { description: t.description.trim() } : {}), runnable: true, resolvable: true,
@@ -153,6 +148,15 @@ export class ServiceTests implements vscode.Disposable {
     } finally {
       app.busy = false;
     }
+  }
+
+  /** A group's item under its app (`known`, relabelled, or a new one), after the tests and before the components. */
+  private groupItem(app: vscode.TestItem, appId: string, groupId: string, name: string | undefined, known: vscode.TestItem | undefined): vscode.TestItem {
+    const label = l10n.t('Group: {0}', name?.trim() || groupId);
+    const item = known ?? makeItem(this.controller, `${app.id}/group/${groupId}`, label, { kind: 'group', appId, groupId, ...(name ? { name } : {}) }, { runnable: true });
+    item.label = label;
+    item.sortText = `2 ${label}`;
+    return item;
   }
 
   /**
@@ -207,16 +211,9 @@ export class ServiceTests implements vscode.Disposable {
     }
     if (appId !== configuredApp()) this.extraApps.add(appId);
     const app = this.appItem(appId);
-    const id = `${app.id}/group/${arg.groupId}`;
-    const label = l10n.t('Group: {0}', arg.name?.trim() || arg.groupId);
-    let group = app.children.get(id);
-    if (!group) {
-      group = makeItem(this.controller, id, label, { kind: 'group', appId, groupId: arg.groupId, ...(arg.name ? { name: arg.name } : {}) }, { runnable: true });
-      app.children.add(group);
-    } else {
-      group.label = label;
-    }
-    group.sortText = `2 ${label}`;
+    const known = app.children.get(`${app.id}/group/${arg.groupId}`);
+    const group = this.groupItem(app, appId, arg.groupId, arg.name, known);
+    if (!known) app.children.add(group);
     await this.runner.runGroup(group, appId, arg.groupId);
   }
 
