@@ -43,6 +43,7 @@ const STATELESS = {
   'src/api/validate.ts': 'pure request checks (they throw ApiError; see src/api/errors.ts)',
   'src/core/disposable.ts': 'an abstract base class with per-instance state only; nothing tests `instanceof Disposable`',
   'src/core/l10n.ts': 'a constant',
+  'src/core/testGroups/serviceGroups.ts': 'pure functions of their arguments (the group words, merging and checks): no module state',
   'src/core/panel/viewType.ts': 'a constant',
   'src/core/panel/export.ts': 'pure functions and constants (the panel\'s "open in editor" and the streamed exports of dist/transcripts.js)',
   'src/core/panel/exportLabels.ts': 'the export labels: constants and a pure function (export.ts re-exports them)',

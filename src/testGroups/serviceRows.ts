@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import type { ServiceTestGroup, ServiceTestGroupDetail, ServiceTestGroupMember } from '../api/testTypes';
-import { appsToList, groupContextValue, memberRow, mergeGroups, type GroupEntry } from '../core/testGroups/serviceGroups';
+import { appsToList, groupContextValue, memberRow, mergeGroups, testCountText, type GroupEntry } from '../core/testGroups/serviceGroups';
 import type { TestGroupStore } from '../core/testGroups/store';
 import { defaultAppId } from './settings';
 import type { ServiceGroupRows, TestGroupsElement } from './view';
@@ -216,7 +216,7 @@ function groupItem(node: GroupNode): vscode.TreeItem {
   const e = node.entry;
   const item = new vscode.TreeItem(e.name, vscode.TreeItemCollapsibleState.Collapsed);
   item.id = e.groupId;
-  const count = e.testCount === undefined ? '' : e.testCount === 1 ? vscode.l10n.t('1 test') : vscode.l10n.t('{0} tests', e.testCount);
+  const count = e.testCount === undefined ? '' : testCountText(e.testCount, vscode.l10n);
   const where = e.service ? (e.local ? vscode.l10n.t('created here') : '') : vscode.l10n.t('not listed by the service');
   item.description = [e.appId, count, where].filter((p) => p !== '').join(' · ');
   item.iconPath = new vscode.ThemeIcon(e.service ? 'beaker' : 'beaker-stop');

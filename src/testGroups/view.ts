@@ -1,6 +1,7 @@
 /** The "Test Groups" view: the groups this editor created against the current base URL. */
 import * as vscode from 'vscode';
 import type { TestGroupRecord, TestGroupStore } from '../core/testGroups/store';
+import { testCountText } from '../core/testGroups/serviceGroups';
 
 export const VIEW_ID = 'agentRuns.testGroups';
 export const GROUP_CONTEXT_VALUE = 'testGroup';
@@ -26,10 +27,6 @@ export interface ServiceElement { readonly kind: string }
 
 function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
-}
-
-export function testCountLabel(n: number): string {
-  return n === 1 ? vscode.l10n.t('1 test') : vscode.l10n.t('{0} tests', n);
 }
 
 export class TestGroupsTree implements vscode.TreeDataProvider<TestGroupsElement>, vscode.Disposable {
@@ -67,11 +64,11 @@ export class TestGroupsTree implements vscode.TreeDataProvider<TestGroupsElement
     if ('kind' in g) return this.serviceRows()?.item(g) ?? new vscode.TreeItem('');
     const item = new vscode.TreeItem(g.name, vscode.TreeItemCollapsibleState.None);
     item.id = g.groupId;
-    item.description = [g.appId, testCountLabel(g.testCount), g.groupId].filter((p) => p !== '').join(' · ');
+    item.description = [g.appId, testCountText(g.testCount, vscode.l10n), g.groupId].filter((p) => p !== '').join(' · ');
     item.iconPath = new vscode.ThemeIcon('beaker');
     item.contextValue = GROUP_CONTEXT_VALUE;
     item.accessibilityInformation = {
-      label: vscode.l10n.t('Test group {0}, app {1}, {2}, ID {3}', g.name, g.appId, testCountLabel(g.testCount), g.groupId),
+      label: vscode.l10n.t('Test group {0}, app {1}, {2}, ID {3}', g.name, g.appId, testCountText(g.testCount, vscode.l10n), g.groupId),
     };
     const md = new vscode.MarkdownString(undefined, true);
     md.appendMarkdown(`**${escapeMarkdown(g.name)}**\n\n`);

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { AppTest, ServiceTestGroup, ServiceTestGroupMember } from '../../src/api/testTypes';
 import { plainL10n } from '../../src/core/l10n';
 import {
-  appsToList, editTestsChoices, groupContextValue, groupRefOf, memberRow, mergeGroups, testIdsAfterEdit, unknownIdsMessage, unknownTestIds, withoutIds,
+  appsToList, editTestsChoices, groupContextValue, groupRefOf, memberRow, mergeGroups, testCountText, testIdsAfterEdit, unknownIdsMessage, unknownTestIds, withoutIds,
 } from '../../src/core/testGroups/serviceGroups';
 import type { TestGroupRecord } from '../../src/core/testGroups/store';
 
@@ -15,6 +15,12 @@ function svc(id: string, over: Partial<ServiceTestGroup> = {}): ServiceTestGroup
 const test = (id: string, over: Partial<AppTest> = {}): AppTest => ({ id, name: `Test ${id}`, isComponent: false, ...over });
 
 describe('Test groups from the service: merged with the ones created here', () => {
+  it('says a group\'s size in words, one and many alike in both views', () => {
+    assert.equal(testCountText(1, plainL10n), '1 test');
+    assert.equal(testCountText(0, plainL10n), '0 tests');
+    assert.equal(testCountText(12, plainL10n), '12 tests');
+  });
+
   it('lists a group created here and listed by the service once, with the service\'s name and count and the local files', () => {
     const entries = mergeGroups([local('g1'), local('g2')], new Map([['app_todo', [svc('g2', { name: 'Renamed', testCount: 5 }), svc('g3')]]]));
     assert.deepEqual(entries.map((e) => e.groupId), ['g1', 'g2', 'g3']);

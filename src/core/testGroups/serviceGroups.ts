@@ -22,6 +22,11 @@ export interface GroupEntry {
   readonly service?: ServiceTestGroup;
 }
 
+/** A group's size in words ("1 test", "3 tests"): the Test Groups view and the Test Explorer. */
+export function testCountText(n: number, l10n: L10n): string {
+  return n === 1 ? l10n.t('1 test') : l10n.t('{0} tests', n);
+}
+
 /**
  * One entry per group ID: the ones created here first (newest first, as the store keeps them),
  * each with what the service lists of it (name, description, count are the service's); then the
