@@ -30,6 +30,7 @@ import type { Agent, AgentRun, CreateTestGroupRequest, FollowUpAck, StartAgentRe
 import type {
   AutomationRunQueued, StartTestGroupRunRequest, StartTestRunRequest, TestGroupRunStarted, TestRunStarted, UpdateTestGroupRequest,
 } from '../api/testTypes';
+import { Emitter, type Event } from '../core/events';
 import type { L10n } from '../core/l10n';
 import type { RunLedger } from '../core/ledger/ledger';
 import { conversationOf, runState } from '../core/ledger/runState';
@@ -111,6 +112,13 @@ export type SendPostsModule = typeof SendPosts;
 export class SendDoor {
   /** The targets with a send under way (`test:<id>`, `group:<id>`, …). */
   private readonly underWay = new Set<string>();
+  private readonly groupsChanged = new Emitter<{ readonly groupId?: string }>();
+  /**
+   * A test group was created, changed or deleted through the door (or may have been: the send
+   * may have reached the service), so every list of groups (the Test Groups view, the Test
+   * Explorer) reads again instead of showing what it read before.
+   */
+  readonly onDidChangeTestGroups: Event<{ readonly groupId?: string }> = this.groupsChanged.event;
 
   constructor(private readonly d: DoorDeps, private readonly posts: () => SendPostsModule) {}
 
@@ -140,12 +148,12 @@ export class SendDoor {
 
   /** `PUT /test-groups/{id}`, once; `busy` while the group is being changed or deleted. */
   updateTestGroup(groupId: string, request: UpdateTestGroupRequest, o: SendOptions): Promise<TestGroupChangeResult> {
-    return this.once(`group:${groupId}`, o, (p) => p.putTestGroup(this.d, groupId, request, o));
+    return this.changed(groupId, this.once(`group:${groupId}`, o, (p) => p.putTestGroup(this.d, groupId, request, o)));
   }
 
   /** `DELETE /test-groups/{id}`, once; `busy` while the group is being changed or deleted. */
   deleteTestGroup(groupId: string, o: SendOptions): Promise<TestGroupChangeResult> {
-    return this.once(`group:${groupId}`, o, (p) => p.removeTestGroup(this.d, groupId, o));
+    return this.changed(groupId, this.once(`group:${groupId}`, o, (p) => p.removeTestGroup(this.d, groupId, o)));
   }
 
   /** `POST /automations/{id}/run`, once; `busy` while the same automation is being run. */
@@ -189,7 +197,16 @@ export class SendDoor {
 
   /** `POST /test-groups`, once; never sent again on its own. */
   createTestGroup(request: CreateTestGroupRequest, o: SendOptions): Promise<TestGroupResult> {
-    return this.posts().postTestGroup(this.d, request, o);
+    return this.changed(undefined, this.posts().postTestGroup(this.d, request, o));
+  }
+
+  /** Tells the lists of groups when `send` changed a group or may have (not when nothing was sent). */
+  private async changed<R extends { readonly kind: string; readonly mayHaveArrived?: boolean }>(groupId: string | undefined, send: Promise<R>): Promise<R> {
+    const r = await send;
+    if (r.kind === 'done' || r.kind === 'created' || (r.kind === 'failed' && r.mayHaveArrived === true)) {
+      this.groupsChanged.fire(groupId === undefined ? {} : { groupId });
+    }
+    return r;
   }
 
   /**

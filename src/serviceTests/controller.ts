@@ -3,14 +3,16 @@
  * configured `agentRuns.appId`, and any app a group was run for) its tests (`GET /tests`), the
  * reusable components apart under "Components" (never run), each test's steps read when it is
  * expanded (`GET /tests/{id}`), groups run from here. Refreshed by the Test Explorer's refresh,
- * `agentRuns.serviceTests.refresh`, and when the app setting changes. Made while the service
- * offers its tests (register.ts); disposing it stops every read.
+ * `agentRuns.serviceTests.refresh`, when the app setting changes, and when a group is created,
+ * changed or deleted through the send door. Made while the service offers its tests
+ * (register.ts); disposing it stops every read.
  */
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import type { ServiceTestGroup } from '../api/testTypes';
 import { DEFAULT_POLLER_SETTINGS } from '../core/polling/settings';
 import { TestRunStore } from '../core/serviceTests/store';
+import { testCountText } from '../core/testGroups/serviceGroups';
 import type { FailureDescribers } from '../testing/register';
 import { makeItem, metaOf, RUNNABLE, setSteps } from './items';
 import { Runner } from './runner';
@@ -64,6 +66,11 @@ export class ServiceTests implements vscode.Disposable {
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('agentRuns.appId')) void this.refresh();
       }),
+      // A group created, renamed, edited or deleted elsewhere (the Test Groups view, Create Test
+      // Group): the groups listed here are read again, once the Testing view has asked for them.
+      vscode.Disposable.from(deps.door.onDidChangeTestGroups(() => {
+        if (this.controller.items.size > 0) void this.refresh();
+      })),
       this.describer(describers),
     );
     live.add(this);
@@ -128,7 +135,7 @@ export class ServiceTests implements vscode.Disposable {
       });
       for (const g of listed) {
         const item = this.groupItem(app, appId, g.id, g.name, groups.get(`${app.id}/group/${g.id}`));
-        item.description = g.testCount === undefined ? undefined : g.testCount === 1 ? l10n.t('1 test') : l10n.t('{0} tests', g.testCount);
+        item.description = g.testCount === undefined ? undefined : testCountText(g.testCount, l10n);
         groups.set(item.id, item);
       }
       const items = tests.filter((t) => !t.isComponent).map((t) => makeItem(this.controller, `${app.id}/test/${t.id}`, t.name?.trim() || t.id, { kind: 'test', appId, testId: t.id }, {

@@ -149,6 +149,18 @@ describe('The app\'s tests in the Test Explorer (extension host, deployed profil
     assert.ok(said.some((s) => s.itemId.startsWith(`${group.itemId}/tst_todo_add/`) && s.verdict === 'passed'), 'the members\' steps have their results');
   });
 
+  it('a group created elsewhere (the assistant\'s tool, through the send door) is listed here without a refresh', async () => {
+    const { controller } = live()!;
+    await controller.refreshHandler!(none); // the Testing view has read the app's tests and groups
+    const name = `Made by the tool ${Date.now()}`;
+    const tool = api.assistant.tool('agentRuns_createTestGroup')!;
+    const result = await tool.invoke({ input: { name, appId: 'app_todo', testIds: ['tst_todo_add'] }, toolInvocationToken: undefined }, none);
+    const text = result?.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('') ?? '';
+    assert.doesNotMatch(text, /Not confirmed|could not|failed/i, text);
+    const item = await waitFor(`"Group: ${name}" in the Test Explorer`, () => children(controller.items.get('app/app_todo')).find((c) => c.label === `Group: ${name}`));
+    assert.equal(item.description, '1 test');
+  });
+
   it('a failed test: its failure for "Ask Agent to Fix" lists the failed step and its comment', async () => {
     const { controller, runner } = live()!;
     const remove = byLabel(controller.items.get('app/app_todo'), 'Delete a todo');

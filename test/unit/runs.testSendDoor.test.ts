@@ -94,6 +94,25 @@ describe('the send door\'s test, group and automation entries (issue 22)', funct
     assert.deepEqual(await door.deleteTestGroup('grp_1', o), { kind: 'done', baseUrl: server.baseUrl });
   });
 
+  it('tells the lists of groups when a group was changed, deleted or created, or may have been; not when nothing was', async () => {
+    const told: Array<{ groupId?: string }> = [];
+    const sub = door.onDidChangeTestGroups((e) => void told.push(e));
+    server.handle((_req, res) => json(res, 200, { ok: true }));
+    await door.updateTestGroup('grp_1', { name: 'G', testIds: ['a'] }, o);
+    await door.deleteTestGroup('grp_2', o);
+    server.handle((_req, res) => json(res, 201, { groupId: 'grp_3', name: 'New', appId: 'app_x', testCount: 1 }));
+    assert.equal((await door.createTestGroup({ name: 'New', appId: 'app_x', testIds: ['a'] }, o)).kind, 'created');
+    assert.deepEqual(told, [{ groupId: 'grp_1' }, { groupId: 'grp_2' }, {}]);
+    server.handle((_req, res) => json(res, 409, { error: 'Conflict' }));
+    await door.updateTestGroup('grp_1', { name: 'H', testIds: [] }, o);
+    await door.startTestGroupRun({ groupId: 'grp_1', branchId: 'live' }, o);
+    assert.equal(told.length, 3, 'a refusal changed nothing; a group run is not a change of the group');
+    server.handle((req) => req.socket.destroy());
+    await door.deleteTestGroup('grp_4', o);
+    assert.deepEqual(told.at(-1), { groupId: 'grp_4' }, 'a delete that may have arrived: read the list again');
+    sub.dispose();
+  });
+
   it('an automation run: one POST, queued with what the service said', async () => {
     server.handle((_req, res) => json(res, 202, { automationId: 'auto_1', status: 'queued', queuedAt: 5 }));
     assert.deepEqual(await door.runAutomation('auto_1', o), { kind: 'queued', queued: { automationId: 'auto_1', status: 'queued', queuedAt: 5 }, baseUrl: server.baseUrl });
