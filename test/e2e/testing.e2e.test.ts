@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { installVsix } from '../support/codeServer';
-import { paths } from '../support/paths';
+import { paths, vscodeFlavour } from '../support/paths';
 import { makeTempDir, runToCompletion, waitUntil } from '../support/processes';
 import { waitForStep } from './createSteps';
 import { UI_TIMEOUT_MS, useWorkbench, type Workbench } from './harness';
@@ -118,20 +118,26 @@ describe('Test Explorer (UI)', function () {
     await wb.runCommand('Test: Run All Tests');
     await wb.runCommand('Test Results: Focus on Test Results View');
     const failed = await wb.waitForTreeRow('applies a discount code');
-    // VS Code 1.139 gives the message a row of its own under the test's (the test's row also
-    // shows it, but its menu has no message actions); 1.100 shows a single message only on the
-    // test's row, which then has no children and carries the message actions.
-    const expanded = await failed.getAttribute('aria-expanded');
-    if (expanded === 'false') await failed.locator('.monaco-tl-twistie').click();
-    const message = expanded === null
-      ? failed
-      : wb.page.locator('.monaco-list-row', { hasText: 'Expected the discount to be applied' }).filter({ hasNotText: 'applies a discount code' }).first();
-    await message.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-    assert.match(await message.innerText(), /Expected the discount to be applied/);
-    await message.click({ button: 'right' });
-    await wb.page.locator('.context-view .monaco-menu .action-label[aria-label="Ask Agent to Fix"]').waitFor({ state: 'visible' });
-    await wb.screenshot('testing-ask-agent-to-fix-menu');
-    await wb.chooseInOpenMenu('Ask Agent to Fix');
+    // The row is drawn while the test runs; its message (children) and then its failed state
+    // come after. Read its shape only once it shows the failure: read earlier, a row without
+    // children yet was taken for 1.100's single-row shape (seen on 1.139).
+    await waitUntil(async () => (await failed.locator('.codicon-testing-failed-icon').count()) > 0, UI_TIMEOUT_MS, 'the test\'s row to show its failure');
+    assert.match(await failed.innerText(), /Expected the discount to be applied/, 'the row shows the test and its one message');
+    // VS Code 1.100 gives that row (the test and its one message, drawn as one) the message's
+    // menu; 1.139 gives it the test's menu. On both, opening the row shows the message in the
+    // view with its actions as buttons (`testing/message/content`).
+    if (vscodeFlavour() === 'minimum') {
+      await failed.click({ button: 'right' });
+      await wb.page.locator('.context-view .monaco-menu .action-label[aria-label="Ask Agent to Fix"]').waitFor({ state: 'visible' });
+      await wb.screenshot('testing-ask-agent-to-fix-menu');
+      await wb.page.keyboard.press('Escape');
+    }
+    await failed.click();
+    // The workbench draws it as a floating click widget over the message (not a .monaco-button).
+    const button = wb.page.locator('.test-output-peek-message-container .floating-click-widget', { hasText: /^Ask Agent to Fix$/ }).first();
+    await button.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+    await wb.screenshot('testing-ask-agent-to-fix-button');
+    await button.click();
     // The launch form's review (app and model come from the settings).
     const review = wb.page.locator('.quick-input-widget .quick-input-title');
     await waitUntil(async () => /review|Start Agent Run/i.test(await review.innerText().catch(() => '')), UI_TIMEOUT_MS, 'the launch form');
