@@ -266,6 +266,32 @@ export class Workbench {
   }
 
   /**
+   * Widens the side bar by `by` pixels the way a person does: drags the sash on its edge. The
+   * sash is found, not assumed at the side bar's last pixel: newer workbenches (1.139) leave a
+   * gap between the parts, with the sash in it.
+   */
+  async widenSideBar(by: number, timeoutMs = UI_TIMEOUT_MS): Promise<void> {
+    const side = await this.page.locator('.part.sidebar').boundingBox();
+    if (!side) throw new Error('The side bar is not shown');
+    const edge = side.x + side.width;
+    const sashes: Array<{ x: number; top: number; height: number }> = [];
+    for (const l of await this.page.locator('.monaco-sash.vertical').all()) {
+      const r = await l.boundingBox();
+      if (r) sashes.push({ x: r.x + r.width / 2, top: r.y, height: r.height });
+    }
+    const sash = sashes
+      .filter((b) => b.height > side.height / 2 && Math.abs(b.x - edge) <= 12)
+      .sort((a, b) => Math.abs(a.x - edge) - Math.abs(b.x - edge))[0];
+    if (!sash) throw new Error(`No sash by the side bar's edge (x ${edge}) among ${JSON.stringify(sashes)}`);
+    const y = Math.max(sash.top, side.y) + Math.min(sash.height, side.height) / 2;
+    await this.page.mouse.move(sash.x, y);
+    await this.page.mouse.down();
+    await this.page.mouse.move(sash.x + by, y, { steps: 5 });
+    await this.page.mouse.up();
+    await waitUntil(async () => ((await this.page.locator('.part.sidebar').boundingBox())?.width ?? 0) > side.width + by * 0.75, timeoutMs, 'the side bar to widen');
+  }
+
+  /**
    * Waits until the workbench has restored the side bar's view container after a start or a
    * reload. An extension's container is restored only once the extension host has registered
    * the extension (seconds after the page shows): until then the side bar is up with no icon

@@ -171,14 +171,7 @@ describe('UI: the service\'s test groups and automations (deployed profile)', fu
     await waitForDescription(wb, 'Runs', 'Send release notes', /^manual · last run /, 30_000);
     assert.equal(sent(wb, 'POST', /\/automations\//).length, 1, 'nothing sent again');
     // Widen the side bar (drag its edge) so the rows' descriptions read in full in the screenshot.
-    const sideBar = await wb.page.locator('.part.sidebar').boundingBox();
-    assert.ok(sideBar);
-    const edge = { x: sideBar.x + sideBar.width - 1, y: sideBar.y + sideBar.height / 2 };
-    await wb.page.mouse.move(edge.x, edge.y);
-    await wb.page.mouse.down();
-    await wb.page.mouse.move(edge.x + 260, edge.y, { steps: 5 });
-    await wb.page.mouse.up();
-    await waitUntil(async () => ((await wb.page.locator('.part.sidebar').boundingBox())?.width ?? 0) > sideBar.width + 200, UI_TIMEOUT_MS, 'the side bar to widen');
+    await wb.widenSideBar(260);
     await wb.page.mouse.move(900, 500);
     await wb.screenshot('service-groups-5-automation-run');
   });
