@@ -57,7 +57,10 @@ describe('UI: the app\'s tests in the Test Explorer (deployed profile)', functio
     const skipped = wb.page.locator('.monaco-list-row .codicon-testing-skipped-icon');
     assert.ok(await skipped.count() > 0, 'the untaken branch is skipped');
     const shot = await wb.screenshot('service-test-run');
-    fs.copyFileSync(shot, path.join(paths.repoRoot, 'docs', 'screenshots', 'service-test-run.png'));
+    // The README's picture is taken again only when asked (a test run never changes tracked files).
+    if (process.env.AGENT_RUNS_UPDATE_DOCS_SCREENSHOTS === '1') {
+      fs.copyFileSync(shot, path.join(paths.repoRoot, 'docs', 'screenshots', 'service-test-run.png'));
+    }
 
     // Nothing read once the run ended: the emulator's log past a few of the fast cadence's periods.
     const before = wb.emulator.requests.length;
