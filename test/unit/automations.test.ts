@@ -98,7 +98,8 @@ describe('Sends of the Test Groups view and Run Now: what the person is told', (
   it('may have arrived: said, and that it is not sent again', () => {
     const n = failureNotice({ kind: 'failed', error: cut, mayHaveArrived: true }, 'Running “Nightly”', describeErr, plainL10n);
     assert.equal(n?.severity, 'warning');
-    assert.match(n?.text ?? '', /may have reached the service.*not sent again/);
+    assert.match(n?.text ?? '', /may have reached the service, but no answer confirmed it \(.+\)\. It is not sent again/);
+    assert.ok(n?.text.includes(`(${describeErr(cut)})`), `the cause is said: ${n?.text ?? ''}`);
   });
 
   it('busy sends nothing more; done, queued and not connected need no notice here', () => {

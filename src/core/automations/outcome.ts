@@ -64,7 +64,8 @@ export function failureNotice(answer: DoorAnswer, what: string, describe: (e: un
   if (answer.mayHaveArrived) {
     return {
       severity: 'warning',
-      text: l10n.t('{0}: the request may have reached the service, but no answer came. It is not sent again; refresh to see whether it took effect.', what),
+      // "No answer confirmed it": true of a cut, a timeout and a 502 after the work alike; the cause follows.
+      text: l10n.t('{0}: the request may have reached the service, but no answer confirmed it ({1}). It is not sent again; refresh to see whether it took effect.', what, describe(answer.error)),
     };
   }
   const reason = refusalReason(answer.error, describe);
