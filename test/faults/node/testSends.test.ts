@@ -1,5 +1,6 @@
-// The app's test runs, group runs and automation runs (issue 22) sent while the connection
-// fails after the request arrived, and at the service's limit: each through the send door
+// The app's test runs, group runs and automation runs (issue 22) sent while the answer fails
+// after the request arrived and did its work (the connection reset, the answer held past the
+// client's wait, a 502), each send in each way, and at the service's limit: each through the send door
 // (src/runs/sendDoor.ts, its requests in sendPosts.ts) with the real client against the
 // emulator's deployed profile, and told in the words the product shows for it (the Test
 // Explorer's run: src/serviceTests/runner.ts → startFailureText; Run Now, Rename and Delete of a
@@ -86,117 +87,112 @@ function sinks(s: Scenario, t: Setup, told: string): void {
   s.sink('the output channel', t.log.join('\n'));
 }
 
-const MAY_HAVE_ARRIVED_START = /may have reached the service; it was not sent again\. Look in the service before starting it again/;
-const MAY_HAVE_ARRIVED = /the request may have reached the service, but no answer came\. It is not sent again; refresh to see whether it took effect\./;
-/** The connection reset after the emulator's handler ran: what the client says about it. */
-const CUT = { passThrough: true, reset: true, times: 1 };
 
 describe('faults: the app\'s test runs, group runs, automation runs and group changes are sent once, cut or refused (issue 22)', function () {
   this.timeout(30_000);
   const emu = useEmulator();
 
-  scenario('no-duplicates', 'Run Test (Test Explorer): the connection resets after POST /test-runs arrived: one POST, one run, "may have reached the service", nothing re-sent, the test and branch named', async (s) => {
-    const t = await setUp(emu());
-    try {
-      t.e.inject({ method: 'POST', path: '^/test-runs$', ...CUT });
-      const result = await t.door.startTestRun({ testId: ADD.testId, branchId: BRANCH }, { from: EXPLORER });
-      s.duplicatePosts(t.count('POST', /\/test-runs$/) - 1, `${t.count('POST', /\/test-runs$/)} POST /test-runs for one Run`);
-      assert.equal(result.kind === 'failed' && result.mayHaveArrived, true, `not "may have arrived": ${JSON.stringify(result)}`);
-      const said = explorerSays(ADD.name, result);
-      assert.match(said, MAY_HAVE_ARRIVED_START);
-      assert.match(said, /The start of “Add a todo”/, 'the test is not named');
-      assert.match(said, /was interrupted/, 'the cause is not said');
-      assert.equal([...t.e.state.testRuns.values()].filter((r) => r.testId === ADD.testId).length, 1, 'the run does not exist exactly once');
-      assert.ok(t.log.some((l) => l.startsWith(`warn Starting a run of test ${ADD.testId} on ${BRANCH} from the ${EXPLORER} failed (it may have arrived; it is not sent again)`)), `the output channel does not name the test and branch:\n${t.log.join('\n')}`);
-      await watch();
-      s.duplicatePosts(t.count('POST', /\/test-runs$/) - 1, `${t.count('POST', /\/test-runs$/)} POST /test-runs once the failure was told`);
-      // Only the person's next Run sends again: the door holds no lock on the test any more.
-      assert.notEqual((await t.door.startTestRun({ testId: ADD.testId, branchId: BRANCH }, { from: EXPLORER })).kind, 'busy');
-      sinks(s, t, said);
-    } finally {
-      await t.client.dispose();
-    }
-  });
+  /** One of the sends, as the scenarios below cut it after its request arrived. */
+  interface CutSend {
+    /** The request as the person would name it, e.g. "POST /test-runs". */
+    readonly request: string;
+    readonly what: string;
+    /** The emulator's rule path and the request log's path. */
+    readonly rulePath: string;
+    readonly method: 'POST' | 'PUT' | 'DELETE';
+    send(t: Setup): Promise<{ kind: string; mayHaveArrived?: boolean; error?: unknown }>;
+    /** What the person is told, from the product's own words. */
+    told(t: Setup, answer: Awaited<ReturnType<CutSend['send']>>): string;
+    /** The target named in the words. */
+    readonly named: RegExp;
+    /** The work the request did, exactly once (the cut came after it). */
+    doneOnce(t: Setup): void;
+    /** The output channel's line, when the door logs one naming the target. */
+    readonly logged?: string;
+  }
 
-  scenario('no-duplicates', 'Run Group (Test Explorer): the connection resets after POST /test-group-runs arrived: one POST, one group run, "may have reached the service", nothing re-sent, the group named', async (s) => {
-    const t = await setUp(emu());
-    try {
-      t.e.inject({ method: 'POST', path: '^/test-group-runs$', ...CUT });
-      const result = await t.door.startTestGroupRun({ groupId: SMOKE.groupId, branchId: BRANCH }, { from: EXPLORER });
-      s.duplicatePosts(t.count('POST', /\/test-group-runs$/) - 1, `${t.count('POST', /\/test-group-runs$/)} POST /test-group-runs for one Run Group`);
-      assert.equal(result.kind === 'failed' && result.mayHaveArrived, true, `not "may have arrived": ${JSON.stringify(result)}`);
-      const said = explorerSays(`Group: ${SMOKE.name}`, result);
-      assert.match(said, MAY_HAVE_ARRIVED_START);
-      assert.match(said, /The start of “Group: Smoke”/, 'the group is not named');
-      assert.equal([...t.e.state.groupRuns.values()].filter((g) => g.groupId === SMOKE.groupId).length, 1, 'the group run does not exist exactly once');
-      assert.ok(t.log.some((l) => l.startsWith(`warn Starting a run of test group ${SMOKE.groupId} on ${BRANCH} from the ${EXPLORER} failed (it may have arrived; it is not sent again)`)), t.log.join('\n'));
-      await watch();
-      s.duplicatePosts(t.count('POST', /\/test-group-runs$/) - 1, `${t.count('POST', /\/test-group-runs$/)} POST /test-group-runs once the failure was told`);
-      sinks(s, t, said);
-    } finally {
-      await t.client.dispose();
-    }
-  });
+  const noticeText = (what: string) => (_t: Setup, answer: Awaited<ReturnType<CutSend['send']>>): string => {
+    const notice = noticeFor(answer, what);
+    assert.equal(notice.severity, 'warning');
+    return notice.text;
+  };
 
-  scenario('no-duplicates', 'Run Now (automation): the connection resets after POST /automations/{id}/run arrived: one POST, queued once, "may have reached the service", nothing re-sent, the automation named', async (s) => {
-    const t = await setUp(emu());
-    const path = new RegExp(`/automations/${AUTOMATION.automationId}/run$`);
-    try {
-      t.e.inject({ method: 'POST', path: `^/automations/${AUTOMATION.automationId}/run$`, ...CUT });
-      const answer = await t.door.runAutomation(AUTOMATION.automationId, { from: 'Runs view' });
-      s.duplicatePosts(t.count('POST', path) - 1, `${t.count('POST', path)} POST /automations/{id}/run for one Run Now`);
-      assert.equal(answer.kind === 'failed' && answer.mayHaveArrived, true, `not "may have arrived": ${JSON.stringify(answer)}`);
-      const notice = noticeFor(answer, plainL10n.t('Running the automation “{0}”', AUTOMATION.name));
-      assert.equal(notice.severity, 'warning');
-      assert.match(notice.text, MAY_HAVE_ARRIVED);
-      assert.match(notice.text, /^Running the automation “Run smoke tests”:/, 'the automation is not named');
-      assert.notEqual(t.e.state.automations.get(AUTOMATION.automationId)?.queuedAt ?? null, null, 'the cut request did not reach the service (the scenario tests nothing)');
-      await watch();
-      s.duplicatePosts(t.count('POST', path) - 1, `${t.count('POST', path)} POST /automations/{id}/run once the failure was told`);
-      sinks(s, t, notice.text);
-    } finally {
-      await t.client.dispose();
-    }
-  });
+  const SENDS: readonly CutSend[] = [
+    {
+      request: 'POST /test-runs', what: 'Run Test (Test Explorer)', rulePath: '^/test-runs$', method: 'POST',
+      send: (t) => t.door.startTestRun({ testId: ADD.testId, branchId: BRANCH }, { from: EXPLORER }),
+      told: (_t, r) => explorerSays(ADD.name, r as Awaited<ReturnType<SendDoor['startTestRun']>>),
+      named: /The start of “Add a todo” may have reached the service; it was not sent again\. Look in the service before starting it again/,
+      doneOnce: (t) => assert.equal([...t.e.state.testRuns.values()].filter((r) => r.testId === ADD.testId).length, 1, 'the run does not exist exactly once'),
+      logged: `warn Starting a run of test ${ADD.testId} on ${BRANCH} from the ${EXPLORER} failed (it may have arrived; it is not sent again)`,
+    },
+    {
+      request: 'POST /test-group-runs', what: 'Run Group (Test Explorer)', rulePath: '^/test-group-runs$', method: 'POST',
+      send: (t) => t.door.startTestGroupRun({ groupId: SMOKE.groupId, branchId: BRANCH }, { from: EXPLORER }),
+      told: (_t, r) => explorerSays(`Group: ${SMOKE.name}`, r as Awaited<ReturnType<SendDoor['startTestGroupRun']>>),
+      named: /The start of “Group: Smoke” may have reached the service; it was not sent again\. Look in the service before starting it again/,
+      doneOnce: (t) => assert.equal([...t.e.state.groupRuns.values()].filter((g) => g.groupId === SMOKE.groupId).length, 1, 'the group run does not exist exactly once'),
+      logged: `warn Starting a run of test group ${SMOKE.groupId} on ${BRANCH} from the ${EXPLORER} failed (it may have arrived; it is not sent again)`,
+    },
+    {
+      request: 'POST /automations/{id}/run', what: 'Run Now (automation)', rulePath: `^/automations/${AUTOMATION.automationId}/run$`, method: 'POST',
+      send: (t) => t.door.runAutomation(AUTOMATION.automationId, { from: 'Runs view' }),
+      told: noticeText(plainL10n.t('Running the automation “{0}”', AUTOMATION.name)),
+      named: /^Running the automation “Run smoke tests”: the request may have reached the service, but no answer confirmed it \(/,
+      doneOnce: (t) => assert.notEqual(t.e.state.automations.get(AUTOMATION.automationId)?.queuedAt ?? null, null, 'the cut request did not reach the service (the scenario tests nothing)'),
+    },
+    {
+      request: 'PUT /test-groups/{id}', what: 'Rename (a service test group)', rulePath: `^/test-groups/${SMOKE.groupId}$`, method: 'PUT',
+      send: (t) => t.door.updateTestGroup(SMOKE.groupId, { name: 'Smoke checks', testIds: [ADD.testId, FILTER.testId], description: 'Quick checks before a release.' }, { from: 'Test Groups view' }),
+      told: noticeText(plainL10n.t('Renaming the test group “{0}”', SMOKE.name)),
+      named: /^Renaming the test group “Smoke”: the request may have reached the service, but no answer confirmed it \(/,
+      doneOnce: (t) => assert.equal(t.e.state.testGroups.get(SMOKE.groupId)?.name, 'Smoke checks', 'the cut request did not reach the service'),
+    },
+    {
+      request: 'DELETE /test-groups/{id}', what: 'Delete (a service test group)', rulePath: `^/test-groups/${SMOKE.groupId}$`, method: 'DELETE',
+      send: (t) => t.door.deleteTestGroup(SMOKE.groupId, { from: 'Test Groups view' }),
+      told: noticeText(plainL10n.t('Deleting the test group “{0}”', SMOKE.name)),
+      named: /^Deleting the test group “Smoke”: the request may have reached the service, but no answer confirmed it \(/,
+      doneOnce: (t) => assert.notEqual(t.e.state.testGroups.get(SMOKE.groupId)?.archivedAt ?? null, null, 'the cut request did not reach the service (the group is not archived)'),
+    },
+  ];
 
-  scenario('no-duplicates', 'Rename (a service test group): the connection resets after PUT /test-groups/{id} arrived: one PUT, renamed once, "may have reached the service", nothing re-sent', async (s) => {
-    const t = await setUp(emu());
-    const path = new RegExp(`/test-groups/${SMOKE.groupId}$`);
-    try {
-      t.e.inject({ method: 'PUT', path: `^/test-groups/${SMOKE.groupId}$`, ...CUT });
-      const answer = await t.door.updateTestGroup(SMOKE.groupId, { name: 'Smoke checks', testIds: [ADD.testId, FILTER.testId], description: 'Quick checks before a release.' }, { from: 'Test Groups view' });
-      s.duplicatePosts(t.count('PUT', path) - 1, `${t.count('PUT', path)} PUT /test-groups/{id} for one Rename`);
-      assert.equal(answer.kind === 'failed' && answer.mayHaveArrived, true, `not "may have arrived": ${JSON.stringify(answer)}`);
-      const notice = noticeFor(answer, plainL10n.t('Renaming the test group “{0}”', SMOKE.name));
-      assert.equal(notice.severity, 'warning');
-      assert.match(notice.text, MAY_HAVE_ARRIVED);
-      assert.equal(t.e.state.testGroups.get(SMOKE.groupId)?.name, 'Smoke checks', 'the cut request did not reach the service');
-      await watch();
-      s.duplicatePosts(t.count('PUT', path) - 1, `${t.count('PUT', path)} PUT /test-groups/{id} once the failure was told`);
-      sinks(s, t, notice.text);
-    } finally {
-      await t.client.dispose();
-    }
-  });
+  /** After the emulator's handler did the work: how the answer fails to come through. */
+  const CUTS = [
+    { how: 'the connection resets after {request} arrived', rule: { passThrough: true, reset: true }, cause: /interrupted|reset|closed/i },
+    { how: 'the answer to {request} is held past the client\'s wait', rule: { passThrough: true, delayMs: FAST_TIMEOUTS.headersMs + 1_500 }, cause: /did not answer within/ },
+    { how: 'a 502 answers {request} after the work was done', rule: { passThrough: true, status: 502 }, cause: /502/ },
+  ] as const;
 
-  scenario('no-duplicates', 'Delete (a service test group): the connection resets after DELETE /test-groups/{id} arrived: one DELETE, "may have reached the service", nothing re-sent', async (s) => {
-    const t = await setUp(emu());
-    const path = new RegExp(`/test-groups/${SMOKE.groupId}$`);
-    try {
-      t.e.inject({ method: 'DELETE', path: `^/test-groups/${SMOKE.groupId}$`, ...CUT });
-      const answer = await t.door.deleteTestGroup(SMOKE.groupId, { from: 'Test Groups view' });
-      s.duplicatePosts(t.count('DELETE', path) - 1, `${t.count('DELETE', path)} DELETE /test-groups/{id} for one Delete`);
-      assert.equal(answer.kind === 'failed' && answer.mayHaveArrived, true, `not "may have arrived": ${JSON.stringify(answer)}`);
-      const notice = noticeFor(answer, plainL10n.t('Deleting the test group “{0}”', SMOKE.name));
-      assert.equal(notice.severity, 'warning');
-      assert.match(notice.text, MAY_HAVE_ARRIVED);
-      await watch();
-      s.duplicatePosts(t.count('DELETE', path) - 1, `${t.count('DELETE', path)} DELETE /test-groups/{id} once the failure was told`);
-      sinks(s, t, notice.text);
-    } finally {
-      await t.client.dispose();
+  for (const cut of CUTS) {
+    for (const x of SENDS) {
+      const how = cut.how.replace('{request}', x.request);
+      scenario('no-duplicates', `${x.what}: ${how}: one request, done once, "may have reached the service" with its cause, nothing re-sent`, async (s) => {
+        const t = await setUp(emu());
+        const path = new RegExp(x.rulePath.replace(/^\^\//, '/'));
+        const sent = (): number => t.count(x.method, path);
+        try {
+          t.e.inject({ method: x.method, path: x.rulePath, times: 1, ...cut.rule });
+          const answer = await x.send(t);
+          s.duplicatePosts(sent() - 1, `${sent()} ${x.request} for one ${x.what}`);
+          assert.equal(answer.kind === 'failed' && answer.mayHaveArrived, true, `not "may have arrived": ${JSON.stringify(answer)}`);
+          const said = x.told(t, answer);
+          assert.match(said, x.named, 'the target and "may have reached the service" are not said');
+          assert.match(said, cut.cause, 'the cause is not said');
+          x.doneOnce(t);
+          if (x.logged) assert.ok(t.log.some((l) => l.startsWith(x.logged!)), `the output channel does not name the target:\n${t.log.join('\n')}`);
+          await watch();
+          s.duplicatePosts(sent() - 1, `${sent()} ${x.request} once the failure was told`);
+          // Only the person's next action sends again: the door holds no lock on the target any more.
+          t.e.inject({ method: x.method, path: x.rulePath, times: 1, status: 409 });
+          assert.notEqual((await x.send(t)).kind, 'busy', 'the lock outlived the failure');
+          sinks(s, t, said);
+        } finally {
+          await t.client.dispose();
+        }
+      });
     }
-  });
+  }
 
   /** A run the workspace is busy with (the manual clock keeps it active), and the limit at 1. */
   async function atTheLimit(t: Setup): Promise<void> {
