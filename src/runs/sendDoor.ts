@@ -115,8 +115,8 @@ export class SendDoor {
   private readonly groupsChanged = new Emitter<{ readonly groupId?: string }>();
   /**
    * A test group was created, changed or deleted through the door (or may have been: the send
-   * may have reached the service), so every list of groups (the Test Groups view, the Test
-   * Explorer) reads again instead of showing what it read before.
+   * may have reached the service), so a list of groups kept elsewhere (the Test Explorer's)
+   * reads again instead of showing what it read before.
    */
   readonly onDidChangeTestGroups: Event<{ readonly groupId?: string }> = this.groupsChanged.event;
 
