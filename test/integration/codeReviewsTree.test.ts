@@ -206,7 +206,7 @@ describe('Code reviews: the Runs view\'s review rows', () => {
     reports = b.reports;
     provider = new RunsTreeProvider({ current: ledger, onDidChangeRuns: (l) => ledger.onDidChange(l) }, b.conn);
     gate = { enabled: true, emitter: new vscode.EventEmitter<boolean>() };
-    provider.showCodeReviews({ get enabled() { return gate.enabled; }, onDidChange: gate.emitter.event }, () => new ReviewRows(b, () => provider.refreshAll(), { warn: () => undefined }));
+    provider.showCodeReviews({ get enabled() { return gate.enabled; }, onDidChange: gate.emitter.event }, () => new ReviewRows(b, () => provider.refreshAll(), { warn: () => undefined, info: () => undefined }));
     disposables.push(service, provider, gate.emitter);
     ledger.upsert({ agentId: 'agt_a', source: 'tracked', status: 'completed', appId: 'app_todo' });
     await vscode.workspace.getConfiguration('agentRuns').update('appId', undefined, vscode.ConfigurationTarget.Global);

@@ -74,7 +74,7 @@ describe('the code review read tools against the emulator (issue 21)', function 
     ledger = new RunLedger(new MemoryStore(), client.baseUrl);
     const log = { info: () => undefined, warn: () => undefined, error: () => undefined, trace: () => undefined };
     const deps = {
-      api: () => apiModule, getClient: () => Promise.resolve(client), ledger: () => ledger, log,
+      api: () => apiModule, getClient: () => Promise.resolve(client), ledger: () => ledger, log, globalState: new MemoryStore(),
       connection: () => ({ baseUrl: emu.baseUrl, signedIn: true }), reportUnauthorized: () => undefined,
     } as unknown as Deps;
     tools = loadTools().createTools(deps);
@@ -133,15 +133,15 @@ describe('the code review read tools against the emulator (issue 21)', function 
     const text = await invoke(LIST, {});
     assert.match(text, /^Code reviews of app app_todo\n/);
     assert.match(text, /\nOpen: 0\nnone\n/);
-    assert.match(text, /\nMerged: 1\n- rev_seed_merged · "Settings page \(TODO-140\)" · "Main #2" \(ver_todo_002\) → "Main #4" \(ver_todo_004\) · requested by "Dev" <dev@example.com>/);
-    assert.match(text, /\nClosed: 1\n- rev_seed_closed · "Retry timed-out requests"/);
+    assert.match(text, /\nMerged: 1\n- #2 rev_seed_merged · "Settings page \(TODO-140\)" · "Main #2" \(ver_todo_002\) → "Main #4" \(ver_todo_004\) · requested by "Dev" <dev@example.com>/);
+    assert.match(text, /\nClosed: 1\n- #1 rev_seed_closed · "Retry timed-out requests"/);
     assert.deepEqual(asked(), ['GET /openapi.json', 'GET /code-reviews?appId=app_todo&limit=11']);
 
     for (const [from, to] of [['ver_todo_002', 'ver_todo_004'], ['ver_todo_004', 'ver_todo_006']]) {
       await client.startCodeReview({ appId: SEED.apps.todo, fromVersion: from, toVersion: to, title: `Review ${to}` });
     }
     const limited = await invoke(LIST, { appId: SEED.apps.todo, limit: 1 });
-    assert.match(limited, /\nOpen: 1 shown, more not listed\n- \S+ · "Review ver_todo_006"/, 'the newest open one');
+    assert.match(limited, /\nOpen: 1 shown, more not listed\n- #\d+ \S+ · "Review ver_todo_006"/, 'the newest open one');
     assert.match(limited, /\nMerged: 1\n/);
   });
 
