@@ -111,7 +111,7 @@ describe('the start code review tool through the send door (issue 21)', function
     const model = { ...input, model: 'hosted/nope' };
     assert.equal((await tool.prepareInvocation!({ input: model }, token))?.confirmationMessages, undefined);
     assert.match(await invoke(model), /^Not done: model "hosted\/nope" is not offered by the service; choose one of: /);
-    assert.match(await invoke({ ...input, toVersion: input.fromVersion }), /^Not done: fromVersion and toVersion are the same version/);
+    assert.match(await invoke({ ...input, toVersion: input.fromVersion }), /^Not done: fromVersion and toVersion are the same/);
     assert.equal(posts(), 0);
   });
 
