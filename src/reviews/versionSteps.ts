@@ -4,7 +4,9 @@
  * of it is compared: the branch itself (version C compares its newest completed version when
  * the review starts), one of its synced versions (`GET /versions?version=<branch>`, newest
  * first, "Load more…" while there is a `nextCursor`), a version ID typed, or "Sync branch" when
- * it needs a version it does not have yet (the form goes on once the sync completed). The pages
+ * it needs a version it does not have yet (the form goes on once the sync completed). The branch
+ * itself is offered first, its newest ready version where the service is of versions A or B
+ * (they compare version IDs only). The pages
  * read are kept for the whole form, so Back and Edit do not read them again.
  */
 import * as vscode from 'vscode';
@@ -194,13 +196,17 @@ export async function versionStep(host: ReviewHost, which: Which, state: Version
     items.push(enter);
     return items;
   };
-  const active = (items: readonly VersionItem[]): VersionItem | undefined => {
+  const active = (items: readonly VersionItem[], list: VersionList | undefined): VersionItem | undefined => {
     const added = state.added;
     state.added = undefined;
     const byId = (id: string | undefined): VersionItem | undefined => (id === undefined || id === '' ? undefined
       : items.find((i) => i.value.kind === 'version' && i.value.version.versionId === id));
+    const newestReady = items.find((i) => i.value.kind === 'version' && isReady(i.value.version));
+    // Versions A and B compare version IDs only; their version items carry the file fields C dropped.
+    const idsOnly = list?.versions.some((v) => v.fileSha256 !== undefined || v.fileSizeBytes !== undefined) === true;
     return byId(added)
       ?? (current === branch ? items.find((i) => i.value.kind === 'branch') : byId(current))
+      ?? (idsOnly ? newestReady : undefined)
       ?? items.find((i) => i.value.kind === 'branch')
       ?? items.find((i) => i.value.kind === 'sync')
       ?? items[0];
@@ -214,13 +220,13 @@ export async function versionStep(host: ReviewHost, which: Which, state: Version
   const update = loaded ? undefined : lists.get(f.appId, branch).then(
     (list): PickUpdate<VersionItem> => {
       const fresh = toItems(list);
-      return { items: fresh, active: active(fresh) };
+      return { items: fresh, active: active(fresh, list) };
     },
     (err: unknown): PickUpdate<VersionItem> => ({ items: [enter], active: enter, placeholder: l10n.t('The versions of {0} could not be read: {1}', branch, host.describeError(err)) }),
   );
   const r = await host.parts.showPick<VersionItem>({
     ...host.common(which === 'from' ? l10n.t('Source') : l10n.t('Target')),
-    placeholder, items, active: active(items), matchOnDescription: true, matchOnDetail: true, update,
+    placeholder, items, active: active(items, loaded), matchOnDescription: true, matchOnDetail: true, update,
   });
   const plain = host.plain(r);
   if (plain) return plain;
