@@ -160,11 +160,10 @@ export interface VersionStepState {
   added?: string;
 }
 
-/** The label of a side's branch: its known label, else what the versions say, else its name. */
-function branchLabel(host: ReviewHost, branch: string, list: VersionList | undefined): string {
+/** The label of a side's branch: its known label (a code review's), else its name. */
+function branchLabel(host: ReviewHost, branch: string): string {
   const known = host.branches(host.form.appId).find((b) => b.name === branch || b.label === branch);
-  const display = list?.versions.find((v) => v.versionDisplay !== undefined)?.versionDisplay;
-  return known?.label ?? display ?? branch;
+  return known?.label ?? branch;
 }
 
 /** What of the side's branch is compared: the branch itself, one of its versions, a typed ID, or a sync first. */
@@ -180,7 +179,7 @@ export async function versionStep(host: ReviewHost, which: Which, state: Version
     const ready = list.versions.some(isReady);
     const items: VersionItem[] = [];
     if (ready && branch !== otherSide) {
-      items.push({ label: `$(git-branch) ${branchShown({ name: branch, label: branchLabel(host, branch, list) })}`, description: l10n.t('the branch: its newest synced version when the review starts'), value: { kind: 'branch' } });
+      items.push({ label: `$(git-branch) ${branchShown({ name: branch, label: branchLabel(host, branch) })}`, description: l10n.t('the branch: its newest synced version when the review starts'), value: { kind: 'branch' } });
     }
     for (const v of list.versions.filter((x) => x.versionId !== otherSide)) {
       const row = versionRow(v, l10n, (ms) => new Date(ms).toLocaleString());
@@ -250,7 +249,7 @@ export async function versionStep(host: ReviewHost, which: Which, state: Version
     case 'enter':
       return enterVersion(host, which);
     case 'branch':
-      setVersion(f, which, branch, branchLabel(host, branch, lists.peek(f.appId, branch)));
+      setVersion(f, which, branch, branchLabel(host, branch));
       return { kind: 'next' };
     case 'version':
       setVersion(f, which, choice.version.versionId, versionShown(choice.version.versionId, choice.version.versionDisplay));
@@ -267,7 +266,7 @@ function syncThen(host: ReviewHost, which: Which, branch: string, result: Branch
   host.versions.forget(f.appId, branch);
   if (result.kind !== 'completed') return { kind: 'stay' };
   if (result.versionId === undefined) return { kind: 'stay' };
-  setVersion(f, which, result.versionId, l10n.t('{0} (synced now)', branchLabel(host, branch, undefined)));
+  setVersion(f, which, result.versionId, l10n.t('{0} (synced now)', branchLabel(host, branch)));
   return { kind: 'next' };
 }
 

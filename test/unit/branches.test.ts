@@ -14,14 +14,13 @@ import { plainL10n } from '../../src/core/l10n';
 describe('known branches', () => {
   it('merges sightings: a branch\'s id and label are one branch, the versions\' id wins, sources and last use kept', () => {
     let known = mergeBranches([], [{ name: 'Dark mode', source: 'reviews' }, { name: 'main', source: 'settings' }]);
-    known = mergeBranches(known, branchesFromVersions([
-      { versionId: 'v1', version: 'feature/dark-mode', versionDisplay: 'Dark mode' },
-      { versionId: 'v2', version: 'main', versionDisplay: 'Main' },
-    ]));
-    known = mergeBranches(known, [{ name: 'Main', source: 'used', usedAt: 10 }, { name: 'main', source: 'used', usedAt: 5 }]);
+    known = mergeBranches(known, [{ name: 'feature/dark-mode', label: 'Dark mode', source: 'reviews' }]);
+    // A page of versions names the branch id only (its versionDisplay may be the version's: "Main #4").
+    known = mergeBranches(known, branchesFromVersions([{ versionId: 'v2', version: 'main', versionDisplay: 'Main #4' }]));
+    known = mergeBranches(known, [{ name: 'main', label: 'Main', source: 'reviews' }, { name: 'Main', source: 'used', usedAt: 10 }, { name: 'main', source: 'used', usedAt: 5 }]);
     assert.deepEqual(known, [
-      { name: 'feature/dark-mode', label: 'Dark mode', sources: ['reviews', 'versions'] },
-      { name: 'main', label: 'Main', sources: ['settings', 'versions', 'used'], usedAt: 10 },
+      { name: 'feature/dark-mode', label: 'Dark mode', sources: ['reviews'] },
+      { name: 'main', label: 'Main', sources: ['settings', 'versions', 'reviews', 'used'], usedAt: 10 },
     ]);
     // Known separately by id and by label, then seen together: one entry.
     const two = mergeBranches([{ name: 'fix/login', sources: ['used'], usedAt: 3 }, { name: 'Login fix', sources: ['reviews'] }], [{ name: 'fix/login', label: 'Login fix', source: 'versions' }]);

@@ -69,8 +69,8 @@ const names = (b: { name: string; label?: string }): string[] => (b.label !== un
 /**
  * Merges sightings into `known`: a sighting whose name or label is a known branch's name or label
  * is that branch (it gains the label, the source, the later `usedAt`); the rest are added in
- * order. A sighting from versions names the canonical id (`version`) and so renames a branch
- * known only by its label.
+ * order. A sighting from versions, or one with a label, names the branch's id and so renames a
+ * branch known only by its label.
  */
 export function mergeBranches(known: readonly KnownBranch[], seen: readonly BranchSeen[]): KnownBranch[] {
   const out = known.map((b) => ({ ...b, sources: [...b.sources] }));
@@ -93,8 +93,8 @@ export function mergeBranches(known: readonly KnownBranch[], seen: readonly Bran
         target.label ??= other.label ?? (other.name !== target.name ? other.name : undefined);
         out.splice(out.indexOf(other), 1);
       }
-      if (s.source === 'versions' && target.name !== name) {
-        // The versions' `version` is the branch's id; what was known may have been its label.
+      if (target.name !== name && (s.source === 'versions' || target.name === sighting.label)) {
+        // The versions' `version` is the branch's id, as is a name seen with its label; what was known may have been the label.
         target.label ??= target.name;
         target.name = name;
       }
@@ -129,9 +129,12 @@ export function branchesToRemember(branches: readonly KnownBranch[]): KnownBranc
   return branches.filter((b) => keep.has(b));
 }
 
-/** The branches a page of versions names: `version` (the branch id) with its `versionDisplay`. */
+/**
+ * The branches a page of versions names: `version`, the branch id. Not `versionDisplay`: the
+ * documentation leaves open whether it labels the branch or the version ("Main #4").
+ */
 export function branchesFromVersions(versions: readonly AppVersion[]): BranchSeen[] {
-  return versions.flatMap((v) => (v.version !== undefined ? [{ name: v.version, label: v.versionDisplay, source: 'versions' as const }] : []));
+  return versions.flatMap((v) => (v.version !== undefined ? [{ name: v.version, source: 'versions' as const }] : []));
 }
 
 /**
