@@ -40,8 +40,10 @@ export function knownBranches(globalState: Pick<MementoLike, 'get'>, baseUrl: st
 export async function noteBranches(globalState: MementoLike, baseUrl: string, appId: string, seen: readonly BranchSeen[]): Promise<void> {
   if (seen.length === 0) return;
   const key = knownBranchesKey(baseUrl, appId);
-  const merged = mergeBranches(reviveKnownBranches(globalState.get<unknown>(key)), seen.filter((s) => !isLive(s.name)));
-  await globalState.update(key, branchesToRemember(merged));
+  const stored = reviveKnownBranches(globalState.get<unknown>(key));
+  const next = branchesToRemember(mergeBranches(stored, seen.filter((s) => !isLive(s.name))));
+  // Most list reads see nothing new: no write then.
+  if (JSON.stringify(next) !== JSON.stringify(stored)) await globalState.update(key, next);
 }
 
 export type BranchSyncResult = { kind: 'completed'; versionId?: string; version?: string } | { kind: 'notDone' };
