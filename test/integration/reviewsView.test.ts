@@ -79,6 +79,21 @@ describe('Code reviews in the Runs view, against the emulator', function () {
     assert.ok(reviewId, startedText);
 
     const { groups, served, expected } = await reviewGroups();
+    // The reviews whose ID this editor knows: started here (this test's and earlier ones'), or read
+    // by ID before (an earlier test opened a seeded one under B); their numbers as the service gives them.
+    const knownIds = new Set([
+      ...api.ledger().all().filter((r) => r.appId === 'app_todo').map((r) => r.reviewId),
+      ...(api.globalState.get<Array<{ reviewId: string }>>(`agentRuns.knownReviews.v1:${api.connection().baseUrl ?? ''}`) ?? []).map((k) => k.reviewId),
+    ].filter((id): id is string => id !== undefined));
+    const knownHere = new Map<number, string>();
+    for (const id of knownIds) {
+      const res = await fetch(`${context!.emulator.baseUrl}/code-reviews/${id}`, { headers: { authorization: `Bearer ${context!.emulator.tokens.default}` } });
+      // Version C reads only reviews created over REST; one read before under B is known by the number it had then.
+      const detail = res.ok ? (await res.json()) as { review?: { sequence?: number } } : undefined;
+      const remembered = api.globalState.get<Array<{ reviewId: string; sequence?: number }>>(`agentRuns.knownReviews.v1:${api.connection().baseUrl ?? ''}`)?.find((k) => k.reviewId === id);
+      const sequence = detail?.review?.sequence ?? remembered?.sequence;
+      if (sequence !== undefined) knownHere.set(sequence, id);
+    }
     let opened = 0;
     for (const [i, status] of expected.entries()) {
       const rows = (await children(groups[i])).map((e) => api.runsTree.getTreeItem(e));
@@ -91,10 +106,11 @@ describe('Code reviews in the Runs view, against the emulator', function () {
         const description = String(item.description);
         const who = r.requestedByName ?? r.requestedByEmail;
         assert.ok(who === undefined || who === null || description.includes(who), `#${r.sequence} says who asked: ${description}`);
-        if (r.title === 'Integration: started here') {
-          opened++;
-          assert.equal(item.command?.command, 'agentRuns.openCodeReview');
-          assert.deepEqual(item.command?.arguments, [{ reviewId, appId: 'app_todo', title: r.title }]);
+        const known = r.sequence !== undefined ? knownHere.get(r.sequence) : undefined;
+        if (known !== undefined) {
+          if (r.title === 'Integration: started here') opened++;
+          assert.equal(item.command?.command, 'agentRuns.openCodeReview', `#${r.sequence}: started here`);
+          assert.deepEqual(item.command?.arguments, [{ reviewId: known, appId: 'app_todo', ...(r.title ? { title: r.title } : {}) }]);
           assert.equal(item.contextValue, 'codeReview');
         } else {
           assert.equal(item.command?.command, 'agentRuns.trackCodeReview', `#${r.sequence}: its ID is not known here`);
@@ -104,7 +120,8 @@ describe('Code reviews in the Runs view, against the emulator', function () {
         }
       }
     }
-    assert.equal(opened, 1, 'the review started here is listed once, and opens');
+    assert.equal(opened, 1, 'the review this test started is listed once, and opens');
+    assert.ok([...knownHere.values()].includes(reviewId), 'this test\'s review is among those known here');
   });
 
   it('deployed profile, version B: the list\'s own ids open every review', async () => {
