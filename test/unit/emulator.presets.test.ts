@@ -79,6 +79,8 @@ describe('emulator: presets', () => {
       const baseUrl = /Base URL:\s+(\S+)/.exec(output)?.[1] ?? '';
       const token = /Token:\s+(\S+)/.exec(output)?.[1] ?? '';
       assert.deepEqual(obj(await call(`${adminUrl}/settings`, 'GET')), PRESETS.deployed);
+      assert.match(output, /\(wider API: version C\)/, 'the newest published version by default');
+      assert.deepEqual(obj(await call(`${adminUrl}/wider`, 'GET')), { version: 'C' });
       const started = await call(`${baseUrl}/agents`, 'POST', { token, body: start() });
       assert.equal(started.status, 202);
       assert.equal(obj(await call(`${baseUrl}/agents/${SEED.agents.retiredModel}`, 'GET', { token })).model, 'anthropic/claude-sonnet-4');
