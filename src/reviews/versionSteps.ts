@@ -124,7 +124,10 @@ export async function branchStep(host: ReviewHost, which: Which): Promise<StepOu
     ...host.common(which === 'from' ? l10n.t('Source branch') : l10n.t('Target branch')),
     placeholder: items.length > 0 ? placeholder : l10n.t('Type a branch ID or label (the service has no list of branches), then press Enter'),
     items, active, matchOnDescription: true,
-    typedItem: (value) => (checkBranch(value, which, l10n) !== undefined ? undefined : { label: `$(git-branch) ${value}`, description: l10n.t('Use this branch'), value: { name: value, sources: [] }, alwaysShow: true }),
+    // A known branch typed is that branch's own entry, not a second one.
+    typedItem: (value) => (checkBranch(value, which, l10n) !== undefined || items.some((i) => i.value.name === value || i.value.label === value)
+      ? undefined
+      : { label: `$(git-branch) ${value}`, description: l10n.t('Use this branch'), value: { name: value, sources: [] }, alwaysShow: true }),
   });
   const plain = host.plain(r);
   if (plain) return plain;

@@ -49,13 +49,11 @@ async function startFromTitle(wb: Workbench): Promise<void> {
   for (const step of [/: Title\b/, /: Description\b/, /: Focus areas\b/, /: Model\b/, /: Review\b/]) await enter(wb, step);
 }
 
-/** The source or target branch, typed: the service has no list of branches. */
+/** The source or target branch, typed (the service has no list of branches), then its entry picked: a known one, or the typed one. */
 async function typeBranch(wb: Workbench, side: 'Source' | 'Target', branch: string): Promise<void> {
   await atStep(wb, new RegExp(`: ${side} branch\\b`));
   await wb.typeInInput(branch, { submit: false });
-  await waitUntil(async () => (await widget(wb).locator('.quick-input-list .monaco-list-row.focused', { hasText: branch }).count()) > 0,
-    UI_TIMEOUT_MS, `"${branch}" offered as typed`);
-  await widget(wb).locator('.quick-input-box input').press('Enter');
+  await wb.quickPickSelect(new RegExp(`^\\s*${branch.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\s*$`));
 }
 
 const reviewPosts = (wb: Workbench) => wb.emulator.requests.filter((r) => r.method === 'POST' && r.path.includes('/code-reviews'));
