@@ -67,7 +67,7 @@ const globalStateRule = {
 // "may have arrived") hold only if no surface calls the client's POST methods itself.
 const doorFiles = ['src/runs/sendPosts.ts', 'src/api/**/*.ts'];
 const doorRule = {
-  selector: 'CallExpression[callee.type="MemberExpression"][callee.property.name=/^(startAgent|sendFollowUp|createTestGroup|startCodeReview|startTestRun|startTestGroupRun|updateTestGroup|deleteTestGroup|runAutomation)$/]:not([callee.object.property.name="door"]):not([callee.object.name="door"])',
+  selector: 'CallExpression[callee.type="MemberExpression"][callee.property.name=/^(startAgent|sendFollowUp|createTestGroup|startCodeReview|syncVersion|startTestRun|startTestGroupRun|updateTestGroup|deleteTestGroup|runAutomation)$/]:not([callee.object.property.name="door"]):not([callee.object.name="door"])',
   message: 'Send through deps.door (src/runs/sendDoor.ts), never the client\'s POST, PUT or DELETE methods directly.',
 };
 

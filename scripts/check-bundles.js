@@ -92,6 +92,10 @@ const STATELESS = {
   'src/core/launch/submit.ts': 'pure functions: what the person clicks after a failed start (the launch form\'s and the code review form\'s)',
   'src/core/capabilities.ts': 'a pure table of capabilities and pure functions over stored lists (the gate in dist/extension.js, the assistant through core/reviews/gate.ts)',
   'src/core/reviews/': 'pure functions and constants (the code review form, its steps and versions; the name a review is listed under, in dist/send.js)',
+  'src/core/branches/': 'pure functions and constants (an app\'s known branches, following a branch\'s sync): no module state (dist/reviews.js, dist/serviceTests.js)',
+  'src/core/serviceTests/start.ts': 'pure functions and constants (the test branch\'s global-state key, the live app told apart, the words of a failed start)',
+  'src/runs/branches.ts': 'functions over the global state, door and client passed in (known branches, Sync branch with its progress); no module state (dist/reviews.js, dist/serviceTests.js)',
+  'src/runs/knownReviews.ts': 'functions over the global state and client passed in (the reviews whose ID is known); no module state (dist/reviews.js, dist/assistant.js)',
   'node_modules/zod/':
     'zod 4 keeps its global config and registry on globalThis (shared by every copy) and answers instanceof from trait names, not class identity; no schema object crosses bundles',
 };

@@ -87,6 +87,8 @@ export interface AgentRunsTestApi {
   activeRun(): string | undefined;
   /** The Test Groups view's rows as its tree provider gives them to VS Code. */
   readonly testGroupsTree: vscode.TreeDataProvider<TestGroupsElement>;
+  /** The extension's global state (tests: what branches and reviews are known here, set or forgotten). */
+  readonly globalState: Pick<vscode.Memento, 'get' | 'update'>;
 }
 
 let shutdown: (() => Promise<void>) | undefined;
@@ -289,6 +291,7 @@ function testApi(b: Base, r: Runs, log: vscode.LogOutputChannel, flush: () => Pr
     capability: (c) => caps.has(c),
     activeRun: () => r.panels.activeRun(),
     testGroupsTree,
+    globalState: b.globalState,
   };
 }
 

@@ -10,7 +10,7 @@
 import type { Dispatcher } from 'undici';
 import { normalizeBaseUrl } from './baseUrl';
 import type { AgentRunsApi, ClientOptions, GetAgentOptions, RequestLogEntry, RequestOptions, Timeouts } from './contract';
-import { httpError, transportError, type FailureContext } from './describe';
+import { httpError, parseRetryAfter, transportError, type FailureContext } from './describe';
 import { ApiError } from './errors';
 import {
   parseAgent, parseAgentRun, parseFollowUpAck, parseTestGroupCreated,
@@ -51,6 +51,8 @@ interface CallSpec {
   signal?: AbortSignal;
   userEmail?: string;
   model?: string;
+  /** Told the HTTP status and `Retry-After` of a 2xx answer (a sync's 202 and when to ask again). */
+  onAnswer?: (answer: { status: number; retryAfterMs?: number }) => void;
 }
 
 function positive(value: unknown, fallback: number): number {
@@ -197,6 +199,7 @@ async function hopOnce(session: Session, spec: CallSpec, url: URL, hop: number, 
   try {
     const json = decodeJson(raw, header(resHeaders, 'content-type'), spec.method, ctx.path);
     finish(status);
+    spec.onAnswer?.({ status, retryAfterMs: parseRetryAfter(resHeaders['retry-after']) });
     return { json };
   } catch (e) {
     return fail(status, e as ApiError);

@@ -1,6 +1,6 @@
 import type {
   CodeReviewDetail, CodeReviewLists, CodeReviewStarted, GetCodeReviewQuery, ListCodeReviewsQuery, ListVersionsQuery,
-  StartCodeReviewRequest, VersionPage,
+  StartCodeReviewRequest, SyncVersionRequest, VersionPage, VersionSync,
 } from './reviewTypes';
 import type { ServiceTestCalls } from './testTypes';
 import type {
@@ -91,8 +91,15 @@ export interface AgentRunsApi extends ServiceTestCalls {
   listCodeReviews(appId: string, query?: ListCodeReviewsQuery, options?: RequestOptions): Promise<CodeReviewLists>;
   /** `GET /code-reviews/{reviewId}`: the review, its items, thread and review agent. */
   getCodeReview(reviewId: string, query?: GetCodeReviewQuery, options?: RequestOptions): Promise<CodeReviewDetail>;
-  /** `GET /versions?appId=…`: one page of the app's versions; pass `nextCursor` back as `cursor`. */
-  listVersions(appId: string, query?: ListVersionsQuery, options?: RequestOptions): Promise<VersionPage>;
+  /** `GET /versions?appId=…&version=…`: one page of a branch's versions; pass `nextCursor` back as `cursor`. */
+  listVersions(appId: string, query: ListVersionsQuery, options?: RequestOptions): Promise<VersionPage>;
+  /**
+   * `POST /versions/sync`: store the branch's current state as a new version (200 when done or
+   * failed within the service's wait, 202 while it runs). Sent at most once.
+   */
+  syncVersion(request: SyncVersionRequest, options?: RequestOptions): Promise<VersionSync>;
+  /** `GET /versions/status?appId=…&versionId=…`: where a sync stands. */
+  getVersionStatus(appId: string, versionId: string, options?: RequestOptions): Promise<VersionSync>;
   /** `GET /openapi.json`, reduced to what the extension uses (model ids, version, fingerprint). */
   getSchemaInfo(options?: RequestOptions): Promise<ServiceSchemaInfo>;
   /** Close pooled connections. */

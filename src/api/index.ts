@@ -17,9 +17,10 @@ export {
   parseAgent, parseAgentRun, parseFollowUpAck, parseTestGroupCreated, parseCompletionWebhookPayload,
   parseServiceSchemaInfo,
 } from './parse';
-export { parseCodeReviewLists, parseCodeReviewDetail, parseCodeReviewStarted, parseVersionPage } from './parseReviews';
+export { parseCodeReviewLists, parseCodeReviewDetail, parseCodeReviewStarted, parseVersionPage, parseVersionSync } from './parseReviews';
 export {
   validateStartCodeReviewRequest, validateReviewId, codeReviewListQuery, codeReviewQuery, versionListQuery,
+  validateSyncVersionRequest, versionStatusQuery,
 } from './validateReviews';
 export { extractSchemaInfo, extractModelIds, extractPaths, extractOperations, schemaFingerprint, canonicalJson } from './schemaInfo';
 export {

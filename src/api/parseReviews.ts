@@ -1,9 +1,11 @@
 /**
  * Parsing of code review and version responses (service-api-wider.md §2, §7), as tolerant as
  * ./parse: unknown fields ignored, `null` and wrong-typed fields absent, unknown enum-like
- * values kept, list elements that are not objects (or have no id) skipped. Only an identifier
- * the extension cannot work without fails, with `ApiError` kind `invalid_response`. Both
- * published versions (A, B) are read; times of a version may be ISO strings or milliseconds.
+ * values kept, list elements that are not objects skipped. Only an identifier the extension
+ * cannot work without fails, with `ApiError` kind `invalid_response`. The three published
+ * versions (A, B, C) are read: a review list item without `id` (C) is kept, `lastChange` may be
+ * a number (C) or text, `appVersion` stands for `version`, times of a version may be ISO strings
+ * or milliseconds.
  */
 import * as z from 'zod/mini';
 import {
@@ -11,7 +13,7 @@ import {
 } from './parse';
 import type {
   AppVersion, CodeReviewDetail, CodeReviewListItem, CodeReviewLists, CodeReviewStarted, ReviewComment, ReviewItem,
-  VersionPage,
+  VersionPage, VersionSync,
 } from './reviewTypes';
 import type { Agent } from './types';
 
@@ -31,6 +33,12 @@ function oneOf<T>(schema: z.ZodMiniType<T>): z.ZodMiniType<T | undefined> {
   }));
 }
 
+/** `lastChange`: a number since version C, text before; anything else is absent. */
+const optChange = z.pipe(z.optional(z.unknown()), z.transform((value): number | string | undefined => {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  return typeof value === 'string' ? value : undefined;
+}));
+
 /** Unix milliseconds from a number, a string of digits, or an ISO date; anything else is absent. */
 const optTime = z.pipe(z.optional(z.unknown()), z.transform((value): number | undefined => {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
@@ -42,7 +50,8 @@ const optTime = z.pipe(z.optional(z.unknown()), z.transform((value): number | un
 
 const listItemSchema = z.pipe(
   z.object({
-    id: requiredId,
+    // Version C lists reviews without it.
+    id: optString,
     sequence: optNumber,
     mergeId: optString,
     status: optString,
@@ -67,7 +76,7 @@ const listItemSchema = z.pipe(
     mergedAt: optNumber,
     closedAt: optNumber,
   }),
-  z.transform((r): CodeReviewListItem => compact(r)),
+  z.transform((r): CodeReviewListItem => compact({ ...r, id: r.id === '' ? undefined : r.id })),
 );
 
 const listsSchema = z.object({
@@ -129,10 +138,11 @@ const versionSchema = z.pipe(
   z.object({
     versionId: requiredId,
     version: optString,
+    appVersion: optString,
     versionDisplay: optString,
     stage: optString,
     syncSource: optString,
-    lastChange: optString,
+    lastChange: optChange,
     createdAt: optTime,
     createdAtMs: optTime,
     syncedAt: optTime,
@@ -143,11 +153,30 @@ const versionSchema = z.pipe(
     fileSha256: optString,
     fileSizeBytes: optNumber,
   }),
-  z.transform(({ createdAtMs, syncedAtMs, completedAtMs, ...v }): AppVersion => compact({
+  z.transform(({ createdAtMs, syncedAtMs, completedAtMs, appVersion, ...v }): AppVersion => compact({
     ...v,
+    version: v.version ?? appVersion,
     createdAt: createdAtMs ?? v.createdAt,
     syncedAt: syncedAtMs ?? v.syncedAt,
     completedAt: completedAtMs ?? v.completedAt,
+  })),
+);
+
+const syncSchema = z.pipe(
+  z.object({
+    ok: optBoolean,
+    status: optString,
+    stage: optString,
+    versionId: optString,
+    version: optString,
+    appVersion: optString,
+    message: optString,
+    error: optString,
+  }),
+  z.transform(({ appVersion, ...s }): VersionSync => compact({
+    ...s,
+    versionId: s.versionId === '' ? undefined : s.versionId,
+    version: s.version ?? appVersion,
   })),
 );
 
@@ -174,7 +203,7 @@ export function parseCodeReviewDetail(json: unknown): CodeReviewDetail {
   if (reviewId === undefined) throw invalidResponse('The code review had no reviewId.');
   return compact({
     reviewId,
-    review: d.review ?? { id: reviewId },
+    review: d.review ?? {},
     changes: d.changes,
     comments: d.comments,
     tests: d.tests,
@@ -186,6 +215,14 @@ export function parseCodeReviewDetail(json: unknown): CodeReviewDetail {
 /** Parses a `POST /code-reviews` response. */
 export function parseCodeReviewStarted(json: unknown): CodeReviewStarted {
   return run(startedSchema, json, 'code review start response');
+}
+
+/**
+ * Parses a `POST /versions/sync` or `GET /versions/status` response; `httpStatus` and
+ * `retryAfterMs` are the answer's, as the client saw them.
+ */
+export function parseVersionSync(json: unknown, answer: { httpStatus?: number; retryAfterMs?: number } = {}): VersionSync {
+  return compact({ ...run(syncSchema, json, 'version sync'), httpStatus: answer.httpStatus, retryAfterMs: answer.retryAfterMs });
 }
 
 /** Parses a `GET /versions` response. */

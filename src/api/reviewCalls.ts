@@ -1,13 +1,14 @@
 /**
- * The client's code review and version calls (service-api-wider.md §2, §7), on the exchange
+ * The client's code review, version and version sync calls (service-api-wider.md §2, §7), on the exchange
  * of ./client: the same policy (a POST sent at most once, never retried; every failure an
  * `ApiError`), only the paths, queries and parsers are theirs.
  */
 import type { AgentRunsApi, RequestOptions } from './contract';
-import { parseCodeReviewDetail, parseCodeReviewLists, parseCodeReviewStarted, parseVersionPage } from './parseReviews';
-import type { CodeReviewDetail, CodeReviewLists, CodeReviewStarted, VersionPage } from './reviewTypes';
+import { parseCodeReviewDetail, parseCodeReviewLists, parseCodeReviewStarted, parseVersionPage, parseVersionSync } from './parseReviews';
+import type { CodeReviewDetail, CodeReviewLists, CodeReviewStarted, VersionPage, VersionSync } from './reviewTypes';
 import {
-  codeReviewListQuery, codeReviewQuery, validateReviewId, validateStartCodeReviewRequest, versionListQuery,
+  codeReviewListQuery, codeReviewQuery, validateReviewId, validateStartCodeReviewRequest, validateSyncVersionRequest, versionListQuery,
+  versionStatusQuery,
 } from './validateReviews';
 
 type Method = 'GET' | 'POST';
@@ -20,9 +21,11 @@ export interface ReviewCallSpec {
   signal?: AbortSignal;
   userEmail?: string;
   model?: string;
+  /** Told the HTTP status and `Retry-After` of a 2xx answer. */
+  onAnswer?: (answer: { status: number; retryAfterMs?: number }) => void;
 }
 
-export type ReviewCalls = Pick<AgentRunsApi, 'startCodeReview' | 'listCodeReviews' | 'getCodeReview' | 'listVersions'>;
+export type ReviewCalls = Pick<AgentRunsApi, 'startCodeReview' | 'listCodeReviews' | 'getCodeReview' | 'listVersions' | 'syncVersion' | 'getVersionStatus'>;
 
 function withQuery(path: string, query: URLSearchParams): string {
   const text = query.toString();
@@ -57,6 +60,20 @@ export function reviewCalls(
       const path = withQuery('/versions', versionListQuery(appId, query));
       const json = await call({ method: 'GET', path, signal: opts?.signal });
       return parsed('GET', '/versions', json, parseVersionPage);
+    },
+
+    async syncVersion(req, opts?: RequestOptions): Promise<VersionSync> {
+      const body = validateSyncVersionRequest(req);
+      let answer: { httpStatus?: number; retryAfterMs?: number } = {};
+      const json = await call({ method: 'POST', path: '/versions/sync', body, signal: opts?.signal, onAnswer: (a) => { answer = { httpStatus: a.status, retryAfterMs: a.retryAfterMs }; } });
+      return parsed('POST', '/versions/sync', json, (j) => parseVersionSync(j, answer));
+    },
+
+    async getVersionStatus(appId, versionId, opts?: RequestOptions): Promise<VersionSync> {
+      const path = withQuery('/versions/status', versionStatusQuery(appId, versionId));
+      let answer: { httpStatus?: number; retryAfterMs?: number } = {};
+      const json = await call({ method: 'GET', path, signal: opts?.signal, onAnswer: (a) => { answer = { httpStatus: a.status, retryAfterMs: a.retryAfterMs }; } });
+      return parsed('GET', '/versions/status', json, (j) => parseVersionSync(j, answer));
     },
   };
 }

@@ -8,19 +8,24 @@ import type { Agent, Open, RunStatus } from './types';
 /** A review's place in `GET /code-reviews`. */
 export type CodeReviewStatus = Open<'open' | 'merged' | 'closed'>;
 
-/** The provider of a review's model: version A lists four, version B adds `cursor`. */
+/** The provider of a review's model: versions A and C list four, version B adds `cursor`. */
 export type ReviewProvider = Open<'claude' | 'openai' | 'gemini' | 'opencode' | 'cursor'>;
 
-/** An element of the `open`, `merged` or `closed` list of `GET /code-reviews`, and a detail's `review`. */
+/**
+ * An element of the `open`, `merged` or `closed` list of `GET /code-reviews`, and a detail's
+ * `review`. Version C sends no `id` (the review is then known by `sequence` and `mergeId`; its
+ * `reviewId` only from `POST /code-reviews` or a detail read).
+ */
 export interface CodeReviewListItem {
-  id: string;
+  /** Versions A and B only. */
+  id?: string;
   /** Per project. */
   sequence?: number;
   mergeId?: string;
   status?: CodeReviewStatus;
   title?: string;
   description?: string;
-  /** Version ids (see {@link AppVersion.versionId}). */
+  /** What was compared: a version id (see {@link AppVersion.versionId}) or, since C, a branch id or label. */
   fromVersion?: string;
   toVersion?: string;
   fromVersionLabel?: string;
@@ -83,7 +88,7 @@ export interface ReviewComment {
 /** Response of `GET /code-reviews/{reviewId}`. */
 export interface CodeReviewDetail {
   reviewId: string;
-  /** The list item's fields; `{ id: reviewId }` when the service sent no usable `review`. */
+  /** The list item's fields; empty when the service sent no usable `review`. */
   review: CodeReviewListItem;
   changes: ReviewItem[];
   comments: ReviewItem[];
@@ -107,7 +112,10 @@ export interface CodeReviewStarted {
 /** Body of `POST /code-reviews`. */
 export interface StartCodeReviewRequest {
   appId: string;
-  /** Version ids: where the compared changes start and end. */
+  /**
+   * The source and the target compared: version ids (versions A and B), or since C also a
+   * branch id or label (the branch's newest completed version when the review starts).
+   */
   fromVersion: string;
   toVersion: string;
   model?: string;
@@ -129,8 +137,8 @@ export interface GetCodeReviewQuery {
 }
 
 export interface ListVersionsQuery {
-  /** A branch id or label. */
-  version?: string;
+  /** A branch id or label: required since version C (optional in A and B; always sent here). */
+  version: string;
   /** `nextCursor` of the page before. */
   cursor?: string;
   limit?: number;
@@ -146,11 +154,13 @@ export type VersionStage = Open<'pending' | 'stored' | 'indexing' | 'completed' 
  */
 export interface AppVersion {
   versionId: string;
+  /** The branch's id (`appVersion` is read as an alias). */
   version?: string;
   versionDisplay?: string;
   stage?: VersionStage;
   syncSource?: Open<'manual' | 'automatic'>;
-  lastChange?: string;
+  /** A number since version C (its meaning is not documented), text before. */
+  lastChange?: number | string;
   createdAt?: number;
   syncedAt?: number;
   completedAt?: number;
@@ -163,4 +173,33 @@ export interface AppVersion {
 export interface VersionPage {
   versions: AppVersion[];
   nextCursor?: string;
+}
+
+/** Body of `POST /versions/sync`: store the branch's current state as a new version. */
+export interface SyncVersionRequest {
+  appId: string;
+  /** A branch id or label. */
+  version: string;
+}
+
+/** Where a sync stands: `in_progress` while it runs (the service answered 202). */
+export type VersionSyncStatus = Open<'in_progress' | 'completed' | 'failed'>;
+
+/** Response of `POST /versions/sync` and `GET /versions/status`. */
+export interface VersionSync {
+  ok?: boolean;
+  /** Absent when the service sent none (then `stage` and the HTTP status tell). */
+  status?: VersionSyncStatus;
+  stage?: VersionStage;
+  /** The version this sync creates: what `GET /versions/status` is asked about. */
+  versionId?: string;
+  /** The branch's id (`appVersion` is read as an alias). */
+  version?: string;
+  message?: string;
+  /** Why it failed. */
+  error?: string;
+  /** 200 (done or failed within the service's wait) or 202 (still running). */
+  httpStatus?: number;
+  /** The service's `Retry-After`, in milliseconds, when it sent one. */
+  retryAfterMs?: number;
 }

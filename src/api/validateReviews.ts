@@ -3,7 +3,7 @@
  * runs: a normalised copy (trimmed identifiers, only the documented fields) or `ApiError` of
  * kind `invalid_input` naming the field. Free text (description, focus areas) is not altered.
  */
-import type { ListCodeReviewsQuery, ListVersionsQuery, StartCodeReviewRequest } from './reviewTypes';
+import type { ListCodeReviewsQuery, ListVersionsQuery, StartCodeReviewRequest, SyncVersionRequest } from './reviewTypes';
 import {
   asObject, offeredModel, optionalEmail, optionalWebhookUrl, quote, refuse, requiredTrimmed,
   type Fields, type ValidateOptions,
@@ -32,11 +32,11 @@ export function validateStartCodeReviewRequest(input: unknown, options: Validate
   const fields = asObject(input, 'code review request');
   const out: StartCodeReviewRequest = {
     appId: requiredTrimmed(fields, 'appId', 'the App ID of a verified project in the workspace'),
-    fromVersion: requiredTrimmed(fields, 'fromVersion', 'the version the compared changes start from'),
-    toVersion: requiredTrimmed(fields, 'toVersion', 'the version the compared changes end at'),
+    fromVersion: requiredTrimmed(fields, 'fromVersion', 'the source: a branch or a version ID'),
+    toVersion: requiredTrimmed(fields, 'toVersion', 'the target: a branch or a version ID'),
   };
   if (out.fromVersion === out.toVersion) {
-    throw refuse(`fromVersion and toVersion are the same version (${quote(out.fromVersion)}); choose two different versions to compare.`);
+    throw refuse(`fromVersion and toVersion are the same (${quote(out.fromVersion)}); choose two different branches or versions to compare.`);
   }
   const model = optionalText(fields, 'model', true);
   if (model !== undefined) out.model = offeredModel(model, options);
@@ -88,16 +88,34 @@ export function codeReviewQuery(historyLimit: unknown): URLSearchParams {
   return params;
 }
 
-/** The query of `GET /versions`, in the order sent. */
-export function versionListQuery(appId: unknown, query: ListVersionsQuery = {}): URLSearchParams {
+/** A branch id or label (`version` of `GET /versions` and `POST /versions/sync`); returns it trimmed. */
+function branchOf(fields: Fields): string {
+  return requiredTrimmed(fields, 'version', 'a branch ID or label (the service lists versions one branch at a time)');
+}
+
+/**
+ * The query of `GET /versions`, in the order sent. `version` (a branch) is required: version C
+ * refuses the list without it, so nothing is sent without one.
+ */
+export function versionListQuery(appId: unknown, query: ListVersionsQuery): URLSearchParams {
   const fields = asObject(query, 'version query');
   const params = new URLSearchParams({ appId: appIdOf(appId) });
-  const version = optionalText(fields, 'version', true);
-  if (version !== undefined) params.set('version', version);
+  params.set('version', branchOf(fields));
   // A cursor is opaque: sent exactly as the service gave it.
   const cursor = optionalText(fields, 'cursor', false);
   if (cursor !== undefined) params.set('cursor', cursor);
   const limit = optionalCount(fields.limit, 'limit');
   if (limit !== undefined) params.set('limit', String(limit));
   return params;
+}
+
+/** Checks and normalises a `POST /versions/sync` body. */
+export function validateSyncVersionRequest(input: unknown): SyncVersionRequest {
+  const fields = asObject(input, 'version sync request');
+  return { appId: appIdOf(fields.appId), version: branchOf(fields) };
+}
+
+/** The query of `GET /versions/status`: both required. */
+export function versionStatusQuery(appId: unknown, versionId: unknown): URLSearchParams {
+  return new URLSearchParams({ appId: appIdOf(appId), versionId: pathId(versionId, 'versionId') });
 }

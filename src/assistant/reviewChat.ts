@@ -13,7 +13,7 @@ import { DEFAULT_REVIEW_TEXT_BOUNDS, blocksAsMarkdown, fitBlocks, reviewBlocks, 
 import { DEFAULT_REVIEW_LIST_LIMIT } from '../core/assistant/schemas';
 import { reviewLabel } from '../core/reviews/presentation';
 import { Refusal, clientOrRefuse, setting, signalOf } from './common';
-import { requireCodeReviews, reviewOfRun } from './reviewReads';
+import { requireCodeReviews, reviewIdsFor, reviewOfRun } from './reviewReads';
 
 /** The panel helper's command; its argument as the Runs view's review rows pass it. */
 export const OPEN_CODE_REVIEW = 'agentRuns.openCodeReview';
@@ -28,15 +28,16 @@ function write(stream: vscode.ChatResponseStream, blocks: readonly TextBlock[]):
   for (const part of blocksAsMarkdown(fitBlocks(blocks, DEFAULT_REVIEW_TEXT_BOUNDS.maxChars, vscode.l10n))) stream.markdown(`${part}\n\n`);
 }
 
-async function list(client: AgentRunsApi, appId: string, stream: vscode.ChatResponseStream, signal: AbortSignal): Promise<void> {
+async function list(deps: Deps, client: AgentRunsApi, appId: string, stream: vscode.ChatResponseStream, signal: AbortSignal): Promise<void> {
   const limit = DEFAULT_REVIEW_LIST_LIMIT;
   // One more than shown: a list that brings it says that it had more.
   const lists = await client.listCodeReviews(appId, { limit: limit + 1 }, { signal });
-  const { blocks, shown } = reviewListBlocks(appId, lists, limit, vscode.l10n);
+  const idOf = await reviewIdsFor(deps, client, appId, lists, signal);
+  const { blocks, shown } = reviewListBlocks(appId, lists, limit, vscode.l10n, idOf);
   write(stream, blocks);
   if (shown.length === 0) return;
   stream.markdown(escapeMarkdown(vscode.l10n.t('Read one here with /reviews <review ID>, or open it:')));
-  for (const r of shown.slice(0, MAX_BUTTONS)) openButton(stream, r.id, appId, vscode.l10n.t('Open “{0}”', reviewLabel(r, vscode.l10n)));
+  for (const r of shown.slice(0, MAX_BUTTONS)) openButton(stream, r.reviewId, appId, vscode.l10n.t('Open “{0}”', reviewLabel(r.item, vscode.l10n)));
 }
 
 async function read(deps: Deps, client: AgentRunsApi, named: string, stream: vscode.ChatResponseStream, signal: AbortSignal): Promise<void> {
@@ -67,7 +68,7 @@ export async function reviews(deps: Deps, request: vscode.ChatRequest, stream: v
       stream.markdown(escapeMarkdown(vscode.l10n.t('Not done: {0}', e.message)));
       return;
     }
-    await (named === '' ? list(client, appId, stream, abort.signal) : read(deps, client, named, stream, abort.signal));
+    await (named === '' ? list(deps, client, appId, stream, abort.signal) : read(deps, client, named, stream, abort.signal));
   } finally {
     abort.dispose();
   }

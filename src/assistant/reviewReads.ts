@@ -1,12 +1,15 @@
 /**
  * What reading code reviews needs, for the tools and `@agent-runs /reviews` alike: the served
- * schema asked first (a service without `/code-reviews` gets a clean refusal, not a 404), and
- * the review a conversation belongs to.
+ * schema asked first (a service without `/code-reviews` gets a clean refusal, not a 404), the
+ * review a conversation belongs to, and the IDs of list items that come without one (version C).
  */
 import * as vscode from 'vscode';
 import type { AgentRunsApi } from '../api/contract';
+import type { CodeReviewListItem, CodeReviewLists } from '../api/reviewTypes';
 import type { Deps } from '../runs/deps';
+import { knownReviewsForList } from '../runs/knownReviews';
 import { CODE_REVIEWS_PATH, codeReviewsServed } from '../core/reviews/gate';
+import { reviewIdOf } from '../core/reviews/identity';
 import { Refusal } from './common';
 
 export function noCodeReviewsText(): string {
@@ -34,4 +37,13 @@ export async function reviewOfRun(deps: Deps, client: AgentRunsApi, agentId: str
   const agent = await client.getAgent(agentId, { signal });
   if (agent.reviewId !== undefined && agent.reviewId.trim() !== '') return { reviewId: agent.reviewId, appId: agent.appId };
   throw new Refusal(vscode.l10n.t('run {0} is not a code review\'s conversation: it names no review.', agentId));
+}
+
+/**
+ * The review ID of each item of an app's list: its own (versions A, B), else that of a review
+ * started or tracked here with the same number (src/runs/knownReviews.ts); never a guess.
+ */
+export async function reviewIdsFor(deps: Deps, client: AgentRunsApi, appId: string, lists: CodeReviewLists, signal?: AbortSignal): Promise<(r: CodeReviewListItem) => string | undefined> {
+  const known = await knownReviewsForList(deps.globalState, client, appId, lists, deps.ledger().all(), deps.log, signal);
+  return (r) => reviewIdOf(r, appId, known);
 }

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { DEFAULT_REVIEW_LIST_LIMIT } from '../core/assistant/schemas';
 import { reviewAsText, reviewListAsText } from '../core/assistant/reviewText';
 import { Refusal, clientOrRefuse, setting } from './common';
-import { requireCodeReviews, reviewOfRun } from './reviewReads';
+import { requireCodeReviews, reviewIdsFor, reviewOfRun } from './reviewReads';
 import { AgentRunsTool, type Input } from './toolBase';
 
 /** Which review: by its ID, or by its conversation's agent ID (exactly one of them). */
@@ -68,6 +68,6 @@ export class ListCodeReviewsTool extends AgentRunsTool<ListReviews> {
     await requireCodeReviews(client, signal);
     // One more than shown: a list that brings it had more than the limit, and says so.
     const lists = await client.listCodeReviews(c.appId, { limit: c.limit + 1 }, { signal });
-    return reviewListAsText(c.appId, lists, c.limit, vscode.l10n);
+    return reviewListAsText(c.appId, lists, c.limit, vscode.l10n, await reviewIdsFor(this.deps, client, c.appId, lists, signal));
   }
 }

@@ -20,6 +20,8 @@ export interface OwnCommandArgs {
   'agentRuns.runs.focus': [];
   /** A service test group run from the Test Explorer (src/serviceTests), its branch picked there. */
   'agentRuns.serviceTests.runGroup': [group: { groupId: string; appId?: string; name?: string }];
+  /** The Runs view's code review rows of an app read again (a review was tracked by ID). */
+  'agentRuns.refreshCodeReviews': [app: { appId: string }];
 }
 
 export type OwnCommand = keyof OwnCommandArgs;
@@ -28,5 +30,5 @@ export type OwnCommand = keyof OwnCommandArgs;
 export const OWN_COMMANDS: readonly OwnCommand[] = [
   'agentRuns.setBaseUrl', 'agentRuns.setToken', 'agentRuns.trackRun', 'agentRuns.openRun', 'agentRuns.sendFollowUp',
   'agentRuns.cloneRun', 'agentRuns.exportRun', 'agentRuns.testGroups.create', 'agentRuns.testGroups.focus', 'agentRuns.runs.focus',
-  'agentRuns.serviceTests.runGroup',
+  'agentRuns.serviceTests.runGroup', 'agentRuns.refreshCodeReviews',
 ] satisfies readonly OwnCommand[];

@@ -9,3 +9,4 @@ export const REVIEWS_BUNDLE = 'reviews';
 export { ReviewRows, copyReviewId } from './rows';
 export { startCodeReviewCommand } from './startReview';
 export { openCodeReviewCommand } from './openReview';
+export { trackCodeReviewCommand } from './trackReview';

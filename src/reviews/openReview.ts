@@ -2,10 +2,14 @@
  * "Open Code Review": a review's conversation in the run panel, which shows the review above it
  * (core/panel/reviewFeed.ts). From a review row of the Runs view (`{ reviewId, appId, title }`),
  * a tool's link, or the palette (asks for the ID). A review whose conversation is not listed
- * yet is read once (`GET /code-reviews/{id}`) and listed as a tracked code review.
+ * yet is read once (`GET /code-reviews/{id}`), listed as a tracked code review and remembered
+ * as known (so the Runs view's rows, listed without IDs by version C, can open it).
  */
 import * as vscode from 'vscode';
+import type { CodeReviewDetail } from '../api/reviewTypes';
+import { knownFromDetail } from '../core/reviews/identity';
 import type { Deps } from '../runs/deps';
+import { rememberKnownReview } from '../runs/knownReviews';
 import { reviewPrompt } from '../core/reviews/form';
 
 interface OpenArgs {
@@ -15,7 +19,7 @@ interface OpenArgs {
   title?: string;
 }
 
-const ID = /^[A-Za-z0-9._:-]{1,200}$/;
+export const ID = /^[A-Za-z0-9._:-]{1,200}$/;
 
 function argsOf(arg: unknown): OpenArgs | undefined {
   if (typeof arg === 'string') return ID.test(arg.trim()) ? { reviewId: arg.trim() } : undefined;
@@ -34,9 +38,9 @@ function argsOf(arg: unknown): OpenArgs | undefined {
   return out;
 }
 
-async function askForId(): Promise<OpenArgs | undefined> {
+export async function askForId(title = vscode.l10n.t('Open Code Review')): Promise<OpenArgs | undefined> {
   const value = await vscode.window.showInputBox({
-    title: vscode.l10n.t('Open Code Review'),
+    title,
     prompt: vscode.l10n.t('The ID of a code review of this service (reviewId), as the Runs view or the service shows it.'),
     placeHolder: 'rev_…',
     ignoreFocusOut: true,
@@ -65,12 +69,25 @@ export async function openCodeReviewCommand(deps: Deps, arg?: unknown): Promise<
       { location: { viewId: 'agentRuns.runs' }, title: vscode.l10n.t('Reading code review {0}…', args.reviewId) },
       () => client.getCodeReview(args.reviewId, { historyLimit: 1 }),
     );
-    const agent = detail.agent;
-    if (!agent) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('Code review {0} has no conversation to show yet. Try again in a moment.', args.reviewId));
-      return false;
-    }
-    if (deps.ledger() !== ledger) return false; // the base URL changed meanwhile
+    await rememberKnownReview(deps.globalState, client.baseUrl, knownFromDetail(detail, args.appId));
+    return await showReadReview(deps, ledger, detail, args);
+  } catch (e) {
+    const retry = vscode.l10n.t('Try Again');
+    if ((await deps.showApiError(e, [retry])) === retry) return openCodeReviewCommand(deps, args);
+    return false;
+  }
+}
+
+/** A review just read: its conversation listed as a tracked code review (unless it is) and opened. */
+export async function showReadReview(deps: Deps, ledger: ReturnType<Deps['ledger']>, detail: CodeReviewDetail, args: { appId?: string; title?: string }): Promise<boolean> {
+  const agent = detail.agent;
+  if (!agent) {
+    void vscode.window.showWarningMessage(vscode.l10n.t('Code review {0} has no conversation to show yet. Try again in a moment.', detail.reviewId));
+    return false;
+  }
+  if (deps.ledger() !== ledger) return false; // the base URL changed meanwhile
+  const listed = ledger.all().find((r) => r.reviewId === detail.reviewId || r.agentId === agent.agentId);
+  if (!listed) {
     const r = detail.review;
     ledger.upsert({
       agentId: agent.agentId,
@@ -83,11 +100,7 @@ export async function openCodeReviewCommand(deps: Deps, arg?: unknown): Promise<
       ...(r.model !== undefined ? { model: r.model } : {}),
     });
     ledger.applyAgent({ ...agent, kind: agent.kind ?? 'code_review', reviewId: agent.reviewId ?? detail.reviewId });
-    await deps.openRun(agent.agentId);
-    return true;
-  } catch (e) {
-    const retry = vscode.l10n.t('Try Again');
-    if ((await deps.showApiError(e, [retry])) === retry) return openCodeReviewCommand(deps, args);
-    return false;
   }
+  await deps.openRun(listed?.agentId ?? agent.agentId);
+  return true;
 }

@@ -13,5 +13,7 @@ export function registerStartCodeReview(context: vscode.ExtensionContext, deps: 
   context.subscriptions.push(vscode.commands.registerCommand('agentRuns.startCodeReview',
     guarded(deps, vscode.l10n.t('Start Code Review'), (arg) => loadReviews().startCodeReviewCommand(deps, arg, loadLaunch().reviewParts))),
   // A review's conversation in the run panel, the review above it (src/reviews/openReview.ts).
-  vscode.commands.registerCommand('agentRuns.openCodeReview', (arg?: unknown) => loadReviews().openCodeReviewCommand(deps, arg)));
+  vscode.commands.registerCommand('agentRuns.openCodeReview', (arg?: unknown) => loadReviews().openCodeReviewCommand(deps, arg)),
+  // A review listed without its ID (version C): src/reviews/trackReview.ts.
+  vscode.commands.registerCommand('agentRuns.trackCodeReview', (arg?: unknown) => loadReviews().trackCodeReviewCommand(deps, arg)));
 }

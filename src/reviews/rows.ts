@@ -21,6 +21,9 @@ import {
 } from '../core/reviews/nodes';
 import { REVIEW_LIST_LIMIT, bucketText, conversationPhase, groupDescription, presentReview } from '../core/reviews/presentation';
 import type { ReviewRows as TreeReviewRows } from '../runs/runsTree';
+import { branchesFromReviews } from '../core/branches/known';
+import { noteBranches } from '../runs/branches';
+import { knownReviewsForList } from '../runs/knownReviews';
 import { runTooltip } from '../runs/tooltip';
 import type { CodeReviewsBase } from './gate';
 
@@ -29,6 +32,8 @@ class NoClient extends Error {}
 
 export class ReviewRows extends Disposable implements TreeReviewRows {
   private readonly lists: AppLists<ReviewsNode>;
+  /** Reviews started here that a read did not find in their app's list: read again for them once, not on every change. */
+  private readonly missedOnce = new Set<string>();
 
   /**
    * `b`: the connection, token store, run list and 401 gate; `refresh` re-renders the whole Runs
@@ -37,7 +42,7 @@ export class ReviewRows extends Disposable implements TreeReviewRows {
   constructor(
     private readonly b: CodeReviewsBase,
     private readonly refreshTree: () => void,
-    private readonly log: Pick<vscode.LogOutputChannel, 'warn'>,
+    private readonly log: Pick<vscode.LogOutputChannel, 'warn' | 'info'>,
     private readonly now: () => number = Date.now,
   ) {
     super();
@@ -93,7 +98,11 @@ export class ReviewRows extends Disposable implements TreeReviewRows {
         throw new NoClient(whyNoClient(this.b.conn.current, vscode.l10n));
       }
       const lists = await client.listCodeReviews(node.appId, { limit: REVIEW_LIST_LIMIT });
-      return () => node.take(lists);
+      // Version C lists reviews without their ID: those started or tracked here are matched by number.
+      const known = await knownReviewsForList(this.b.globalState, client, node.appId, lists, this.b.ledgers.current.all(), this.log);
+      // The branches the reviews compare are offered when a branch is asked for.
+      await noteBranches(this.b.globalState, client.baseUrl, node.appId, branchesFromReviews(lists));
+      return () => node.take(lists, known);
     } catch (e) {
       if (isApiError(e) && e.kind === 'unauthorized') {
         this.b.gate.report(e);
@@ -120,7 +129,9 @@ export class ReviewRows extends Disposable implements TreeReviewRows {
       }
       const listed = node.review(r.reviewId);
       const phase = listed ? conversationPhase(listed.item) : undefined;
-      if (node.state.kind === 'loading' || !listed || (isFinishedRun(r) && (phase === 'starting' || phase === 'working'))) {
+      const missed = !listed && !this.missedOnce.has(r.reviewId);
+      if (missed) this.missedOnce.add(r.reviewId);
+      if (node.state.kind === 'loading' || missed || (isFinishedRun(r) && (phase === 'starting' || phase === 'working'))) {
         again.add(node);
       }
     }
@@ -143,14 +154,18 @@ export class ReviewRows extends Disposable implements TreeReviewRows {
   }
 
   private reviewItem(node: ReviewNode): vscode.TreeItem {
-    const p = presentReview(node.item, this.now(), vscode.l10n);
+    const p = presentReview(node.item, this.now(), vscode.l10n, node.reviewId);
     const item = new vscode.TreeItem(p.label, vscode.TreeItemCollapsibleState.None);
-    item.id = `codeReview:${node.reviewId}`;
+    item.id = `codeReview:${node.appId}:${node.key}`;
     item.description = p.description;
     item.iconPath = new vscode.ThemeIcon(p.icon.id, p.icon.color ? new vscode.ThemeColor(p.icon.color) : undefined);
     item.contextValue = p.contextValue;
     item.tooltip = runTooltip(p.label, p.details, p.warnings);
-    item.command = { command: 'agentRuns.openCodeReview', title: vscode.l10n.t('Open Code Review'), arguments: [node.openArgs()] };
+    const open = node.openArgs();
+    // A review whose ID is not known here: the click says so and offers to track it by ID.
+    item.command = open !== undefined
+      ? { command: 'agentRuns.openCodeReview', title: vscode.l10n.t('Open Code Review'), arguments: [open] }
+      : { command: 'agentRuns.trackCodeReview', title: vscode.l10n.t('Track Code Review by ID…'), arguments: [node.trackArgs()] };
     item.accessibilityInformation = { label: vscode.l10n.t('Code review {0}, {1}, {2}', p.label, bucketText(node.parent.status, vscode.l10n), p.description) };
     return item;
   }

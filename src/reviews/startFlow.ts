@@ -1,7 +1,7 @@
 /**
  * The code review form as a multi-step quick input, on the launch form's chrome and steps
- * (`ReviewParts`, from dist/launch.js): [preset] → app → branch → from version → to version →
- * title → description → focus areas → model → review, with the completion webhook and the email
+ * (`ReviewParts`, from dist/launch.js): [preset] → app → source branch → source → target branch →
+ * target → title → description → focus areas → model → review, with the completion webhook and the email
  * reached from the review (core/reviews/steps.ts). Values live in one `ReviewForm`: Back, Escape
  * and Edit never lose anything. Rendering only; the checks are core/reviews/form.ts.
  */
@@ -16,6 +16,8 @@ import {
   applyReviewPreset, appChoices, checkReviewModel, reviewProblem, reviewPrompt, versionShown, type ReviewForm,
 } from '../core/reviews/form';
 import { reviewNavigator, reviewSteps, type ReviewMainStep, type ReviewStep } from '../core/reviews/steps';
+import type { KnownBranch } from '../core/branches/known';
+import type { BranchSyncResult } from '../runs/branches';
 import { branchStep, versionStep, type VersionLists, type VersionStepState } from './versionSteps';
 
 export type ReviewParts = typeof ReviewPartsModule;
@@ -26,6 +28,10 @@ const DISCARD = 'discard';
 export interface ReviewFlowContext {
   parts: ReviewParts;
   versions: VersionLists;
+  /** The app's branches known here, in the order offered. */
+  branches(appId: string): KnownBranch[];
+  /** "Sync branch", with its progress; every end but a completed one is said to the person. */
+  syncBranch(appId: string, branch: string): Promise<BranchSyncResult>;
   catalog: LoadedCatalog;
   presets: readonly LaunchPreset[];
   /** `agentRuns.appId`. */
@@ -48,6 +54,8 @@ export interface ReviewHost extends FieldHost<'completionWebhookUrl' | 'userEmai
   readonly form: ReviewForm;
   readonly parts: ReviewParts;
   readonly versions: VersionLists;
+  branches(appId: string): KnownBranch[];
+  syncBranch(appId: string, branch: string): Promise<BranchSyncResult>;
   describeError(err: unknown): string;
 }
 
@@ -87,6 +95,14 @@ class ReviewFlow implements ReviewHost {
 
   describeError(err: unknown): string {
     return this.ctx.describeError(err);
+  }
+
+  branches(appId: string): KnownBranch[] {
+    return this.ctx.branches(appId);
+  }
+
+  syncBranch(appId: string, branch: string): Promise<BranchSyncResult> {
+    return this.ctx.syncBranch(appId, branch);
   }
 
   private navigator(start?: ReviewStep): ReturnType<typeof reviewNavigator> {
@@ -146,8 +162,9 @@ class ReviewFlow implements ReviewHost {
     switch (step) {
       case 'preset': return this.presetStep();
       case 'appId': return this.appStep();
-      case 'branch': return branchStep(this);
+      case 'fromBranch': return branchStep(this, 'from');
       case 'fromVersion': return versionStep(this, 'from', this.versionState);
+      case 'toBranch': return branchStep(this, 'to');
       case 'toVersion': return versionStep(this, 'to', this.versionState);
       case 'title': return this.textStep('title', l10n.t('Title'), l10n.t('A title for the review (optional). Empty: “{0}”.', reviewPrompt({ ...this.form, title: '' }, l10n)));
       case 'description': return this.textStep('description', l10n.t('Description'), l10n.t('What changed and why (optional).'));
@@ -281,9 +298,10 @@ class ReviewFlow implements ReviewHost {
       start,
       sep(l10n.t('Review')),
       { label: l10n.t('App ID'), description: f.appId || none, target: 'appId' },
-      { label: l10n.t('Branch'), description: f.branch.trim() || l10n.t('all branches'), target: 'branch' },
-      { label: l10n.t('From version'), description: f.fromVersion.trim() ? versionShown(f.fromVersion, f.fromVersionLabel) : none, detail: f.fromVersionLabel ? f.fromVersion : undefined, target: 'fromVersion' },
-      { label: l10n.t('To version'), description: f.toVersion.trim() ? versionShown(f.toVersion, f.toVersionLabel) : none, detail: f.toVersionLabel ? f.toVersion : undefined, target: 'toVersion' },
+      { label: l10n.t('Source branch'), description: f.fromBranch.trim() || none, target: 'fromBranch' },
+      { label: l10n.t('Source'), description: f.fromVersion.trim() ? versionShown(f.fromVersion, f.fromVersionLabel) : none, detail: f.fromVersionLabel ? f.fromVersion : undefined, target: 'fromVersion' },
+      { label: l10n.t('Target branch'), description: f.toBranch.trim() || none, target: 'toBranch' },
+      { label: l10n.t('Target'), description: f.toVersion.trim() ? versionShown(f.toVersion, f.toVersionLabel) : none, detail: f.toVersionLabel ? f.toVersion : undefined, target: 'toVersion' },
       { label: l10n.t('Title'), description: f.title.trim() || none, target: 'title' },
       { label: l10n.t('Description'), description: f.description.trim() || none, target: 'description' },
       { label: l10n.t('Focus areas'), description: f.focusAreas.trim() || none, target: 'focusAreas' },

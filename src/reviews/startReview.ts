@@ -19,6 +19,8 @@ import type { ReviewStep } from '../core/reviews/steps';
 import { submitReview, type ReviewSubmitEnv } from '../core/reviews/submit';
 import type { Deps } from '../runs/deps';
 import { runReviewFlow, type ReviewParts } from './startFlow';
+import { branchesFromVersions } from '../core/branches/known';
+import { knownBranches, noteBranches, syncBranch } from '../runs/branches';
 import { VersionLists } from './versionSteps';
 
 const l10n = vscode.l10n;
@@ -39,15 +41,18 @@ export async function startCodeReviewCommand(deps: Deps, arg: unknown, parts: Re
   const draft = appId === undefined ? reviveReviewForm(deps.context.workspaceState.get(DRAFT_KEY)) : undefined;
   let form = draft ?? emptyReviewForm(appId !== undefined ? { ...defaults, appId } : defaults);
   let titleNote = draft ? l10n.t('restored unsent review') : undefined;
-  let start: ReviewStep | undefined = appId !== undefined ? 'branch' : undefined;
+  let start: ReviewStep | undefined = appId !== undefined ? 'fromBranch' : undefined;
   // The schema just read is the model list's too: /openapi.json is not read twice.
   const catalog = parts.loadModelCatalog(deps.globalState, deps.log, { baseUrl: client.baseUrl, getSchemaInfo: () => Promise.resolve(schema) });
-  const versions = new VersionLists(client);
+  // The branches each page of versions names are remembered for the next branch step.
+  const versions = new VersionLists(client, (app, page) => void noteBranches(deps.globalState, client.baseUrl, app, branchesFromVersions(page.versions)));
   const emailModels = new Set(parts.reviveIdList(deps.globalState.get(parts.emailModelsKey(client.baseUrl))));
   const defaultEmail = parts.defaultUserEmail(deps.log);
   for (;;) {
     const result = await runReviewFlow(form, {
       parts, versions, catalog, emailModels, defaultEmail, titleNote,
+      branches: (app) => knownBranches(deps.globalState, client.baseUrl, app),
+      syncBranch: (app, branch) => syncBranch(deps, client, app, branch, 'code review form'),
       presets: parts.parsePresets(config().get<unknown>('presets'), l10n).presets,
       configuredAppId: defaults.appId,
       listedAppIds: deps.ledger().all().map((r) => r.appId ?? ''),
@@ -65,7 +70,7 @@ export async function startCodeReviewCommand(deps: Deps, arg: unknown, parts: Re
     const outcome = await submitReview(form, env, parts.launchSubmitUi(deps));
     form = outcome.form;
     if (outcome.kind === 'started') {
-      await onStarted(deps, outcome.review, outcome.request, form);
+      await onStarted(deps, outcome.review, outcome.request, form, client.baseUrl);
       return;
     }
     await saveDraft(deps, form);
@@ -165,8 +170,11 @@ async function saveDraft(deps: Deps, form: ReviewForm): Promise<void> {
 }
 
 /** Listed and followed by the door; the form's own bookkeeping, then the review's conversation in the run panel. */
-async function onStarted(deps: Deps, review: CodeReviewStarted, request: StartCodeReviewRequest, form: ReviewForm): Promise<void> {
+async function onStarted(deps: Deps, review: CodeReviewStarted, request: StartCodeReviewRequest, form: ReviewForm, baseUrl: string): Promise<void> {
   await deps.context.workspaceState.update(DRAFT_KEY, undefined);
+  // Both branches are offered first next time (a typed one is then known too).
+  const usedAt = Date.now();
+  await noteBranches(deps.globalState, baseUrl, request.appId, [form.fromBranch, form.toBranch].filter((b) => b.trim() !== '').map((name) => ({ name, source: 'used' as const, usedAt })));
   await deps.openRun(review.agentId);
   void vscode.window.showInformationMessage(l10n.t('Code review started on {0}: “{1}” ({2}).', request.appId, reviewPrompt(form, l10n), review.status));
 }

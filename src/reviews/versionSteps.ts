@@ -1,16 +1,23 @@
 /**
- * The code review form's branch and version steps: `GET /versions` read page by page (newest
- * first, "Load more…" while the service has a `nextCursor`), narrowed to a branch with
- * `version=`, each version with its label, date and sync stage; "Enter a version ID…" takes an
- * id as typed. The pages read are kept for the whole form, so Back and Edit do not read them again.
+ * The code review form's source and target steps. Each side asks for a branch first (the
+ * service lists no branches: those known here, src/runs/branches.ts, or one typed), then what
+ * of it is compared: the branch itself (version C compares its newest completed version when
+ * the review starts), one of its synced versions (`GET /versions?version=<branch>`, newest
+ * first, "Load more…" while there is a `nextCursor`), a version ID typed, or "Sync branch" when
+ * it needs a version it does not have yet (the form goes on once the sync completed). The branch
+ * itself is offered first, its newest ready version where the service is of versions A or B
+ * (they compare version IDs only). The pages
+ * read are kept for the whole form, so Back and Edit do not read them again.
  */
 import * as vscode from 'vscode';
 import type { AgentRunsApi } from '../api/contract';
-import type { AppVersion } from '../api/reviewTypes';
+import type { AppVersion, VersionPage } from '../api/reviewTypes';
 import type { StepOutcome, ValueItem } from '../launch/formSteps';
 import type { PickUpdate } from '../launch/quickInput';
-import { checkVersion, versionShown, type ReviewForm } from '../core/reviews/form';
-import { addVersionPage, branchesOf, defaultVersion, versionRow, type VersionList } from '../core/reviews/versions';
+import { branchShown, isMainBranch, type KnownBranch } from '../core/branches/known';
+import { checkBranch, checkVersionId, versionShown, type ReviewForm } from '../core/reviews/form';
+import { addVersionPage, isReady, versionRow, type VersionList } from '../core/reviews/versions';
+import type { BranchSyncResult } from '../runs/branches';
 import type { ReviewHost } from './startFlow';
 
 const l10n = vscode.l10n;
@@ -19,7 +26,8 @@ const l10n = vscode.l10n;
 export class VersionLists {
   private readonly lists = new Map<string, { promise: Promise<VersionList>; value?: VersionList }>();
 
-  constructor(private readonly client: Pick<AgentRunsApi, 'listVersions'>) {}
+  /** `onPage`: each page read (the branches it names are remembered). */
+  constructor(private readonly client: Pick<AgentRunsApi, 'listVersions'>, private readonly onPage: (appId: string, page: VersionPage) => void = () => undefined) {}
 
   private static key(appId: string, branch: string): string {
     return `${appId.trim()}\n${branch.trim()}`;
@@ -41,12 +49,19 @@ export class VersionLists {
     return list?.nextCursor === undefined ? this.get(appId, branch) : this.read(appId, branch, list);
   }
 
+  /** Read again on the next visit (the branch was synced). */
+  forget(appId: string, branch: string): void {
+    this.lists.delete(VersionLists.key(appId, branch));
+  }
+
   private read(appId: string, branch: string, before: VersionList | undefined): Promise<VersionList> {
     const key = VersionLists.key(appId, branch);
-    const query = { ...(branch.trim() !== '' ? { version: branch.trim() } : {}), ...(before?.nextCursor !== undefined ? { cursor: before.nextCursor } : {}) };
+    // Always with the branch: version C refuses `GET /versions` without one.
+    const query = { version: branch.trim(), ...(before?.nextCursor !== undefined ? { cursor: before.nextCursor } : {}) };
     const entry: { promise: Promise<VersionList>; value?: VersionList } = {
       promise: this.client.listVersions(appId.trim(), query).then((page) => {
         entry.value = addVersionPage(before, page);
+        this.onPage(appId.trim(), page);
         return entry.value;
       }, (err: unknown) => {
         // Asked again on the next visit; what was read before stays.
@@ -60,7 +75,81 @@ export class VersionLists {
   }
 }
 
-type VersionChoice = { kind: 'version'; version: AppVersion } | { kind: 'more' } | { kind: 'enter' } | { kind: 'none' };
+type Which = 'from' | 'to';
+
+const branchOf = (f: ReviewForm, which: Which): string => (which === 'from' ? f.fromBranch : f.toBranch).trim();
+
+function setVersion(f: ReviewForm, which: Which, value: string, label: string | undefined): void {
+  if (which === 'from') {
+    f.fromVersion = value;
+    f.fromVersionLabel = label;
+  } else {
+    f.toVersion = value;
+    f.toVersionLabel = label;
+  }
+}
+
+// ------------------------------------------------------------ branch
+
+const SOURCE_WORDS = (): Record<KnownBranch['sources'][number], string> => ({
+  used: l10n.t('used before'),
+  settings: l10n.t('from settings (agentRuns.branches)'),
+  versions: l10n.t('has synced versions'),
+  reviews: l10n.t('named by a code review'),
+  testRuns: l10n.t('tests ran on it'),
+});
+
+/** The branch of a side: one known here (last used first), or one typed. */
+export async function branchStep(host: ReviewHost, which: Which): Promise<StepOutcome> {
+  const f = host.form;
+  const words = SOURCE_WORDS();
+  const known = host.branches(f.appId);
+  const current = branchOf(f, which);
+  const items: Array<ValueItem<KnownBranch>> = known.map((b) => ({
+    label: `$(git-branch) ${b.name}`,
+    description: [b.label, ...b.sources.map((s) => words[s])].filter((s): s is string => s !== undefined).join(' · '),
+    value: b,
+  }));
+  if (current !== '' && !known.some((b) => b.name === current || b.label === current)) {
+    items.unshift({ label: `$(git-branch) ${current}`, description: l10n.t('current'), value: { name: current, sources: [] } });
+  }
+  const other = which === 'to' ? f.fromBranch.trim() : '';
+  const active = items.find((i) => i.value.name === current || i.value.label === current)
+    ?? (which === 'to' ? items.find((i) => isMainBranch(i.value) && i.value.name !== other) ?? items.find((i) => i.value.name !== other) : items.find((i) => !isMainBranch(i.value)))
+    ?? items[0];
+  const placeholder = which === 'from'
+    ? l10n.t('Source: the branch with the changes. Pick one, or type a branch ID or label')
+    : l10n.t('Target: the branch the source is compared with (e.g. main). Pick one, or type a branch ID or label');
+  const r = await host.parts.showPick<ValueItem<KnownBranch>>({
+    ...host.common(which === 'from' ? l10n.t('Source branch') : l10n.t('Target branch')),
+    placeholder: items.length > 0 ? placeholder : l10n.t('Type a branch ID or label (the service has no list of branches), then press Enter'),
+    items, active, matchOnDescription: true,
+    // A known branch typed is that branch's own entry, not a second one.
+    typedItem: (value) => (checkBranch(value, which, l10n) !== undefined || items.some((i) => i.value.name === value || i.value.label === value)
+      ? undefined
+      : { label: `$(git-branch) ${value}`, description: l10n.t('Use this branch'), value: { name: value, sources: [] }, alwaysShow: true }),
+  });
+  const plain = host.plain(r);
+  if (plain) return plain;
+  if (r.kind !== 'accept') return { kind: 'stay' };
+  const picked = r.value.value.name;
+  if (picked !== current) {
+    if (which === 'from') f.fromBranch = picked;
+    else f.toBranch = picked;
+    setVersion(f, which, '', undefined);
+  }
+  return { kind: 'next' };
+}
+
+// ------------------------------------------------------------ version
+
+type VersionChoice =
+  | { kind: 'branch' }
+  | { kind: 'version'; version: AppVersion }
+  | { kind: 'more' }
+  | { kind: 'sync' }
+  | { kind: 'enter' }
+  | { kind: 'none' };
 type VersionItem = ValueItem<VersionChoice>;
 
 function stageIcon(v: AppVersion): string {
@@ -74,50 +163,72 @@ export interface VersionStepState {
   added?: string;
 }
 
-export async function versionStep(host: ReviewHost, which: 'from' | 'to', state: VersionStepState): Promise<StepOutcome> {
+/** The label of a side's branch: its known label (a code review's), else its name. */
+function branchLabel(host: ReviewHost, branch: string): string {
+  const known = host.branches(host.form.appId).find((b) => b.name === branch || b.label === branch);
+  return known?.label ?? branch;
+}
+
+/** What of the side's branch is compared: the branch itself, one of its versions, a typed ID, or a sync first. */
+export async function versionStep(host: ReviewHost, which: Which, state: VersionStepState): Promise<StepOutcome> {
   const f = host.form;
   const lists = host.versions;
-  const current = which === 'from' ? f.fromVersion : f.toVersion;
+  const branch = branchOf(f, which);
+  if (branch === '') return { kind: 'back' };
+  const current = (which === 'from' ? f.fromVersion : f.toVersion).trim();
+  const otherSide = (which === 'from' ? f.toVersion : f.fromVersion).trim();
   const enter: VersionItem = { label: `$(edit) ${l10n.t('Enter a version ID…')}`, value: { kind: 'enter' }, alwaysShow: true };
   const toItems = (list: VersionList): VersionItem[] => {
-    const shown = list.versions.filter((v) => which === 'from' || v.versionId !== f.fromVersion.trim());
-    const items: VersionItem[] = shown.map((v) => {
+    const ready = list.versions.some(isReady);
+    const items: VersionItem[] = [];
+    if (ready && branch !== otherSide) {
+      items.push({ label: `$(git-branch) ${branchShown({ name: branch, label: branchLabel(host, branch) })}`, description: l10n.t('the branch: its newest synced version when the review starts'), value: { kind: 'branch' } });
+    }
+    for (const v of list.versions.filter((x) => x.versionId !== otherSide)) {
       const row = versionRow(v, l10n, (ms) => new Date(ms).toLocaleString());
-      return { label: `${stageIcon(v)} ${row.label}`, description: row.description, detail: row.detail, value: { kind: 'version', version: v } };
-    });
+      items.push({ label: `${stageIcon(v)} ${row.label}`, description: row.description, detail: row.detail, value: { kind: 'version', version: v } });
+    }
     if (list.nextCursor !== undefined) items.push({ label: `$(chevron-down) ${l10n.t('Load more…')}`, description: l10n.t('older versions'), value: { kind: 'more' }, alwaysShow: true });
-    if (shown.length === 0) items.unshift({ label: l10n.t('No versions listed'), description: f.branch.trim() !== '' ? l10n.t('on {0}', f.branch.trim()) : '', value: { kind: 'none' } });
+    if (list.versions.length === 0) items.push({ label: l10n.t('No synced versions'), description: l10n.t('on {0}', branch), value: { kind: 'none' } });
+    items.push({
+      label: `$(sync) ${l10n.t('Sync branch {0}', branch)}`,
+      description: ready ? l10n.t('store its current state as a new version, then compare that') : l10n.t('it has no synced version yet: store its current state, then compare that'),
+      value: { kind: 'sync' }, alwaysShow: true,
+    });
     items.push(enter);
     return items;
   };
-  const active = (items: readonly VersionItem[]): VersionItem | undefined => {
-    const idOf = (i: VersionItem): string | undefined => (i.value.kind === 'version' ? i.value.version.versionId : undefined);
-    const versions = items.flatMap((i) => (i.value.kind === 'version' ? [i.value.version] : []));
+  const active = (items: readonly VersionItem[], list: VersionList | undefined): VersionItem | undefined => {
     const added = state.added;
     state.added = undefined;
-    const wanted = [added, current.trim(), defaultVersion(versions, which, f.fromVersion)];
-    for (const id of wanted) {
-      const found = id !== undefined && id !== '' ? items.find((i) => idOf(i) === id) : undefined;
-      if (found) return found;
-    }
-    return items[0];
+    const byId = (id: string | undefined): VersionItem | undefined => (id === undefined || id === '' ? undefined
+      : items.find((i) => i.value.kind === 'version' && i.value.version.versionId === id));
+    const newestReady = items.find((i) => i.value.kind === 'version' && isReady(i.value.version));
+    // Versions A and B compare version IDs only; their version items carry the file fields C dropped.
+    const idsOnly = list?.versions.some((v) => v.fileSha256 !== undefined || v.fileSizeBytes !== undefined) === true;
+    return byId(added)
+      ?? (current === branch ? items.find((i) => i.value.kind === 'branch') : byId(current))
+      ?? (idsOnly ? newestReady : undefined)
+      ?? items.find((i) => i.value.kind === 'branch')
+      ?? items.find((i) => i.value.kind === 'sync')
+      ?? items[0];
   };
-  const loaded = lists.peek(f.appId, f.branch);
+  const loaded = lists.peek(f.appId, branch);
   // Nothing to accept while the list is read: Enter then would take an item about to be replaced.
   const items = loaded ? toItems(loaded) : [];
   const placeholder = which === 'from'
-    ? l10n.t('The version the compared changes start from (newest first)')
-    : l10n.t('The version the compared changes end at (newest first)');
-  const update = loaded ? undefined : lists.get(f.appId, f.branch).then(
+    ? l10n.t('Source on {0}: the branch itself, or one of its versions (newest first)', branch)
+    : l10n.t('Target on {0}: the branch itself, or one of its versions (newest first)', branch);
+  const update = loaded ? undefined : lists.get(f.appId, branch).then(
     (list): PickUpdate<VersionItem> => {
       const fresh = toItems(list);
-      return { items: fresh, active: active(fresh) };
+      return { items: fresh, active: active(fresh, list) };
     },
-    (err: unknown): PickUpdate<VersionItem> => ({ items: [enter], active: enter, placeholder: l10n.t('The versions could not be read: {0}', host.describeError(err)) }),
+    (err: unknown): PickUpdate<VersionItem> => ({ items: [enter], active: enter, placeholder: l10n.t('The versions of {0} could not be read: {1}', branch, host.describeError(err)) }),
   );
   const r = await host.parts.showPick<VersionItem>({
-    ...host.common(which === 'from' ? l10n.t('From version') : l10n.t('To version')),
-    placeholder, items, active: active(items), matchOnDescription: true, matchOnDetail: true, update,
+    ...host.common(which === 'from' ? l10n.t('Source') : l10n.t('Target')),
+    placeholder, items, active: active(items, loaded), matchOnDescription: true, matchOnDetail: true, update,
   });
   const plain = host.plain(r);
   if (plain) return plain;
@@ -127,81 +238,57 @@ export async function versionStep(host: ReviewHost, which: 'from' | 'to', state:
     case 'none':
       return { kind: 'stay' };
     case 'more': {
-      const before = new Set(lists.peek(f.appId, f.branch)?.versions.map((v) => v.versionId));
+      const before = new Set(lists.peek(f.appId, branch)?.versions.map((v) => v.versionId));
       try {
-        const list = await lists.more(f.appId, f.branch);
+        const list = await lists.more(f.appId, branch);
         state.added = list.versions.find((v) => !before.has(v.versionId))?.versionId;
       } catch (err) {
         void vscode.window.showWarningMessage(l10n.t('More versions could not be read: {0}', host.describeError(err)));
       }
       return { kind: 'stay' };
     }
+    case 'sync':
+      return syncThen(host, which, branch, await host.syncBranch(f.appId, branch));
     case 'enter':
       return enterVersion(host, which);
+    case 'branch':
+      setVersion(f, which, branch, branchLabel(host, branch));
+      return { kind: 'next' };
     case 'version':
       setVersion(f, which, choice.version.versionId, versionShown(choice.version.versionId, choice.version.versionDisplay));
       return { kind: 'next' };
   }
 }
 
-function setVersion(f: ReviewForm, which: 'from' | 'to', id: string, label: string | undefined): void {
-  if (which === 'from') {
-    f.fromVersion = id;
-    f.fromVersionLabel = label;
-  } else {
-    f.toVersion = id;
-    f.toVersionLabel = label;
-  }
+/**
+ * After "Sync branch": the versions are read again; a completed sync's new version is what this
+ * side compares, and the form goes on. Otherwise (said to the person already) the step stays.
+ */
+function syncThen(host: ReviewHost, which: Which, branch: string, result: BranchSyncResult): StepOutcome {
+  const f = host.form;
+  host.versions.forget(f.appId, branch);
+  if (result.kind !== 'completed') return { kind: 'stay' };
+  if (result.versionId === undefined) return { kind: 'stay' };
+  setVersion(f, which, result.versionId, l10n.t('{0} (synced now)', branchLabel(host, branch)));
+  return { kind: 'next' };
 }
 
 /** "Enter a version ID…": Back returns to the list. */
-async function enterVersion(host: ReviewHost, which: 'from' | 'to'): Promise<StepOutcome> {
+async function enterVersion(host: ReviewHost, which: Which): Promise<StepOutcome> {
   const f = host.form;
-  const label = which === 'from' ? l10n.t('From version') : l10n.t('To version');
+  const label = which === 'from' ? l10n.t('Source') : l10n.t('Target');
   const current = which === 'from' ? f.fromVersion : f.toVersion;
   const r = await host.parts.showInput({
     ...host.common(label),
     value: current,
     prompt: l10n.t('A version ID (versionId) of the app, as the service lists it.'),
     placeholder: 'ver_…',
-    validate: (v) => checkVersion(v, which, l10n),
+    validate: (v) => checkVersionId(v, which, l10n),
   });
   if (r.kind === 'back') return { kind: 'stay' };
   const plain = host.plain(r);
   if (plain) return plain;
   if (r.kind !== 'accept') return { kind: 'stay' };
   setVersion(f, which, r.value.trim(), undefined);
-  return { kind: 'next' };
-}
-
-/** The branch the version lists are narrowed to: every branch, one the versions show, or one typed. */
-export async function branchStep(host: ReviewHost): Promise<StepOutcome> {
-  const f = host.form;
-  const all: ValueItem<string> = { label: `$(list-flat) ${l10n.t('All branches')}`, description: l10n.t('versions of every branch'), value: '' };
-  const toItems = (list: VersionList | undefined): Array<ValueItem<string>> => {
-    const branches = branchesOf(list?.versions ?? []);
-    if (f.branch.trim() !== '' && !branches.includes(f.branch.trim())) branches.unshift(f.branch.trim());
-    return [all, ...branches.map((b) => ({ label: `$(git-branch) ${b}`, value: b }))];
-  };
-  const pick = (items: ReadonlyArray<ValueItem<string>>): ValueItem<string> | undefined => items.find((i) => i.value === f.branch.trim());
-  const loaded = host.versions.peek(f.appId, '');
-  const items = toItems(loaded);
-  const update = loaded ? undefined : host.versions.get(f.appId, '').then(
-    (list): PickUpdate<ValueItem<string>> => {
-      const fresh = toItems(list);
-      return { items: fresh, active: pick(fresh) };
-    },
-    (err: unknown): PickUpdate<ValueItem<string>> => ({ items, placeholder: l10n.t('The versions could not be read: {0}', host.describeError(err)) }),
-  );
-  const r = await host.parts.showPick<ValueItem<string>>({
-    ...host.common(l10n.t('Branch')),
-    placeholder: l10n.t('Narrow the versions to a branch (optional), or type a branch ID or label'),
-    items, active: pick(items), update,
-    typedItem: (value) => (/\s/.test(value) ? undefined : { label: `$(git-branch) ${value}`, description: l10n.t('Use this branch'), value, alwaysShow: true }),
-  });
-  const plain = host.plain(r);
-  if (plain) return plain;
-  if (r.kind !== 'accept') return { kind: 'stay' };
-  f.branch = r.value.value;
   return { kind: 'next' };
 }

@@ -1,6 +1,6 @@
 /**
  * One door for every send: start, follow-up, test-group creation, a code review's start, and the
- * app's test runs, group runs, group edits and deletes and automation runs, for the launch form, the
+ * app's test runs, group runs, group edits and deletes, automation runs and branch syncs, for the launch form, the
  * panel's composer, the palette, the tree, notifications, the language-model tools, the chat
  * participant and the Testing view alike. The exactly-once rules live here and nowhere else
  * (ESLint refuses the client's POST methods anywhere else, see eslint.config.mjs):
@@ -25,7 +25,7 @@
  * (dist/send.js, see esbuild.js): what runs on every read (`observeRead`) stays here.
  */
 import type { AgentRunsApi } from '../api/contract';
-import type { CodeReviewStarted, StartCodeReviewRequest } from '../api/reviewTypes';
+import type { CodeReviewStarted, StartCodeReviewRequest, SyncVersionRequest, VersionSync } from '../api/reviewTypes';
 import type { Agent, AgentRun, CreateTestGroupRequest, FollowUpAck, StartAgentRequest, TestGroupCreated } from '../api/types';
 import type {
   AutomationRunQueued, StartTestGroupRunRequest, StartTestRunRequest, TestGroupRunStarted, TestRunStarted, UpdateTestGroupRequest,
@@ -105,6 +105,8 @@ export type TestGroupRunResult = Sent<{ readonly kind: 'started'; readonly start
 /** A group's `PUT` or `DELETE`, acknowledged. */
 export type TestGroupChangeResult = Sent<{ readonly kind: 'done'; readonly baseUrl: string }>;
 export type AutomationRunResult = Sent<{ readonly kind: 'queued'; readonly queued: AutomationRunQueued; readonly baseUrl: string }>;
+/** A branch's sync, answered (done, failed or still running: its `status`). */
+export type VersionSyncResult = Sent<{ readonly kind: 'answered'; readonly sync: VersionSync; readonly baseUrl: string }>;
 
 /** The POST half of the door (src/runs/sendPosts.ts): `loadSendPosts` in the extension, the module itself in tests. */
 export type SendPostsModule = typeof SendPosts;
@@ -154,6 +156,11 @@ export class SendDoor {
   /** `DELETE /test-groups/{id}`, once; `busy` while the group is being changed or deleted. */
   deleteTestGroup(groupId: string, o: SendOptions): Promise<TestGroupChangeResult> {
     return this.changed(groupId, this.once(`group:${groupId}`, o, (p) => p.removeTestGroup(this.d, groupId, o)));
+  }
+
+  /** `POST /versions/sync`, once; `busy` while the same branch of the app is being synced from here. */
+  syncVersion(request: SyncVersionRequest, o: SendOptions): Promise<VersionSyncResult> {
+    return this.once(`sync:${request.appId}:${request.version}`, o, (p) => p.postVersionSync(this.d, request, o));
   }
 
   /** `POST /automations/{id}/run`, once; `busy` while the same automation is being run. */

@@ -1,13 +1,13 @@
 /**
  * The POSTs of the send door (src/runs/sendDoor.ts), loaded on the first send as their own
  * bundle (dist/send.js): a start, a follow-up through the run's lock, a test group, a code
- * review's start, and the app's test runs, group runs, group edits and deletes and automation
- * runs (their target's lock is the door's). The rules
+ * review's start, and the app's test runs, group runs, group edits and deletes, automation
+ * runs and branch syncs (their target's lock is the door's). The rules
  * are the door's (see there); this is where the client's POST methods are called, and the only
  * place outside src/api (ESLint refuses them anywhere else, see eslint.config.mjs).
  */
 import { mayHaveArrived } from '../api/errors';
-import type { CodeReviewStarted, StartCodeReviewRequest } from '../api/reviewTypes';
+import type { CodeReviewStarted, StartCodeReviewRequest, SyncVersionRequest } from '../api/reviewTypes';
 import type { AgentRunsApi } from '../api/contract';
 import type { StartTestGroupRunRequest, StartTestRunRequest, UpdateTestGroupRequest } from '../api/testTypes';
 import type { AgentRun, CreateTestGroupRequest, StartAgentRequest } from '../api/types';
@@ -16,7 +16,7 @@ import { reviewPrompt } from '../core/reviews/form';
 import { afterPost } from './afterPost';
 import type {
   AutomationRunResult, CodeReviewResult, DoorDeps, FollowUpInput, FollowUpResult, NotConnected, ReviewLabels, SendFailed, SendOptions,
-  StartResult, TestGroupChangeResult, TestGroupResult, TestGroupRunResult, TestRunResult,
+  StartResult, TestGroupChangeResult, TestGroupResult, TestGroupRunResult, TestRunResult, VersionSyncResult,
 } from './sendDoor';
 
 export { afterPost };
@@ -180,6 +180,12 @@ export async function postAutomationRun(d: DoorDeps, automationId: string, o: Se
   const r = await sendOnce(d, o, `Running automation ${automationId}`, (c) => c.runAutomation(automationId, { signal: o.signal }),
     (q) => `Queued a run of automation ${q.automationId}${q.status !== undefined ? ` (${q.status})` : ''}`);
   return 'value' in r ? { kind: 'queued', queued: r.value, baseUrl: r.baseUrl } : r;
+}
+
+export async function postVersionSync(d: DoorDeps, request: SyncVersionRequest, o: SendOptions): Promise<VersionSyncResult> {
+  const r = await sendOnce(d, o, `Syncing branch ${request.version} of app ${request.appId}`, (c) => c.syncVersion(request, { signal: o.signal }),
+    (s) => `Sync of branch ${request.version} of app ${request.appId} answered ${s.status ?? s.stage ?? 'without a status'}${s.versionId !== undefined ? ` (version ${s.versionId})` : ''}`);
+  return 'value' in r ? { kind: 'answered', sync: r.value, baseUrl: r.baseUrl } : r;
 }
 
 function now(d: DoorDeps): number {

@@ -2,11 +2,17 @@
  * The branch a person runs an app's tests on: asked once per service and app, then remembered
  * (`agentRuns.testBranch.v1:<baseUrl>:<appId>`); "Run on Another Branch…" asks again. "live"
  * runs against the live app with its live test user, so it is confirmed every time it is picked.
+ * The branches offered are those known here (src/runs/branches.ts: the service lists none); a
+ * branch picked that has no synced version yet is offered a sync first.
  */
 import * as vscode from 'vscode';
-import { branchesOf } from '../core/reviews/versions';
+import { branchesFromVersions } from '../core/branches/known';
+import { isReady } from '../core/reviews/versions';
 import { branchKey, isLive, reviveBranch } from '../core/serviceTests/start';
+import { knownBranches, noteBranches, syncBranch } from '../runs/branches';
 import type { ServiceTestsDeps } from './types';
+
+type BranchDeps = Pick<ServiceTestsDeps, 'globalState' | 'getClient' | 'log' | 'door' | 'api'>;
 
 const l10n = vscode.l10n;
 
@@ -15,16 +21,16 @@ export function rememberedBranch(deps: Pick<ServiceTestsDeps, 'globalState'>, ba
 }
 
 /** Asks for the branch (the remembered one first); undefined when the person backed out. */
-export async function pickBranch(deps: Pick<ServiceTestsDeps, 'globalState' | 'getClient' | 'log'>, baseUrl: string, appId: string): Promise<string | undefined> {
+export async function pickBranch(deps: BranchDeps, baseUrl: string, appId: string): Promise<string | undefined> {
   const before = rememberedBranch(deps, baseUrl, appId);
-  const known = await branchesOfApp(deps, appId);
+  const known = knownBranches(deps.globalState, baseUrl, appId).map((b) => b.name);
   const qp = vscode.window.createQuickPick();
   qp.title = l10n.t('Run the tests of {0} on which branch?', appId);
   qp.placeholder = l10n.t('Type a branch ID or name, or pick one');
   qp.ignoreFocusOut = true;
   const fixed: vscode.QuickPickItem[] = [
     ...(before && !isLive(before) ? [{ label: before, description: l10n.t('last used') }] : []),
-    ...known.filter((b) => b !== before && !isLive(b)).map((b) => ({ label: b, description: l10n.t('branch with synced versions') })),
+    ...known.filter((b) => b !== before && !isLive(b)).map((b) => ({ label: b, description: l10n.t('known branch') })),
     { label: 'live', description: l10n.t('the live app, with its live test user (asks to confirm)') },
   ];
   const refresh = (): void => {
@@ -43,19 +49,38 @@ export async function pickBranch(deps: Pick<ServiceTestsDeps, 'globalState' | 'g
   });
   qp.dispose();
   if (picked === undefined || (isLive(picked) && !await confirmLive(appId))) return undefined;
+  if (!isLive(picked) && !await syncedOrSync(deps, appId, picked)) return undefined;
   await deps.globalState.update(branchKey(baseUrl, appId), picked);
+  if (!isLive(picked)) await noteBranches(deps.globalState, baseUrl, appId, [{ name: picked, source: 'used', usedAt: Date.now() }]);
   return picked;
 }
 
-/** The branches the app's versions name (`GET /versions`, one page), newest first; none when it cannot be read. */
-async function branchesOfApp(deps: Pick<ServiceTestsDeps, 'getClient' | 'log'>, appId: string): Promise<string[]> {
+/**
+ * Whether to go on with `branch`: it has a synced version (one read of its newest versions), or
+ * the person synced it now, or chose to run without. A read that fails does not stop the run
+ * (the service says what it needs when the run starts).
+ */
+async function syncedOrSync(deps: BranchDeps, appId: string, branch: string): Promise<boolean> {
+  const client = await deps.getClient({ quiet: true });
+  if (!client) return true;
   try {
-    const client = await deps.getClient({ quiet: true });
-    return client ? branchesOf((await client.listVersions(appId, {})).versions) : [];
+    const page = await client.listVersions(appId, { version: branch, limit: 5 });
+    await noteBranches(deps.globalState, client.baseUrl, appId, branchesFromVersions(page.versions));
+    if (page.versions.some(isReady)) return true;
   } catch (e) {
-    deps.log.info(`The branches of ${appId} could not be read from its versions: ${e instanceof Error ? e.message : String(e)}`);
-    return [];
+    deps.log.info(`The versions of branch ${branch} of ${appId} could not be read: ${e instanceof Error ? e.message : String(e)}`);
+    return true;
   }
+  const sync = l10n.t('Sync Branch');
+  const run = l10n.t('Run Without Syncing');
+  const answer = await vscode.window.showWarningMessage(
+    l10n.t('Branch {0} of {1} has no synced version yet.', branch, appId),
+    { modal: true, detail: l10n.t('Sync it first to store its current state, or run the tests without syncing.') },
+    sync, run,
+  );
+  if (answer === run) return true;
+  if (answer !== sync) return false;
+  return (await syncBranch(deps, client, appId, branch, 'Test Explorer')).kind === 'completed';
 }
 
 async function confirmLive(appId: string): Promise<boolean> {
@@ -69,7 +94,7 @@ async function confirmLive(appId: string): Promise<boolean> {
 }
 
 /** The remembered branch (live confirmed again), else asked; `again`: always ask. */
-export async function branchFor(deps: Pick<ServiceTestsDeps, 'globalState' | 'getClient' | 'log'>, baseUrl: string, appId: string, again: boolean): Promise<string | undefined> {
+export async function branchFor(deps: BranchDeps, baseUrl: string, appId: string, again: boolean): Promise<string | undefined> {
   const known = again ? undefined : rememberedBranch(deps, baseUrl, appId);
   if (known === undefined) return pickBranch(deps, baseUrl, appId);
   return isLive(known) && !await confirmLive(appId) ? undefined : known;

@@ -59,16 +59,19 @@ describe('Assistant: reading code reviews (issue 21)', function () {
     api = (await ext.activate()) as AgentRunsTestApi;
     await vscode.workspace.getConfiguration('agentRuns').update('appId', 'app_todo', vscode.ConfigurationTarget.Global);
     await admin(context, 'PATCH', '/settings', { preset: 'deployed', staleReadMs: null, staleStatusAfterFollowUpMs: null });
+    // Version B lists the seeded reviews with their ids (and reads them); version C's own test is below.
+    await admin(context, 'PUT', '/wider', { version: 'B' });
   });
 
   after(async () => {
     if (!context) return;
+    await admin(context, 'PUT', '/wider', { version: 'C' });
     await admin(context, 'PATCH', '/settings', { preset: 'reference' });
     await vscode.workspace.getConfiguration('agentRuns').update('appId', undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  it('deployed: reads a seeded review (summary, open items, the thread); then the editor offers both tools and reads it by its conversation', async () => {
+  it('deployed (B): reads a seeded review (summary, open items, the thread); then the editor offers both tools and reads it by its conversation', async () => {
     const { next } = await requestsSince(context!, 0);
     const text = await invoke('agentRuns_readCodeReview', { reviewId: 'rev_seed_merged' });
     for (const line of [
@@ -88,11 +91,31 @@ describe('Assistant: reading code reviews (issue 21)', function () {
     assert.match(byAgent, /^Code review rev_seed_merged\n/);
   });
 
-  it('deployed: lists the app\'s reviews, newest first per list', async () => {
+  it('deployed (B): lists the app\'s reviews, newest first per list', async () => {
     const text = await invoke('agentRuns_listCodeReviews', { appId: 'app_todo' });
     assert.match(text, /^Code reviews of app app_todo\n/);
-    assert.match(text, /\nMerged: \d+\n(- [^\n]*\n)*- rev_seed_merged · "Settings page \(TODO-140\)"/);
-    assert.match(text, /\nClosed: \d+\n(- [^\n]*\n)*- rev_seed_closed · "Retry timed-out requests"/);
+    assert.match(text, /\nMerged: \d+\n(- [^\n]*\n)*- #\d+ rev_seed_merged · "Settings page \(TODO-140\)"/);
+    assert.match(text, /\nClosed: \d+\n(- [^\n]*\n)*- #\d+ rev_seed_closed · "Retry timed-out requests"/);
+  });
+
+  it('deployed (C): the list names every review by number; the IDs it does not give are said to be unknown, a review started here keeps its ID', async () => {
+    await admin(context!, 'PUT', '/wider', { version: 'C' });
+    try {
+      const started = resultText(await api.assistant.tool('agentRuns_startCodeReview')!.invoke({ input: { appId: 'app_todo', fromVersion: 'feature/request-timeouts', toVersion: 'main', title: 'Assistant: started here' }, toolInvocationToken: undefined }, none));
+      const reviewId = /Started code review (\S+)/.exec(started)?.[1];
+      assert.ok(reviewId, started);
+      const text = await invoke('agentRuns_listCodeReviews', { appId: 'app_todo' });
+      assert.match(text, new RegExp(`\\nOpen: \\d+\\n(- [^\\n]*\\n)*- #\\d+ ${reviewId} · "Assistant: started here"`));
+      assert.match(text, /\nMerged: \d+\n(- [^\n]*\n)*- #\d+ \(review ID not known: not started or tracked in this editor\) · "Settings page \(TODO-140\)"/);
+      assert.ok(!text.includes('rev_seed_merged'), 'no ID the list did not give');
+
+      const listed = new Recorder();
+      await api.assistant.handleChat(chatRequest(''), chatContext, listed.asStream(), none);
+      const opens = listed.buttons.filter((b) => b.command === 'agentRuns.openCodeReview');
+      assert.deepEqual(opens.map((b) => (b.arguments as Array<{ reviewId: string }>)[0].reviewId), [reviewId], 'a button only for the review whose ID is known');
+    } finally {
+      await admin(context!, 'PUT', '/wider', { version: 'B' });
+    }
   });
 
   it('@agent-runs /reviews lists the app\'s reviews with buttons that open them; /reviews <ID> reads one, and its button opens the review', async () => {
@@ -100,7 +123,7 @@ describe('Assistant: reading code reviews (issue 21)', function () {
     const result = await api.assistant.handleChat(chatRequest(''), chatContext, listed.asStream(), none);
     assert.equal(result.errorDetails, undefined, listed.text());
     assert.match(listed.text(), /Code reviews of app app_todo/);
-    assert.match(listed.text(), /- rev_seed_merged · "Settings page \(TODO-140\)"/);
+    assert.match(listed.text(), /- #\d+ rev_seed_merged · "Settings page \(TODO-140\)"/);
     const opens = listed.buttons.filter((b) => b.command === 'agentRuns.openCodeReview');
     assert.ok(opens.some((b) => JSON.stringify(b.arguments) === JSON.stringify([{ reviewId: 'rev_seed_merged', appId: 'app_todo' }])), JSON.stringify(listed.buttons));
     assert.ok(opens.length <= 5);

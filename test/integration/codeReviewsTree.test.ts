@@ -43,6 +43,9 @@ const review = (id: string, over: Partial<CodeReviewListItem> = {}): CodeReviewL
 class FakeService {
   lists: CodeReviewLists | Error = { open: [], merged: [], closed: [] };
   listCalls: string[] = [];
+  /** `GET /code-reviews/{id}` answers: the review's number. */
+  details = new Map<string, number>();
+  detailCalls: string[] = [];
   schemaCalls = 0;
   paths: string[] = ['/agents', '/code-reviews'];
   readonly readSchema = new vscode.EventEmitter<{ baseUrl: string; info: ServiceSchemaInfo }>();
@@ -57,6 +60,13 @@ class FakeService {
         this.listCalls.push(appId);
         const answer = this.lists;
         return answer instanceof Error ? Promise.reject(answer) : Promise.resolve(structuredClone(answer));
+      },
+      getCodeReview: (reviewId) => {
+        this.detailCalls.push(reviewId);
+        const sequence = this.details.get(reviewId);
+        return sequence === undefined
+          ? Promise.reject(new ApiError({ kind: 'not_found', message: 'No such review.', status: 404, mayHaveReachedServer: true }))
+          : Promise.resolve({ reviewId, review: { sequence }, changes: [], comments: [], tests: [], reviewComments: [] });
       },
       getSchemaInfo: () => {
         this.schemaCalls++;
@@ -206,7 +216,7 @@ describe('Code reviews: the Runs view\'s review rows', () => {
     reports = b.reports;
     provider = new RunsTreeProvider({ current: ledger, onDidChangeRuns: (l) => ledger.onDidChange(l) }, b.conn);
     gate = { enabled: true, emitter: new vscode.EventEmitter<boolean>() };
-    provider.showCodeReviews({ get enabled() { return gate.enabled; }, onDidChange: gate.emitter.event }, () => new ReviewRows(b, () => provider.refreshAll(), { warn: () => undefined }));
+    provider.showCodeReviews({ get enabled() { return gate.enabled; }, onDidChange: gate.emitter.event }, () => new ReviewRows(b, () => provider.refreshAll(), { warn: () => undefined, info: () => undefined }));
     disposables.push(service, provider, gate.emitter);
     ledger.upsert({ agentId: 'agt_a', source: 'tracked', status: 'completed', appId: 'app_todo' });
     await vscode.workspace.getConfiguration('agentRuns').update('appId', undefined, vscode.ConfigurationTarget.Global);
@@ -254,12 +264,12 @@ describe('Code reviews: the Runs view\'s review rows', () => {
     const newest = provider.getTreeItem(open[0]);
     assert.match(String(newest.description), /^main #1 → main #2 · ada@example\.com · /);
     assert.equal(newest.contextValue, 'codeReview');
-    assert.equal(newest.id, 'codeReview:r_new');
+    assert.equal(newest.id, 'codeReview:app_todo:id:r_new');
     assert.deepEqual(newest.command?.command, 'agentRuns.openCodeReview');
     assert.deepEqual(newest.command?.arguments, [{ reviewId: 'r_new', appId: 'app_todo', title: 'Review r_new' }]);
     const tooltip = newest.tooltip instanceof vscode.MarkdownString ? newest.tooltip.value : '';
     assert.match(tooltip, /Requested.*ada@example/, tooltip);
-    assert.deepEqual((await children(groups[1])).map(label), ['Review #7']);
+    assert.deepEqual((await children(groups[1])).map(label), ['#7 main #1 → main #2']);
 
     assert.equal(await reviewsRow(), row, 'the same element on the next read');
     await children(row);
@@ -299,6 +309,31 @@ describe('Code reviews: the Runs view\'s review rows', () => {
     ledger.upsert({ agentId: 'agt_review', source: 'started', status: 'running', appId: 'app_todo', kind: 'code_review', reviewId: 'r2' });
     await sleep(20);
     assert.equal(service.listCalls.length, 2, 'a listed review whose conversation goes on: not read again');
+  });
+
+  it('version C (no ids): every review is a row; one started here is matched by its number once read, the rest offer tracking', async () => {
+    const c = (sequence: number, over: Partial<CodeReviewListItem> = {}): CodeReviewListItem => {
+      const { id: _id, ...rest } = review(`r${sequence}`, { sequence, ...over });
+      return rest;
+    };
+    ledger.upsert({ agentId: 'agt_mine', source: 'started', status: 'queued', appId: 'app_todo', kind: 'code_review', reviewId: 'rev_mine' });
+    service.details.set('rev_mine', 5);
+    service.lists = { open: [c(5, { title: undefined }), c(4)], merged: [], closed: [] };
+    const row = await reviewsRow();
+    const [open] = await children(row);
+    const rows = (await children(open)).map((e) => provider.getTreeItem(e));
+    assert.deepEqual(rows.map((r) => r.label), ['#5 main #1 → main #2', '#4 Review r4']);
+    assert.deepEqual(service.detailCalls, ['rev_mine'], 'the review started here was read once to learn its number');
+    assert.equal(rows[0].command?.command, 'agentRuns.openCodeReview');
+    assert.deepEqual(rows[0].command?.arguments, [{ reviewId: 'rev_mine', appId: 'app_todo' }]);
+    assert.equal(rows[1].command?.command, 'agentRuns.trackCodeReview');
+    assert.deepEqual(rows[1].command?.arguments, [{ appId: 'app_todo', sequence: 4, title: 'Review r4', fromRow: true }]);
+    assert.equal(rows[1].contextValue, 'codeReviewUnknown');
+
+    // Read again: the number is remembered, nothing read for it again.
+    await provider.reviewRows()?.refresh('app_todo');
+    await children(row);
+    assert.deepEqual(service.detailCalls, ['rev_mine']);
   });
 
   it('gives the configured app a row even with no run listed; with the gate off, neither it nor any "Code reviews" row', async () => {

@@ -1,8 +1,9 @@
 // The app's code reviews in the Runs view, end to end in the extension host against the
 // emulator: with its deployed profile (which lists `/code-reviews` in /openapi.json) the
 // `agentRuns.codeReviews` key turns on and the app's row gets a "Code reviews" row whose reviews
-// are the service's, with who asked and the versions compared; with its reference profile the key
-// is off and no such row exists. The key learns from a read of /openapi.json the extension makes
+// are the service's, numbered, with who asked and what was compared. Version C lists them
+// without ids: the one started here opens, the others offer Track Code Review by ID; version B's
+// ids open every one. With its reference profile the key is off and no such row exists. The key learns from a read of /openapi.json the extension makes
 // anyway: here the start tool's (it checks the model against the models the schema offers).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
@@ -48,22 +49,12 @@ describe('Code reviews in the Runs view, against the emulator', function () {
     await restoreReference(context);
   });
 
-  it('deployed profile: the app\'s reviews are listed under it, grouped, with who asked and the versions compared', async () => {
-    await admin(context!, 'PATCH', '/settings', { preset: 'deployed', staleReadMs: null, staleStatusAfterFollowUpMs: null });
-    // An open review besides the seeded merged and closed ones.
-    await admin(context!, 'POST', '/code-review-conversations', { appId: 'app_todo', title: 'Integration: reviews in the Runs view' });
-    await startAndFinish('Integration: the Runs view learns that code reviews are served');
-    await waitFor('agentRuns.codeReviews to turn on', () => (api.codeReviews() ? true : undefined));
-
+  /** The app's "Code reviews" row read again, its groups as the service's lists (every list has a review). */
+  const reviewGroups = async (): Promise<{ groups: RunsTreeElement[]; served: Record<'open' | 'merged' | 'closed', CodeReviewListItem[]>; expected: Array<'open' | 'merged' | 'closed'> }> => {
     const app = await waitFor('the app_todo row', async () => (await children()).find((e): e is AppNode => isApp(e) && e.key === 'app_todo'));
-    const [row, ...rest] = await children(app);
+    const [row] = await children(app);
     assert.equal(labelOf(row), 'Code reviews');
-    assert.equal(api.runsTree.getTreeItem(row).collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
-    // The deployed profile also serves automations: their row comes between, then the runs.
-    const firstRun = rest.findIndex(isRun);
-    assert.deepEqual(rest.slice(0, firstRun).map(labelOf), ['Automations'], 'the other feature rows come right after "Code reviews"');
-    assert.ok(firstRun >= 0 && rest.slice(firstRun).every(isRun), 'the app\'s runs follow its feature rows');
-
+    await vscode.commands.executeCommand('agentRuns.refreshCodeReviews', { appId: 'app_todo' });
     const res = await fetch(`${context!.emulator.baseUrl}/code-reviews?appId=app_todo&limit=50`, { headers: { authorization: `Bearer ${context!.emulator.tokens.default}` } });
     assert.equal(res.status, 200);
     const served = (await res.json()) as Record<'open' | 'merged' | 'closed', CodeReviewListItem[]>;
@@ -71,19 +62,88 @@ describe('Code reviews in the Runs view, against the emulator', function () {
     const expected = (['open', 'merged', 'closed'] as const).filter((s) => served[s].length > 0);
     assert.deepEqual(groups.map(labelOf), expected.map((s) => s[0].toUpperCase() + s.slice(1)));
     assert.ok(expected.includes('open') && expected.includes('merged') && expected.includes('closed'), `every list has a review: ${expected.join(', ')}`);
+    return { groups, served, expected };
+  };
 
+  it('deployed profile (version C): every review listed (no ids there), numbered; one started here opens, the others offer Track Code Review by ID', async () => {
+    await admin(context!, 'PATCH', '/settings', { preset: 'deployed', staleReadMs: null, staleStatusAfterFollowUpMs: null });
+    await admin(context!, 'PUT', '/wider', { version: 'C' });
+    // An open review besides the seeded merged and closed ones.
+    await admin(context!, 'POST', '/code-review-conversations', { appId: 'app_todo', title: 'Integration: reviews in the Runs view' });
+    await startAndFinish('Integration: the Runs view learns that code reviews are served');
+    await waitFor('agentRuns.codeReviews to turn on', () => (api.codeReviews() ? true : undefined));
+    // One started here: its reviewId is known, and its row opens it.
+    const started = await api.assistant.tool('agentRuns_startCodeReview')!.invoke({ input: { appId: 'app_todo', fromVersion: 'fix/login-redirect', toVersion: 'main', title: 'Integration: started here' }, toolInvocationToken: undefined }, none);
+    const startedText = started?.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('') ?? '';
+    const reviewId = /Started code review (\S+)/.exec(startedText)?.[1];
+    assert.ok(reviewId, startedText);
+
+    const { groups, served, expected } = await reviewGroups();
+    // The reviews whose ID this editor knows: started here (this test's and earlier ones'), or read
+    // by ID before (an earlier test opened a seeded one under B); their numbers as the service gives them.
+    const knownIds = new Set([
+      ...api.ledger().all().filter((r) => r.appId === 'app_todo').map((r) => r.reviewId),
+      ...(api.globalState.get<Array<{ reviewId: string }>>(`agentRuns.knownReviews.v1:${api.connection().baseUrl ?? ''}`) ?? []).map((k) => k.reviewId),
+    ].filter((id): id is string => id !== undefined));
+    const knownHere = new Map<number, string>();
+    for (const id of knownIds) {
+      const res = await fetch(`${context!.emulator.baseUrl}/code-reviews/${id}`, { headers: { authorization: `Bearer ${context!.emulator.tokens.default}` } });
+      // Version C reads only reviews created over REST; one read before under B is known by the number it had then.
+      const detail = res.ok ? (await res.json()) as { review?: { sequence?: number } } : undefined;
+      const remembered = api.globalState.get<Array<{ reviewId: string; sequence?: number }>>(`agentRuns.knownReviews.v1:${api.connection().baseUrl ?? ''}`)?.find((k) => k.reviewId === id);
+      const sequence = detail?.review?.sequence ?? remembered?.sequence;
+      if (sequence !== undefined) knownHere.set(sequence, id);
+    }
+    let opened = 0;
     for (const [i, status] of expected.entries()) {
       const rows = (await children(groups[i])).map((e) => api.runsTree.getTreeItem(e));
-      assert.deepEqual(rows.map((r) => r.id), served[status].map((r) => `codeReview:${r.id}`), `${status}: the service's reviews, newest first`);
+      assert.equal(rows.length, served[status].length, `${status}: every review the service lists`);
       for (const [j, r] of served[status].entries()) {
         const item = rows[j];
+        assert.equal(r.id, undefined, 'version C lists no id');
+        const name = r.title ?? `${r.fromVersionLabel ?? r.fromVersion} → ${r.toVersionLabel ?? r.toVersion}`;
+        assert.equal(item.label, `#${r.sequence} ${name}`);
         const description = String(item.description);
-        assert.ok(r.requestedByName && description.includes(r.requestedByName), `${r.id} says who asked: ${description}`);
-        assert.ok(description.includes(`${r.fromVersionLabel} → ${r.toVersionLabel}`), `${r.id} names the versions: ${description}`);
-        assert.equal(item.label, r.title);
-        assert.equal(item.command?.command, 'agentRuns.openCodeReview');
-        assert.deepEqual(item.command?.arguments, [{ reviewId: r.id, appId: 'app_todo', title: r.title }]);
+        const who = r.requestedByName ?? r.requestedByEmail;
+        assert.ok(who === undefined || who === null || description.includes(who), `#${r.sequence} says who asked: ${description}`);
+        const known = r.sequence !== undefined ? knownHere.get(r.sequence) : undefined;
+        if (known !== undefined) {
+          if (r.title === 'Integration: started here') opened++;
+          assert.equal(item.command?.command, 'agentRuns.openCodeReview', `#${r.sequence}: started here`);
+          assert.deepEqual(item.command?.arguments, [{ reviewId: known, appId: 'app_todo', ...(r.title ? { title: r.title } : {}) }]);
+          assert.equal(item.contextValue, 'codeReview');
+        } else {
+          assert.equal(item.command?.command, 'agentRuns.trackCodeReview', `#${r.sequence}: its ID is not known here`);
+          assert.deepEqual(item.command?.arguments, [{ appId: 'app_todo', sequence: r.sequence, ...(r.mergeId ? { mergeId: r.mergeId } : {}), ...(r.title ? { title: r.title } : {}), fromRow: true }]);
+          assert.equal(item.contextValue, 'codeReviewUnknown');
+          assert.match(description, /^ID not known here/);
+        }
       }
+    }
+    assert.equal(opened, 1, 'the review this test started is listed once, and opens');
+    assert.ok([...knownHere.values()].includes(reviewId), 'this test\'s review is among those known here');
+  });
+
+  it('deployed profile, version B: the list\'s own ids open every review', async () => {
+    await admin(context!, 'PUT', '/wider', { version: 'B' });
+    try {
+      const { groups, served, expected } = await reviewGroups();
+      for (const [i, status] of expected.entries()) {
+        const rows = (await children(groups[i])).map((e) => api.runsTree.getTreeItem(e));
+        assert.deepEqual(rows.map((r) => r.id), served[status].map((r) => `codeReview:app_todo:id:${r.id}`), `${status}: the service's reviews, newest first`);
+        for (const [j, r] of served[status].entries()) {
+          const item = rows[j];
+          const description = String(item.description);
+          const who = r.requestedByName ?? r.requestedByEmail;
+          assert.ok(who === undefined || who === null || description.includes(who), `${r.id} says who asked: ${description}`);
+          assert.ok(description.includes(`${r.fromVersionLabel ?? r.fromVersion} → ${r.toVersionLabel ?? r.toVersion}`), `${r.id} names the versions: ${description}`);
+          assert.equal(item.label, `#${r.sequence} ${r.title}`);
+          assert.equal(item.command?.command, 'agentRuns.openCodeReview');
+          assert.deepEqual(item.command?.arguments, [{ reviewId: r.id, appId: 'app_todo', title: r.title }]);
+        }
+      }
+    } finally {
+      await admin(context!, 'PUT', '/wider', { version: 'C' });
     }
   });
 

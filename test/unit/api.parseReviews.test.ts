@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import {
-  ApiError, parseCodeReviewDetail, parseCodeReviewLists, parseCodeReviewStarted, parseVersionPage,
+  ApiError, parseCodeReviewDetail, parseCodeReviewLists, parseCodeReviewStarted, parseVersionPage, parseVersionSync,
 } from '../../src/api';
 import {
   DETAIL_A, LIST_ITEM_A, LIST_ITEM_B_MERGED, REVIEW_AGENT, REVIEW_ITEM_CHANGE, REVIEW_ITEM_TEST, THREAD_COMMENT,
@@ -28,7 +28,7 @@ describe('api: code review and version parsers', () => {
       assert.ok(!('completedAt' in lists.open[0]), 'null completedAt is absent, not present-but-undefined');
     });
 
-    it('keeps unknown values, ignores unknown fields, drops wrong-typed ones, skips non-objects and id-less items', () => {
+    it('keeps unknown values, ignores unknown fields, drops wrong-typed ones, skips non-objects, keeps id-less items (version C)', () => {
       const lists = parseCodeReviewLists({
         open: [
           { ...LIST_ITEM_A, status: 'archived', provider: 'mistral', futureField: { x: 1 }, sequence: '7', title: 42 },
@@ -37,8 +37,10 @@ describe('api: code review and version parsers', () => {
         merged: 'not a list',
         extra: [LIST_ITEM_A],
       });
-      assert.equal(lists.open.length, 2);
-      const [item, minimal] = lists.open;
+      assert.equal(lists.open.length, 4);
+      const [item, noId, emptyId, minimal] = lists.open;
+      assert.deepEqual(noId, { title: 'no id' });
+      assert.deepEqual(emptyId, {}, 'an empty id is no id');
       assert.equal(item.status, 'archived');
       assert.equal(item.provider, 'mistral');
       assert.equal(item.sequence, undefined);
@@ -102,10 +104,11 @@ describe('api: code review and version parsers', () => {
       assert.deepEqual(d.reviewComments[0].imageUrls, ['https://a.example/1.png']);
     });
 
-    it('without a usable review or agent: the review is just its id, the agent absent', () => {
+    it('a review without id (version C) is kept; without a usable agent the agent is absent', () => {
       for (const agent of [undefined, null, 'ag_1', { status: 'running' }]) {
-        const d = parseCodeReviewDetail({ reviewId: 'rev_1', review: { title: 'no id' }, agent });
-        assert.deepEqual(d.review, { id: 'rev_1' });
+        const d = parseCodeReviewDetail({ reviewId: 'rev_1', review: { title: 'no id', sequence: 3 }, agent });
+        assert.equal(d.reviewId, 'rev_1');
+        assert.deepEqual(d.review, { title: 'no id', sequence: 3 });
         assert.ok(!('agent' in d), `agent ${JSON.stringify(agent)} is absent`);
       }
     });
@@ -167,6 +170,32 @@ describe('api: code review and version parsers', () => {
       assert.deepEqual(page, { versions: [{ versionId: 'v1', stage: 'archiving', syncSource: 'webhook' }] });
       assert.deepEqual(parseVersionPage({ versions: null, nextCursor: null }), { versions: [] });
       refused(() => parseVersionPage([VERSION_COMPLETED]), /version list was not a JSON object/);
+    });
+  });
+
+  describe('version C', () => {
+    it('a version item: numeric lastChange, appVersion for version, nulls absent', () => {
+      const page = parseVersionPage({
+        versions: [
+          { versionId: 'ver_1', appVersion: 'main', versionDisplay: 'Main', stage: 'completed', syncSource: 'manual', lastChange: 1_765_000_000_000, createdAt: '2026-12-06T10:00:00.000Z', createdAtMs: 1_765_015_200_000, syncedAt: null, syncedAtMs: null, completedAt: null, completedAtMs: null },
+          { versionId: 'ver_2', version: 'main', appVersion: 'other', lastChange: Number.NaN },
+        ],
+        nextCursor: null,
+      });
+      assert.deepEqual(page, {
+        versions: [
+          { versionId: 'ver_1', version: 'main', versionDisplay: 'Main', stage: 'completed', syncSource: 'manual', lastChange: 1_765_000_000_000, createdAt: 1_765_015_200_000 },
+          { versionId: 'ver_2', version: 'main' },
+        ],
+      });
+    });
+
+    it('a sync answer: status, stage, the version it creates, the branch (appVersion an alias), why it failed; with the HTTP status and Retry-After', () => {
+      assert.deepEqual(parseVersionSync({ ok: true, status: 'in_progress', stage: 'pending', versionId: 'ver_9', appVersion: 'feature/dark-mode', message: 'Sync started', extra: 1 }, { httpStatus: 202, retryAfterMs: 2_000 }),
+        { ok: true, status: 'in_progress', stage: 'pending', versionId: 'ver_9', version: 'feature/dark-mode', message: 'Sync started', httpStatus: 202, retryAfterMs: 2_000 });
+      assert.deepEqual(parseVersionSync({ ok: false, status: 'failed', versionId: '', version: null, error: 'Branch \'x\' was not found in the app' }),
+        { ok: false, status: 'failed', error: 'Branch \'x\' was not found in the app' });
+      refused(() => parseVersionSync('done'), /not a JSON object/);
     });
   });
 });

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import {
-  ApiError, codeReviewListQuery, codeReviewQuery, validateReviewId, validateStartCodeReviewRequest, versionListQuery,
+  ApiError, codeReviewListQuery, codeReviewQuery, validateReviewId, validateStartCodeReviewRequest, validateSyncVersionRequest, versionListQuery,
+  versionStatusQuery,
 } from '../../src/api';
 
 function refused(fn: () => unknown, field: RegExp): void {
@@ -40,7 +41,7 @@ describe('api: validateStartCodeReviewRequest', () => {
   });
 
   it('refuses comparing a version with itself', () => {
-    refused(() => validateStartCodeReviewRequest({ ...valid, toVersion: ' ver_100' }), /fromVersion and toVersion are the same version \("ver_100"\)/);
+    refused(() => validateStartCodeReviewRequest({ ...valid, toVersion: ' ver_100' }), /fromVersion and toVersion are the same \("ver_100"\)/);
   });
 
   it('checks email and webhook formats as a run start does, and a model the service does not offer', () => {
@@ -67,10 +68,26 @@ describe('api: code review and version queries', () => {
     assert.equal(codeReviewQuery(50).toString(), 'historyLimit=50');
     assert.equal(versionListQuery('app-1', { version: ' main ', cursor: ' c/2 ', limit: 5 }).toString(), 'appId=app-1&version=main&cursor=+c%2F2+&limit=5');
     refused(() => codeReviewListQuery(''), /appId is empty/);
-    refused(() => versionListQuery(undefined), /appId is required/);
+    refused(() => versionListQuery(undefined, { version: 'main' }), /appId is required/);
     for (const bad of [0, -1, 2.5, '10', Number.NaN]) {
       refused(() => codeReviewListQuery('app-1', { limit: bad as number }), /limit must be a whole number of at least 1/);
       refused(() => codeReviewQuery(bad), /historyLimit must be a whole number/);
     }
+  });
+});
+
+describe('api: versions one branch at a time (version C)', () => {
+  it('GET /versions is never asked without a branch', () => {
+    refused(() => versionListQuery('app-1', {} as unknown as { version: string }), /version is required/);
+    refused(() => versionListQuery('app-1', { version: '  ' }), /version is empty|version is required/);
+    assert.equal(versionListQuery('app-1', { version: 'Login redirect fix' }).toString(), 'appId=app-1&version=Login+redirect+fix');
+  });
+
+  it('a sync names the app and the branch; its status the app and the version', () => {
+    assert.deepEqual(validateSyncVersionRequest({ appId: ' app-1 ', version: ' feature/dark-mode ', extra: 1 }), { appId: 'app-1', version: 'feature/dark-mode' });
+    refused(() => validateSyncVersionRequest({ appId: 'app-1' }), /version is required/);
+    refused(() => validateSyncVersionRequest({ version: 'main' }), /appId is required/);
+    assert.equal(versionStatusQuery('app-1', ' ver_9 ').toString(), 'appId=app-1&versionId=ver_9');
+    refused(() => versionStatusQuery('app-1', ''), /versionId is required/);
   });
 });

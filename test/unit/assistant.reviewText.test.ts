@@ -152,10 +152,10 @@ describe('assistant: an app\'s code reviews as text (issue 21)', () => {
     const expected = [
       'Code reviews of app app-1',
       'Open: 2',
-      '- rev_a1 · "Review of the login page" · "main@100" (ver_100) → "main@101" (ver_101) · requested by "Ada Lovelace" <ada@example.com> · conversation running_turn · created 2025-10-09 08:53 UTC',
-      '- rev_old · "Older"',
+      '- #7 rev_a1 · "Review of the login page" · "main@100" (ver_100) → "main@101" (ver_101) · requested by "Ada Lovelace" <ada@example.com> · conversation running_turn · created 2025-10-09 08:53 UTC',
+      '- #7 rev_old · "Older"',
       'Merged: 1',
-      '- rev_b2 ·',
+      '- #8 rev_b2 ·',
       'Closed: 0',
       'none',
     ];
@@ -173,12 +173,12 @@ describe('assistant: an app\'s code reviews as text (issue 21)', () => {
     assert.equal(blocks[1].heading, 'Open: 3 shown, more not listed');
     assert.equal(blocks[1].lines.length, 3);
     assert.equal(blocks[2].heading, 'Merged: 1');
-    assert.deepEqual(shown.map((r) => r.id), ['rev_0', 'rev_1', 'rev_2', 'rev_b2']);
+    assert.deepEqual(shown.map((r) => r.reviewId), ['rev_0', 'rev_1', 'rev_2', 'rev_b2']);
   });
 
   it('hostile titles and names stay quoted on their line; the whole is bounded', () => {
     const open = Array.from({ length: 20 }, (_, i) => ({ ...LIST_ITEM_A, id: `rev_${i}`, title: `t${i}\n- rev_fake · "merged"\n${'y'.repeat(5000)}` }));
-    const text = reviewListAsText('app-1', parseCodeReviewLists({ open }), 20, plainL10n, 3000);
+    const text = reviewListAsText('app-1', parseCodeReviewLists({ open }), 20, plainL10n, undefined, 3000);
     assert.ok(lines(text).every((l) => !l.startsWith('- rev_fake')), text.slice(0, 500));
     assert.ok(text.length <= 3000 + 100, `${text.length}`);
     assert.match(text, /\(Cut to 3000 characters/);

@@ -65,7 +65,8 @@ describe('the code review read tools against the emulator (issue 21)', function 
   const asked = (): string[] => emu.requests.map((r) => `${r.method} ${r.path.replace(/^\/api\/public\/v1/, '')}`);
 
   before(async () => {
-    emu = await startEmulator({ preset: 'deployed', settings: { staleReadMs: null, staleStatusAfterFollowUpMs: null } });
+    // Version B lists and reads the seeded reviews by their ids; version C's test below.
+    emu = await startEmulator({ preset: 'deployed', wider: 'B', settings: { staleReadMs: null, staleStatusAfterFollowUpMs: null } });
   });
   after(() => emu.close());
   beforeEach(() => {
@@ -74,7 +75,7 @@ describe('the code review read tools against the emulator (issue 21)', function 
     ledger = new RunLedger(new MemoryStore(), client.baseUrl);
     const log = { info: () => undefined, warn: () => undefined, error: () => undefined, trace: () => undefined };
     const deps = {
-      api: () => apiModule, getClient: () => Promise.resolve(client), ledger: () => ledger, log,
+      api: () => apiModule, getClient: () => Promise.resolve(client), ledger: () => ledger, log, globalState: new MemoryStore(),
       connection: () => ({ baseUrl: emu.baseUrl, signedIn: true }), reportUnauthorized: () => undefined,
     } as unknown as Deps;
     tools = loadTools().createTools(deps);
@@ -133,16 +134,37 @@ describe('the code review read tools against the emulator (issue 21)', function 
     const text = await invoke(LIST, {});
     assert.match(text, /^Code reviews of app app_todo\n/);
     assert.match(text, /\nOpen: 0\nnone\n/);
-    assert.match(text, /\nMerged: 1\n- rev_seed_merged · "Settings page \(TODO-140\)" · "Main #2" \(ver_todo_002\) → "Main #4" \(ver_todo_004\) · requested by "Dev" <dev@example.com>/);
-    assert.match(text, /\nClosed: 1\n- rev_seed_closed · "Retry timed-out requests"/);
+    assert.match(text, /\nMerged: 1\n- #2 rev_seed_merged · "Settings page \(TODO-140\)" · "Main #2" \(ver_todo_002\) → "Main #4" \(ver_todo_004\) · requested by "Dev" <dev@example.com>/);
+    assert.match(text, /\nClosed: 1\n- #1 rev_seed_closed · "Retry timed-out requests"/);
     assert.deepEqual(asked(), ['GET /openapi.json', 'GET /code-reviews?appId=app_todo&limit=11']);
 
     for (const [from, to] of [['ver_todo_002', 'ver_todo_004'], ['ver_todo_004', 'ver_todo_006']]) {
       await client.startCodeReview({ appId: SEED.apps.todo, fromVersion: from, toVersion: to, title: `Review ${to}` });
     }
     const limited = await invoke(LIST, { appId: SEED.apps.todo, limit: 1 });
-    assert.match(limited, /\nOpen: 1 shown, more not listed\n- \S+ · "Review ver_todo_006"/, 'the newest open one');
+    assert.match(limited, /\nOpen: 1 shown, more not listed\n- #\d+ \S+ · "Review ver_todo_006"/, 'the newest open one');
     assert.match(limited, /\nMerged: 1\n/);
+  });
+
+  it('version C: reviews listed without ids are named by number, their IDs said to be unknown; one started here is read once and keeps its ID', async () => {
+    emu.state.wider = 'C';
+    try {
+      const started = await client.startCodeReview({ appId: SEED.apps.todo, fromVersion: 'feature/request-timeouts', toVersion: 'main', title: 'Started here' });
+      ledger.upsert({ agentId: started.agentId, source: 'started', status: 'queued', kind: 'code_review', reviewId: started.reviewId, appId: SEED.apps.todo });
+      const before = emu.requests.length;
+      const text = await invoke(LIST, {});
+      assert.match(text, new RegExp(`\\nOpen: 1\\n- #\\d+ ${started.reviewId} · "Started here" · "Request timeouts" \\(feature/request-timeouts\\) → "Main" \\(main\\)`));
+      assert.match(text, /\nMerged: 1\n- #2 \(review ID not known: not started or tracked in this editor\) · "Settings page \(TODO-140\)"/);
+      assert.ok(!text.includes('rev_seed_'), 'no ID the list did not give');
+      const reads = emu.requests.slice(before).map((r) => `${r.method} ${r.path.replace(/^\/api\/public\/v1/, '')}`);
+      assert.deepEqual(reads, ['GET /openapi.json', 'GET /code-reviews?appId=app_todo&limit=11', `GET /code-reviews/${started.reviewId}?historyLimit=1`]);
+      // Its number is remembered: the next list reads no review again.
+      const again = emu.requests.length;
+      await invoke(LIST, {});
+      assert.equal(emu.requests.slice(again).filter((r) => r.path.includes(started.reviewId)).length, 0);
+    } finally {
+      emu.state.wider = 'B';
+    }
   });
 
   it('without an app: says how to give one, and asks nothing', async () => {

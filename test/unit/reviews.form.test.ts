@@ -11,7 +11,7 @@ import {
 import { reviewNavigator, reviewSteps, type ReviewMainStep } from '../../src/core/reviews/steps';
 import { addVersionPage, branchesOf, defaultVersion, versionRow } from '../../src/core/reviews/versions';
 
-const filled = (over: Partial<ReviewForm> = {}): ReviewForm => ({ ...emptyReviewForm({ appId: 'app_todo' }), fromVersion: 'ver_4', toVersion: 'ver_10', ...over });
+const filled = (over: Partial<ReviewForm> = {}): ReviewForm => ({ ...emptyReviewForm({ appId: 'app_todo' }), fromBranch: 'main', fromVersion: 'ver_4', toBranch: 'main', toVersion: 'ver_10', ...over });
 
 describe('code review form (issue 21)', () => {
   it('names the review by its title, else "Code review <from> → <to>" with the versions\' labels where known', () => {
@@ -25,7 +25,12 @@ describe('code review form (issue 21)', () => {
     assert.equal(reviewProblem(filled(), plainL10n), undefined);
     assert.equal(step(filled({ appId: ' ' })), 'appId');
     assert.equal(step(filled({ fromVersion: '' })), 'fromVersion');
-    assert.equal(step(filled({ toVersion: 'ver 10' })), 'toVersion');
+    assert.equal(step(filled({ fromVersion: '', fromBranch: ' ' })), 'fromBranch', 'no source branch: the branch step first');
+    assert.equal(step(filled({ toVersion: '', toBranch: '' })), 'toBranch');
+    assert.equal(step(filled({ toVersion: 'ver\n10' })), 'toVersion');
+    // Two branches compared (version C): a branch label may have spaces.
+    assert.equal(step(filled({ fromVersion: 'feature/dark-mode', toVersion: 'Login redirect fix' })), undefined);
+    assert.equal(step(filled({ fromVersion: 'main', toVersion: ' main ' })), 'toVersion');
     assert.equal(step(filled({ toVersion: ' ver_4 ' })), 'toVersion');
     assert.match(reviewProblem(filled({ toVersion: 'ver_4', toVersionLabel: 'Main #4' }), plainL10n)?.message ?? '', /same \(Main #4\)/);
     assert.equal(step(filled({ model: 'a b' })), 'model');
@@ -85,17 +90,17 @@ describe('code review form (issue 21)', () => {
 describe('code review form steps (issue 21)', () => {
   const plan = (hasPresets = false, skip: ReviewMainStep[] = []) => () => reviewSteps({ hasPresets, skip: new Set(skip) });
 
-  it('walks app → branch → from → to → title → description → focus areas → model → review; the preset step only with presets', () => {
+  it('walks app → source branch → source → target branch → target → title → description → focus areas → model → review; the preset step only with presets', () => {
     const nav = reviewNavigator(plan());
     const seen = [nav.current];
     for (let s = nav.next(); s !== undefined; s = nav.next()) seen.push(s);
-    assert.deepEqual(seen, ['appId', 'branch', 'fromVersion', 'toVersion', 'title', 'description', 'focusAreas', 'model', 'review']);
-    assert.deepEqual(reviewSteps({ hasPresets: true, skip: new Set(['appId', 'model']) }), ['preset', 'branch', 'fromVersion', 'toVersion', 'title', 'description', 'focusAreas', 'review']);
+    assert.deepEqual(seen, ['appId', 'fromBranch', 'fromVersion', 'toBranch', 'toVersion', 'title', 'description', 'focusAreas', 'model', 'review']);
+    assert.deepEqual(reviewSteps({ hasPresets: true, skip: new Set(['appId', 'model']) }), ['preset', 'fromBranch', 'fromVersion', 'toBranch', 'toVersion', 'title', 'description', 'focusAreas', 'review']);
   });
 
-  it('opened on an app (its row in the Runs view) at the branch: Back reaches the app; Back from a step never loses the way', () => {
-    const nav = reviewNavigator(plan(), 'branch');
-    assert.deepEqual(nav.position(), { step: 2, total: 9 });
+  it('opened on an app (its row in the Runs view) at the source branch: Back reaches the app; Back from a step never loses the way', () => {
+    const nav = reviewNavigator(plan(), 'fromBranch');
+    assert.deepEqual(nav.position(), { step: 2, total: 10 });
     assert.equal(nav.back(), 'appId');
     assert.equal(nav.back(), undefined);
   });
@@ -103,7 +108,7 @@ describe('code review form steps (issue 21)', () => {
   it('from the review, an option (webhook, email) or a field returns to the review when accepted, and Back goes there too', () => {
     const nav = reviewNavigator(plan(), 'review');
     assert.equal(nav.open('userEmail'), 'userEmail');
-    assert.deepEqual(nav.position(), { step: 9, total: 9 }, 'an option counts as the review step');
+    assert.deepEqual(nav.position(), { step: 10, total: 10 }, 'an option counts as the review step');
     assert.equal(nav.next(), 'review');
     nav.open('fromVersion');
     assert.equal(nav.next(), 'review', 'an edited field goes back to the review');

@@ -20,10 +20,13 @@ function lists(over: Partial<CodeReviewLists> = {}): CodeReviewLists {
 }
 
 describe('Code reviews in the Runs view: labels, descriptions, icons', () => {
-  it('labels a review by its title, else "Review #<sequence>", else its ID; titles are made plain and cut', () => {
-    assert.equal(reviewLabel(review('rev_1', { title: 'Settings page', sequence: 4 }), plainL10n), 'Settings page');
-    assert.equal(reviewLabel(review('rev_1', { title: '  \u202e ', sequence: 4 }), plainL10n), 'Review #4');
+  it('labels a review "#<sequence>" and its title, else the branches or versions compared, else its ID; titles are made plain and cut', () => {
+    assert.equal(reviewLabel(review('rev_1', { title: 'Settings page', sequence: 4 }), plainL10n), '#4 Settings page');
+    assert.equal(reviewLabel(review('rev_1', { title: '  \u202e ', sequence: 4 }), plainL10n), '#4 Review rev_1');
     assert.equal(reviewLabel(review('rev_1'), plainL10n), 'Review rev_1');
+    // Version C: no id, a null title.
+    assert.equal(reviewLabel({ sequence: 3, fromVersion: 'feature/x', toVersion: 'main', toVersionLabel: 'Main' }, plainL10n), '#3 feature/x → Main');
+    assert.equal(reviewLabel({}, plainL10n), '? → ?');
     const long = reviewLabel(review('rev_1', { title: 'x'.repeat(200) }), plainL10n);
     assert.equal(long.length, 60);
     assert.ok(long.endsWith('…'));
@@ -41,8 +44,9 @@ describe('Code reviews in the Runs view: labels, descriptions, icons', () => {
     assert.equal(reviewRequester(review('r')), undefined);
   });
 
-  it('describes versions · who asked · age, with the conversation first when it is under way or failed', () => {
-    const base = { fromVersionLabel: 'v1', toVersionLabel: 'v2', requestedByName: 'Ada', createdAt: NOW - 2 * HOUR };
+  it('describes versions (when the title does not) · who asked · age, with the conversation first when it is under way or failed', () => {
+    assert.equal(presentReview(review('r', { fromVersionLabel: 'v1', toVersionLabel: 'v2', requestedByName: 'Ada', createdAt: NOW - 2 * HOUR }), NOW, plainL10n).description, 'Ada · 2 h');
+    const base = { title: 'T', fromVersionLabel: 'v1', toVersionLabel: 'v2', requestedByName: 'Ada', createdAt: NOW - 2 * HOUR };
     assert.equal(presentReview(review('r', base), NOW, plainL10n).description, 'v1 → v2 · Ada · 2 h');
     assert.equal(presentReview(review('r', { ...base, conversationStatus: 'running_turn' }), NOW, plainL10n).description, 'reviewing · v1 → v2 · Ada · 2 h');
     assert.equal(presentReview(review('r', { ...base, conversationStatus: 'errored' }), NOW, plainL10n).description, 'failed · v1 → v2 · Ada · 2 h');
@@ -105,7 +109,7 @@ describe('Code reviews in the Runs view: groups and elements', () => {
   });
 
   const app = { key: 'app_todo' };
-  const names = (nodes: ReviewTreeNode[]): string[] => nodes.map((n) => (n.kind === 'codeReviewGroup' ? n.status : n.kind === 'codeReview' ? n.reviewId : n.kind));
+  const names = (nodes: ReviewTreeNode[]): string[] => nodes.map((n) => (n.kind === 'codeReviewGroup' ? n.status : n.kind === 'codeReview' ? n.reviewId ?? `?${n.key}` : n.kind));
 
   it('keeps one element per review across reads, updated in place; drops those no longer listed', () => {
     const node = new ReviewsNode(app);

@@ -54,7 +54,7 @@ describe('the start code review tool: schema and confirmation (issue 21)', () =>
   it('the confirmation names the app and the two versions, the model (or the service\'s default), and ends with the description as code', () => {
     const c = codeReviewConfirmation({ ...input, description: 'Why:\n[link](command:x)' }, plainL10n);
     assert.equal(c.title, 'Start a code review of app_todo, ver_todo_004 → ver_todo_010?');
-    assert.match(c.message, /^App: `app_todo`\n\nVersions: `ver_todo_004` → `ver_todo_010`\n\nModel: the service's default\n\nTitle: `Tool review`/);
+    assert.match(c.message, /^App: `app_todo`\n\nSource → target: `ver_todo_004` → `ver_todo_010`\n\nModel: the service's default\n\nTitle: `Tool review`/);
     assert.ok(c.message.endsWith('Description:\n\n```\nWhy:\n[link](command:x)\n```'), c.message);
   });
 });
@@ -98,7 +98,7 @@ describe('the start code review tool through the send door (issue 21)', function
 
   it('confirms before sending (nothing sent to prepare); started: listed as the review\'s conversation, one POST', async () => {
     const prepared = await tool.prepareInvocation!({ input }, token);
-    assert.match(String((prepared?.confirmationMessages?.message as { value: string }).value), /Versions: `ver_todo_004` → `ver_todo_010`/);
+    assert.match(String((prepared?.confirmationMessages?.message as { value: string }).value), /Source → target: `ver_todo_004` → `ver_todo_010`/);
     assert.equal(posts(), 0);
     const text = await invoke(input);
     const [, reviewId, agentId] = /^Started code review (\S+) \(“Tool review”\) on app_todo, ver_todo_004 → ver_todo_010; its conversation (\S+) is queued\./.exec(text) ?? [];
@@ -111,7 +111,7 @@ describe('the start code review tool through the send door (issue 21)', function
     const model = { ...input, model: 'hosted/nope' };
     assert.equal((await tool.prepareInvocation!({ input: model }, token))?.confirmationMessages, undefined);
     assert.match(await invoke(model), /^Not done: model "hosted\/nope" is not offered by the service; choose one of: /);
-    assert.match(await invoke({ ...input, toVersion: input.fromVersion }), /^Not done: fromVersion and toVersion are the same version/);
+    assert.match(await invoke({ ...input, toVersion: input.fromVersion }), /^Not done: fromVersion and toVersion are the same/);
     assert.equal(posts(), 0);
   });
 

@@ -119,7 +119,7 @@ export function codeReviewConfirmation(s: CodeReviewSummary, l10n: L10n): Confir
     title: l10n.t('Start a code review of {0}, {1} → {2}?', oneLine(s.appId, 80), oneLine(s.fromVersion, 40), oneLine(s.toVersion, 40)),
     message: [
       field(l10n.t('App'), code(s.appId)),
-      field(l10n.t('Versions'), `${code(s.fromVersion)} → ${code(s.toVersion)}`),
+      field(l10n.t('Source → target'), `${code(s.fromVersion)} → ${code(s.toVersion)}`),
       field(l10n.t('Model'), s.model !== undefined ? code(s.model) : l10n.t('the service\'s default')),
       ...(s.title !== undefined ? [field(l10n.t('Title'), code(s.title))] : []),
       ...(s.focusAreas !== undefined ? [field(l10n.t('Focus areas'), code(s.focusAreas, 300))] : []),

@@ -110,9 +110,9 @@ export const TOOL_SCHEMAS: Record<ToolName, ObjectSchema> = {
   [TOOL_START_REVIEW]: {
     type: 'object',
     properties: {
-      appId: str('App ID of the project whose two versions are compared.', MAX_ID),
-      fromVersion: str('The version the compared changes start from: a versionId the service lists for the app (GET /versions).', MAX_ID),
-      toVersion: str('The version the compared changes end at: another versionId of the app.', MAX_ID),
+      appId: str('App ID of the project whose branches or versions are compared.', MAX_ID),
+      fromVersion: str('The source: a branch ID or label of the app (its newest synced version is compared; the common case is a feature branch), or a versionId the service lists for the app (GET /versions).', MAX_ID),
+      toVersion: str('The target the source is compared with: a branch ID or label (e.g. main) or a versionId of the app.', MAX_ID),
       title: str('A title for the review. Omit to let the service name it after the two versions.', 200),
       description: str('What changed and why, for the review agent.', 5000),
       focusAreas: str('What the review agent should look at first, e.g. error handling or the new API calls.', 2000),

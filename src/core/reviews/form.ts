@@ -11,12 +11,18 @@ import type { ReviewMainStep, ReviewStep } from './steps';
 
 export interface ReviewForm {
   appId: string;
-  /** A branch id or label the version lists are narrowed to (`GET /versions?version=`); empty: every branch. */
-  branch: string;
-  /** Version ids (`versionId` of `GET /versions`). */
+  /** The source's branch (id or label): asked first, its versions listed (`GET /versions?version=`). */
+  fromBranch: string;
+  /**
+   * What is sent as `fromVersion`: the source branch itself (its newest completed version when the
+   * review starts; version C) or a version id of it.
+   */
   fromVersion: string;
+  /** The target's branch, e.g. the main one. */
+  toBranch: string;
+  /** What is sent as `toVersion`, as `fromVersion`. */
   toVersion: string;
-  /** How the picked versions are shown (their `versionDisplay`); absent for a typed id. */
+  /** How the picked source and target are shown (a branch's label, a version's `versionDisplay`); absent for a typed id. */
   fromVersionLabel?: string;
   toVersionLabel?: string;
   title: string;
@@ -34,8 +40,9 @@ export interface ReviewForm {
 export function emptyReviewForm(defaults: { appId?: string; model?: string } = {}): ReviewForm {
   return {
     appId: (defaults.appId ?? '').trim(),
-    branch: '',
+    fromBranch: '',
     fromVersion: '',
+    toBranch: '',
     toVersion: '',
     title: '',
     description: '',
@@ -46,7 +53,7 @@ export function emptyReviewForm(defaults: { appId?: string; model?: string } = {
   };
 }
 
-const TEXT_FIELDS = ['appId', 'branch', 'fromVersion', 'toVersion', 'title', 'description', 'focusAreas', 'model', 'completionWebhookUrl', 'userEmail'] as const;
+const TEXT_FIELDS = ['appId', 'fromBranch', 'fromVersion', 'toBranch', 'toVersion', 'title', 'description', 'focusAreas', 'model', 'completionWebhookUrl', 'userEmail'] as const;
 
 /** A form from stored JSON (a saved draft); undefined when nothing worth restoring is there. Never throws. */
 export function reviveReviewForm(raw: unknown): ReviewForm | undefined {
@@ -66,7 +73,7 @@ export function reviveReviewForm(raw: unknown): ReviewForm | undefined {
 
 /** True when the form holds something the person chose or typed beyond the app and model defaults. */
 export function hasTypedReview(form: ReviewForm): boolean {
-  return [form.fromVersion, form.toVersion, form.title, form.description, form.focusAreas].some((v) => v.trim() !== '');
+  return [form.fromBranch, form.fromVersion, form.toBranch, form.toVersion, form.title, form.description, form.focusAreas].some((v) => v.trim() !== '');
 }
 
 /** The label of a picked version: its display text, else its id. */
@@ -85,10 +92,24 @@ export function reviewPrompt(r: { title?: string; fromVersion?: string; toVersio
   return l10n.t('Code review {0} → {1}', versionShown(r.fromVersion ?? '', r.fromVersionLabel), versionShown(r.toVersion ?? '', r.toVersionLabel));
 }
 
+/** A source or target: the branch itself or a version id of it (a branch label may have spaces). */
 export function checkVersion(text: string, which: 'from' | 'to', l10n: L10n): string | undefined {
   const v = text.trim();
-  if (v === '') return which === 'from' ? l10n.t('Choose the version the compared changes start from.') : l10n.t('Choose the version the compared changes end at.');
-  if (/\s/.test(v)) return l10n.t('A version ID has no spaces.');
+  if (v === '') return which === 'from' ? l10n.t('Choose the source: the branch (or a version of it) with the changes.') : l10n.t('Choose the target: the branch (or a version of it) the source is compared with.');
+  if (/[\r\n]/.test(v) || v.length > 200) return l10n.t('A branch or version is one line of at most 200 characters.');
+  return undefined;
+}
+
+/** A version ID as typed: no spaces. */
+export function checkVersionId(text: string, which: 'from' | 'to', l10n: L10n): string | undefined {
+  return checkVersion(text, which, l10n) ?? (/\s/.test(text.trim()) ? l10n.t('A version ID has no spaces.') : undefined);
+}
+
+/** A branch ID or label as typed or picked. */
+export function checkBranch(text: string, which: 'from' | 'to', l10n: L10n): string | undefined {
+  const v = text.trim();
+  if (v === '') return which === 'from' ? l10n.t('Choose the source branch: the one with the changes.') : l10n.t('Choose the target branch, e.g. the main one.');
+  if (/[\r\n]/.test(v) || v.length > 200) return l10n.t('A branch ID or label is one line of at most 200 characters.');
   return undefined;
 }
 
@@ -100,11 +121,13 @@ export function checkReviewModel(text: string, l10n: L10n): string | undefined {
 /** The first problem that would stop the form from being sent, with the step that fixes it. */
 export function reviewProblem(form: ReviewForm, l10n: L10n): { step: ReviewStep; message: string } | undefined {
   const same = form.fromVersion.trim() !== '' && form.fromVersion.trim() === form.toVersion.trim()
-    ? l10n.t('The two versions are the same ({0}); choose two different versions to compare.', versionShown(form.toVersion, form.toVersionLabel))
+    ? l10n.t('The source and the target are the same ({0}); choose two different branches or versions to compare.', versionShown(form.toVersion, form.toVersionLabel))
     : undefined;
   const checks: Array<[ReviewStep, string | undefined]> = [
     ['appId', checkAppId(form.appId, l10n)],
+    ['fromBranch', form.fromVersion.trim() === '' ? checkBranch(form.fromBranch, 'from', l10n) : undefined],
     ['fromVersion', checkVersion(form.fromVersion, 'from', l10n)],
+    ['toBranch', form.toVersion.trim() === '' ? checkBranch(form.toBranch, 'to', l10n) : undefined],
     ['toVersion', checkVersion(form.toVersion, 'to', l10n) ?? same],
     ['model', checkReviewModel(form.model, l10n)],
     ['completionWebhookUrl', checkWebhookUrl(form.completionWebhookUrl, l10n)],

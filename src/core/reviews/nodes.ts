@@ -8,6 +8,7 @@
  * the activation bundle.
  */
 import type { CodeReviewListItem, CodeReviewLists } from '../../api/reviewTypes';
+import { reviewIdOf, reviewKey, type KnownReview } from './identity';
 import { groupReviews, type ReviewBucket } from './presentation';
 
 /** The app row a "Code reviews" row sits under (core/runs/nodes.ts `AppNode`). */
@@ -39,18 +40,21 @@ export class ReviewsNode {
     return this.parent.key;
   }
 
-  /** The review IDs listed now (empty unless listed). */
+  /** The review IDs listed now (empty unless listed); reviews listed without a known ID are not among them. */
   listedIds(): ReadonlySet<string> {
-    return new Set(this.state.kind === 'listed' ? this.reviews.keys() : []);
+    return new Set(this.state.kind === 'listed' ? [...this.reviews.values()].flatMap((n) => (n.reviewId !== undefined ? [n.reviewId] : [])) : []);
   }
 
-  /** A review listed now, by ID. */
+  /** A review listed now, by its review ID. */
   review(reviewId: string): ReviewNode | undefined {
-    return this.state.kind === 'listed' ? this.reviews.get(reviewId) : undefined;
+    return this.state.kind === 'listed' ? [...this.reviews.values()].find((n) => n.reviewId === reviewId) : undefined;
   }
 
-  /** Takes a service answer in, reusing the nodes of groups and reviews already there. */
-  take(lists: CodeReviewLists): void {
+  /**
+   * Takes a service answer in, reusing the nodes of groups and reviews already there. `known`:
+   * the reviews whose ID is known here, for list items that come without one (version C).
+   */
+  take(lists: CodeReviewLists, known: readonly KnownReview[] = []): void {
     const keep = new Set<string>();
     const groups = groupReviews(lists).map(({ status, reviews }) => {
       let group = this.groups.get(status);
@@ -58,22 +62,26 @@ export class ReviewsNode {
         group = new ReviewGroupNode(this, status);
         this.groups.set(status, group);
       }
-      group.reviews = reviews.map((item) => {
-        keep.add(item.id);
-        let node = this.reviews.get(item.id);
+      const g = group;
+      group.reviews = reviews.map((item, i) => {
+        // An item with nothing that tells it apart keeps its place in its group as its key.
+        const key = reviewKey(item) ?? `at:${status}:${i}`;
+        keep.add(key);
+        let node = this.reviews.get(key);
         if (!node) {
-          node = new ReviewNode(group, item);
-          this.reviews.set(item.id, node);
+          node = new ReviewNode(g, item, key);
+          this.reviews.set(key, node);
         }
-        node.parent = group;
+        node.parent = g;
         node.item = item;
+        node.reviewId = reviewIdOf(item, this.appId, known);
         return node;
       });
       return group;
     });
-    for (const id of [...this.reviews.keys()]) {
-      if (!keep.has(id)) {
-        this.reviews.delete(id);
+    for (const key of [...this.reviews.keys()]) {
+      if (!keep.has(key)) {
+        this.reviews.delete(key);
       }
     }
     this.state = { kind: 'listed', groups };
@@ -99,18 +107,29 @@ export class ReviewGroupNode {
 }
 
 /**
- * One review. Carries what `agentRuns.openCodeReview` reads (`reviewId`, `appId`, `title`), so
- * the node itself can be a command's argument (context menus).
+ * One review. Carries what `agentRuns.openCodeReview` and `agentRuns.trackCodeReview` read
+ * (`reviewId` when known, `appId`, `title`, `sequence`, `mergeId`), so the node itself can be a
+ * command's argument (context menus).
  */
 export class ReviewNode {
   readonly kind = 'codeReview';
+  /** Known from the list (A, B) or matched to a review started or tracked here; else undefined. */
+  reviewId: string | undefined;
   constructor(
     public parent: ReviewGroupNode,
     public item: CodeReviewListItem,
-  ) {}
+    /** What keeps it apart from the app's other reviews (core/reviews/identity.ts `reviewKey`). */
+    readonly key: string = item.id ?? '',
+  ) {
+    this.reviewId = item.id;
+  }
 
-  get reviewId(): string {
-    return this.item.id;
+  get sequence(): number | undefined {
+    return this.item.sequence;
+  }
+
+  get mergeId(): string | undefined {
+    return this.item.mergeId;
   }
 
   get appId(): string {
@@ -121,9 +140,19 @@ export class ReviewNode {
     return this.item.title;
   }
 
-  /** What the row's command passes to `agentRuns.openCodeReview`. */
-  openArgs(): { reviewId: string; appId: string; title?: string } {
+  /** What the row's command passes to `agentRuns.openCodeReview`; undefined while its review ID is not known. */
+  openArgs(): { reviewId: string; appId: string; title?: string } | undefined {
+    if (this.reviewId === undefined) return undefined;
     return this.title === undefined ? { reviewId: this.reviewId, appId: this.appId } : { reviewId: this.reviewId, appId: this.appId, title: this.title };
+  }
+
+  /** What the row passes to `agentRuns.trackCodeReview` while its review ID is not known. */
+  trackArgs(): { appId: string; sequence?: number; mergeId?: string; title?: string; fromRow: true } {
+    const out: { appId: string; sequence?: number; mergeId?: string; title?: string; fromRow: true } = { appId: this.appId, fromRow: true };
+    if (this.sequence !== undefined) out.sequence = this.sequence;
+    if (this.mergeId !== undefined) out.mergeId = this.mergeId;
+    if (this.title !== undefined) out.title = this.title;
+    return out;
   }
 }
 

@@ -7,6 +7,7 @@ import type { CodeReviewListItem, CodeReviewLists } from '../../api/reviewTypes'
 import type { L10n } from '../l10n';
 import { LABEL_MAX, plain, type IconSpec, type RunPresentation } from '../runs/presentation';
 import { formatAge, formatTimestamp } from '../time';
+import { reviewKey } from './identity';
 
 /** Reviews asked for per list (`limit` applies to each of open, merged and closed). */
 export const REVIEW_LIST_LIMIT = 50;
@@ -24,6 +25,8 @@ export interface ReviewGroup {
 
 const timeOf = (r: CodeReviewListItem): number => r.createdAt ?? r.updatedAt ?? 0;
 
+// Review identity: identity.ts (a list item without `id` is kept apart by its sequence or mergeId).
+
 /**
  * The non-empty groups, Open then Merged then Closed, newest first in each (the service says it
  * sends them so; this does not count on it). A review listed twice (it moved between lists
@@ -33,7 +36,11 @@ export function groupReviews(lists: CodeReviewLists): ReviewGroup[] {
   const seen = new Set<string>();
   const groups: ReviewGroup[] = [];
   for (const status of REVIEW_BUCKETS) {
-    const reviews = lists[status].filter((r) => !seen.has(r.id) && seen.add(r.id));
+    // An item with nothing that tells it apart (no id, sequence or mergeId) is never taken for another.
+    const reviews = lists[status].filter((r) => {
+      const key = reviewKey(r);
+      return key === undefined || (!seen.has(key) && seen.add(key));
+    });
     if (reviews.length > 0) {
       groups.push({ status, reviews: [...reviews].sort((a, b) => timeOf(b) - timeOf(a)) });
     }
@@ -50,13 +57,11 @@ export function groupDescription(count: number, l10n: L10n, limit = REVIEW_LIST_
   return count >= limit ? l10n.t('newest {0}', limit) : String(count);
 }
 
-/** The title, else "Review #<sequence>", else the review ID. */
+/** "#<sequence> " and the title, else the branches or versions compared (version C titles may be null). */
 export function reviewLabel(r: CodeReviewListItem, l10n: L10n): string {
   const title = plain(r.title ?? '', LABEL_MAX);
-  if (title !== '') {
-    return title;
-  }
-  return r.sequence !== undefined ? l10n.t('Review #{0}', r.sequence) : l10n.t('Review {0}', plain(r.id, LABEL_MAX));
+  const name = title !== '' ? title : r.fromVersion !== undefined || r.toVersion !== undefined || r.id === undefined ? reviewVersions(r) : l10n.t('Review {0}', plain(r.id, LABEL_MAX));
+  return r.sequence !== undefined ? `#${r.sequence} ${name}` : name;
 }
 
 /** The versions compared: their labels, else their IDs (`?` when neither came). */
@@ -111,14 +116,23 @@ export function reviewIcon(r: CodeReviewListItem): IconSpec {
   }
 }
 
-/** A review's row: label, description (versions, who asked, age), icon, tooltip lines. */
-export function presentReview(r: CodeReviewListItem, now: number, l10n: L10n): RunPresentation {
+/**
+ * A review's row: label, description (versions, who asked, age), icon, tooltip lines.
+ * `reviewId`: the review's ID when known here (from the list, or a review started or tracked
+ * here); without it the row says it cannot be opened here.
+ */
+export function presentReview(r: CodeReviewListItem, now: number, l10n: L10n, reviewId: string | undefined = r.id): RunPresentation {
   const phase = conversationPhase(r);
   const parts: string[] = [];
+  if (reviewId === undefined) {
+    parts.push(l10n.t('ID not known here'));
+  }
   if (phase !== undefined) {
     parts.push(phaseText(phase, l10n));
   }
-  parts.push(reviewVersions(r));
+  if (plain(r.title ?? '') !== '') {
+    parts.push(reviewVersions(r));
+  }
   const who = reviewRequester(r);
   if (who !== undefined) {
     parts.push(who);
@@ -149,15 +163,19 @@ export function presentReview(r: CodeReviewListItem, now: number, l10n: L10n): R
   add(l10n.t('Completed'), at(r.completedAt));
   add(l10n.t('Merged'), at(r.mergedAt));
   add(l10n.t('Closed'), at(r.closedAt));
-  add(l10n.t('Review ID'), r.id);
+  add(l10n.t('Review ID'), reviewId ?? l10n.t('not known here'));
   add(l10n.t('Description'), r.description);
+  const warnings = phase === 'failed' ? [l10n.t('The review agent\'s conversation failed.')] : [];
+  if (reviewId === undefined) {
+    warnings.push(l10n.t('The service lists this review without its ID, and it was not started or tracked here, so it cannot be opened here. Click to track it by its review ID.'));
+  }
 
   return {
     label: reviewLabel(r, l10n),
     description: parts.join(' · '),
     icon: reviewIcon(r),
-    contextValue: 'codeReview',
+    contextValue: reviewId === undefined ? 'codeReviewUnknown' : 'codeReview',
     details,
-    warnings: phase === 'failed' ? [l10n.t('The review agent\'s conversation failed.')] : [],
+    warnings,
   };
 }

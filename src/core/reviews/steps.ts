@@ -1,17 +1,18 @@
 /**
  * The steps of the code review form, walked with the launch form's `Navigator`
- * (core/launch/navigation.ts): [preset] → app → branch → from version → to version → title →
+ * (core/launch/navigation.ts): [preset] → app → source branch → source (the branch or one of its
+ * versions) → target branch → target → title →
  * description → focus areas → model → review; the completion webhook and the email are options
  * reached from the review, as in the launch form. A preset that fixes the app or the model skips
  * that step. Pure.
  */
 import { Navigator } from '../launch/navigation';
 
-export type ReviewMainStep = 'preset' | 'appId' | 'branch' | 'fromVersion' | 'toVersion' | 'title' | 'description' | 'focusAreas' | 'model' | 'review';
+export type ReviewMainStep = 'preset' | 'appId' | 'fromBranch' | 'fromVersion' | 'toBranch' | 'toVersion' | 'title' | 'description' | 'focusAreas' | 'model' | 'review';
 export type ReviewOptionStep = 'completionWebhookUrl' | 'userEmail';
 export type ReviewStep = ReviewMainStep | ReviewOptionStep;
 
-const MAIN: readonly ReviewMainStep[] = ['preset', 'appId', 'branch', 'fromVersion', 'toVersion', 'title', 'description', 'focusAreas', 'model', 'review'];
+const MAIN: readonly ReviewMainStep[] = ['preset', 'appId', 'fromBranch', 'fromVersion', 'toBranch', 'toVersion', 'title', 'description', 'focusAreas', 'model', 'review'];
 
 export function isReviewOption(step: ReviewStep): step is ReviewOptionStep {
   return step === 'completionWebhookUrl' || step === 'userEmail';

@@ -46,7 +46,9 @@ export function versionRow(v: AppVersion, l10n: L10n, date: (ms: number) => stri
   const stage = v.stage ?? l10n.t('stage unknown');
   const description = [when !== undefined ? date(when) : undefined, v.stage === 'failed' && v.errorMessage ? `${stage}: ${v.errorMessage}` : stage]
     .filter((s): s is string => s !== undefined).join(' · ');
-  const detail = [v.lastChange?.trim() || undefined, v.versionId].filter((s): s is string => s !== undefined).join(' · ');
+  // Version C sends `lastChange` as a number (a time, by its size), earlier versions as text.
+  const change = typeof v.lastChange === 'number' ? date(v.lastChange) : v.lastChange?.trim() || undefined;
+  const detail = [change, v.versionId].filter((s): s is string => s !== undefined).join(' · ');
   return { label: versionName(v), description, detail };
 }
 
