@@ -49,7 +49,7 @@ export class ServiceTests implements vscode.Disposable {
       reads: () => deps.getClient({ quiet: true }),
       clock: { now: () => Date.now(), setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) },
       // The fast cadence people accept for a run being watched (the poller's burst), backing off like the poller.
-      cadence: () => ({ fastMs: DEFAULT_POLLER_SETTINGS.burstMs, maxBackoffMs: DEFAULT_POLLER_SETTINGS.maxBackoffMs }),
+      cadence: () => ({ fastMs: DEFAULT_POLLER_SETTINGS.burstMs, maxBackoffMs: DEFAULT_POLLER_SETTINGS.maxBackoffMs, backgroundMs: DEFAULT_POLLER_SETTINGS.backgroundMs }),
       l10n,
       describe: (e) => describeError(deps, e),
       onUnauthorized: (e) => deps.reportUnauthorized(e),

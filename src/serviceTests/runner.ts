@@ -41,6 +41,7 @@ class TestResults {
   private steps = new Map<string, vscode.TestItem>();
   private shaped = false;
   private started = false;
+  private saidDormant = false;
 
   constructor(private readonly controller: vscode.TestController, private readonly run: vscode.TestRun, readonly item: vscode.TestItem, private readonly appId: string, private readonly failures: Map<string, Failure>, private readonly branch: string) {}
 
@@ -55,6 +56,10 @@ class TestResults {
       this.started = true;
       this.run.started(this.item);
       this.run.appendOutput(out(l10n.t('{0}: run {1} on {2}', this.item.label, u.runId, this.branch)), undefined, this.item);
+    }
+    if (u.outcome.dormant === true && !this.saidDormant && u.outcome.message) {
+      this.saidDormant = true;
+      this.run.appendOutput(out(`${this.item.label}: ${u.outcome.message}`), undefined, this.item);
     }
     for (const f of u.finished) {
       const item = this.steps.get(f.step.id);

@@ -193,13 +193,8 @@ export class ReadPolicy {
     return { unauthorized: false, serviceHold, goneOffline, giveUp };
   }
 
-  /** Background cadence doubling per dormant read, at most DORMANT_MAX_MS (never faster than the background cadence). */
   private dormantDelay(run: RunState): number {
-    if (run.dormant === 0) {
-      return 0;
-    }
-    const bg = this.settings().backgroundMs;
-    return Math.max(bg, Math.min(DORMANT_MAX_MS, bg * 2 ** Math.min(run.dormant - 1, 30)));
+    return dormantDelay(run.dormant, this.settings().backgroundMs);
   }
 
   /** Exponential from the run's own cadence (errors never make polling faster), jittered, capped. */
@@ -225,6 +220,19 @@ export class ReadPolicy {
     this.holdUntil = until;
     return { until, wait };
   }
+}
+
+/**
+ * The wait before the next read of a run read `dormant` times in a row with a status nobody
+ * lists and no `completedAt`: the background cadence doubling per such read, at most
+ * DORMANT_MAX_MS (never faster than the background cadence); 0 when it is not dormant. Agent
+ * runs and the app's test runs (core/serviceTests/store.ts) share it.
+ */
+export function dormantDelay(dormant: number, backgroundMs: number): number {
+  if (dormant <= 0) {
+    return 0;
+  }
+  return Math.max(backgroundMs, Math.min(DORMANT_MAX_MS, backgroundMs * 2 ** Math.min(dormant - 1, 30)));
 }
 
 /** A Retry-After is honoured within these bounds (a zero would hammer, a day would look dead). */
