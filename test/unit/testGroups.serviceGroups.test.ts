@@ -73,11 +73,18 @@ describe('Test groups from the service: Edit Tests', () => {
     assert.match(choices[3].description, /not listed/);
   });
 
-  it('sends the picked tests in the order offered and keeps the group\'s components, which were not offered', () => {
+  it('keeps the group\'s order and its components, which were not offered, and adds new picks at the end in the order offered', () => {
     const choices = editTestsChoices(tests, detail, plainL10n);
-    assert.deepEqual(testIdsAfterEdit(choices, new Set(['t3', 't1']), detail, tests), ['t1', 't3', 'c1']);
+    assert.deepEqual(testIdsAfterEdit(choices, new Set(['t3', 't1']), detail, tests), ['c1', 't1', 't3']);
     // A's members do not say isComponent: the app's list tells.
     assert.deepEqual(testIdsAfterEdit(choices, new Set(['t2']), { members: [{ testId: 't2' }, { testId: 'c1', membershipId: 'm' }] }, tests), ['t2', 'c1']);
+  });
+
+  it('an ordered group (the "Sign in" component first, then tests against the app\'s listing order) stays in its order', () => {
+    const ordered = { members: [{ testId: 'c1', membershipId: 'm1' }, { testId: 't3', membershipId: 'm2' }, { testId: 't1', membershipId: 'm3' }] };
+    const choices = editTestsChoices(tests, ordered, plainL10n);
+    assert.deepEqual(testIdsAfterEdit(choices, new Set(['t3', 't1', 't2']), ordered, tests), ['c1', 't3', 't1', 't2']);
+    assert.deepEqual(testIdsAfterEdit(choices, new Set(['t1']), ordered, tests), ['c1', 't1']);
   });
 });
 

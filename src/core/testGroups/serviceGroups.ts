@@ -129,14 +129,20 @@ export function editTestsChoices(tests: readonly AppTest[], detail: Pick<Service
 }
 
 /**
- * The test IDs Edit Tests sends (`PUT` takes the whole group): the picked ones in the order
- * offered, then the group's components, which are not offered and so kept as they are.
+ * The test IDs Edit Tests sends (`PUT` takes the whole group): the group's members in the
+ * group's order (an ordered group, a "Sign in" component first, stays ordered), less those
+ * unpicked; its components, which are not offered, kept where they are; then the new picks, in
+ * the order offered.
  */
 export function testIdsAfterEdit(choices: readonly TestChoice[], picked: ReadonlySet<string>, detail: Pick<ServiceTestGroupDetail, 'members'>, tests: readonly AppTest[]): string[] {
   const componentIds = new Set(tests.filter((t) => t.isComponent).map((t) => t.id));
-  const ids = choices.filter((c) => picked.has(c.testId)).map((c) => c.testId);
+  const ids: string[] = [];
   for (const m of detail.members) {
-    if ((isComponentMember(m) || componentIds.has(m.testId)) && !ids.includes(m.testId)) ids.push(m.testId);
+    const keep = isComponentMember(m) || componentIds.has(m.testId) || picked.has(m.testId);
+    if (keep && !ids.includes(m.testId)) ids.push(m.testId);
+  }
+  for (const c of choices) {
+    if (picked.has(c.testId) && !ids.includes(c.testId)) ids.push(c.testId);
   }
   return ids;
 }
