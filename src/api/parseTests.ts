@@ -322,11 +322,22 @@ const memberSchema = z.pipe(
   z.transform((m): ServiceTestGroupMember => compact(m)),
 );
 
+/**
+ * The members, and whether that is all of them: `members` not a list (null, missing, anything
+ * else) or an element that is not a member with a `testId` leaves the list incomplete, and a
+ * list the extension could not read is never written back (Rename, Edit Tests).
+ */
+const membersSchema = z.pipe(z.optional(z.unknown()), z.transform((value): { members: ServiceTestGroupMember[]; unread: number | 'list' } => {
+  if (!Array.isArray(value)) return { members: [], unread: 'list' };
+  const members = objectsOf(value, memberSchema);
+  return { members, unread: value.length - members.length };
+}));
+
 const groupDetailSchema = z.object({
   ...groupFields,
   projectId: optString,
   archivedAt: optTime,
-  members: listOf(memberSchema),
+  members: membersSchema,
 });
 
 // ---------------------------------------------------------------- automations (§6)
@@ -413,7 +424,8 @@ export function parseServiceTestGroups(json: unknown): ServiceTestGroup[] {
 export function parseServiceTestGroupDetail(json: unknown): ServiceTestGroupDetail {
   const g = groupOf(run(groupDetailSchema, json, 'test group'));
   if (g === undefined) throw invalidResponse('The test group had no id.');
-  return compact(g);
+  const { members, ...rest } = g;
+  return compact({ ...rest, members: members.members, ...(members.unread === 0 ? {} : { unreadMembers: members.unread }) });
 }
 
 /** Parses `PUT`/`DELETE /test-groups/{groupId}`'s 200 `{ ok: true }` (a body without `ok`, or none, is taken as done). */

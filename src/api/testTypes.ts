@@ -213,7 +213,13 @@ export interface ServiceTestGroupMember {
 export interface ServiceTestGroupDetail extends ServiceTestGroup {
   projectId?: string;
   archivedAt?: number;
+  /** The members that could be read, in the group's order. */
   members: ServiceTestGroupMember[];
+  /**
+   * What could not be read of them: `list` when `members` was not a list (null, missing, …), else
+   * how many elements were not a member with a `testId`. Absent: every member was read.
+   */
+  unreadMembers?: number | 'list';
 }
 
 /** `PUT /test-groups/{groupId}` (version B): the whole group as it should be. */

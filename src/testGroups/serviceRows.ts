@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import type { ServiceTestGroup, ServiceTestGroupDetail, ServiceTestGroupMember } from '../api/testTypes';
-import { appsToList, groupContextValue, memberRow, mergeGroups, testCountText, type GroupEntry } from '../core/testGroups/serviceGroups';
+import { appsToList, groupContextValue, memberRow, mergeGroups, testCountText, unwritableMembers, type GroupEntry } from '../core/testGroups/serviceGroups';
 import type { TestGroupStore } from '../core/testGroups/store';
 import { defaultAppId } from './settings';
 import type { ServiceGroupRows, TestGroupsElement } from './view';
@@ -157,8 +157,12 @@ export class ServiceGroupsView implements ServiceGroupRows {
     const m = node.members;
     if (m.kind === 'failed') return [new MessageNode(`members:${node.groupId}`, vscode.l10n.t('Could not read the group\'s tests'), m.problem)];
     if (m.kind !== 'listed') return [];
-    if (m.detail.members.length === 0) return [new MessageNode(`members:${node.groupId}`, vscode.l10n.t('No tests in this group'))];
-    return m.detail.members.map((member) => new MemberNode(node, member));
+    // Members the answer did not let us read are said, never shown as an empty or a smaller group.
+    const problem = unwritableMembers(m.detail, node.name, vscode.l10n);
+    const rows: Element[] = m.detail.members.map((member) => new MemberNode(node, member));
+    if (problem !== undefined) return [...rows, new MessageNode(`members:${node.groupId}`, vscode.l10n.t('Not every test of this group could be read'), problem)];
+    if (rows.length === 0) return [new MessageNode(`members:${node.groupId}`, vscode.l10n.t('No tests in this group'))];
+    return rows;
   }
 
   private loadLists(): Promise<void> {

@@ -171,8 +171,26 @@ describe('api: the app\'s tests, test runs, test groups and automations (both pu
       const b = parseServiceTestGroupDetail(GROUP_DETAIL_B);
       assert.deepEqual(b.members.map((m) => [m.testId, m.isComponent, 'membershipId' in m]), [['test_login', false, false], ['cmp_signin', true, false]]);
       const odd = parseServiceTestGroupDetail({ groupId: 'g', members: [{ name: 'no testId' }, { testId: 't', isComponent: 'no' }] });
-      assert.deepEqual(odd, { id: 'g', members: [{ testId: 't' }] });
+      assert.deepEqual(odd, { id: 'g', members: [{ testId: 't' }], unreadMembers: 1 });
       refused(() => parseServiceTestGroupDetail({ name: 'x' }), /test group had no id/);
+    });
+
+    it('members null, missing or not a list, or a member with a null testId: the list is marked incomplete, never read as empty', () => {
+      for (const members of [null, undefined, 'x', { testId: 't' }]) {
+        const g = parseServiceTestGroupDetail({ id: 'g', name: 'Smoke', testCount: 2, members });
+        assert.deepEqual([g.members, g.unreadMembers], [[], 'list'], JSON.stringify(members));
+      }
+      const nullId = parseServiceTestGroupDetail({ id: 'g', members: [{ testId: null, membershipId: 'm1' }, { testId: 't2', membershipId: 'm2' }, 7] });
+      assert.deepEqual([nullId.members.map((m) => m.testId), nullId.unreadMembers], [['t2'], 2]);
+      assert.equal('unreadMembers' in parseServiceTestGroupDetail({ id: 'g', members: [] }), false, 'an empty list is read as empty');
+    });
+
+    it('C\'s nullable group and member fields: description, archivedAt null; members with membershipId', () => {
+      const c = parseServiceTestGroupDetail({
+        id: 'g', projectId: 'p', name: 'Smoke', description: null, testCount: 1, archivedAt: null, createdAt: 1, updatedAt: 2,
+        members: [{ membershipId: 'm1', testId: 't1', name: 'Login', description: null, liveTestUserId: null, testVersionTestUserId: null, updatedAt: 3 }],
+      });
+      assert.deepEqual(c, { id: 'g', projectId: 'p', name: 'Smoke', testCount: 1, createdAt: 1, updatedAt: 2, members: [{ membershipId: 'm1', testId: 't1', name: 'Login', updatedAt: 3 }] });
     });
 
     it('PUT/DELETE answers: { ok: true }, or nothing, is done; ok: false is not', () => {

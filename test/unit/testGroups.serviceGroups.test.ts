@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { AppTest, ServiceTestGroup, ServiceTestGroupMember } from '../../src/api/testTypes';
 import { plainL10n } from '../../src/core/l10n';
 import {
-  appsToList, editTestsChoices, groupContextValue, groupRefOf, memberRow, mergeGroups, testCountText, testIdsAfterEdit, unknownIdsMessage, unknownTestIds, withoutIds,
+  appsToList, editTestsChoices, groupContextValue, groupRefOf, memberRow, mergeGroups, testCountText, testIdsAfterEdit, unknownIdsMessage, unwritableMembers, unknownTestIds, withoutIds,
 } from '../../src/core/testGroups/serviceGroups';
 import type { TestGroupRecord } from '../../src/core/testGroups/store';
 
@@ -106,5 +106,19 @@ describe('Create Test Group from File(s): the IDs checked against the app\'s tes
     assert.deepEqual(groupRefOf('g2'), { groupId: 'g2' });
     assert.equal(groupRefOf({ groupId: '' }), undefined);
     assert.equal(groupRefOf(undefined), undefined);
+  });
+});
+
+describe('Test groups from the service: a member list read short is never written back', () => {
+  const m = (testId: string): ServiceTestGroupMember => ({ testId, membershipId: `m_${testId}` });
+  it('refuses a list that was not a list, members without a test ID, and a count the list does not match', () => {
+    assert.match(unwritableMembers({ members: [], unreadMembers: 'list', testCount: 3 }, 'Smoke', plainL10n) ?? '', /answer for the test group “Smoke” has no list of its tests.*Nothing was sent: the group keeps its tests/);
+    assert.match(unwritableMembers({ members: [m('t2')], unreadMembers: 1 }, 'Smoke', plainL10n) ?? '', /^1 of the tests of “Smoke” could not be read \(no test ID\)\. Nothing was sent/);
+    assert.match(unwritableMembers({ members: [m('t1')], testCount: 2 }, 'Smoke', plainL10n) ?? '', /says “Smoke” has 2 tests but listed 1 of them/);
+  });
+  it('lets a complete list be written, an empty group included', () => {
+    assert.equal(unwritableMembers({ members: [m('t1'), m('t2')], testCount: 2 }, 'Smoke', plainL10n), undefined);
+    assert.equal(unwritableMembers({ members: [m('t1')] }, 'Smoke', plainL10n), undefined);
+    assert.equal(unwritableMembers({ members: [], testCount: 0 }, 'Empty', plainL10n), undefined);
   });
 });

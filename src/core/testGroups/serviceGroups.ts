@@ -147,6 +147,25 @@ export function testIdsAfterEdit(choices: readonly TestChoice[], picked: Readonl
   return ids;
 }
 
+/**
+ * Why the group's members must not be written back (`PUT` takes the whole list, so a list read
+ * short would drop tests), or undefined when they may: the service's answer had no readable
+ * list, a member without a test ID, or fewer or more members than its own `testCount`.
+ */
+export function unwritableMembers(detail: Pick<ServiceTestGroupDetail, 'members' | 'unreadMembers' | 'testCount'>, name: string, l10n: L10n): string | undefined {
+  const after = l10n.t('Nothing was sent: the group keeps its tests on the service. Refresh and try again, or change the group in the service.');
+  if (detail.unreadMembers === 'list') {
+    return `${l10n.t('The service\'s answer for the test group “{0}” has no list of its tests that this extension can read.', name)} ${after}`;
+  }
+  if (detail.unreadMembers !== undefined && detail.unreadMembers > 0) {
+    return `${l10n.t('{0} of the tests of “{1}” could not be read (no test ID).', detail.unreadMembers, name)} ${after}`;
+  }
+  if (detail.testCount !== undefined && detail.testCount !== detail.members.length) {
+    return `${l10n.t('The service says “{0}” has {1} but listed {2} of them.', name, testCountText(detail.testCount, l10n), detail.members.length)} ${after}`;
+  }
+  return undefined;
+}
+
 /** The IDs found that the app does not list among its tests and components, in the order found. */
 export function unknownTestIds(ids: readonly string[], tests: readonly AppTest[]): string[] {
   const known = new Set(tests.map((t) => t.id));
