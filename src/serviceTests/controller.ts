@@ -9,10 +9,12 @@
  */
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
-import type { ServiceTestGroup } from '../api/testTypes';
+import type { ServiceTestGroup, ServiceTestGroupDetail } from '../api/testTypes';
+import type { Capability } from '../core/capabilities';
 import { DEFAULT_POLLER_SETTINGS } from '../core/polling/settings';
 import { TestRunStore } from '../core/serviceTests/store';
-import { testCountText } from '../core/testGroups/serviceGroups';
+import { groupsReadById, testCountText } from '../core/testGroups/serviceGroups';
+import type { TestGroupRecord } from '../core/testGroups/store';
 import type { FailureDescribers } from '../testing/register';
 import { makeItem, metaOf, RUNNABLE, setSteps } from './items';
 import { Runner } from './runner';
@@ -42,7 +44,7 @@ export class ServiceTests implements vscode.Disposable {
   private readonly extraApps = new Set<string>();
   private readonly baseUrl: string;
 
-  constructor(private readonly deps: ServiceTestsDeps, describers: FailureDescribers) {
+  constructor(private readonly deps: ServiceTestsDeps, describers: FailureDescribers, private readonly knownGroups: () => readonly TestGroupRecord[]) {
     this.baseUrl = deps.connection().baseUrl ?? '';
     this.controller = vscode.tests.createTestController(CONTROLLER_ID, l10n.t('Agent Runs: App Tests'));
     this.store = new TestRunStore({
@@ -129,12 +131,15 @@ export class ServiceTests implements vscode.Disposable {
     try {
       const [tests, listed] = await Promise.all([client.listTests(appId), this.listGroups(client, appId)]);
       app.error = undefined;
-      const groups = new Map<string, vscode.TestItem>();
+      const had = new Map<string, vscode.TestItem>();
       app.children.forEach((c) => {
-        if (metaOf(c)?.kind === 'group') groups.set(c.id, c);
+        if (metaOf(c)?.kind === 'group') had.set(c.id, c);
       });
-      for (const g of listed) {
-        const item = this.groupItem(app, appId, g.id, g.name, groups.get(`${app.id}/group/${g.id}`));
+      // The groups the service has now: one deleted since goes (it could only be run into a 404);
+      // when they could not be read, the ones shown stay as they were.
+      const groups = listed === undefined ? new Map(had) : new Map<string, vscode.TestItem>();
+      for (const g of listed ?? []) {
+        const item = this.groupItem(app, appId, g.id, g.name, had.get(`${app.id}/group/${g.id}`));
         item.description = g.testCount === undefined ? undefined : testCountText(g.testCount, l10n);
         groups.set(item.id, item);
       }
@@ -167,17 +172,21 @@ export class ServiceTests implements vscode.Disposable {
   }
 
   /**
-   * The service's groups of the app, while it lists them and runs them (a group is run here like a
-   * test); none otherwise, or when the list cannot be read (said in the log: the tests still show).
+   * The service's groups of the app, while it runs them (a group is run here like a test): the
+   * ones it lists, or where it has no list (version A) the ones created here, read by ID; none
+   * when it runs no groups; undefined when they could not be read (said in the log: the tests
+   * still show).
    */
-  private async listGroups(client: { listTestGroups(appId: string): Promise<ServiceTestGroup[]> }, appId: string): Promise<ServiceTestGroup[]> {
-    if (!this.deps.capabilities.has('serviceTestGroups') || !this.deps.capabilities.has('serviceTestGroupRuns')) return [];
+  private async listGroups(client: { listTestGroups(appId: string): Promise<ServiceTestGroup[]>; getTestGroup(groupId: string): Promise<ServiceTestGroupDetail> }, appId: string): Promise<ServiceTestGroup[] | undefined> {
+    const has = (c: Capability): boolean => this.deps.capabilities.has(c);
+    if (!has('serviceTestGroupRuns') || !has('serviceTestGroups')) return [];
     try {
-      return await client.listTestGroups(appId);
+      if (has('serviceTestGroupList')) return await client.listTestGroups(appId);
+      return await groupsReadById((id) => client.getTestGroup(id), this.knownGroups(), appId, (e) => isApiError(e) && e.status === 404);
     } catch (e) {
       if (isApiError(e) && e.status === 401) this.deps.reportUnauthorized(e);
       this.deps.log.warn(`The test groups of ${appId} could not be listed: ${describeError(this.deps, e)}`);
-      return [];
+      return undefined;
     }
   }
 

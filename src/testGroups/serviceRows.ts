@@ -1,7 +1,8 @@
 /**
  * The Test Groups view while `agentRuns.serviceTestGroups` is on (dist/testGroups.js): the
  * groups created here merged with those the service lists (`GET /test-groups?appId=…` for the
- * configured app and the apps of the groups created here; one entry per group ID), each opening
+ * configured app and the apps of the groups created here; one entry per group ID; version A has
+ * no list, so there the groups created here are read by ID), each opening
  * to its members (`GET /test-groups/{id}`, read when expanded). Read when first shown and on
  * Refresh; the store's changes merge again without a request. The rules are
  * core/testGroups/serviceGroups.ts; view.ts delegates to this.
@@ -9,7 +10,7 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import type { ServiceTestGroup, ServiceTestGroupDetail, ServiceTestGroupMember } from '../api/testTypes';
-import { appsToList, groupContextValue, memberRow, mergeGroups, testCountText, unwritableMembers, type GroupEntry } from '../core/testGroups/serviceGroups';
+import { appsToList, groupContextValue, groupsReadById, memberRow, mergeGroups, testCountText, unwritableMembers, type GroupEntry } from '../core/testGroups/serviceGroups';
 import type { TestGroupStore } from '../core/testGroups/store';
 import { defaultAppId } from './settings';
 import type { ServiceGroupRows, TestGroupsElement } from './view';
@@ -20,6 +21,8 @@ export interface ServiceRowsBase {
   readonly onDidChangeCapabilities: vscode.Event<void>;
   /** Whether the service's groups are shown (`agentRuns.serviceTestGroups`): nothing is read otherwise. */
   shown(): boolean;
+  /** Whether it lists an app's groups (`agentRuns.serviceTestGroupList`); else those created here are read by ID. */
+  listed(): boolean;
   getClient(options: { quiet: boolean }): Promise<{
     listTestGroups(appId: string): Promise<ServiceTestGroup[]>;
     getTestGroup(groupId: string): Promise<ServiceTestGroupDetail>;
@@ -176,7 +179,9 @@ export class ServiceGroupsView implements ServiceGroupRows {
         try {
           const client = await this.b.getClient({ quiet: true });
           if (!client) throw new Error(vscode.l10n.t('Not connected: set the base URL and an API token.'));
-          listed.set(appId, await client.listTestGroups(appId));
+          listed.set(appId, this.b.listed()
+            ? await client.listTestGroups(appId)
+            : await groupsReadById((id) => client.getTestGroup(id), this.store.list(), appId, (e) => isApiError(e) && e.status === 404));
         } catch (e) {
           problems.set(appId, this.problem(e, `The test groups of ${appId} could not be listed`));
         }

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import type { AppTest, ServiceTestGroup, ServiceTestGroupMember } from '../../src/api/testTypes';
+import type { AppTest, ServiceTestGroup, ServiceTestGroupDetail, ServiceTestGroupMember } from '../../src/api/testTypes';
 import { plainL10n } from '../../src/core/l10n';
 import {
-  appsToList, editTestsChoices, groupContextValue, groupRefOf, memberRow, mergeGroups, testCountText, testIdsAfterEdit, unknownIdsMessage, unwritableMembers, unknownTestIds, withoutIds,
+  appsToList, editTestsChoices, groupContextValue, groupRefOf, memberRow, mergeGroups, testCountText, testIdsAfterEdit, unknownIdsMessage, unwritableMembers, groupsReadById, unknownTestIds, withoutIds,
 } from '../../src/core/testGroups/serviceGroups';
 import type { TestGroupRecord } from '../../src/core/testGroups/store';
 
@@ -120,5 +120,24 @@ describe('Test groups from the service: a member list read short is never writte
     assert.equal(unwritableMembers({ members: [m('t1'), m('t2')], testCount: 2 }, 'Smoke', plainL10n), undefined);
     assert.equal(unwritableMembers({ members: [m('t1')] }, 'Smoke', plainL10n), undefined);
     assert.equal(unwritableMembers({ members: [], testCount: 0 }, 'Empty', plainL10n), undefined);
+  });
+});
+
+describe('Test groups from the service: version A has no list, the groups created here are read by ID', () => {
+  it('reads each of the app\'s groups created here, leaves out the ones the service no longer has (404), counts a complete member list', async () => {
+    const asked: string[] = [];
+    const notFound = new Error('404');
+    const read = (id: string): Promise<ServiceTestGroupDetail> => {
+      asked.push(id);
+      if (id === 'gone') return Promise.reject(notFound);
+      return Promise.resolve({ id, name: `S ${id}`, members: [{ testId: 't1' }, { testId: 't2' }], ...(id === 'short' ? { unreadMembers: 1 } : {}) });
+    };
+    const mine = [local('g1'), local('gone'), local('other', { appId: 'app_x' }), local('short')];
+    const groups = await groupsReadById(read, mine, 'app_todo', (e) => e === notFound);
+    assert.deepEqual(asked, ['g1', 'gone', 'short']);
+    assert.deepEqual(groups.map((g) => [g.id, g.name, g.testCount, 'members' in g]), [['g1', 'S g1', 2, false], ['short', 'S short', undefined, false]]);
+  });
+  it('another failure fails the read (the rows shown stay as they were)', async () => {
+    await assert.rejects(groupsReadById(() => Promise.reject(new Error('503')), [local('g1')], 'app_todo', () => false), /503/);
   });
 });

@@ -65,6 +65,29 @@ export function mergeGroups(local: readonly TestGroupRecord[], listed: ReadonlyM
   return entries;
 }
 
+/** At most this many groups created here are read one by one when the service has no group list. */
+export const READ_BY_ID_MAX = 50;
+
+/**
+ * The groups of `appId` created here, each as the service has it, where the service lists no
+ * groups (version A) but reads one by its ID: the newest `READ_BY_ID_MAX`, in the store's order.
+ * A group the service answers 404 for is left out (deleted there); any other failure is thrown.
+ */
+export async function groupsReadById(read: (groupId: string) => Promise<ServiceTestGroupDetail>, local: readonly TestGroupRecord[], appId: string, isNotFound: (e: unknown) => boolean): Promise<ServiceTestGroup[]> {
+  const mine = local.filter((g) => g.appId === appId).slice(0, READ_BY_ID_MAX);
+  const read1 = async (g: TestGroupRecord): Promise<ServiceTestGroup | undefined> => {
+    try {
+      const { members, unreadMembers, ...group } = await read(g.groupId);
+      const complete = unreadMembers === undefined;
+      return group.testCount === undefined && complete ? { ...group, testCount: members.length } : group;
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+  };
+  return (await Promise.all(mine.map(read1))).filter((g): g is ServiceTestGroup => g !== undefined);
+}
+
 /**
  * The row's context value: `testGroup` for one only created here (the menus it always had),
  * `testGroup;service` for one the service lists, `;local` added when it was also created here.
