@@ -144,15 +144,20 @@ export class Runner {
     }
   }
 
+  /**
+   * What a request runs: each test and group it names; an app (or everything) runs each of its
+   * tests once, not its groups as well, whose members are those same tests (a test in two groups
+   * would run three times, and the extra starts meet the workspace's test-run limit).
+   */
   private targets(request: vscode.TestRunRequest): Target[] {
     const excluded = new Set((request.exclude ?? []).map((i) => i.id));
     const found = new Map<string, Target>();
-    const visit = (item: vscode.TestItem): void => {
+    const visit = (item: vscode.TestItem, underApp = false): void => {
       if (excluded.has(item.id)) return;
       const m = metaOf(item);
       if (m?.kind === 'test') found.set(item.id, { item, appId: m.appId, kind: 'test', id: m.testId });
-      else if (m?.kind === 'group') found.set(item.id, { item, appId: m.appId, kind: 'group', id: m.groupId });
-      else if (m?.kind === 'app') item.children.forEach(visit);
+      else if (m?.kind === 'group' && !underApp) found.set(item.id, { item, appId: m.appId, kind: 'group', id: m.groupId });
+      else if (m?.kind === 'app') item.children.forEach((c) => visit(c, true));
       else if (m?.kind === 'step' || m?.kind === 'member') {
         // A step runs with its test; a group's member with its group.
         for (let at = item.parent; at; at = at.parent) {
@@ -164,8 +169,8 @@ export class Runner {
         }
       }
     };
-    if (request.include) request.include.forEach(visit);
-    else this.controller.items.forEach(visit);
+    if (request.include) request.include.forEach((i) => visit(i));
+    else this.controller.items.forEach((i) => visit(i));
     return [...found.values()];
   }
 
