@@ -14,7 +14,7 @@ import type {
   AppTest, AppTestDetail, Automation, AutomationRunQueued, ServiceTestGroup, ServiceTestGroupDetail,
   ServiceTestGroupMember, TestArtifact, TestGroupChildRun, TestGroupRunDetail, TestGroupRunStarted, TestRun,
   TestRunCounts, TestRunDetail, TestRunStarted, TestRunStatus, TestRunStep, TestStepDefinition, TestStepStatus,
-  TestStepType,
+  TestStepType, TestUser,
 } from './testTypes';
 import { oneLine } from './sanitize';
 import { isHttpUrl } from './validate';
@@ -340,6 +340,21 @@ const groupDetailSchema = z.object({
   members: membersSchema,
 });
 
+// ---------------------------------------------------------------- test users (§7)
+
+const testUserSchema = z.pipe(
+  z.object({
+    id: requiredId,
+    name: optString,
+    description: optString,
+    email: optString,
+    database: optString,
+    isDisabled: optBoolean,
+    createdAt: optTime,
+  }),
+  z.transform((u): TestUser => compact({ ...u, isDisabled: u.isDisabled === true })),
+);
+
 // ---------------------------------------------------------------- automations (§6)
 
 const automationSchema = z.pipe(
@@ -433,6 +448,12 @@ export function parseOk(json: unknown): void {
   if (json === undefined) return;
   if (!isRecord(json)) throw invalidResponse('The response was not a JSON object.');
   if (json.ok === false) throw invalidResponse('The service answered without confirming the change (ok: false).');
+}
+
+/** Parses a `GET /test-users?appId=…` response: C's `{ testUsers: [...] }` or A's and B's bare array. */
+export function parseTestUsers(json: unknown): TestUser[] {
+  if (Array.isArray(json)) return objectsOf(json, testUserSchema);
+  return run(z.object({ testUsers: listOf(testUserSchema) }), json, 'test user list').testUsers;
 }
 
 /** Parses a `GET /automations?appId=…` response. */

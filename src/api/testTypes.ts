@@ -225,6 +225,21 @@ export interface ServiceTestGroupDetail extends ServiceTestGroup {
 /** `PUT /test-groups/{groupId}` (version B): the whole group as it should be. */
 export interface UpdateTestGroupRequest { name: string; testIds: string[]; description?: string }
 
+/** The database a test user signs in to: `test` for branch runs, `live` for live runs. */
+export type TestUserDatabase = Open<'test' | 'live'>;
+
+/** An element of `GET /test-users?appId=…` (C: `{ testUsers: [...] }`, A/B: a bare array). */
+export interface TestUser {
+  id: string;
+  name?: string;
+  description?: string;
+  email?: string;
+  database?: TestUserDatabase;
+  /** Absent counts as false. */
+  isDisabled: boolean;
+  createdAt?: number;
+}
+
 /** When an automation runs. */
 export type AutomationTrigger = Open<'manual' | 'live_deployed' | 'branch_merged' | 'branch_created' | 'branch_removed' | 'cron'>;
 
@@ -269,6 +284,7 @@ export interface ServiceTestCalls {
   getTestGroup(groupId: string, options?: RequestOptions): Promise<ServiceTestGroupDetail>;
   updateTestGroup(groupId: string, request: UpdateTestGroupRequest, options?: RequestOptions): Promise<void>;
   deleteTestGroup(groupId: string, options?: RequestOptions): Promise<void>;
+  listTestUsers(appId: string, options?: RequestOptions): Promise<TestUser[]>;
   listAutomations(appId: string, options?: RequestOptions): Promise<Automation[]>;
   runAutomation(automationId: string, options?: RequestOptions): Promise<AutomationRunQueued>;
 }

@@ -1,6 +1,7 @@
 /**
  * The test controller `agentRuns.serviceTests` ("Agent Runs: App Tests"): per app (the
- * configured `agentRuns.appId`, and any app a group was run for) its tests (`GET /tests`), the
+ * configured `agentRuns.appId`, and any app a group was run for) its tests (`GET /tests`, each
+ * saying which test user it signs in as on a branch and live, from `GET /test-users`), the
  * reusable components apart under "Components" (never run), each test's steps read when it is
  * expanded (`GET /tests/{id}`), groups run from here. Refreshed by the Test Explorer's refresh,
  * `agentRuns.serviceTests.refresh`, when the app setting changes, and when a group is created,
@@ -9,10 +10,11 @@
  */
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
-import type { ServiceTestGroup, ServiceTestGroupDetail } from '../api/testTypes';
+import type { ServiceTestGroup, ServiceTestGroupDetail, TestUser } from '../api/testTypes';
 import type { Capability } from '../core/capabilities';
 import { DEFAULT_POLLER_SETTINGS } from '../core/polling/settings';
 import { TestRunStore } from '../core/serviceTests/store';
+import { runsAsDescription } from '../core/serviceTests/testUsers';
 import { groupsReadById, testCountText } from '../core/testGroups/serviceGroups';
 import type { TestGroupRecord } from '../core/testGroups/store';
 import type { FailureDescribers } from '../testing/register';
@@ -129,7 +131,7 @@ export class ServiceTests implements vscode.Disposable {
     }
     app.busy = true;
     try {
-      const [tests, listed] = await Promise.all([client.listTests(appId), this.listGroups(client, appId)]);
+      const [tests, listed, users] = await Promise.all([client.listTests(appId), this.listGroups(client, appId), this.listUsers(client, appId)]);
       app.error = undefined;
       const had = new Map<string, vscode.TestItem>();
       app.children.forEach((c) => {
@@ -143,9 +145,10 @@ export class ServiceTests implements vscode.Disposable {
         item.description = g.testCount === undefined ? undefined : testCountText(g.testCount, l10n);
         groups.set(item.id, item);
       }
-      const items = tests.filter((t) => !t.isComponent).map((t) => makeItem(this.controller, `${app.id}/test/${t.id}`, t.name?.trim() || t.id, { kind: 'test', appId, testId: t.id }, {
-        ...(t.description?.trim() ? { description: t.description.trim() } : {}), runnable: true, resolvable: true,
-      }));
+      // Who each test signs in as, on a branch and live ("no login" when none is assigned).
+      const items = tests.filter((t) => !t.isComponent).map((t) => makeItem(this.controller, `${app.id}/test/${t.id}`, t.name?.trim() || t.id, {
+        kind: 'test', appId, testId: t.id, users: { liveTestUserId: t.liveTestUserId, testVersionTestUserId: t.testVersionTestUserId },
+      }, { description: runsAsDescription(t.description, t, users, l10n), runnable: true, resolvable: true }));
       // The Testing view orders by sortText as file names (numbers first, punctuation before
       // letters): the tests, then the groups, then the components.
       for (const item of items) item.sortText = `1 ${item.label}`;
@@ -186,6 +189,17 @@ export class ServiceTests implements vscode.Disposable {
     } catch (e) {
       if (isApiError(e) && e.status === 401) this.deps.reportUnauthorized(e);
       this.deps.log.warn(`The test groups of ${appId} could not be listed: ${describeError(this.deps, e)}`);
+      return undefined;
+    }
+  }
+
+  /** The app's test users, or undefined when they cannot be read (the IDs are shown then; said in the log). */
+  private async listUsers(client: { listTestUsers(appId: string): Promise<TestUser[]> }, appId: string): Promise<TestUser[] | undefined> {
+    try {
+      return await client.listTestUsers(appId);
+    } catch (e) {
+      if (isApiError(e) && e.status === 401) this.deps.reportUnauthorized(e);
+      this.deps.log.warn(`The test users of ${appId} could not be read: ${describeError(this.deps, e)}`);
       return undefined;
     }
   }
