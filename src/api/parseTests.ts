@@ -194,6 +194,12 @@ const branchFields = {
   environment: optString,
 };
 
+/** B's and C's `assignedTestUser` (one of C's two shapes is shown): an object with an id, else absent (none: a run without a login). */
+const assignedUserSchema = z.catch(z.optional(z.pipe(
+  z.object({ id: requiredId, name: optString, email: optString, database: optString }),
+  z.transform((u) => compact(u)),
+)), undefined);
+
 const runSchema = z.pipe(
   z.object({
     ...branchFields,
@@ -210,6 +216,8 @@ const runSchema = z.pipe(
     completedAt: optTime,
     timeoutMinutes: optFinite,
     appBaseUrl: optString,
+    bubbleAppName: optString,
+    assignedTestUser: assignedUserSchema,
     nextPendingStepId: optString,
     counts: countsSchema,
     artifacts: artifactsSchema,

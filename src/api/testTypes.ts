@@ -141,6 +141,9 @@ export interface TestRun extends TestRunBranch {
   completedAt?: number;
   timeoutMinutes?: number;
   appBaseUrl?: string;
+  bubbleAppName?: string;
+  /** Who the run signs in as; absent when none (a run without a login) or not said (version A). */
+  assignedTestUser?: { id: string; name?: string; email?: string; database?: string };
   nextPendingStepId?: string;
   counts?: TestRunCounts;
   artifacts: TestArtifact[];

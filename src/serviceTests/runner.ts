@@ -58,6 +58,8 @@ class TestResults {
       this.started = true;
       this.run.started(this.item);
       this.run.appendOutput(out(l10n.t('{0}: run {1} on {2}', this.item.label, u.runId, this.branch)), undefined, this.item);
+      const user = u.detail.run.assignedTestUser;
+      if (user) this.run.appendOutput(out(l10n.t('Signed in as the test user {0}.', user.name?.trim() || user.email?.trim() || user.id)), undefined, this.item);
     }
     if (u.outcome.dormant === true && !this.saidDormant && u.outcome.message) {
       this.saidDormant = true;
