@@ -342,6 +342,10 @@ class GroupResults {
       const child = byId.get(c.runId);
       if (child) this.member(child).apply(c);
     }
+    for (const c of u.lostChildren) {
+      const child = byId.get(c.runId);
+      if (child) this.member(child).lost(c.message);
+    }
     if (u.done) {
       const o = u.outcome;
       if (o.message) this.run.appendOutput(out(`${this.item.label}: ${o.message}`), undefined, this.item);

@@ -185,6 +185,28 @@ describe('serviceTests: the test-run store', () => {
     assert.deepEqual(h.reads.map((r) => r.at), [0, 15_000, 45_000, 105_000]);
   });
 
+  it('three 404s reading one child run end that child, not the group run: the others are still read to their end', async () => {
+    const h = new Harness();
+    const s = h.sink<GroupRunUpdate>();
+    const group = (status: TestRunStatus, b: TestRunStatus): TestGroupRunDetail => ({
+      run: { id: 'g1', status }, childRuns: [{ id: 'gone', testId: 't1', status: 'running' }, { id: 'c2', testId: 't2', status: b }],
+    });
+    h.groups.set('g1', group('running', 'running'));
+    h.runs.set('c2', run('c2', 'running', []));
+    h.store.followGroup('g1', s);
+    await h.tick(5 * FAST);
+    assert.equal(h.reads.filter((r) => r.path === '/test-runs/gone').length, 3, 'the child is given up after three 404s');
+    assert.deepEqual(s.ends, [], 'the group is still read');
+    const lost = s.updates.flatMap((u) => u.lostChildren);
+    assert.deepEqual(lost.map((c) => c.runId), ['gone']);
+    assert.match(lost[0].message, /no longer knows run gone/);
+    h.groups.set('g1', group('passed', 'passed'));
+    h.runs.set('c2', run('c2', 'passed', []));
+    await h.tick(3 * FAST);
+    assert.deepEqual(s.ends, [{ kind: 'done' }]);
+    assert.equal(s.updates[s.updates.length - 1].children.find((c) => c.runId === 'c2')?.outcome.verdict, 'passed');
+  });
+
   it('a 401 goes to the one token handling and ends the read', async () => {
     const h = new Harness();
     const s = h.sink<TestRunUpdate>();

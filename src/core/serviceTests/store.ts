@@ -46,6 +46,8 @@ export interface GroupRunUpdate {
   readonly outcome: Outcome;
   /** The child runs read with this update. */
   readonly children: readonly TestRunUpdate[];
+  /** Child runs the service answered 404 for NOT_FOUND_TRIES times: no longer read (the group still is), each said once. */
+  readonly lostChildren: readonly { readonly runId: string; readonly message: string }[];
   /** The group and every child run ended. */
   readonly done: boolean;
 }
@@ -81,7 +83,7 @@ export interface StoreOptions {
 /** Reads of a run the service answers 404 right after its start before it is given up. */
 export const NOT_FOUND_TRIES = 3;
 
-interface ChildState { reported: Set<string>; artifactsSent: boolean; done: boolean }
+interface ChildState { reported: Set<string>; artifactsSent: boolean; done: boolean; notFound: number }
 
 interface Follow {
   readonly key: string;
@@ -258,7 +260,7 @@ export class TestRunStore {
     const detail = await this.get(reads, f.id);
     if (f.ended) return;
     let state = f.runs.get(f.id);
-    if (!state) f.runs.set(f.id, state = { reported: new Set(), artifactsSent: false, done: false });
+    if (!state) f.runs.set(f.id, state = { reported: new Set(), artifactsSent: false, done: false, notFound: 0 });
     const u = this.update(f.id, detail, state);
     f.dormant = u.outcome.dormant === true ? f.dormant + 1 : 0;
     (f.sink as Sink<TestRunUpdate>).update(u);
@@ -274,18 +276,34 @@ export class TestRunStore {
     const lastLook = f.groupEnded;
     if (outcome.final) f.groupEnded = true;
     const children: TestRunUpdate[] = [];
+    const lostChildren: { runId: string; message: string }[] = [];
     for (const child of detail.childRuns) {
       let state = f.runs.get(child.id);
-      if (!state) f.runs.set(child.id, state = { reported: new Set(), artifactsSent: false, done: false });
+      if (!state) f.runs.set(child.id, state = { reported: new Set(), artifactsSent: false, done: false, notFound: 0 });
       // A child still queued has nothing to show yet; once it ran, it is read until it ended.
       if (state.done || (child.status === 'queued' && !outcome.final)) continue;
-      const read = await this.get(reads, child.id);
+      let read: TestRunDetail;
+      try {
+        read = await this.get(reads, child.id);
+      } catch (error) {
+        // One child the service no longer knows is that child's end, not the group's.
+        if (!isApiError(error) || error.status !== 404) throw error;
+        if (f.ended) return;
+        const message = this.o.describe(error);
+        this.o.onReadProblem?.(child.id, message);
+        if (++state.notFound >= NOT_FOUND_TRIES) {
+          state.done = true;
+          lostChildren.push({ runId: child.id, message: this.o.l10n.t('The service no longer knows run {0}: {1}', child.id, message) });
+        }
+        continue;
+      }
       if (f.ended) return;
+      state.notFound = 0;
       children.push(this.update(child.id, read, state));
     }
     // A group that ended is read once more for children that had not: then it is done whatever they say.
     const done = outcome.final && (lastLook || detail.childRuns.every((c) => f.runs.get(c.id)?.done === true));
-    (f.sink as Sink<GroupRunUpdate>).update({ groupRunId: f.id, detail, outcome, children, done });
+    (f.sink as Sink<GroupRunUpdate>).update({ groupRunId: f.id, detail, outcome, children, lostChildren, done });
     if (done) this.end(f, { kind: 'done' });
   }
 }
