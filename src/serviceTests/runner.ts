@@ -269,6 +269,14 @@ export class Runner {
       }
       const id = 'runId' in result.started ? result.started.runId : result.started.groupRunId;
       this.deps.log.info(`Service ${t.kind} run ${id} of ${t.id} started on ${branch} from the ${FROM}.`);
+      if (token.isCancellationRequested) {
+        // Cancelled while this start was on its way: it is not followed (the cancel stopped the
+        // others already), and the person is told it runs on the service.
+        run.appendOutput(out(stoppedReadingText(id, l10n)), undefined, t.item);
+        record(t.item, 'skipped', stoppedReadingText(id, l10n));
+        run.skipped(t.item);
+        continue;
+      }
       endings.push(new Promise<void>((resolve) => {
         const finish = (e: ReadEnd, lost: (m: string) => void): void => {
           if (e.kind === 'stopped') run.appendOutput(out(stoppedReadingText(id, l10n)), undefined, t.item);
