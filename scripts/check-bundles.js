@@ -76,7 +76,7 @@ const STATELESS = {
   'src/core/runs/presentation.ts': 'pure labels and descriptions of a run',
   'src/core/runs/refusals.ts': 'pure functions: the words of a refused send (no follow-ups, the 409s)',
   'src/core/time.ts': 'pure time formatting',
-  'src/core/polling/settings.ts': 'constants and a pure clamp function (the poller cadences, read by the service tests store)',
+  'src/core/polling/settings.ts': 'constants and pure functions (the clamp, the dormant delay): the poller cadences, read by the service tests store',
   'src/connection/showApiError.ts': 'functions that take the live gate and connection as parameters; no module state',
   'src/connection/ownCommands.ts': 'one stateless function (runs a command through vscode.commands)',
   'src/connection/tokenStore.ts':

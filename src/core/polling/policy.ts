@@ -16,7 +16,7 @@
  */
 import { isApiError } from '../../api/errors';
 import {
-  BACKOFF_JITTER, DORMANT_MAX_MS, NOT_FOUND_RETRY_DELAYS_MS, OFFLINE_AFTER_FAILURES, RATE_LIMIT_DEFAULT_MS, RATE_LIMIT_MAX_MS,
+  BACKOFF_JITTER, dormantDelay, NOT_FOUND_RETRY_DELAYS_MS, OFFLINE_AFTER_FAILURES, RATE_LIMIT_DEFAULT_MS, RATE_LIMIT_MAX_MS,
   RATE_LIMIT_MIN_MS, type PollerSettings,
 } from './settings';
 
@@ -220,19 +220,6 @@ export class ReadPolicy {
     this.holdUntil = until;
     return { until, wait };
   }
-}
-
-/**
- * The wait before the next read of a run read `dormant` times in a row with a status nobody
- * lists and no `completedAt`: the background cadence doubling per such read, at most
- * DORMANT_MAX_MS (never faster than the background cadence); 0 when it is not dormant. Agent
- * runs and the app's test runs (core/serviceTests/store.ts) share it.
- */
-export function dormantDelay(dormant: number, backgroundMs: number): number {
-  if (dormant <= 0) {
-    return 0;
-  }
-  return Math.max(backgroundMs, Math.min(DORMANT_MAX_MS, backgroundMs * 2 ** Math.min(dormant - 1, 30)));
 }
 
 /** A Retry-After is honoured within these bounds (a zero would hammer, a day would look dead). */

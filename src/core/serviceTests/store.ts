@@ -12,7 +12,7 @@ import type { RequestOptions } from '../../api/contract';
 import { isApiError } from '../../api/errors';
 import type { TestArtifact, TestGroupRunDetail, TestRunDetail, TestRunStep } from '../../api/testTypes';
 import type { Clock } from '../clock';
-import { dormantDelay } from '../polling/policy';
+import { dormantDelay } from '../polling/settings';
 import type { L10n } from '../l10n';
 import { orderSteps, runOutcome, stepOutcome, type Outcome } from './outcomes';
 
