@@ -215,13 +215,18 @@ function openCodeReview(ctx: AdminContext, input: Json): Reply {
   const model = findModel(modelId);
   if (model === undefined) throw new AdminError(400, `"model" must be a current or retired model id; no "${modelId}".`);
   const asking = workspace.members.find((m) => m.role === 'admin') ?? workspace.members[0];
+  const fromVersion = optionalString(input, 'fromVersion') ?? 'v41';
+  const toVersion = optionalString(input, 'toVersion') ?? 'v42';
+  // Made in the service's own UI: listed, but under C its detail is not readable over REST.
   const review = ctx.reviews.open(workspace, project, model, {
-    fromVersion: optionalString(input, 'fromVersion') ?? 'v41',
-    toVersion: optionalString(input, 'toVersion') ?? 'v42',
+    fromVersion, toVersion, fromVersionId: null, toVersionId: null,
     title: optionalString(input, 'title') ?? 'Timeouts for the API client',
+    titleGiven: true,
     description: null,
     focusAreas: null,
     requestedByEmail: asking?.email ?? workspace.id,
+    requesterNamed: true,
+    origin: 'ui',
   });
   const record = ctx.state.agents.get(review.agentId);
   return jsonReply(201, { agentId: review.agentId, reviewId: review.reviewId, kind: record?.kind, status: record?.status, appId: review.appId });

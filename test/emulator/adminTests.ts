@@ -1,6 +1,9 @@
 /**
- * Admin routes for the app's tests (deployed shapes; see README.md "The app's tests"):
- * - `GET /wider`, `PUT /wider {version: "A" | "B"}`: the published version of §3–§6 served;
+ * Admin routes for the app's tests and versions (deployed shapes; see README.md "The app's tests"
+ * and "Code reviews and versions"):
+ * - `GET /wider`, `PUT /wider {version: "A" | "B" | "C"}`: the published version served where they differ;
+ * - `PUT /sync-wait {steps}`: how many steps of the clock `POST /versions/sync` waits (0: none, 202);
+ * - `PUT /sync-failure {appId?, version, error}`: every sync of that branch fails with `error` (`null` clears);
  * - `GET /test-runs`: every test run and group run as stored (with `held`);
  * - `POST /test-runs/:id/hold` | `/release` | `/cancel`: a test run, or every child of a group
  *   run: held runs stay at their current step; cancel ends active ones `canceled`;
@@ -9,8 +12,10 @@
  * - `PATCH /automations/:id {nextRunError?: string | null, enabled?: boolean}`: what its next run ends with.
  */
 import { parseJsonBody, jsonReply, type ReadBody, type Reply } from './http';
+import { syncFailureKey } from './codeReviews';
 import type { EmulatorState } from './state';
-import { WIDER_VERSIONS, type WiderVersion } from './testDomain';
+import { isWiderVersion, WIDER_VERSIONS } from './testDomain';
+import { branchOf } from './versions';
 import { DEFAULT_CONCURRENT_TEST_RUNS, testRunLimit, type TestRunService } from './testRuns';
 
 export interface TestAdminContext {
@@ -52,9 +57,26 @@ function route(ctx: TestAdminContext, method: string, parts: readonly string[], 
     if (method !== 'PUT') return undefined;
     const input = body(read);
     const version = input.version;
-    if (!(WIDER_VERSIONS as readonly unknown[]).includes(version)) return fail(400, `"version" must be one of: ${WIDER_VERSIONS.join(', ')}.`);
-    ctx.state.wider = version as WiderVersion;
+    if (!isWiderVersion(version)) return fail(400, `"version" must be one of: ${WIDER_VERSIONS.join(', ')}.`);
+    ctx.state.wider = version;
     return jsonReply(200, { version: ctx.state.wider });
+  }
+  if (first === 'sync-wait' && parts.length === 1 && method === 'PUT') {
+    const steps = body(read).steps;
+    if (typeof steps !== 'number' || !Number.isInteger(steps) || steps < 0) return fail(400, '"steps" must be an integer of at least 0.');
+    ctx.state.syncWaitSteps = steps;
+    return jsonReply(200, { steps });
+  }
+  if (first === 'sync-failure' && parts.length === 1 && method === 'PUT') {
+    const input = body(read);
+    const appId = typeof input.appId === 'string' ? input.appId : 'app_todo';
+    const branch = typeof input.version === 'string' ? branchOf(input.version) : undefined;
+    if (branch === undefined) return fail(400, '"version" must name a branch of the app (its id or label).');
+    const error = input.error;
+    if (error !== null && (typeof error !== 'string' || error.trim() === '')) return fail(400, '"error" must be a sentence, or null to let the syncs of the branch succeed again.');
+    if (error === null) ctx.state.syncFailures.delete(syncFailureKey(appId, branch.version));
+    else ctx.state.syncFailures.set(syncFailureKey(appId, branch.version), error);
+    return jsonReply(200, { appId, version: branch.version, error });
   }
   if (first === 'test-runs' && parts.length === 1 && method === 'GET') {
     return jsonReply(200, { testRuns: [...ctx.state.testRuns.values()], groupRuns: [...ctx.state.groupRuns.values()] });

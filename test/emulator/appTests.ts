@@ -1,10 +1,11 @@
 /**
- * The app's tests, test groups and automations (service-api-wider.md §3, §4, §6), deployed
- * shapes only, in the published version in force (`state.wider`): `GET /tests`, `GET
- * /tests/{id}` (A: flat steps with `kind`; B: `stepType` and the graph), `GET /test-groups`
- * (B), `GET /test-groups/{id}` (A: `membershipId`; B: `isComponent`), `PUT` and `DELETE
- * /test-groups/{id}` (B), `GET /automations`, `POST /automations/{id}/run` (its outcome shows
- * in `lastRunAt`/`lastRunError` two steps of the clock later).
+ * The app's tests, test groups, test users and automations (service-api-wider.md §3, §4, §6,
+ * §7), deployed shapes only, in the published version in force (`state.wider`): `GET /tests`,
+ * `GET /tests/{id}` (A and C: flat steps with `kind`; B: `stepType` and the graph), `GET
+ * /test-groups` (B, C), `GET /test-groups/{id}` (A and C: `membershipId`; B: `isComponent`),
+ * `PUT` and `DELETE /test-groups/{id}` (B, C), `GET /test-users` (C: wrapped), `GET
+ * /test-users/{id}`, `GET /automations`, `POST /automations/{id}/run` (its outcome shows in
+ * `lastRunAt`/`lastRunError` two steps of the clock later).
  */
 import { ServiceChecks } from './checks';
 import type { Scheduler } from './clock';
@@ -13,7 +14,7 @@ import { CONFLICT_REASONS, ServiceError, TEST_REASONS } from './errors';
 import type { Caller } from './records';
 import { LIMITS, validateBody, type BodySpec } from './spec';
 import { tokenCovers, type EmulatorState } from './state';
-import type { AppTestRecord, AutomationRecord, TestStepRecord, WiderVersion } from './testDomain';
+import type { AppTestRecord, AutomationRecord, TestStepRecord, TestUserRecord, WiderVersion } from './testDomain';
 
 /** How many steps of the clock an automation run takes before `lastRunAt` moves. */
 export const AUTOMATION_RUN_STEPS = 2;
@@ -37,7 +38,7 @@ function testItem(t: AppTestRecord, wider: WiderVersion): Record<string, unknown
   };
 }
 
-/** A's step: `kind` (`test`, `component`, or `condition` for a test written in B's editor); no graph. */
+/** A's (and C's) step: `kind` (`test`, `component`, or `condition` for a test written in B's editor); no graph. */
 function stepA(s: TestStepRecord, position: number, componentName: string | null): Record<string, unknown> {
   if (s.stepType === 'component') return { id: s.id, position, kind: 'component', componentId: s.componentId, componentName, onFailure: s.onFailure };
   return { id: s.id, position, kind: s.stepType, instruction: s.instruction, details: s.details, onFailure: s.onFailure };
@@ -96,7 +97,7 @@ export class AppTestService {
     const test = this.state.appTests.get(testId);
     if (test === undefined || test.archivedAt !== null || !this.visible(caller, test)) throw ServiceError.of('test_not_found', `No test "${testId}" in this workspace.`);
     const nameOf = (s: TestStepRecord): string | null => (s.componentId === null ? null : this.state.appTests.get(s.componentId)?.name ?? null);
-    const steps = test.steps.map((s, i) => (this.wider === 'A' ? stepA(s, i, nameOf(s)) : stepB(s, i, nameOf(s))));
+    const steps = test.steps.map((s, i) => (this.wider === 'B' ? stepB(s, i, nameOf(s)) : stepA(s, i, nameOf(s))));
     return { ...testItem(test, this.wider), projectId: test.projectId, archivedAt: test.archivedAt, steps };
   }
 
@@ -130,7 +131,7 @@ export class AppTestService {
     const group = this.group(caller, groupId);
     const members = this.members(group).map((t) => ({
       testId: t.id, name: t.name, description: t.description, liveTestUserId: t.liveTestUserId, testVersionTestUserId: t.testVersionTestUserId, updatedAt: t.updatedAt,
-      ...(this.wider === 'A' ? { membershipId: `tgm_${group.groupId.replace(/^tg_/, '')}_${t.id}` } : { isComponent: t.isComponent }),
+      ...(this.wider === 'B' ? { isComponent: t.isComponent } : { membershipId: `tgm_${group.groupId.replace(/^tg_/, '')}_${t.id}` }),
     }));
     return { ...this.groupItem(group), projectId: group.projectId, archivedAt: null, members };
   }
@@ -158,6 +159,26 @@ export class AppTestService {
     group.archivedAt = this.scheduler.now();
     group.updatedAt = group.archivedAt;
     return { ok: true };
+  }
+
+  // ---------------------------------------------------------------- test users
+
+  private testUserItem(u: TestUserRecord): Record<string, unknown> {
+    return { id: u.id, name: u.name, description: u.description, email: u.email, database: u.database, isDisabled: u.isDisabled, createdAt: u.createdAt };
+  }
+
+  /** `GET /test-users?appId`: C wraps the list (`{testUsers}`); A and B answer a bare array. */
+  listTestUsers(caller: Caller, query: URLSearchParams): unknown {
+    const project = this.app(caller, query.get('appId'));
+    const users = [...this.state.testUsers.values()].filter((u) => u.appId === project.appId).map((u) => this.testUserItem(u));
+    return this.wider === 'C' ? { testUsers: users } : users;
+  }
+
+  getTestUser(caller: Caller, userId: string): Record<string, unknown> {
+    const user = this.state.testUsers.get(userId);
+    const project = user === undefined ? undefined : this.state.findProject(caller.workspace, user.appId);
+    if (user === undefined || project === undefined || !tokenCovers(caller.token, project)) throw ServiceError.of('test_user_not_found', `No test user "${userId}" in this workspace.`);
+    return this.testUserItem(user);
   }
 
   // ---------------------------------------------------------------- automations

@@ -2,13 +2,13 @@
  * `npm run emulator [-- --port 8787 --step-ms 1000 --preset real --quiet]`: runs the emulator
  * in real time at demo speed until Ctrl+C. The port comes from `--port`, else `PORT`, else an
  * ephemeral one. `--preset real` turns on a real deployment's habits, `--preset deployed`
- * those habits with the deployed service's shapes (see settings.ts); `--wider A` serves the
- * older published version of its tests, runs, groups and automations (default B).
+ * those habits with the deployed service's shapes (see settings.ts); `--wider A` or `--wider B`
+ * serves an older published version of the wider API where it differs (default C, the newest).
  */
 import { startEmulator } from './index';
 import { DIRECTIVES } from './runs';
 import { isPresetName, PRESET_NAMES, type PresetName } from './settings';
-import { WIDER_VERSIONS, type WiderVersion } from './testDomain';
+import { DEFAULT_WIDER, isWiderVersion, WIDER_VERSIONS, type WiderVersion } from './testDomain';
 
 interface CliOptions {
   port: number;
@@ -33,8 +33,8 @@ function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): CliOptions 
   };
   const preset = value('--preset') ?? 'reference';
   if (!isPresetName(preset)) throw new Error(`--preset must be one of ${PRESET_NAMES.join(', ')}, got "${preset}"`);
-  const wider = value('--wider') ?? 'B';
-  if (wider !== 'A' && wider !== 'B') throw new Error(`--wider must be one of ${WIDER_VERSIONS.join(', ')}, got "${wider}"`);
+  const wider = value('--wider') ?? DEFAULT_WIDER;
+  if (!isWiderVersion(wider)) throw new Error(`--wider must be one of ${WIDER_VERSIONS.join(', ')}, got "${wider}"`);
   return {
     wider,
     port: integer(value('--port') ?? env.PORT, '--port/PORT', 0),
@@ -53,7 +53,7 @@ async function main(): Promise<void> {
     `  Base URL:  ${emulator.baseUrl}`,
     `  Token:     ${emulator.tokens.default}`,
     `  Admin:     ${emulator.adminUrl}`,
-    `  Preset:    ${options.preset} ${JSON.stringify(emulator.state.settings)}${emulator.state.settings.shapes === 'deployed' ? ` (tests, runs, groups: version ${options.wider})` : ''}`,
+    `  Preset:    ${options.preset} ${JSON.stringify(emulator.state.settings)}${emulator.state.settings.shapes === 'deployed' ? ` (wider API: version ${options.wider})` : ''}`,
     `Hint: set "agentRuns.baseUrl" to the Base URL, give the extension the token, start a run on app_todo with model hosted/auto; add ${directives} to a prompt for other paths. Ctrl+C stops.`,
   ].join('\n'));
 

@@ -136,6 +136,18 @@ export interface CodeReviewRecord {
   toVersion: string;
   /** The member who asked (userEmail, else the workspace's first admin). */
   requestedByEmail: string;
+  /**
+   * How it was made: `rest` (`POST /code-reviews`; C serves its detail and names a requester only
+   * when `userEmail` was given) or `ui` (the seed and the admin route: the service's own UI).
+   */
+  origin: 'rest' | 'ui';
+  /** A REST start's `userEmail` was given (the requester is a person the request named). */
+  requesterNamed: boolean;
+  /** A REST start's `title` was given (C sends `title: null` otherwise). */
+  titleGiven: boolean;
+  /** The versions compared: `fromVersion`/`toVersion` as sent (a branch or a version), these as resolved (unknown for an admin's free-form names). */
+  fromVersionId: string | null;
+  toVersionId: string | null;
   model: string;
   createdAt: number;
   /** The last change to the review itself (a merge or close); the read adds its conversation's and findings' times. */
@@ -157,7 +169,10 @@ export interface VersionRecord {
   /** Seeded versions: their stage; synced ones (`syncing`) derive it from the clock. */
   stage: string;
   syncSource: string;
+  /** A and B: a sentence; C: `lastChangeAt`. */
   lastChange: string;
+  /** When the branch last changed before this snapshot (Unix ms; C's numeric `lastChange`). */
+  lastChangeAt: number;
   createdAt: number;
   syncedAt: number | null;
   completedAt: number | null;
@@ -166,6 +181,8 @@ export interface VersionRecord {
   fileSizeBytes: number;
   /** Started by `POST /versions/sync`: the stage moves on the clock from `createdAt`. */
   syncing?: boolean;
+  /** A sync told to fail (`PUT /__admin/sync-failure`): it fails one step after it started, with this error. */
+  failWith?: string;
 }
 
 export interface AgentRecord {

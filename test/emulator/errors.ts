@@ -32,6 +32,7 @@ export const ERROR_CODES = {
   test_group_not_found: 404,
   automation_not_found: 404,
   automation_not_runnable: 409,
+  test_user_not_found: 404,
   // only sent through fault injection (see faults.ts)
   rate_limited: 429,
   service_unavailable: 503,
@@ -42,6 +43,7 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 /** Codes only the deployed shapes send: the reference profile's OpenAPI document does not list them. */
 export const DEPLOYED_ONLY_CODES: readonly ErrorCode[] = [
   'concurrency_limit', 'follow_ups_not_supported', 'test_not_found', 'test_run_not_found', 'test_group_not_found', 'automation_not_found', 'automation_not_runnable',
+  'test_user_not_found',
 ];
 
 /** `reason` values sent with the 409s (deployed shapes). */
@@ -70,6 +72,12 @@ export const TEST_REASONS = {
   nothingToRun: 'group_has_no_runnable_tests',
   /** `branchId` names no branch of the app (nor `live`). */
   unknownBranch: 'unknown_branch',
+} as const;
+
+/** `reason` values of 400s about versions (deployed shapes). */
+export const VERSION_REASONS = {
+  /** A review (C: a branch named) or a test run on a branch without a completed version: sync it first. */
+  notSynced: 'version_not_synced',
 } as const;
 
 /** `reason` values sent with the plan checks (402). */

@@ -17,7 +17,7 @@ import {
 } from './settings';
 import { ADMIN_PATH, BASE_PATH } from './spec';
 import { EmulatorState } from './state';
-import { WIDER_VERSIONS, type WiderVersion } from './testDomain';
+import { DEFAULT_WIDER, isWiderVersion, WIDER_VERSIONS, type WiderVersion } from './testDomain';
 import { TestRunService } from './testRuns';
 import { WebhookDispatcher } from './webhooks';
 
@@ -40,13 +40,14 @@ export { UNKNOWN_FIELDS, UNKNOWN_VALUES } from './habits';
 export { REVIEW_STATUSES, REVIEW_PROVIDERS, DEFAULT_REVIEW_MODEL, reviewProvider } from './codeReviews';
 export { SEEDED_REVIEWS } from './reviewSeed';
 export { FINDING_AUTHORS, FINDING_PRIORITIES, FINDING_STATES, FINDING_TYPES, REVIEW_AGENT_NAME, REVIEW_TEAMMATE } from './reviewFindings';
-export { VERSION_BRANCHES, VERSION_STAGES, VERSIONS_PAGE, SYNC_SOURCES } from './versions';
-export { WIDER_VERSIONS, type WiderVersion } from './testDomain';
+export { NEVER_SYNCED_BRANCH, SYNC_STEPS, VERSION_BRANCHES, VERSION_STAGES, VERSIONS_PAGE, SYNC_SOURCES } from './versions';
+export { DEFAULT_WIDER, WIDER_VERSIONS, type WiderVersion } from './testDomain';
 export { SEEDED_TESTS } from './testSeed';
 export { STEP_MARKERS, STEP_STATUSES, TEST_RUN_STATUSES, ARTIFACTS_ORIGIN } from './testRunSteps';
-export { DEFAULT_CONCURRENT_TEST_RUNS, DEFAULT_TEST_RUN_MODEL, LIVE_BRANCH } from './testRuns';
+export { DEFAULT_CONCURRENT_TEST_RUNS, LIVE_BRANCH } from './testRuns';
+export { DEFAULT_TEST_RUN_MODEL } from './testRunViews';
 export { AUTOMATION_RUN_STEPS } from './appTests';
-export { TEST_REASONS } from './errors';
+export { TEST_REASONS, VERSION_REASONS } from './errors';
 
 /** Parts of the default data to replace; `settings` is a patch over the preset (see settings.ts). */
 export type SeedOverrides = Partial<Omit<Seed, 'settings'>> & { settings?: SettingsPatch };
@@ -71,10 +72,11 @@ export interface EmulatorOptions {
   /** Changes to the preset's settings, e.g. `{ historyDefault: 20, historyMax: 500 }`; `reset()` comes back to them. */
   settings?: SettingsPatch;
   /**
-   * Which published version of the app's tests, runs, groups and automations (service-api-wider.md
-   * §3–§6) the deployed shapes serve: `B` (the default: graphs, `isComponent`, group list, edit and
-   * delete) or `A` (flat steps, `membershipId`, none of those three). `PUT /__admin/wider` changes it;
-   * `reset()` comes back to this.
+   * Which published version of the wider API (service-api-wider.md §2–§7) the deployed shapes serve
+   * where versions differ: `C` (the default, the newest: `GET /versions` needs a branch, review items
+   * without `id`, wrapped test users, C's nulls), `B` (graphs, `isComponent`, group list, edit and
+   * delete) or `A` (flat steps, `membershipId`, no group list or edits). `PUT /__admin/wider` changes
+   * it; `reset()` comes back to this.
    */
   wider?: WiderVersion;
   /** Default true. When false, prints one line per API request (never headers or bodies). */
@@ -142,16 +144,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   if (!Number.isFinite(stepMs) || stepMs <= 0) throw new RangeError('stepMs must be a positive number');
   const quiet = options.quiet ?? true;
   const seed = resolveSeed(options);
-  const wider: unknown = options.wider ?? 'B';
-  if (!(WIDER_VERSIONS as readonly unknown[]).includes(wider)) throw new RangeError(`Unknown wider version "${String(wider)}"; known: ${WIDER_VERSIONS.join(', ')}.`);
+  const wider: unknown = options.wider ?? DEFAULT_WIDER;
+  if (!isWiderVersion(wider)) throw new RangeError(`Unknown wider version "${String(wider)}"; known: ${WIDER_VERSIONS.join(', ')}.`);
 
   const scheduler = new Scheduler(options.clock ?? 'real', (error) => console.error('[emulator] scheduled task failed', error));
   const state = new EmulatorState();
   state.load(seed, scheduler.now());
-  state.wider = wider as WiderVersion;
+  state.wider = wider;
   const webhooks = new WebhookDispatcher(scheduler, stepMs, () => newId('whd'));
   const service = new AgentService(state, scheduler, webhooks, stepMs);
-  const reviews = new CodeReviewService(state, service, () => scheduler.now(), stepMs);
+  const reviews = new CodeReviewService(state, service, scheduler, stepMs);
   const tests = new AppTestService(state, scheduler, stepMs);
   const testRuns = new TestRunService(state, scheduler, stepMs);
   const faults = new FaultStore();
@@ -160,6 +162,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
   service.seedDeployedRuns();
   const reset = (): void => {
+    reviews.releaseSyncWaits();
     scheduler.reset();
     service.reset();
     testRuns.reset();
@@ -167,7 +170,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     faults.reset();
     log.clear();
     state.load(seed, scheduler.now());
-    state.wider = wider as WiderVersion;
+    state.wider = wider;
     service.seedDeployedRuns();
   };
 
@@ -219,6 +222,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     close: () => {
       closing ??= (async () => {
         delays.cancelAll();
+        reviews.releaseSyncWaits();
         webhooks.abortAll();
         await scheduler.close();
         await Promise.all([closeServer(api.server), closeServer(foreign.server)]);

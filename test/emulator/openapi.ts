@@ -295,8 +295,8 @@ export function buildOpenApi(baseUrl: string, settings: Settings, wider: WiderVe
   };
   if (deployed) {
     // Code reviews and versions (openapiReviews.ts): a client lights its review features up when it sees `/code-reviews`.
-    Object.assign(document.paths, reviewPaths({ ok, errors: (statuses) => errorResponses(shapes, statuses), historyLimit: historyLimitParameter(settings) }));
-    Object.assign(document.components.schemas, reviewSchemas(settings));
+    Object.assign(document.paths, reviewPaths({ ok, errors: (statuses) => errorResponses(shapes, statuses), historyLimit: historyLimitParameter(settings) }, wider));
+    Object.assign(document.components.schemas, reviewSchemas(settings, wider));
     document.tags.push({ name: 'code-reviews' }, { name: 'versions' });
     // The app's tests, runs, groups and automations (openapiTests.ts); `/test-groups` keeps its `post`.
     const paths: Record<string, Record<string, unknown>> = document.paths;
@@ -304,7 +304,7 @@ export function buildOpenApi(baseUrl: string, settings: Settings, wider: WiderVe
       paths[template] = { ...paths[template], ...operations };
     }
     Object.assign(document.components.schemas, testSchemas(wider));
-    document.tags.push({ name: 'tests' }, { name: 'test-runs' }, { name: 'automations' });
+    document.tags.push({ name: 'tests' }, { name: 'test-runs' }, { name: 'test-users' }, { name: 'automations' });
   }
   // Which models are service-hosted and which need a connected provider.
   const startSchema = document.components.schemas.StartAgentRequest as { properties: Record<string, JsonSchema> };

@@ -1,9 +1,11 @@
 /**
- * The OpenAPI paths and schemas of the app's tests, test runs, test groups and automations
- * (service-api-wider.md §3–§6), added to the document under `shapes: 'deployed'` only, in the
- * published version served: B lists every operation; A has no `GET /test-groups`, `PUT` or
- * `DELETE /test-groups/{groupId}`, and A's shapes (flat steps with `kind`, `membershipId`).
- * Request bodies come from the declarations the emulator validates with.
+ * The OpenAPI paths and schemas of the app's tests, test runs, test groups, test users and
+ * automations (service-api-wider.md §3–§7), added to the document under `shapes: 'deployed'`
+ * only, in the published version served: B and C list every operation; A has no `GET
+ * /test-groups`, `PUT` or `DELETE /test-groups/{groupId}`. A's and C's shapes: flat steps with
+ * `kind`, `membershipId`; B's a graph; C's runs carry B's timing, user and app fields, not its
+ * graph, and its test-user list is wrapped. Request bodies come from the declarations the
+ * emulator validates with.
  */
 import { UPDATE_TEST_GROUP_BODY } from './appTests';
 import { requestBodySchema, type JsonSchema } from './spec';
@@ -28,6 +30,7 @@ const counts: JsonSchema = { type: 'object', additionalProperties: { type: 'inte
 
 export function testSchemas(wider: WiderVersion): Record<string, JsonSchema> {
   const b = wider === 'B';
+  const c = wider === 'C';
   const test = {
     id: string, name: string, description: nullableString, isComponent: { type: 'boolean' }, viewportPreset: nullableEnum(['desktop', 'tablet', 'mobile']),
     liveTestUserId: nullableString, testVersionTestUserId: nullableString, ...(b ? { timeoutMinutes: { type: 'integer', minimum: 1 } } : {}), createdAt: ms, updatedAt: ms,
@@ -42,6 +45,12 @@ export function testSchemas(wider: WiderVersion): Record<string, JsonSchema> {
     tips: nullableString, positionX: { type: 'number' }, positionY: { type: 'number' },
   });
   const branch = { branchId: string, branchDisplay: string, branchCacheId: nullableString, model: nullableString, environment: { type: 'string', enum: ['test', 'live'] } };
+  // C: in a group run all three branch fields are nullable.
+  const groupBranch = c ? { ...branch, branchId: nullableString, branchDisplay: nullableString } : branch;
+  const database: JsonSchema = { type: 'string', enum: ['test', 'live'] };
+  const assignedTestUser: JsonSchema = c
+    ? { type: ['object', 'null'], required: ['id', 'name', 'email', 'database'], properties: { id: string, name: string, email: nullableString, database }, description: 'The test user the run signs in as; `null` before it starts and for a run without a login.' }
+    : { type: ['object', 'null'] };
   const runStatus: JsonSchema = { type: 'string', enum: [...TEST_RUN_STATUSES], description: 'A run canceled by someone is `canceled` (one l).' };
   const runStep = object({
     id: string, position: { type: 'integer', minimum: 0 }, sourceKind: { type: 'string', enum: ['step', 'component'] }, sourceComponentId: nullableString, sourceComponentName: nullableString,
@@ -53,10 +62,13 @@ export function testSchemas(wider: WiderVersion): Record<string, JsonSchema> {
     id: string, testId: string, projectId: string, conversationId: nullableString, status: runStatus, ...branch, summary: nullableString, createdAt: ms,
     ...(b ? {
       testName: string, groupRunId: nullableString, startedAt: nullableMs, completedAt: nullableMs, timeoutMinutes: { type: 'integer', minimum: 1 }, appBaseUrl: nullableString,
-      bubbleAppName: nullableString, assignedTestUser: { type: ['object', 'null'] }, nextPendingStepId: nullableString, counts, readyStepIds: strings, artifacts: objects,
+      bubbleAppName: nullableString, assignedTestUser, nextPendingStepId: nullableString, counts, readyStepIds: strings, artifacts: objects,
+    } : {}),
+    ...(c ? {
+      testName: string, groupRunId: nullableString, startedAt: nullableMs, completedAt: nullableMs, appBaseUrl: nullableString, bubbleAppName: nullableString, assignedTestUser, artifacts: objects,
     } : {}),
   });
-  const child = object({ id: string, testId: string, testName: string, status: runStatus, ...branch, startedAt: nullableMs, completedAt: nullableMs, createdAt: ms });
+  const child = object({ id: string, testId: string, testName: string, status: runStatus, ...groupBranch, startedAt: nullableMs, completedAt: nullableMs, createdAt: ms });
   const member = object({
     testId: string, name: string, description: nullableString, liveTestUserId: nullableString, testVersionTestUserId: nullableString, updatedAt: ms,
     ...(b ? { isComponent: { type: 'boolean' } } : { membershipId: string }),
@@ -78,13 +90,17 @@ export function testSchemas(wider: WiderVersion): Record<string, JsonSchema> {
       ...(b ? { graph: { type: 'object', description: 'The steps as nodes and what each waits for as edges (shape not documented).' } } : {}),
     }),
     TestGroupRunDetail: object({
-      run: object({ id: string, groupId: string, groupName: string, status: runStatus, ...branch, startedAt: nullableMs, completedAt: nullableMs, createdAt: ms, ...(b ? { counts } : {}) }),
+      run: object({ id: string, groupId: string, groupName: string, status: runStatus, ...groupBranch, startedAt: nullableMs, completedAt: nullableMs, createdAt: ms, ...(b ? { counts } : {}) }),
       childRuns: { type: 'array', items: child },
     }),
     TestGroupSummary: object(group),
     TestGroupMember: member,
     TestGroupDetail: object({ ...group, projectId: string, archivedAt: nullableMs, members: { type: 'array', items: ref('TestGroupMember') } }),
-    ...(b ? { TestGroupList: object({ groups: { type: 'array', items: ref('TestGroupSummary') } }), UpdateTestGroupRequest: requestBodySchema(UPDATE_TEST_GROUP_BODY) } : {}),
+    ...(wider !== 'A' ? { TestGroupList: object({ groups: { type: 'array', items: ref('TestGroupSummary') } }), UpdateTestGroupRequest: requestBodySchema(UPDATE_TEST_GROUP_BODY) } : {}),
+    TestUser: object({ id: string, name: string, description: nullableString, email: nullableString, database, isDisabled: { type: 'boolean' }, createdAt: ms }),
+    TestUserList: c
+      ? object({ testUsers: { type: 'array', items: ref('TestUser') } }, 'The app\'s test users.')
+      : { type: 'array', items: ref('TestUser'), description: 'The app\'s test users (a bare array before C).' },
     Ok: object({ ok: { type: 'boolean', const: true } }),
     Automation: object({
       id: string, projectId: string, name: string, enabled: { type: 'boolean' },
@@ -138,7 +154,9 @@ export function testPaths(h: TestPathHelpers, wider: WiderVersion): Record<strin
       }),
     },
   };
-  if (wider === 'B') {
+  paths['/test-users'] = { get: op('listTestUsers', 'test-users', 'List the app\'s test users', { parameters: [appId], responses: { ...h.ok(200, 'Test users.', 'TestUserList'), ...h.errors(read) } }) };
+  paths['/test-users/{testUserId}'] = { get: op('getTestUser', 'test-users', 'Read a test user', { parameters: [path('testUserId')], responses: { ...h.ok(200, 'The test user.', 'TestUser'), ...h.errors([401, 402, 404]) } }) };
+  if (wider !== 'A') {
     paths['/test-groups'] = { get: op('listTestGroups', 'test-groups', 'List the app\'s test groups', { parameters: [appId], responses: { ...h.ok(200, 'Groups with their test counts.', 'TestGroupList'), ...h.errors(read) } }) };
     paths['/test-groups/{groupId}'].put = op('updateTestGroup', 'test-groups', 'Replace a group\'s name, tests and description', {
       parameters: [path('groupId')], requestBody: body('UpdateTestGroupRequest'), responses: { ...h.ok(200, 'Updated.', 'Ok'), ...h.errors([400, 401, 402, 404, 413, 415]) },

@@ -70,7 +70,8 @@ function seededReview(state: EmulatorState, seed: SeededReview, sequence: number
   const review: CodeReviewRecord = {
     reviewId: seed.reviewId, agentId: seed.agentId, workspaceId: workspace.id, appId: project.appId, sequence, status: seed.status,
     title: seed.title, description: seed.description, focusAreas: null, fromVersion: seed.fromVersion, toVersion: seed.toVersion,
-    requestedByEmail: seed.requestedByEmail, model: seed.model, createdAt, updatedAt: settledAt,
+    requestedByEmail: seed.requestedByEmail, origin: 'ui', requesterNamed: true, titleGiven: true, fromVersionId: seed.fromVersion, toVersionId: seed.toVersion,
+    model: seed.model, createdAt, updatedAt: settledAt,
     mergedAt: seed.status === 'merged' ? settledAt : null, closedAt: seed.status === 'closed' ? settledAt : null,
     mergeId: seed.status === 'merged' ? 'mrg_seed_settings_page' : null,
   };

@@ -90,9 +90,12 @@ export interface AuthedInput {
   query: URLSearchParams;
 }
 
-/** `when` false: the method is not served (405, or 404 when the route serves none); `body: 'none'`: a POST without a body. */
+/**
+ * `when` false: the method is not served (405, or 404 when the route serves none); `body: 'none'`:
+ * a POST without a body. A handler may answer later (a sync that waits for its work).
+ */
 export type Handler =
-  | { auth: 'bearer'; run: (input: AuthedInput) => Reply; when?: () => boolean; body?: 'none' }
+  | { auth: 'bearer'; run: (input: AuthedInput) => Reply | Promise<Reply>; when?: () => boolean; body?: 'none' }
   | { auth: 'none'; run: () => Reply; when?: () => boolean };
 
 export interface Route {
@@ -153,7 +156,8 @@ function buildRoutes(options: ApiServerOptions): Route[] {
     { pattern: /^\/code-reviews\/([^/]+)$/, when: deployed, methods: { GET: { auth: 'bearer', run: ({ caller, params, query }) => jsonReply(200, reviews.get(caller, params[0], query)) } } },
     { pattern: /^\/versions$/, when: deployed, methods: { GET: { auth: 'bearer', run: ({ caller, query }) => jsonReply(200, reviews.listVersions(caller, query)) } } },
     { pattern: /^\/versions\/status$/, when: deployed, methods: { GET: { auth: 'bearer', run: ({ caller, query }) => jsonReply(200, reviews.versionStatus(caller, query)) } } },
-    { pattern: /^\/versions\/sync$/, when: deployed, methods: { POST: { auth: 'bearer', run: ({ caller, body }) => jsonReply(202, reviews.sync(caller, body)) } } },
+    // 200 when the sync ended within the service's wait, 202 while it runs (the status is the sync's).
+    { pattern: /^\/versions\/sync$/, when: deployed, methods: { POST: { auth: 'bearer', run: ({ caller, body }) => reviews.sync(caller, body) } } },
     {
       // Served without a token: the schema holds nothing secret and clients read it before sign-in.
       pattern: /^\/openapi\.json$/,
@@ -226,16 +230,16 @@ export class ApiServer {
     const fault = relative === undefined ? undefined : this.options.faults.take(method, relative);
     if (fault !== undefined) entry.fault = fault.id;
 
-    const handle = (): Reply => this.handleApi(method, relative, url.searchParams, req.headers, body);
+    const handle = (): Promise<Reply> => this.handleApi(method, relative, url.searchParams, req.headers, body);
     if (fault === undefined) {
-      await this.write(res, handle(), entry);
+      await this.write(res, await handle(), entry);
     } else {
       await this.respondWithFault(req, res, entry, fault.rule, handle);
     }
     if (!this.options.quiet) console.log(`[emulator] ${method} ${url.pathname} → ${entry.status ?? 'connection reset'}`);
   }
 
-  private handleApi(method: string, relative: string | undefined, query: URLSearchParams, headers: http.IncomingHttpHeaders, body: ReadBody): Reply {
+  private async handleApi(method: string, relative: string | undefined, query: URLSearchParams, headers: http.IncomingHttpHeaders, body: ReadBody): Promise<Reply> {
     try {
       if (relative === undefined) {
         throw ServiceError.of('not_found', `No route for ${method} outside ${BASE_PATH}.`);
@@ -255,7 +259,7 @@ export class ApiServer {
         if (handler.auth === 'none') return handler.run();
         const caller = this.options.service.authenticate(headers.authorization);
         const withBody = (method === 'POST' || method === 'PUT') && handler.body !== 'none';
-        return handler.run({ caller, params, query, body: withBody ? this.jsonBody(headers, body) : undefined });
+        return await handler.run({ caller, params, query, body: withBody ? this.jsonBody(headers, body) : undefined });
       }
       throw ServiceError.of('not_found', `No route for ${method} ${relative === '' ? '/' : relative}.`);
     } catch (error) {
@@ -274,7 +278,7 @@ export class ApiServer {
   }
 
   /** Applies a fault rule around the real handler; see faults.ts for the rules. */
-  private async respondWithFault(req: http.IncomingMessage, res: http.ServerResponse, entry: LoggedRequest, rule: FaultRule, handle: () => Reply): Promise<void> {
+  private async respondWithFault(req: http.IncomingMessage, res: http.ServerResponse, entry: LoggedRequest, rule: FaultRule, handle: () => Promise<Reply>): Promise<void> {
     const runsHandler = rule.passThrough === true || !replacesResponse(rule);
     const delayBeforeHandler = rule.delayMs !== undefined && rule.passThrough !== true;
     let reply: Reply | undefined;
@@ -286,7 +290,7 @@ export class ApiServer {
       return completed && !req.socket.destroyed;
     };
     if (delayBeforeHandler && !(await hold(rule.delayMs ?? 0))) return; // never "reached" the server
-    if (runsHandler) reply = handle();
+    if (runsHandler) reply = await handle();
     if (!delayBeforeHandler && rule.delayMs !== undefined && !(await hold(rule.delayMs))) return;
     if (rule.reset === true) {
       req.socket.destroy();
@@ -305,7 +309,7 @@ export class ApiServer {
       else if (reply !== undefined && status < 400) reply = { ...reply, status };
       else reply = jsonReply(status, injectedErrorBody(status));
     }
-    reply ??= handle();
+    reply ??= await handle();
 
     if ((rule.extraFields !== undefined || rule.dropFields !== undefined) && reply.json !== undefined) {
       reply = jsonReply(reply.status, alterJson(reply.json, rule), reply.headers);

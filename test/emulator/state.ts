@@ -4,7 +4,7 @@
  */
 import type { AgentRecord, ApiToken, CodeReviewRecord, Member, Project, Seed, Settings, TestGroupRecord, VersionRecord, Workspace } from './domain';
 import { PRESETS } from './settings';
-import type { AppTestRecord, AutomationRecord, GroupRunRecord, TestRunRecord, TestUserRecord, WiderVersion } from './testDomain';
+import { DEFAULT_WIDER, type AppTestRecord, type AutomationRecord, type GroupRunRecord, type TestRunRecord, type TestUserRecord, type WiderVersion } from './testDomain';
 import { seedAllVersions } from './versions';
 
 function clone<T>(value: T): T {
@@ -27,8 +27,12 @@ export class EmulatorState {
   readonly testRuns = new Map<string, TestRunRecord>();
   readonly groupRuns = new Map<string, GroupRunRecord>();
   readonly automations = new Map<string, AutomationRecord>();
-  /** Which published version of §3–§6 the deployed shapes serve (`startEmulator({ wider })`, `PUT /__admin/wider`). */
-  wider: WiderVersion = 'B';
+  /** Which published version of the wider API the deployed shapes serve where they differ (`startEmulator({ wider })`, `PUT /__admin/wider`). */
+  wider: WiderVersion = DEFAULT_WIDER;
+  /** How many steps of the clock `POST /versions/sync` waits for its sync before it answers 202 (`PUT /__admin/sync-wait`). */
+  syncWaitSteps = 0;
+  /** Syncs told to fail (`PUT /__admin/sync-failure`): the error, by `<appId> <branch id>`. */
+  readonly syncFailures = new Map<string, string>();
   /** Changed in place (tests and the server hold this object). */
   readonly settings: Settings = { ...PRESETS.reference };
 
@@ -39,6 +43,8 @@ export class EmulatorState {
     this.testGroups.clear();
     this.codeReviews.clear();
     this.versions.clear();
+    this.syncWaitSteps = 0;
+    this.syncFailures.clear();
     for (const map of [this.appTests, this.testUsers, this.testRuns, this.groupRuns, this.automations]) map.clear();
     for (const ws of seed.workspaces) this.workspaces.set(ws.id, clone(ws));
     for (const t of seed.tokens) {

@@ -1,12 +1,20 @@
 /**
  * What the deployed service stores for the app's own tests (service-api-wider.md §3–§6): tests
  * and components with their steps, test users, test runs and group runs, automations. Pure
- * types. Stored once, served in the shapes of the published version in force (`wider`: A or B).
+ * types. Stored once, served in the shapes of the published version in force (`wider`: A, B or C).
  */
 
-/** Which published version of §3–§6 the deployed profile serves: A (flat steps, `membershipId`) or B (a graph, `isComponent`, group edits). */
-export type WiderVersion = 'A' | 'B';
-export const WIDER_VERSIONS: readonly WiderVersion[] = ['A', 'B'];
+/**
+ * Which published version of the wider API the deployed profile serves where they differ: A (flat
+ * steps, `membershipId`, no group list), B (a graph, `isComponent`, group edits) or C, the newest
+ * and the default (a branch required by `GET /versions`, review items without `id`, wrapped test
+ * users, flat steps with `membershipId` again, C's nulls).
+ */
+export type WiderVersion = 'A' | 'B' | 'C';
+export const WIDER_VERSIONS: readonly WiderVersion[] = ['A', 'B', 'C'];
+/** What `startEmulator()` and `reset()` serve without a `wider` option. */
+export const DEFAULT_WIDER: WiderVersion = 'C';
+export const isWiderVersion = (value: unknown): value is WiderVersion => (WIDER_VERSIONS as readonly unknown[]).includes(value);
 
 /** A step of a test or component as authored; the steps of a test are listed depth first (a condition, its `met` branch, its `not_met` branch). */
 export interface TestStepRecord {
@@ -49,7 +57,7 @@ export interface TestUserRecord {
   appId: string;
   name: string;
   description: string | null;
-  email: string;
+  email: string | null;
   database: 'test' | 'live';
   isDisabled: boolean;
   createdAt: number;
@@ -105,8 +113,8 @@ export interface TestRunRecord extends RunBranch {
   startedAt: number | null;
   completedAt: number | null;
   timeoutMinutes: number;
-  /** The test user the run signs in as, once it started. */
-  assignedTestUser: { id: string; name: string; email: string } | null;
+  /** The test user the run signs in as, once it started; `null` before, and for a run without a login (none assigned). */
+  assignedTestUser: { id: string; name: string; email: string | null; database: 'test' | 'live' } | null;
   steps: RunStepRecord[];
   artifacts: Record<string, unknown>[];
   /** Held by the admin API: it stays at its current step until released. */
@@ -136,7 +144,8 @@ export interface AutomationRecord {
   triggerDescription: string;
   actionKinds: string[];
   canRunManually: boolean;
-  createdByName: string;
+  /** `null`: made by no person the service names (C: nullable). */
+  createdByName: string | null;
   createdAt: number;
   updatedAt: number;
   lastRunAt: number | null;

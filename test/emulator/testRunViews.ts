@@ -1,14 +1,18 @@
 /**
  * The public JSON of test runs and group runs (service-api-wider.md §5) in the published
- * version in force: A's fields, or B's (A's plus the timing, test user, counts, graph fields
- * and `graph`). Nullable fields are sent as `null`.
+ * version in force: A's fields; B's (A's plus the timing, test user, counts, graph fields and
+ * `graph`); or C's (A's plus the timing, test user, app URL and artifacts B added, nothing of
+ * the graph, `model` null when the start named none). Nullable fields are sent as `null`.
  */
 import type { EmulatorState } from './state';
 import type { GroupRunRecord, RunStepRecord, TestRunRecord, WiderVersion } from './testDomain';
 import { ACTIVE_TEST_RUN_STATUSES, stepCounts, TEST_RUN_STATUSES } from './testRunSteps';
 
-const branchFields = (r: TestRunRecord | GroupRunRecord): Record<string, unknown> => ({
-  branchId: r.branchId, branchDisplay: r.branchDisplay, branchCacheId: r.branchCacheId, model: r.model, environment: r.environment,
+/** The model of a run started without one, as A and B name it (C sends `null`). */
+export const DEFAULT_TEST_RUN_MODEL = 'hosted/auto';
+
+const branchFields = (r: TestRunRecord | GroupRunRecord, wider: WiderVersion): Record<string, unknown> => ({
+  branchId: r.branchId, branchDisplay: r.branchDisplay, branchCacheId: r.branchCacheId, model: wider === 'C' ? r.model : r.model ?? DEFAULT_TEST_RUN_MODEL, environment: r.environment,
 });
 
 const slug = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
@@ -19,7 +23,7 @@ function stepView(step: RunStepRecord, wider: WiderVersion): Record<string, unkn
     instruction: step.instruction, details: step.details, onFailure: step.onFailure, status: step.status, comment: step.comment,
     completedAt: step.completedAt, artifacts: structuredClone(step.artifacts),
   };
-  if (wider === 'A') return a;
+  if (wider !== 'B') return a;
   return {
     ...a, order: step.order, dependsOnStepIds: [...step.dependsOnStepIds], stepType: step.stepType, conditionResult: step.conditionResult,
     graphNodeKey: step.graphNodeKey, parentGraphNodeKey: step.parentGraphNodeKey, parentConditionOutcome: step.parentConditionOutcome,
@@ -40,7 +44,7 @@ function graphOf(run: TestRunRecord): Record<string, unknown> {
 
 export function testRunView(run: TestRunRecord, state: EmulatorState, wider: WiderVersion): Record<string, unknown> {
   const a = {
-    id: run.id, testId: run.testId, projectId: run.projectId, conversationId: run.conversationId, status: run.status, ...branchFields(run),
+    id: run.id, testId: run.testId, projectId: run.projectId, conversationId: run.conversationId, status: run.status, ...branchFields(run, wider),
     summary: run.summary, createdAt: run.createdAt,
   };
   const test = { id: run.testId, name: run.testName, description: run.testDescription };
@@ -48,12 +52,26 @@ export function testRunView(run: TestRunRecord, state: EmulatorState, wider: Wid
   if (wider === 'A') return { run: a, test, steps };
   const project = [...state.workspaces.values()].flatMap((w) => w.projects).find((p) => p.appId === run.appId);
   const name = slug(project?.projectName ?? run.appId);
+  const appBaseUrl = run.environment === 'live' ? `https://${name}.apps.example` : `https://${slug(run.branchId)}--${name}.preview.apps.example`;
+  const timing = { testName: run.testName, groupRunId: run.groupRunId, startedAt: run.startedAt, completedAt: run.completedAt };
+  const user = run.assignedTestUser;
+  if (wider === 'C') {
+    // The app is resolved when the run starts: C's nullable app fields stay null while it is queued.
+    const started = run.startedAt !== null;
+    return {
+      run: {
+        ...a, ...timing, appBaseUrl: started ? appBaseUrl : null, bubbleAppName: started ? name : null,
+        assignedTestUser: user === null ? null : { ...user }, artifacts: structuredClone(run.artifacts),
+      },
+      test,
+      steps,
+    };
+  }
   const next = run.status === 'running' ? run.steps.find((s) => s.status === 'pending') : undefined;
   return {
     run: {
-      ...a, testName: run.testName, groupRunId: run.groupRunId, startedAt: run.startedAt, completedAt: run.completedAt, timeoutMinutes: run.timeoutMinutes,
-      appBaseUrl: run.environment === 'live' ? `https://${name}.apps.example` : `https://${slug(run.branchId)}--${name}.preview.apps.example`,
-      bubbleAppName: name, assignedTestUser: run.assignedTestUser === null ? null : { ...run.assignedTestUser },
+      ...a, ...timing, timeoutMinutes: run.timeoutMinutes, appBaseUrl, bubbleAppName: name,
+      assignedTestUser: user === null ? null : { id: user.id, name: user.name, email: user.email },
       nextPendingStepId: next?.id ?? null, counts: stepCounts(run), readyStepIds: next === undefined ? [] : [next.id], artifacts: structuredClone(run.artifacts),
     },
     test,
@@ -75,7 +93,7 @@ export function groupRunView(group: GroupRunRecord, children: readonly TestRunRe
   const started = children.map((c) => c.startedAt).filter((t): t is number => t !== null);
   const ended = ACTIVE_TEST_RUN_STATUSES.includes(status) ? [] : children.map((c) => c.completedAt).filter((t): t is number => t !== null);
   const run: Record<string, unknown> = {
-    id: group.id, groupId: group.groupId, groupName: group.groupName, status, ...branchFields(group),
+    id: group.id, groupId: group.groupId, groupName: group.groupName, status, ...branchFields(group, wider),
     startedAt: started.length === 0 ? null : Math.min(...started), completedAt: ended.length === 0 ? null : Math.max(...ended), createdAt: group.createdAt,
   };
   if (wider === 'B') {
@@ -84,7 +102,7 @@ export function groupRunView(group: GroupRunRecord, children: readonly TestRunRe
     run.counts = counts;
   }
   const childRuns = children.map((c) => ({
-    id: c.id, testId: c.testId, testName: c.testName, status: c.status, ...branchFields(c), startedAt: c.startedAt, completedAt: c.completedAt, createdAt: c.createdAt,
+    id: c.id, testId: c.testId, testName: c.testName, status: c.status, ...branchFields(c, wider), startedAt: c.startedAt, completedAt: c.completedAt, createdAt: c.createdAt,
   }));
   return { run, childRuns };
 }

@@ -9,19 +9,17 @@
  */
 import type { Scheduler, TaskHandle } from './clock';
 import type { Project, Workspace } from './domain';
-import { CONFLICT_REASONS, ServiceError, TEST_REASONS } from './errors';
+import { CONFLICT_REASONS, ServiceError, TEST_REASONS, VERSION_REASONS } from './errors';
 import { newId, type Caller } from './records';
 import { validateBody, type BodySpec } from './spec';
 import { tokenCovers, type EmulatorState } from './state';
 import type { AppTestRecord, GroupRunRecord, RunBranch, TestRunRecord } from './testDomain';
 import { ACTIVE_TEST_RUN_STATUSES, cancelRemaining, endStatus, expandSteps, runNextStep, summaryOf, ARTIFACTS_ORIGIN } from './testRunSteps';
-import { groupRunView, groupStatus, testRunView } from './testRunViews';
-import { VERSION_BRANCHES } from './versions';
+import { DEFAULT_TEST_RUN_MODEL, groupRunView, groupStatus, testRunView } from './testRunViews';
+import { branchOf, currentVersion, newestCompleted, VERSION_BRANCHES } from './versions';
 
 /** Active test runs per workspace without its own number (`PUT /__admin/test-run-limit`). */
 export const DEFAULT_CONCURRENT_TEST_RUNS = 3;
-/** The model of a run started without one. */
-export const DEFAULT_TEST_RUN_MODEL = 'hosted/auto';
 /** `branchId` of a live run. */
 export const LIVE_BRANCH = { id: 'live', label: 'Live' } as const;
 
@@ -104,19 +102,26 @@ export class TestRunService {
     return { groupRunId: groupRun.id };
   }
 
-  /** `live`, or a branch by id or label; its cache is the branch's newest completed version. */
+  /** `live`, or a branch by id or label with a completed version (never synced: 400); its cache is that version. */
   private branch(project: Project, wanted: string, model: string | undefined): RunBranch {
-    const chosenModel = model ?? DEFAULT_TEST_RUN_MODEL;
+    // Stored as given: C says `null` for a start without one, A and B the default.
+    const chosenModel = model ?? null;
     if (wanted === LIVE_BRANCH.id || wanted === LIVE_BRANCH.label) {
       return { branchId: LIVE_BRANCH.id, branchDisplay: LIVE_BRANCH.label, branchCacheId: null, model: chosenModel, environment: 'live' };
     }
-    const branch = VERSION_BRANCHES.find((b) => b.version === wanted || b.label === wanted);
+    const branch = branchOf(wanted);
     if (branch === undefined) {
       const known = [LIVE_BRANCH.id, ...VERSION_BRANCHES.map((b) => b.version)].join(', ');
       throw ServiceError.of('invalid_request', `No branch "${wanted}" in ${project.projectName}; known: ${known} (or their labels).`, { field: 'branchId', reason: TEST_REASONS.unknownBranch });
     }
-    const cache = (this.state.versions.get(project.appId) ?? []).filter((v) => v.version === branch.version && v.stage === 'completed').pop();
-    return { branchId: branch.version, branchDisplay: branch.label, branchCacheId: cache?.versionId ?? null, model: chosenModel, environment: 'test' };
+    const versions = (this.state.versions.get(project.appId) ?? []).map((v) => currentVersion(v, this.now(), this.stepMs));
+    const cache = newestCompleted(versions, branch.version);
+    if (cache === undefined) {
+      throw ServiceError.of('invalid_request', `The branch "${branch.label}" (${branch.version}) has no synced version yet: sync it first (POST /versions/sync), then run the test once the sync completed.`, {
+        field: 'branchId', reason: VERSION_REASONS.notSynced,
+      });
+    }
+    return { branchId: branch.version, branchDisplay: branch.label, branchCacheId: cache.versionId, model: chosenModel, environment: 'test' };
   }
 
   /** Active runs of the workspace: single runs, and group runs (once each, whatever their children). */
@@ -202,16 +207,24 @@ export class TestRunService {
     this.schedule(run);
   }
 
-  /** The test user of the run's environment; a sentence when it is missing or disabled. */
+  /**
+   * The test user of the run's environment (`liveTestUserId` live, `testVersionTestUserId` on a
+   * branch). None assigned: the run starts without a login. A sentence when the assigned one is
+   * missing, disabled or of the other environment's database: the run fails before its first step.
+   */
   private assignTestUser(run: TestRunRecord): string | undefined {
     const test = this.state.appTests.get(run.testId);
     const userId = run.environment === 'live' ? test?.liveTestUserId : test?.testVersionTestUserId;
-    const kind = run.environment === 'live' ? 'live test user' : 'test user';
-    if (userId === null || userId === undefined) return `The run could not start: the test has no ${kind}. Assign one to the test and run it again.`;
+    const kind = run.environment === 'live' ? 'live test user' : 'test-version test user';
+    if (userId === null || userId === undefined) return undefined;
     const user = this.state.testUsers.get(userId);
-    if (user === undefined) return `The run could not start: the ${kind} "${userId}" no longer exists. Assign another one and run it again.`;
-    if (user.isDisabled) return `The run could not start: the ${kind} "${user.name}" (${user.email}) is disabled. Enable it or assign another one.`;
-    run.assignedTestUser = { id: user.id, name: user.name, email: user.email };
+    if (user === undefined || user.appId !== run.appId) return `The run could not start: its ${kind} "${userId}" no longer exists. Assign another one (or none, to run without a login) and run it again.`;
+    const who = `"${user.name}"${user.email === null ? '' : ` (${user.email})`}`;
+    if (user.isDisabled) return `The run could not start: its ${kind} ${who} is disabled. Enable it or assign another one.`;
+    if (user.database !== run.environment) {
+      return `The run could not start: its ${kind} ${who} belongs to the ${user.database} database, and a ${run.environment === 'live' ? 'live' : 'branch'} run signs in to the ${run.environment} one. Assign a ${run.environment}-database test user.`;
+    }
+    run.assignedTestUser = { id: user.id, name: user.name, email: user.email, database: user.database };
     return undefined;
   }
 

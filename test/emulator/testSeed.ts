@@ -24,7 +24,7 @@ export const SEEDED_TESTS = Object.freeze({
   filter: 'tst_todo_filter',
   /** A step that fails with `onFailure: stop`: the steps after it are cancelled, the run ends `error`. */
   remove: 'tst_todo_delete',
-  /** Its test user is disabled (branch runs) or missing (live runs): the run fails before its first step. */
+  /** Its test-version test user is disabled: a branch run fails before its first step; it has no live one: a live run starts without a login. */
   share: 'tst_todo_share',
   users: { test: 'tu_todo_test', live: 'tu_todo_live', disabled: 'tu_todo_disabled' },
   groups: { smoke: 'tg_todo_smoke', regression: 'tg_todo_regression' },
@@ -53,7 +53,7 @@ const T = SEEDED_TESTS;
 
 const TESTS: readonly (Pick<AppTestRecord, 'id' | 'name' | 'description' | 'isComponent' | 'viewportPreset' | 'liveTestUserId' | 'testVersionTestUserId'> & { steps: StepSeed[] })[] = [
   {
-    id: T.component, name: 'Sign in', description: 'Signs in as the run\'s test user.', isComponent: true, viewportPreset: null,
+    id: T.component, name: 'Sign in', description: null, isComponent: true, viewportPreset: null,
     liveTestUserId: null, testVersionTestUserId: null,
     steps: [
       ['open', 'test', 'Open the sign-in page'],
@@ -104,7 +104,7 @@ const TESTS: readonly (Pick<AppTestRecord, 'id' | 'name' | 'description' | 'isCo
 const USERS: readonly Omit<TestUserRecord, 'appId' | 'createdAt'>[] = [
   { id: T.users.test, name: 'Test user', description: 'Signs in on branch runs.', email: 'test-user@todo.example', database: 'test', isDisabled: false },
   { id: T.users.live, name: 'Live test user', description: 'Signs in on live runs.', email: 'live-user@todo.example', database: 'live', isDisabled: false },
-  { id: T.users.disabled, name: 'Former test user', description: 'Disabled after the password reset.', email: 'old-user@todo.example', database: 'test', isDisabled: true },
+  { id: T.users.disabled, name: 'Former test user', description: null, email: null, database: 'test', isDisabled: true },
 ];
 
 const GROUPS: readonly Pick<TestGroupRecord, 'groupId' | 'name' | 'description' | 'testIds'>[] = [
@@ -112,27 +112,31 @@ const GROUPS: readonly Pick<TestGroupRecord, 'groupId' | 'name' | 'description' 
   { groupId: T.groups.regression, name: 'Regression', description: null, testIds: [T.add, T.filter, T.remove, T.component] },
 ];
 
-type AutomationSeed = Pick<AutomationRecord, 'id' | 'name' | 'enabled' | 'triggerKind' | 'triggerDescription' | 'actionKinds' | 'canRunManually' | 'lastRunError' | 'nextRunError'> & { lastRunHoursAgo: number | null };
+type AutomationSeed = Pick<AutomationRecord, 'id' | 'name' | 'enabled' | 'triggerKind' | 'triggerDescription' | 'actionKinds' | 'canRunManually' | 'lastRunError' | 'nextRunError'> & {
+  lastRunHoursAgo: number | null;
+  /** `null`: made by no person the service names (C's nullable `createdByName`). */
+  createdByName: string | null;
+};
 
 const AUTOMATIONS: readonly AutomationSeed[] = [
   {
     id: T.automations.smoke, name: 'Run smoke tests', enabled: true, triggerKind: 'manual', triggerDescription: 'Run by hand',
-    actionKinds: ['run_tests', 'send_message'], canRunManually: true, lastRunHoursAgo: 26,
+    actionKinds: ['run_tests', 'send_message'], canRunManually: true, lastRunHoursAgo: 26, createdByName: 'Admin',
     lastRunError: '1 of 2 tests ended with a warning: Filter completed todos.', nextRunError: null,
   },
   {
     id: T.automations.notes, name: 'Send release notes', enabled: true, triggerKind: 'manual', triggerDescription: 'Run by hand',
-    actionKinds: ['send_message', 'send_webhook'], canRunManually: true, lastRunHoursAgo: null,
+    actionKinds: ['send_message', 'send_webhook'], canRunManually: true, lastRunHoursAgo: null, createdByName: 'Admin',
     lastRunError: null, nextRunError: 'The webhook https://hooks.todo.example/release-notes answered HTTP 500.',
   },
   {
     id: T.automations.nightly, name: 'Nightly regression', enabled: true, triggerKind: 'cron', triggerDescription: 'Every day at 02:00 UTC',
-    actionKinds: ['run_tests', 'deploy_agent', 'send_message'], canRunManually: false, lastRunHoursAgo: 22,
+    actionKinds: ['run_tests', 'deploy_agent', 'send_message'], canRunManually: false, lastRunHoursAgo: 22, createdByName: 'Admin',
     lastRunError: 'Delete a todo: the todo was still listed after Delete.', nextRunError: null,
   },
   {
     id: T.automations.merged, name: 'Review merged branches', enabled: false, triggerKind: 'branch_merged', triggerDescription: 'When a branch is merged into Main',
-    actionKinds: ['deploy_agent'], canRunManually: false, lastRunHoursAgo: null, lastRunError: null, nextRunError: null,
+    actionKinds: ['deploy_agent'], canRunManually: false, lastRunHoursAgo: null, createdByName: null, lastRunError: null, nextRunError: null,
   },
 ];
 
@@ -161,7 +165,7 @@ export function seedAppTests(state: EmulatorState, now: number): void {
     if (state.automations.has(seed.id)) return;
     const createdAt = now - (20 - i) * DAY_MS;
     state.automations.set(seed.id, {
-      ...seed, actionKinds: [...seed.actionKinds], ...where, createdByName: 'Admin', createdAt, updatedAt: createdAt,
+      ...seed, actionKinds: [...seed.actionKinds], ...where, createdAt, updatedAt: createdAt,
       lastRunAt: lastRunHoursAgo === null ? null : now - lastRunHoursAgo * HOUR_MS, queuedAt: null,
     });
   });

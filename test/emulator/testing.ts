@@ -177,18 +177,22 @@ export function spawnCli(args: readonly string[]): CliRun {
 
 
 /**
- * The admin hooks of the app's tests (adminTests.ts) at `adminUrl`, for tests in this process or
- * another (the extension host, a browser test): hold, release or cancel a test run (or every run
- * of a group run), set the workspace's limit of active test runs (`null`: the default), pick the
- * published version served, and script an automation's next run.
+ * The admin hooks of the app's tests and versions (adminTests.ts) at `adminUrl`, for tests in this
+ * process or another (the extension host, a browser test): hold, release or cancel a test run (or
+ * every run of a group run), set the workspace's limit of active test runs (`null`: the default),
+ * pick the published version served, script an automation's next run, set how many steps of the
+ * clock `POST /versions/sync` waits (so it can answer 200), and make a branch's syncs fail (`null`:
+ * succeed again).
  */
 export function testAdmin(adminUrl: string): {
   hold(runId: string): Promise<unknown>;
   release(runId: string): Promise<unknown>;
   cancel(runId: string): Promise<unknown>;
   setTestRunLimit(limit: number | null, workspaceId?: string): Promise<unknown>;
-  setWider(version: 'A' | 'B'): Promise<unknown>;
+  setWider(version: 'A' | 'B' | 'C'): Promise<unknown>;
   scriptAutomation(automationId: string, patch: { nextRunError?: string | null; enabled?: boolean }): Promise<unknown>;
+  setSyncWait(steps: number): Promise<unknown>;
+  failSync(version: string, error: string | null, appId?: string): Promise<unknown>;
 } {
   const runAction = (runId: string, action: string): Promise<unknown> => adminOk(adminUrl, 'POST', `/test-runs/${encodeURIComponent(runId)}/${action}`);
   return {
@@ -198,5 +202,7 @@ export function testAdmin(adminUrl: string): {
     setTestRunLimit: (limit, workspaceId) => adminOk(adminUrl, 'PUT', '/test-run-limit', workspaceId === undefined ? { limit } : { limit, workspaceId }),
     setWider: (version) => adminOk(adminUrl, 'PUT', '/wider', { version }),
     scriptAutomation: (automationId, patch) => adminOk(adminUrl, 'PATCH', `/automations/${encodeURIComponent(automationId)}`, patch),
+    setSyncWait: (steps) => adminOk(adminUrl, 'PUT', '/sync-wait', { steps }),
+    failSync: (version, error, appId) => adminOk(adminUrl, 'PUT', '/sync-failure', appId === undefined ? { version, error } : { appId, version, error }),
   };
 }

@@ -13,7 +13,7 @@ describe('emulator: the app\'s tests, test groups and automations (deployed shap
   let api: ApiCaller;
 
   before(async () => {
-    emu = await startEmulator({ clock: 'manual', stepMs: STEP, preset: 'deployed' });
+    emu = await startEmulator({ clock: 'manual', stepMs: STEP, preset: 'deployed', wider: 'B' });
     api = new ApiCaller(emu, emu.tokens.default);
   });
   after(() => emu.close());

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { MANUAL_EPOCH, SEED, SEEDED_REVIEWS, startEmulator, type Emulator } from '../emulator/index';
-import { admin, ApiCaller, obj, type CallResult, type Json } from '../emulator/testing';
+import { MANUAL_EPOCH, NEVER_SYNCED_BRANCH, SEED, SEEDED_REVIEWS, startEmulator, VERSION_REASONS, type Emulator } from '../emulator/index';
+import { admin, ApiCaller, obj, testAdmin, type CallResult, type Json } from '../emulator/testing';
 
 const STEP = 1000;
 /** Completed versions of app_todo's seed: Main #2, Request timeouts #3, Main #4, Request timeouts #6, Main #10. */
@@ -8,7 +8,7 @@ const V = { main2: 'ver_todo_002', timeouts3: 'ver_todo_003', main4: 'ver_todo_0
 const review = (overrides: Json = {}): Json => ({ appId: SEED.apps.todo, fromVersion: V.main4, toVersion: V.main10, ...overrides });
 const items = (result: CallResult, bucket: string): Json[] => obj(result)[bucket] as Json[];
 
-describe('emulator: code reviews (deployed shapes)', () => {
+describe('emulator: code reviews under B (deployed shapes)', () => {
   let emu: Emulator;
   let api: ApiCaller;
 
@@ -24,7 +24,7 @@ describe('emulator: code reviews (deployed shapes)', () => {
   };
 
   before(async () => {
-    emu = await startEmulator({ clock: 'manual', stepMs: STEP, preset: 'deployed', settings: { staleReadMs: null, staleStatusAfterFollowUpMs: null } });
+    emu = await startEmulator({ clock: 'manual', stepMs: STEP, preset: 'deployed', wider: 'B', settings: { staleReadMs: null, staleStatusAfterFollowUpMs: null } });
     api = new ApiCaller(emu, emu.tokens.default);
   });
   after(() => emu.close());
@@ -196,6 +196,95 @@ describe('emulator: code reviews (deployed shapes)', () => {
     await admin(emu, 'PATCH', '/settings', { wideApiVersion: 'B' });
     assert.equal(((await detail(id)).review as Json).provider, 'cursor');
     assert.equal(items(await api.request('GET', `/code-reviews?appId=${SEED.apps.todo}`), 'merged')[0].provider, 'claude');
+  });
+});
+
+describe('emulator: code reviews under C, the default (deployed shapes)', () => {
+  let emu: Emulator;
+  let api: ApiCaller;
+  const post = (body: Json): Promise<CallResult> => api.request('POST', '/code-reviews', { body });
+  const startOk = async (body: Json): Promise<Json> => {
+    const result = await post(body);
+    assert.equal(result.status, 202, result.text);
+    return obj(result);
+  };
+  const listed = async (): Promise<Json> => obj(await api.request('GET', `/code-reviews?appId=${SEED.apps.todo}`));
+
+  before(async () => {
+    emu = await startEmulator({ clock: 'manual', stepMs: STEP, preset: 'deployed', settings: { staleReadMs: null, staleStatusAfterFollowUpMs: null } });
+    api = new ApiCaller(emu, emu.tokens.default);
+  });
+  after(() => emu.close());
+  beforeEach(() => emu.reset());
+
+  it('list items carry no id: they start at sequence and mergeId, without the conversation fields; C\'s nulls; provider never cursor', async () => {
+    const seeded = await listed();
+    const merged = (seeded.merged as Json[])[0];
+    assert.deepEqual(Object.keys(merged).slice(0, 3), ['sequence', 'mergeId', 'status']);
+    assert.equal('id' in merged, false);
+    assert.equal('conversationStatus' in merged || 'conversationErrorCode' in merged, false);
+    assert.deepEqual([merged.sequence, merged.mergeId, merged.title, merged.requestedByEmail], [2, 'mrg_seed_settings_page', 'Settings page (TODO-140)', SEED.emails.dev]);
+    await startOk(review({ fromVersion: 'main', toVersion: 'Request timeouts' }));
+    await admin(emu, 'POST', '/code-review-conversations', { title: 'From the service\'s UI' });
+    await admin(emu, 'PATCH', '/settings', { wideApiVersion: 'B' });
+    const open = (await listed()).open as Json[];
+    assert.deepEqual(open.map((i) => [i.sequence, i.title, i.fromVersion, i.fromVersionLabel, i.toVersion, i.toVersionLabel]), [
+      [4, 'From the service\'s UI', 'v41', null, 'v42', null],
+      [3, null, 'main', 'Main', 'Request timeouts', 'Request timeouts'],
+    ], 'as sent: branches keep their names and show their labels; a title not given is null; labels the service has not are null');
+    assert.deepEqual([open[1].requestedByName, open[1].requestedByEmail, open[1].requestedByImage], [null, null, null], 'no userEmail: no person named');
+    assert.equal(open[1].provider, 'opencode');
+  });
+
+  it('the detail is for a review created over REST: its review without id; the seeded and admin-made (UI) reviews are 404', async () => {
+    const { reviewId } = await startOk(review({ userEmail: SEED.emails.dev, title: 'Timeouts' }));
+    const detail = obj(await api.request('GET', `/code-reviews/${String(reviewId)}`));
+    assert.equal(detail.reviewId, reviewId);
+    const r = detail.review as Json;
+    assert.equal('id' in r, false);
+    assert.deepEqual([r.sequence, r.title, r.requestedByEmail, r.requestedByName, r.fromVersionLabel], [3, 'Timeouts', SEED.emails.dev, 'Dev', 'Main #4']);
+    for (const id of ['rev_seed_merged', 'rev_seed_closed', String(obj(await admin(emu, 'POST', '/code-review-conversations', {})).reviewId)]) {
+      const result = await api.request('GET', `/code-reviews/${id}`);
+      assert.deepEqual([result.status, obj(result).code], [404, 'not_found'], id);
+    }
+    await testAdmin(emu.adminUrl).setWider('B');
+    assert.equal((await api.request('GET', '/code-reviews/rev_seed_merged')).status, 200, 'B reads them');
+  });
+
+  it('fromVersion/toVersion name a branch (id or label: its newest completed version at the time) or a version; the same version twice is 400', async () => {
+    const { agentId } = await startOk(review({ fromVersion: 'Main', toVersion: 'feature/request-timeouts' }));
+    const stored = [...emu.state.codeReviews.values()].find((r) => r.agentId === agentId);
+    assert.deepEqual([stored?.fromVersion, stored?.fromVersionId, stored?.toVersion, stored?.toVersionId], ['Main', V.main10, 'feature/request-timeouts', V.timeouts6]);
+    await startOk(review({ fromVersion: V.main4, toVersion: 'fix/login-redirect' }));
+    const same = await post(review({ fromVersion: 'main', toVersion: V.main10 }));
+    assert.deepEqual([same.status, obj(same).field], [400, 'toVersion'], 'main is Main #10 now');
+    const unknown = await post(review({ toVersion: 'feature/nope' }));
+    assert.deepEqual([unknown.status, obj(unknown).field, obj(unknown).reason], [400, 'toVersion', undefined]);
+    assert.match(String(obj(unknown).error), /No branch or version "feature\/nope"/);
+    const pending = await post(review({ toVersion: 'ver_todo_012' }));
+    assert.deepEqual([pending.status, obj(pending).field], [400, 'toVersion'], 'a version not completed');
+  });
+
+  it('a branch never synced: 400 version_not_synced saying to sync it; once a sync completed, the review starts on that version', async () => {
+    for (const [body, field] of [[review({ toVersion: NEVER_SYNCED_BRANCH.version }), 'toVersion'], [review({ fromVersion: 'Dark mode' }), 'fromVersion']] as const) {
+      const refused = await post(body);
+      assert.deepEqual([refused.status, obj(refused).code, obj(refused).field, obj(refused).reason], [400, 'invalid_request', field, VERSION_REASONS.notSynced]);
+      assert.match(String(obj(refused).error), /never|no synced version.*sync it first/);
+    }
+    assert.equal(emu.state.codeReviews.size, SEEDED_REVIEWS.length, 'nothing stored');
+    const sync = obj(await api.request('POST', '/versions/sync', { body: { appId: SEED.apps.todo, version: 'Dark mode' } }));
+    await emu.advance(2 * STEP);
+    assert.equal((await post(review({ toVersion: 'Dark mode' }))).status, 400, 'still indexing');
+    await emu.advance(STEP);
+    const { agentId } = await startOk(review({ toVersion: 'Dark mode' }));
+    assert.equal([...emu.state.codeReviews.values()].find((r) => r.agentId === agentId)?.toVersionId, sync.versionId);
+  });
+
+  it('B refuses a branch name (version ids only)', async () => {
+    await testAdmin(emu.adminUrl).setWider('B');
+    const refused = await post(review({ fromVersion: 'main' }));
+    assert.deepEqual([refused.status, obj(refused).field], [400, 'fromVersion']);
+    assert.match(String(obj(refused).error), /No version "main"/);
   });
 });
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { MODEL_IDS, READABLE_MODEL_IDS, RETIRED_MODELS, SEED, startEmulator, type Emulator } from '../emulator/index';
-import { admin, ApiCaller, obj, runToEnd, type CallResult, type Json } from '../emulator/testing';
+import { admin, ApiCaller, obj, runToEnd, testAdmin, type CallResult, type Json } from '../emulator/testing';
 
 const DOC_ID = 'https://emulator.invalid/deployed/openapi.json';
 const pointer = (segment: string): string => segment.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -29,18 +29,25 @@ describe('emulator: the deployed profile\'s OpenAPI document', () => {
     assert.ok(validate(result.json), `${method} ${template} ${key}: ${ajv.errorsText(validate.errors)}`);
   }
 
-  before(async () => {
-    emu = await startEmulator({ clock: 'manual', preset: 'deployed', settings: { staleReadMs: null, staleStatusAfterFollowUpMs: null } });
-    api = new ApiCaller(emu, emu.tokens.default);
+  /** The document as served now (it follows the published version in force), and a validator of it. */
+  async function load(): Promise<void> {
     doc = await servedDocument(emu);
     // Nullable fields are `type: [X, "null"]`, as OpenAPI 3.1 writes them.
     ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true });
     addFormats(ajv);
     ajv.addVocabulary(['openapi', 'info', 'servers', 'security', 'tags', 'paths', 'webhooks', 'components', 'x-model-kinds']);
     ajv.addSchema({ ...doc, $id: DOC_ID });
+  }
+
+  before(async () => {
+    emu = await startEmulator({ clock: 'manual', preset: 'deployed', settings: { staleReadMs: null, staleStatusAfterFollowUpMs: null } });
+    api = new ApiCaller(emu, emu.tokens.default);
   });
   after(() => emu.close());
-  beforeEach(() => emu.reset());
+  beforeEach(async () => {
+    emu.reset();
+    await load();
+  });
 
   it('is a valid OpenAPI 3.1 document', async () => {
     const { Validator } = await import('@seriousme/openapi-schema-validator');
@@ -104,7 +111,9 @@ describe('emulator: the deployed profile\'s OpenAPI document', () => {
     check('/test-groups', 'POST', await api.createGroup({ appId: SEED.apps.todo, name: 'Deployed' }));
   });
 
-  it('lists /code-reviews, /code-reviews/{reviewId} and /versions with their schemas (not the undocumented status and sync); B adds cursor to provider', async () => {
+  it('B lists /code-reviews, /code-reviews/{reviewId} and /versions with their schemas (not the undocumented status and sync); wideApiVersion B adds cursor to provider', async () => {
+    await testAdmin(emu.adminUrl).setWider('B');
+    await load();
     assert.deepEqual(Object.keys(doc.paths).filter((p) => /review|version/.test(p)), ['/code-reviews', '/code-reviews/{reviewId}', '/versions']);
     assert.deepEqual(Object.keys(doc.paths['/code-reviews']), ['post', 'get']);
     assert.deepEqual(Object.keys(doc.paths['/code-reviews'].post.responses), ['202', '400', '401', '402', '403', '409', '413', '415', 'default']);
@@ -122,7 +131,38 @@ describe('emulator: the deployed profile\'s OpenAPI document', () => {
     await admin(emu, 'PATCH', '/settings', { wideApiVersion: 'A' });
   });
 
-  it('real answers of the code review and version endpoints validate against it, as the review progresses and when refused', async () => {
+  it('C (the default) lists /versions/status and /versions/sync too; review items without id or conversation fields, C\'s nulls, `version` required, C\'s version item', async () => {
+    assert.deepEqual(Object.keys(doc.paths).filter((p) => /review|version/.test(p)), ['/code-reviews', '/code-reviews/{reviewId}', '/versions', '/versions/status', '/versions/sync']);
+    assert.deepEqual(Object.keys(doc.paths['/versions/sync'].post.responses).filter((s) => /^2/.test(s)), ['200', '202']);
+    const version = doc.paths['/versions'].get.parameters?.find((p) => p.name === 'version');
+    assert.equal(version?.required, true);
+    const schemas = doc.components.schemas;
+    const review = schemas.CodeReview;
+    assert.equal('id' in review.properties, false);
+    assert.equal('conversationStatus' in review.properties, false);
+    for (const field of ['title', 'description', 'fromVersionLabel', 'toVersionLabel', 'requestedByName', 'requestedByEmail', 'requestedByImage', 'linearIssueId', 'linearIssueIdentifier']) {
+      assert.deepEqual(review.properties[field].type, ['string', 'null'], field);
+    }
+    assert.deepEqual(Object.keys(review.properties).slice(0, 2), ['sequence', 'mergeId']);
+    assert.equal(schemas.Version.properties.lastChange.type, 'integer');
+    assert.equal('errorMessage' in schemas.Version.properties, false);
+    assert.deepEqual(schemas.VersionSyncStatus.required, ['ok', 'status', 'stage', 'versionId', 'version', 'appVersion', 'message']);
+    await admin(emu, 'PATCH', '/settings', { wideApiVersion: 'B' });
+    await load();
+    assert.deepEqual(doc.components.schemas.CodeReview.properties.provider.enum, ['claude', 'openai', 'gemini', 'opencode'], 'C has no cursor');
+    const { Validator } = await import('@seriousme/openapi-schema-validator');
+    assert.equal((await new Validator().validate(doc)).valid, true);
+  });
+
+  for (const wider of ['B', 'C'] as const) {
+    it(`${wider}: real answers of the code review and version endpoints validate against it, as the review progresses and when refused`, async () => {
+      await testAdmin(emu.adminUrl).setWider(wider);
+      await load();
+      await answersValidate(wider);
+    });
+  }
+
+  async function answersValidate(wider: 'B' | 'C'): Promise<void> {
     const body = (overrides: Json = {}): Json => ({ appId: SEED.apps.todo, fromVersion: 'ver_todo_004', toVersion: 'ver_todo_010', title: 'TODO-9 check', focusAreas: 'errors', ...overrides });
     await admin(emu, 'PATCH', '/workspaces/ws_acme', { concurrentAgentLimit: 2 });
     const started = await api.request('POST', '/code-reviews', { body: body() });
@@ -146,9 +186,26 @@ describe('emulator: the deployed profile\'s OpenAPI document', () => {
     check('/code-reviews/{reviewId}', 'GET', await api.request('GET', '/code-reviews/rev_nope'));
     check('/code-reviews/{reviewId}', 'GET', await api.request('GET', '/code-reviews/rev_seed_merged'));
     check('/code-reviews', 'GET', await api.request('GET', '/code-reviews'));
-    check('/versions', 'GET', await api.request('GET', `/versions?appId=${SEED.apps.todo}&limit=12`));
-    check('/versions', 'GET', await api.request('GET', `/versions?appId=${SEED.apps.todo}&limit=1000`));
-  });
+    const branch = wider === 'C' ? '&version=main' : '';
+    check('/versions', 'GET', await api.request('GET', `/versions?appId=${SEED.apps.todo}&limit=12${branch}`));
+    check('/versions', 'GET', await api.request('GET', `/versions?appId=${SEED.apps.todo}&limit=1000${branch}`));
+    if (wider === 'C') {
+      check('/versions', 'GET', await api.request('GET', `/versions?appId=${SEED.apps.todo}`));
+      check('/code-reviews', 'POST', await api.request('POST', '/code-reviews', { body: body({ fromVersion: 'main', toVersion: 'feature/dark-mode' }) }));
+      check('/code-reviews', 'POST', await api.request('POST', '/code-reviews', { body: body({ fromVersion: 'Main', toVersion: 'Request timeouts' }) }));
+      const sync = (version: string): Promise<CallResult> => api.request('POST', '/versions/sync', { body: { appId: SEED.apps.todo, version } });
+      const started = await sync('feature/dark-mode');
+      check('/versions/sync', 'POST', started);
+      check('/versions/sync', 'POST', await sync('feature/nope'));
+      check('/versions/sync', 'POST', await api.request('POST', '/versions/sync', { body: { appId: SEED.apps.todo } }));
+      for (let i = 0; i < 4; i++) {
+        check('/versions/status', 'GET', await api.request('GET', `/versions/status?appId=${SEED.apps.todo}&versionId=${String(obj(started).versionId)}`));
+        await emu.advance(1000);
+      }
+      check('/versions/status', 'GET', await api.request('GET', `/versions/status?appId=${SEED.apps.todo}&versionId=ver_todo_005`));
+      check('/versions/status', 'GET', await api.request('GET', `/versions/status?appId=${SEED.apps.todo}`));
+    }
+  }
 });
 
 describe('emulator: the reference profile\'s OpenAPI document is unchanged', () => {

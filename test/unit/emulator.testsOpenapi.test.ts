@@ -7,9 +7,9 @@ import { ApiCaller, obj, testAdmin, type CallResult, type Json } from '../emulat
 type Doc = Json & { paths: Record<string, Record<string, { responses: Json }>> };
 const pointer = (segment: string): string => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
-/** The operations of §3–§6 a document lists, as "METHOD /path". */
+/** The operations of §3–§7's tests, runs, groups, test users and automations a document lists, as "METHOD /path". */
 function testOperations(doc: Doc): string[] {
-  const wider = /^\/(tests|test-runs|test-group-runs|test-groups|automations)/;
+  const wider = /^\/(tests|test-runs|test-group-runs|test-groups|test-users|automations)/;
   return Object.entries(doc.paths)
     .filter(([path]) => wider.test(path))
     .flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`))
@@ -17,9 +17,10 @@ function testOperations(doc: Doc): string[] {
 }
 
 const A_OPERATIONS = [
-  'GET /automations', 'GET /test-group-runs/{groupRunId}', 'GET /test-groups/{groupId}', 'GET /test-runs/{runId}', 'GET /tests', 'GET /tests/{testId}',
-  'POST /automations/{automationId}/run', 'POST /test-group-runs', 'POST /test-groups', 'POST /test-runs',
+  'GET /automations', 'GET /test-group-runs/{groupRunId}', 'GET /test-groups/{groupId}', 'GET /test-runs/{runId}', 'GET /test-users', 'GET /test-users/{testUserId}',
+  'GET /tests', 'GET /tests/{testId}', 'POST /automations/{automationId}/run', 'POST /test-group-runs', 'POST /test-groups', 'POST /test-runs',
 ];
+/** B and C: A's and the group list, edit and delete. */
 const B_OPERATIONS = [...A_OPERATIONS, 'DELETE /test-groups/{groupId}', 'GET /test-groups', 'PUT /test-groups/{groupId}'].sort();
 
 describe('emulator: the app\'s tests in the OpenAPI document, and faults on their paths', () => {
@@ -35,10 +36,17 @@ describe('emulator: the app\'s tests in the OpenAPI document, and faults on thei
   after(() => emu.close());
   beforeEach(() => emu.reset());
 
-  it('B (the default) lists every operation of §3–§6; A no GET /test-groups, PUT or DELETE; the reference none', async () => {
-    assert.deepEqual(testOperations(await served()), B_OPERATIONS);
+  it('C (the default) and B list every operation; A no GET /test-groups, PUT or DELETE; the reference none; C wraps the test-user list', async () => {
+    const c = await served();
+    assert.deepEqual(testOperations(c), B_OPERATIONS);
+    assert.deepEqual((c.components as { schemas: Record<string, Json> }).schemas.TestUserList.required, ['testUsers']);
     await testAdmin(emu.adminUrl).setWider('A');
     assert.deepEqual(testOperations(await served()), A_OPERATIONS);
+    await testAdmin(emu.adminUrl).setWider('B');
+    const b = await served();
+    assert.deepEqual(testOperations(b), B_OPERATIONS);
+    assert.equal((b.components as { schemas: Record<string, Json> }).schemas.TestUserList.type, 'array');
+    await testAdmin(emu.adminUrl).setWider('A');
     emu.reset();
     assert.deepEqual(testOperations(await served()), B_OPERATIONS, 'reset() comes back to the option\'s version');
     const reference = await startEmulator({ clock: 'manual' });
@@ -54,10 +62,10 @@ describe('emulator: the app\'s tests in the OpenAPI document, and faults on thei
     } finally {
       await a.close();
     }
-    await assert.rejects(startEmulator({ wider: 'C' as 'A' }), RangeError);
+    await assert.rejects(startEmulator({ wider: 'D' as 'A' }), RangeError);
   });
 
-  for (const version of ['A', 'B'] as const) {
+  for (const version of ['A', 'B', 'C'] as const) {
     it(`version ${version}: a valid document, and real answers (runs as they progress, refusals) validate against it`, async () => {
       await testAdmin(emu.adminUrl).setWider(version);
       const doc = await served();
@@ -97,9 +105,12 @@ describe('emulator: the app\'s tests in the OpenAPI document, and faults on thei
       check('/test-runs/{runId}', 'get', await api.request('GET', '/test-runs/trn_nope'));
       check('/test-groups/{groupId}', 'get', await api.request('GET', `/test-groups/${T.groups.regression}`));
       check('/automations', 'get', await api.request('GET', `/automations?appId=${T.appId}`));
+      check('/test-users', 'get', await api.request('GET', `/test-users?appId=${T.appId}`));
+      check('/test-users', 'get', await api.request('GET', '/test-users'));
+      for (const user of [T.users.test, T.users.disabled, 'tu_nope']) check('/test-users/{testUserId}', 'get', await api.request('GET', `/test-users/${user}`));
       check('/automations/{automationId}/run', 'post', await api.request('POST', `/automations/${T.automations.smoke}/run`));
       check('/automations/{automationId}/run', 'post', await api.request('POST', `/automations/${T.automations.nightly}/run`));
-      if (version === 'B') {
+      if (version !== 'A') {
         check('/test-groups', 'get', await api.request('GET', `/test-groups?appId=${T.appId}`));
         check('/test-groups/{groupId}', 'put', await api.request('PUT', `/test-groups/${T.groups.smoke}`, { body: { name: 'S', testIds: [T.add], description: 'd' } }));
         check('/test-groups/{groupId}', 'put', await api.request('PUT', `/test-groups/${T.groups.smoke}`, { body: { name: 'S', testIds: ['tst_nope'] } }));
