@@ -37,13 +37,20 @@ describe('Service test groups and automations, against the emulator', function (
     assert.match(text, /Started agent run \S+ on app_todo/);
   };
 
+  /** The published version the emulator served before this suite. */
+  let wider = 'C';
+
   before(async function () {
     if (!context) this.skip();
     ({ api } = await activateForApp(context));
+    // Version B's groups (a list, components marked among the members); A's have their own test.
+    ({ version: wider } = await admin(context, 'GET', '/wider') as { version: string });
+    await admin(context, 'PUT', '/wider', { version: 'B' });
   });
 
   after(async () => {
     if (!context) return;
+    await admin(context, 'PUT', '/wider', { version: wider });
     await restoreReference(context);
   });
 

@@ -47,6 +47,8 @@ describe('The app\'s tests in the Test Explorer (extension host, deployed profil
   const context = readTestContext();
   let api: AgentRunsTestApi;
   let mod: typeof ServiceTestsEntry;
+  /** The published version the emulator served before this suite. */
+  let wider = 'C';
 
   /** Starts a run with the tool (which reads /openapi.json): the capability keys learn from it. */
   const readSchema = async (): Promise<void> => {
@@ -61,6 +63,10 @@ describe('The app\'s tests in the Test Explorer (extension host, deployed profil
     let ext: vscode.Extension<unknown>;
     ({ ext, api } = await activateForApp(context));
     await admin(context, 'PATCH', '/settings', { preset: 'deployed', staleReadMs: null, staleStatusAfterFollowUpMs: null });
+    // Version B's tests (conditions and their branches, a group list, versions listed without a
+    // branch for the branch pick); version A's groups have their own test below, C's test users the UI test's.
+    ({ version: wider } = await admin(context, 'GET', '/wider') as { version: string });
+    await admin(context, 'PUT', '/wider', { version: 'B' });
     await readSchema();
     await waitFor('agentRuns.serviceTests to turn on', () => (api.capability('serviceTests') ? true : undefined));
     // The same module instance the extension loaded (one require cache per extension host).
@@ -72,6 +78,7 @@ describe('The app\'s tests in the Test Explorer (extension host, deployed profil
   after(async () => {
     if (!context) return;
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await admin(context, 'PUT', '/wider', { version: wider });
     await restoreReference(context);
   });
 
