@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { waitUntil } from '../support/processes';
 import { paths } from '../support/paths';
+import { testAdmin } from '../emulator/testing';
 import { answerDialog } from './dialog';
 import { UI_TIMEOUT_MS, useWorkbench, type Workbench } from './harness';
 
@@ -28,6 +29,8 @@ describe('UI: the app\'s tests in the Test Explorer (deployed profile)', functio
 
   it('runs a service test from the Testing view and reads its step results there', async () => {
     const wb = workbench();
+    // Version B's tests (a condition with its two branches, a group list); C's test users are the last test's.
+    await testAdmin(wb.emulator.adminUrl).setWider('B');
     await wb.waitForExtensionActivation(90_000);
     // The Runs view visible with a token: the service's schema is read, the key turns on.
     await wb.openActivityBarView('Agent Runs');
@@ -41,6 +44,9 @@ describe('UI: the app\'s tests in the Test Explorer (deployed profile)', functio
     const widget = wb.page.locator('.quick-input-widget');
     await widget.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
     await waitUntil(async () => (await widget.locator('.quick-input-list .monaco-list-row.focused').count()) > 0, UI_TIMEOUT_MS, 'a branch to pick');
+    // The branch typed, as a person who knows it does (the service lists no branches).
+    await widget.locator('.quick-input-box input').fill('main');
+    await waitUntil(async () => (await widget.locator('.quick-input-list .monaco-list-row.focused').innerText()).startsWith('main'), UI_TIMEOUT_MS, 'main to be offered first');
     await widget.locator('.quick-input-box input').press('Enter');
 
     const test = await wb.waitForTreeRow('Filter completed todos');
@@ -95,6 +101,8 @@ describe('UI: the app\'s tests in the Test Explorer (deployed profile)', functio
   });
   it('a test whose user for branches is disabled: its row says so, and the person is asked before a run that would fail (Cancel sends nothing, Run Anyway sends it)', async () => {
     const wb = workbench();
+    // Version C, as published: test users listed as { testUsers }, a run without a user logs nobody in.
+    await testAdmin(wb.emulator.adminUrl).setWider('C');
     await wb.openActivityBarView('Testing');
     const row = await wb.waitForTreeRow('Share a list');
     // Who it signs in as, by environment: the disabled user on branches, no login live.

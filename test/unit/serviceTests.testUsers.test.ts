@@ -29,7 +29,7 @@ describe('serviceTests: test users', () => {
     assert.deepEqual(checkTestUser(a, 'live', users), { kind: 'ok', user: users[1] });
     assert.deepEqual(checkTestUser({}, 'live', users), { kind: 'none' });
     assert.equal(userProblem('Share', checkTestUser({}, 'test', users), 'test', plainL10n), undefined);
-    assert.equal(runsAsDescription('Adds one', a, users, plainL10n), 'Adds one · branch: Tess · live: Liv');
+    assert.equal(runsAsDescription('Adds one', a, users, plainL10n), 'branch: Tess · live: Liv · Adds one');
     assert.equal(runsAsDescription(undefined, { testVersionTestUserId: 'tu_off' }, users, plainL10n), 'branch: Dee (disabled) · live: no login');
   });
 

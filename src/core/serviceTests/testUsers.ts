@@ -60,11 +60,11 @@ export function userWords(c: UserCheck, l10n: L10n): string {
   }
 }
 
-/** A test item's description: its own, then who it runs as on branches and live. */
+/** A test item's description: who it runs as on branches and live (first: a narrow view cuts the end), then its own. */
 export function runsAsDescription(description: string | undefined, a: UserAssignment, users: readonly TestUser[] | undefined, l10n: L10n): string {
   const as = l10n.t('branch: {0} · live: {1}', userWords(checkTestUser(a, 'test', users), l10n), userWords(checkTestUser(a, 'live', users), l10n));
   const own = description?.trim();
-  return own ? `${own} · ${as}` : as;
+  return own ? `${as} · ${own}` : as;
 }
 
 /** Why a run of `name` on `env` will fail before it starts, or undefined when it will not (as far as is known). */
