@@ -9,8 +9,8 @@
  */
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
-import type { ServiceTestGroup, ServiceTestGroupDetail, ServiceTestGroupMember } from '../api/testTypes';
-import { appsToList, groupContextValue, groupsReadById, memberRow, mergeGroups, testCountText, unwritableMembers, type GroupEntry } from '../core/testGroups/serviceGroups';
+import type { AppTest, ServiceTestGroup, ServiceTestGroupDetail, ServiceTestGroupMember } from '../api/testTypes';
+import { appsToList, componentsUnsaid, groupContextValue, groupsReadById, markComponents, memberRow, mergeGroups, testCountText, unwritableMembers, type GroupEntry } from '../core/testGroups/serviceGroups';
 import type { TestGroupStore } from '../core/testGroups/store';
 import { defaultAppId } from './settings';
 import type { ServiceGroupRows, TestGroupsElement } from './view';
@@ -26,6 +26,7 @@ export interface ServiceRowsBase {
   getClient(options: { quiet: boolean }): Promise<{
     listTestGroups(appId: string): Promise<ServiceTestGroup[]>;
     getTestGroup(groupId: string): Promise<ServiceTestGroupDetail>;
+    listTests(appId: string): Promise<AppTest[]>;
   } | undefined>;
   reportUnauthorized(error?: unknown): void;
   describe(error: unknown): string;
@@ -203,7 +204,8 @@ export class ServiceGroupsView implements ServiceGroupRows {
       try {
         const client = await this.b.getClient({ quiet: true });
         if (!client) throw new Error(vscode.l10n.t('Not connected: set the base URL and an API token.'));
-        next = { kind: 'listed', detail: await client.getTestGroup(node.groupId) };
+        const detail = await client.getTestGroup(node.groupId);
+        next = { kind: 'listed', detail: componentsUnsaid(detail) ? await this.marked(client, node.appId, detail) : detail };
       } catch (e) {
         next = { kind: 'failed', problem: this.problem(e, `The tests of group ${node.groupId} could not be read`) };
       }
@@ -211,6 +213,16 @@ export class ServiceGroupsView implements ServiceGroupRows {
     })();
     node.members = { kind: 'loading', promise };
     return promise;
+  }
+
+  /** Members marked as components from the app's tests (A and C members do not say); unmarked when they cannot be read. */
+  private async marked(client: { listTests(appId: string): Promise<AppTest[]> }, appId: string, detail: ServiceTestGroupDetail): Promise<ServiceTestGroupDetail> {
+    try {
+      return markComponents(detail, await client.listTests(appId));
+    } catch (e) {
+      this.b.log.warn(`The tests of ${appId} could not be read to mark a group's components: ${this.b.describe(e)}`);
+      return detail;
+    }
   }
 
   private problem(e: unknown, logLine: string): string {

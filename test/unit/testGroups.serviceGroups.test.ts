@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { AppTest, ServiceTestGroup, ServiceTestGroupDetail, ServiceTestGroupMember } from '../../src/api/testTypes';
 import { plainL10n } from '../../src/core/l10n';
 import {
-  appsToList, editTestsChoices, groupContextValue, groupRefOf, memberRow, mergeGroups, testCountText, testIdsAfterEdit, unknownIdsMessage, unwritableMembers, groupsReadById, unknownTestIds, withoutIds,
+  appsToList, editTestsChoices, groupContextValue, groupRefOf, memberRow, mergeGroups, testCountText, testIdsAfterEdit, unknownIdsMessage, unwritableMembers, groupsReadById, markComponents, componentsUnsaid, unknownTestIds, withoutIds,
 } from '../../src/core/testGroups/serviceGroups';
 import type { TestGroupRecord } from '../../src/core/testGroups/store';
 
@@ -139,5 +139,16 @@ describe('Test groups from the service: version A has no list, the groups create
   });
   it('another failure fails the read (the rows shown stay as they were)', async () => {
     await assert.rejects(groupsReadById(() => Promise.reject(new Error('503')), [local('g1')], 'app_todo', () => false), /503/);
+  });
+});
+
+describe('Test groups from the service: components among A\'s and C\'s members, which do not say', () => {
+  it('marks them from the app\'s tests; a member the app does not list, or one that says, stays as it was', () => {
+    const detail = { id: 'g', members: [{ testId: 'c1', membershipId: 'm1' }, { testId: 't1', membershipId: 'm2' }, { testId: 'gone' }, { testId: 't2', isComponent: true }] };
+    assert.equal(componentsUnsaid(detail), true);
+    const marked = markComponents(detail, [test('c1', { isComponent: true }), test('t1'), test('t2')]);
+    assert.deepEqual(marked.members.map((m) => [m.testId, m.isComponent]), [['c1', true], ['t1', false], ['gone', undefined], ['t2', true]]);
+    assert.equal(memberRow(marked.members[0], plainL10n).contextValue, 'testGroupMember;component');
+    assert.equal(componentsUnsaid({ members: [{ testId: 't', isComponent: false }] }), false);
   });
 });

@@ -112,6 +112,20 @@ export function isComponentMember(m: ServiceTestGroupMember): boolean {
   return m.isComponent === true;
 }
 
+/**
+ * The members with `isComponent` said where the group did not say it (A and C members do not):
+ * from the app's tests, which mark components. A member the app does not list stays as it was.
+ */
+export function markComponents(detail: ServiceTestGroupDetail, tests: readonly AppTest[]): ServiceTestGroupDetail {
+  const byId = new Map(tests.map((t) => [t.id, t.isComponent]));
+  return { ...detail, members: detail.members.map((m) => (m.isComponent === undefined && byId.has(m.testId) ? { ...m, isComponent: byId.get(m.testId) === true } : m)) };
+}
+
+/** Whether some member does not say whether it is a component (the app's tests tell). */
+export function componentsUnsaid(detail: Pick<ServiceTestGroupDetail, 'members'>): boolean {
+  return detail.members.some((m) => m.isComponent === undefined);
+}
+
 /** A member's row: its name (else its ID) and what to show beside it. */
 export function memberRow(m: ServiceTestGroupMember, l10n: L10n): { label: string; description: string; contextValue: string } {
   const component = isComponentMember(m);
