@@ -52,7 +52,7 @@ class StoreRig {
     this.store = new TestRunStore({
       reads: () => Promise.resolve(reads),
       clock: this.clock,
-      cadence: () => ({ fastMs: DEFAULT_POLLER_SETTINGS.burstMs, maxBackoffMs: DEFAULT_POLLER_SETTINGS.maxBackoffMs }),
+      cadence: () => ({ fastMs: DEFAULT_POLLER_SETTINGS.burstMs, maxBackoffMs: DEFAULT_POLLER_SETTINGS.maxBackoffMs, backgroundMs: DEFAULT_POLLER_SETTINGS.backgroundMs }),
       l10n: plainL10n,
       describe: (e) => (e instanceof Error ? e.message : String(e)),
     });

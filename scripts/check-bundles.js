@@ -43,6 +43,8 @@ const STATELESS = {
   'src/api/validate.ts': 'pure request checks (they throw ApiError; see src/api/errors.ts)',
   'src/core/disposable.ts': 'an abstract base class with per-instance state only; nothing tests `instanceof Disposable`',
   'src/core/l10n.ts': 'a constant',
+  'src/core/serviceTests/testUsers.ts': 'pure functions: which test user a run signs in as and why it would fail (the Test Explorer, the Run App Test tool\'s confirmation)',
+  'src/core/serviceTests/start.ts': 'pure functions and a key builder: the words of a test run start (isLive for the Run App Test tool through testUsers.ts); no module state',
   'src/core/testGroups/serviceGroups.ts': 'pure functions of their arguments (the group words, merging and checks): no module state',
   'src/core/panel/viewType.ts': 'a constant',
   'src/core/panel/export.ts': 'pure functions and constants (the panel\'s "open in editor" and the streamed exports of dist/transcripts.js)',
@@ -76,7 +78,7 @@ const STATELESS = {
   'src/core/runs/presentation.ts': 'pure labels and descriptions of a run',
   'src/core/runs/refusals.ts': 'pure functions: the words of a refused send (no follow-ups, the 409s)',
   'src/core/time.ts': 'pure time formatting',
-  'src/core/polling/settings.ts': 'constants and a pure clamp function (the poller cadences, read by the service tests store)',
+  'src/core/polling/settings.ts': 'constants and pure functions (the clamp, the dormant delay): the poller cadences, read by the service tests store',
   'src/connection/showApiError.ts': 'functions that take the live gate and connection as parameters; no module state',
   'src/connection/ownCommands.ts': 'one stateless function (runs a command through vscode.commands)',
   'src/connection/tokenStore.ts':

@@ -110,7 +110,7 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
   registerStartCodeReview(context, deps);
   const testGroups = registerTestGroups(context, deps);
   const assistant = registerAssistant(context, deps, testGroups);
-  registerServiceTests(context, deps, registerTesting(context, deps));
+  registerServiceTests(context, deps, registerTesting(context, deps), () => testGroups.store.list());
   const reviews = registerCodeReviews(context, base, runs.view, log, capabilities);
   registerServiceTestGroups(context, deps, testGroups);
   registerAutomations(context, deps, runs.view);

@@ -14,7 +14,7 @@ import type {
   AppTest, AppTestDetail, Automation, AutomationRunQueued, ServiceTestGroup, ServiceTestGroupDetail,
   ServiceTestGroupMember, TestArtifact, TestGroupChildRun, TestGroupRunDetail, TestGroupRunStarted, TestRun,
   TestRunCounts, TestRunDetail, TestRunStarted, TestRunStatus, TestRunStep, TestStepDefinition, TestStepStatus,
-  TestStepType,
+  TestStepType, TestUser,
 } from './testTypes';
 import { oneLine } from './sanitize';
 import { isHttpUrl } from './validate';
@@ -194,6 +194,12 @@ const branchFields = {
   environment: optString,
 };
 
+/** B's and C's `assignedTestUser` (one of C's two shapes is shown): an object with an id, else absent (none: a run without a login). */
+const assignedUserSchema = z.catch(z.optional(z.pipe(
+  z.object({ id: requiredId, name: optString, email: optString, database: optString }),
+  z.transform((u) => compact(u)),
+)), undefined);
+
 const runSchema = z.pipe(
   z.object({
     ...branchFields,
@@ -210,6 +216,8 @@ const runSchema = z.pipe(
     completedAt: optTime,
     timeoutMinutes: optFinite,
     appBaseUrl: optString,
+    bubbleAppName: optString,
+    assignedTestUser: assignedUserSchema,
     nextPendingStepId: optString,
     counts: countsSchema,
     artifacts: artifactsSchema,
@@ -322,12 +330,38 @@ const memberSchema = z.pipe(
   z.transform((m): ServiceTestGroupMember => compact(m)),
 );
 
+/**
+ * The members, and whether that is all of them: `members` not a list (null, missing, anything
+ * else) or an element that is not a member with a `testId` leaves the list incomplete, and a
+ * list the extension could not read is never written back (Rename, Edit Tests).
+ */
+const membersSchema = z.pipe(z.optional(z.unknown()), z.transform((value): { members: ServiceTestGroupMember[]; unread: number | 'list' } => {
+  if (!Array.isArray(value)) return { members: [], unread: 'list' };
+  const members = objectsOf(value, memberSchema);
+  return { members, unread: value.length - members.length };
+}));
+
 const groupDetailSchema = z.object({
   ...groupFields,
   projectId: optString,
   archivedAt: optTime,
-  members: listOf(memberSchema),
+  members: membersSchema,
 });
+
+// ---------------------------------------------------------------- test users (§7)
+
+const testUserSchema = z.pipe(
+  z.object({
+    id: requiredId,
+    name: optString,
+    description: optString,
+    email: optString,
+    database: optString,
+    isDisabled: optBoolean,
+    createdAt: optTime,
+  }),
+  z.transform((u): TestUser => compact({ ...u, isDisabled: u.isDisabled === true })),
+);
 
 // ---------------------------------------------------------------- automations (§6)
 
@@ -413,7 +447,8 @@ export function parseServiceTestGroups(json: unknown): ServiceTestGroup[] {
 export function parseServiceTestGroupDetail(json: unknown): ServiceTestGroupDetail {
   const g = groupOf(run(groupDetailSchema, json, 'test group'));
   if (g === undefined) throw invalidResponse('The test group had no id.');
-  return compact(g);
+  const { members, ...rest } = g;
+  return compact({ ...rest, members: members.members, ...(members.unread === 0 ? {} : { unreadMembers: members.unread }) });
 }
 
 /** Parses `PUT`/`DELETE /test-groups/{groupId}`'s 200 `{ ok: true }` (a body without `ok`, or none, is taken as done). */
@@ -421,6 +456,12 @@ export function parseOk(json: unknown): void {
   if (json === undefined) return;
   if (!isRecord(json)) throw invalidResponse('The response was not a JSON object.');
   if (json.ok === false) throw invalidResponse('The service answered without confirming the change (ok: false).');
+}
+
+/** Parses a `GET /test-users?appId=…` response: C's `{ testUsers: [...] }` or A's and B's bare array. */
+export function parseTestUsers(json: unknown): TestUser[] {
+  if (Array.isArray(json)) return objectsOf(json, testUserSchema);
+  return run(z.object({ testUsers: listOf(testUserSchema) }), json, 'test user list').testUsers;
 }
 
 /** Parses a `GET /automations?appId=…` response. */

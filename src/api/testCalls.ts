@@ -6,7 +6,7 @@
 import type { RequestOptions } from './contract';
 import {
   parseAppTestDetail, parseAppTests, parseAutomationRunQueued, parseAutomations, parseOk, parseServiceTestGroupDetail,
-  parseServiceTestGroups, parseTestGroupRunDetail, parseTestGroupRunStarted, parseTestRunDetail, parseTestRunStarted,
+  parseServiceTestGroups, parseTestGroupRunDetail, parseTestGroupRunStarted, parseTestRunDetail, parseTestRunStarted, parseTestUsers,
 } from './parseTests';
 import type { ServiceTestCalls } from './testTypes';
 import {
@@ -84,6 +84,10 @@ export function testCalls(
     async deleteTestGroup(groupId, opts) {
       const path = at('/test-groups', validateTestPathId(groupId, 'groupId'));
       return await change('DELETE', path, undefined, parseOk, opts);
+    },
+
+    async listTestUsers(appId, opts) {
+      return await read(forApp('/test-users', appId), '/test-users', parseTestUsers, opts);
     },
 
     async listAutomations(appId, opts) {

@@ -141,6 +141,9 @@ export interface TestRun extends TestRunBranch {
   completedAt?: number;
   timeoutMinutes?: number;
   appBaseUrl?: string;
+  bubbleAppName?: string;
+  /** Who the run signs in as; absent when none (a run without a login) or not said (version A). */
+  assignedTestUser?: { id: string; name?: string; email?: string; database?: string };
   nextPendingStepId?: string;
   counts?: TestRunCounts;
   artifacts: TestArtifact[];
@@ -213,11 +216,32 @@ export interface ServiceTestGroupMember {
 export interface ServiceTestGroupDetail extends ServiceTestGroup {
   projectId?: string;
   archivedAt?: number;
+  /** The members that could be read, in the group's order. */
   members: ServiceTestGroupMember[];
+  /**
+   * What could not be read of them: `list` when `members` was not a list (null, missing, …), else
+   * how many elements were not a member with a `testId`. Absent: every member was read.
+   */
+  unreadMembers?: number | 'list';
 }
 
 /** `PUT /test-groups/{groupId}` (version B): the whole group as it should be. */
 export interface UpdateTestGroupRequest { name: string; testIds: string[]; description?: string }
+
+/** The database a test user signs in to: `test` for branch runs, `live` for live runs. */
+export type TestUserDatabase = Open<'test' | 'live'>;
+
+/** An element of `GET /test-users?appId=…` (C: `{ testUsers: [...] }`, A/B: a bare array). */
+export interface TestUser {
+  id: string;
+  name?: string;
+  description?: string;
+  email?: string;
+  database?: TestUserDatabase;
+  /** Absent counts as false. */
+  isDisabled: boolean;
+  createdAt?: number;
+}
 
 /** When an automation runs. */
 export type AutomationTrigger = Open<'manual' | 'live_deployed' | 'branch_merged' | 'branch_created' | 'branch_removed' | 'cron'>;
@@ -263,6 +287,7 @@ export interface ServiceTestCalls {
   getTestGroup(groupId: string, options?: RequestOptions): Promise<ServiceTestGroupDetail>;
   updateTestGroup(groupId: string, request: UpdateTestGroupRequest, options?: RequestOptions): Promise<void>;
   deleteTestGroup(groupId: string, options?: RequestOptions): Promise<void>;
+  listTestUsers(appId: string, options?: RequestOptions): Promise<TestUser[]>;
   listAutomations(appId: string, options?: RequestOptions): Promise<Automation[]>;
   runAutomation(automationId: string, options?: RequestOptions): Promise<AutomationRunQueued>;
 }

@@ -16,11 +16,12 @@ import * as vscode from 'vscode';
 import { automationRunConfirmation, testRunConfirmation } from '../core/assistant/prompts';
 import { DEFAULT_TEST_LIST_LIMIT, TOOL_READ_TEST_RUN } from '../core/assistant/schemas';
 import { DEFAULT_TEST_TEXT_BOUNDS, groupRunAsText, isLiveBranch, refusedText, testListAsText, testRunAsText } from '../core/assistant/testText';
-import type { Automation } from '../api/testTypes';
+import type { Automation, TestUser } from '../api/testTypes';
 import { oneLine } from '../api/sanitize';
 import { Refusal, clientOrRefuse, failureText, notConnectedText, setting } from './common';
 import type { Capability } from '../core/capabilities';
 import { AgentRunsTool, prepared, type Input } from './toolBase';
+import { checkTestUser, environmentOf, userProblem, userWords, type UserAssignment } from '../core/serviceTests/testUsers';
 
 /** Why a capability is off, in the words every surface of the assistant uses. */
 export function capabilityOffText(c: Capability): string {
@@ -65,7 +66,7 @@ export class ListAppTestsTool extends TestsTool<{ appId: string; limit: number }
   }
 }
 
-interface RunTest { testId: string; testName?: string; branch: string }
+interface RunTest { testId: string; testName?: string; branch: string; signsInAs?: string; userProblem?: string }
 
 export class RunAppTestTool extends TestsTool<RunTest> {
   protected async check(input: Input, signal: AbortSignal): Promise<RunTest> {
@@ -78,7 +79,28 @@ export class RunAppTestTool extends TestsTool<RunTest> {
     if (test.isComponent) {
       throw new Refusal(vscode.l10n.t('{0} is a component: components are never run on their own. Run a test that uses it; nothing was sent.', testId));
     }
-    return { testId, testName: test.name, branch };
+    return { testId, testName: test.name, branch, ...await this.userOf(test, branch, signal) };
+  }
+
+  /**
+   * Who the run signs in as, from the default app's test users, and why it will fail if it will:
+   * said in the confirmation. A user not among that app's is not judged (the test may be another app's).
+   */
+  private async userOf(test: UserAssignment & { name?: string; id: string }, branch: string, signal: AbortSignal): Promise<{ signsInAs?: string; userProblem?: string }> {
+    const appId = setting('appId');
+    if (appId === '') return {};
+    const client = await clientOrRefuse(this.deps);
+    let users: TestUser[] | undefined;
+    try {
+      users = await client.listTestUsers(appId, { signal });
+    } catch {
+      // Not read: nothing is judged (the service still fails the run if it must).
+    }
+    const env = environmentOf(branch);
+    const checked = checkTestUser(test, env, users);
+    if (checked.kind === 'missing' || checked.kind === 'unread') return {};
+    const problem = userProblem(test.name?.trim() || test.id, checked, env, vscode.l10n);
+    return { signsInAs: userWords(checked, vscode.l10n), ...(problem ? { userProblem: problem } : {}) };
   }
 
   protected confirm(c: RunTest): vscode.PreparedToolInvocation {

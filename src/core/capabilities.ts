@@ -7,15 +7,17 @@
  */
 
 export type Capability =
-  | 'codeReviews' | 'serviceTests' | 'serviceTestGroupRuns' | 'serviceTestGroups' | 'serviceTestGroupEdit'
-  | 'serviceTestGroupDelete' | 'automations' | 'automationRuns';
+  | 'codeReviews' | 'serviceTests' | 'serviceTestGroupRuns' | 'serviceTestGroups' | 'serviceTestGroupList'
+  | 'serviceTestGroupEdit' | 'serviceTestGroupDelete' | 'automations' | 'automationRuns';
 
 /** The operations each capability needs, all of them. */
 const NEEDS: Readonly<Record<Capability, string>> = {
   codeReviews: 'POST /code-reviews',
   serviceTests: 'GET /tests,GET /tests/{},POST /test-runs,GET /test-runs/{}',
   serviceTestGroupRuns: 'POST /test-group-runs,GET /test-group-runs/{}',
-  serviceTestGroups: 'GET /test-groups,GET /test-groups/{}',
+  // A group read by its ID (every version); the list of an app's groups is B's and C's alone.
+  serviceTestGroups: 'GET /test-groups/{}',
+  serviceTestGroupList: 'GET /test-groups',
   serviceTestGroupEdit: 'PUT /test-groups/{}',
   serviceTestGroupDelete: 'DELETE /test-groups/{}',
   automations: 'GET /automations',

@@ -1,6 +1,7 @@
 /**
  * The test controller `agentRuns.serviceTests` ("Agent Runs: App Tests"): per app (the
- * configured `agentRuns.appId`, and any app a group was run for) its tests (`GET /tests`), the
+ * configured `agentRuns.appId`, and any app a group was run for) its tests (`GET /tests`, each
+ * saying which test user it signs in as on a branch and live, from `GET /test-users`), the
  * reusable components apart under "Components" (never run), each test's steps read when it is
  * expanded (`GET /tests/{id}`), groups run from here. Refreshed by the Test Explorer's refresh,
  * `agentRuns.serviceTests.refresh`, when the app setting changes, and when a group is created,
@@ -9,10 +10,13 @@
  */
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
-import type { ServiceTestGroup } from '../api/testTypes';
+import type { ServiceTestGroup, ServiceTestGroupDetail, TestUser } from '../api/testTypes';
+import type { Capability } from '../core/capabilities';
 import { DEFAULT_POLLER_SETTINGS } from '../core/polling/settings';
 import { TestRunStore } from '../core/serviceTests/store';
-import { testCountText } from '../core/testGroups/serviceGroups';
+import { runsAsDescription } from '../core/serviceTests/testUsers';
+import { groupsReadById, testCountText } from '../core/testGroups/serviceGroups';
+import type { TestGroupRecord } from '../core/testGroups/store';
 import type { FailureDescribers } from '../testing/register';
 import { makeItem, metaOf, RUNNABLE, setSteps } from './items';
 import { Runner } from './runner';
@@ -42,14 +46,14 @@ export class ServiceTests implements vscode.Disposable {
   private readonly extraApps = new Set<string>();
   private readonly baseUrl: string;
 
-  constructor(private readonly deps: ServiceTestsDeps, describers: FailureDescribers) {
+  constructor(private readonly deps: ServiceTestsDeps, describers: FailureDescribers, private readonly knownGroups: () => readonly TestGroupRecord[]) {
     this.baseUrl = deps.connection().baseUrl ?? '';
     this.controller = vscode.tests.createTestController(CONTROLLER_ID, l10n.t('Agent Runs: App Tests'));
     this.store = new TestRunStore({
       reads: () => deps.getClient({ quiet: true }),
       clock: { now: () => Date.now(), setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) },
       // The fast cadence people accept for a run being watched (the poller's burst), backing off like the poller.
-      cadence: () => ({ fastMs: DEFAULT_POLLER_SETTINGS.burstMs, maxBackoffMs: DEFAULT_POLLER_SETTINGS.maxBackoffMs }),
+      cadence: () => ({ fastMs: DEFAULT_POLLER_SETTINGS.burstMs, maxBackoffMs: DEFAULT_POLLER_SETTINGS.maxBackoffMs, backgroundMs: DEFAULT_POLLER_SETTINGS.backgroundMs }),
       l10n,
       describe: (e) => describeError(deps, e),
       onUnauthorized: (e) => deps.reportUnauthorized(e),
@@ -127,20 +131,24 @@ export class ServiceTests implements vscode.Disposable {
     }
     app.busy = true;
     try {
-      const [tests, listed] = await Promise.all([client.listTests(appId), this.listGroups(client, appId)]);
+      const [tests, listed, users] = await Promise.all([client.listTests(appId), this.listGroups(client, appId), this.listUsers(client, appId)]);
       app.error = undefined;
-      const groups = new Map<string, vscode.TestItem>();
+      const had = new Map<string, vscode.TestItem>();
       app.children.forEach((c) => {
-        if (metaOf(c)?.kind === 'group') groups.set(c.id, c);
+        if (metaOf(c)?.kind === 'group') had.set(c.id, c);
       });
-      for (const g of listed) {
-        const item = this.groupItem(app, appId, g.id, g.name, groups.get(`${app.id}/group/${g.id}`));
+      // The groups the service has now: one deleted since goes (it could only be run into a 404);
+      // when they could not be read, the ones shown stay as they were.
+      const groups = listed === undefined ? new Map(had) : new Map<string, vscode.TestItem>();
+      for (const g of listed ?? []) {
+        const item = this.groupItem(app, appId, g.id, g.name, had.get(`${app.id}/group/${g.id}`));
         item.description = g.testCount === undefined ? undefined : testCountText(g.testCount, l10n);
         groups.set(item.id, item);
       }
-      const items = tests.filter((t) => !t.isComponent).map((t) => makeItem(this.controller, `${app.id}/test/${t.id}`, t.name?.trim() || t.id, { kind: 'test', appId, testId: t.id }, {
-        ...(t.description?.trim() ? { description: t.description.trim() } : {}), runnable: true, resolvable: true,
-      }));
+      // Who each test signs in as, on a branch and live ("no login" when none is assigned).
+      const items = tests.filter((t) => !t.isComponent).map((t) => makeItem(this.controller, `${app.id}/test/${t.id}`, t.name?.trim() || t.id, {
+        kind: 'test', appId, testId: t.id, users: { liveTestUserId: t.liveTestUserId, testVersionTestUserId: t.testVersionTestUserId },
+      }, { description: runsAsDescription(t.description, t, users, l10n), runnable: true, resolvable: true }));
       // The Testing view orders by sortText as file names (numbers first, punctuation before
       // letters): the tests, then the groups, then the components.
       for (const item of items) item.sortText = `1 ${item.label}`;
@@ -167,17 +175,32 @@ export class ServiceTests implements vscode.Disposable {
   }
 
   /**
-   * The service's groups of the app, while it lists them and runs them (a group is run here like a
-   * test); none otherwise, or when the list cannot be read (said in the log: the tests still show).
+   * The service's groups of the app, while it runs them (a group is run here like a test): the
+   * ones it lists, or where it has no list (version A) the ones created here, read by ID; none
+   * when it runs no groups; undefined when they could not be read (said in the log: the tests
+   * still show).
    */
-  private async listGroups(client: { listTestGroups(appId: string): Promise<ServiceTestGroup[]> }, appId: string): Promise<ServiceTestGroup[]> {
-    if (!this.deps.capabilities.has('serviceTestGroups') || !this.deps.capabilities.has('serviceTestGroupRuns')) return [];
+  private async listGroups(client: { listTestGroups(appId: string): Promise<ServiceTestGroup[]>; getTestGroup(groupId: string): Promise<ServiceTestGroupDetail> }, appId: string): Promise<ServiceTestGroup[] | undefined> {
+    const has = (c: Capability): boolean => this.deps.capabilities.has(c);
+    if (!has('serviceTestGroupRuns') || !has('serviceTestGroups')) return [];
     try {
-      return await client.listTestGroups(appId);
+      if (has('serviceTestGroupList')) return await client.listTestGroups(appId);
+      return await groupsReadById((id) => client.getTestGroup(id), this.knownGroups(), appId, (e) => isApiError(e) && e.status === 404);
     } catch (e) {
       if (isApiError(e) && e.status === 401) this.deps.reportUnauthorized(e);
       this.deps.log.warn(`The test groups of ${appId} could not be listed: ${describeError(this.deps, e)}`);
-      return [];
+      return undefined;
+    }
+  }
+
+  /** The app's test users, or undefined when they cannot be read (the IDs are shown then; said in the log). */
+  private async listUsers(client: { listTestUsers(appId: string): Promise<TestUser[]> }, appId: string): Promise<TestUser[] | undefined> {
+    try {
+      return await client.listTestUsers(appId);
+    } catch (e) {
+      if (isApiError(e) && e.status === 401) this.deps.reportUnauthorized(e);
+      this.deps.log.warn(`The test users of ${appId} could not be read: ${describeError(this.deps, e)}`);
+      return undefined;
     }
   }
 

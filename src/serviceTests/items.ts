@@ -7,13 +7,15 @@
 import * as vscode from 'vscode';
 import type { L10n } from '../core/l10n';
 import { stepTree, type StepNode, type StepShape } from '../core/serviceTests/outcomes';
+import type { UserAssignment } from '../core/serviceTests/testUsers';
 
 /** Only items with this tag are offered Run: tests and groups (not apps, components or steps). */
 export const RUNNABLE = new vscode.TestTag('agentRuns.serviceTests.runnable');
 
 export type ItemMeta =
   | { readonly kind: 'app'; readonly appId: string }
-  | { readonly kind: 'test'; readonly appId: string; readonly testId: string }
+  /** A test with its two test-user assignments (which user a run signs in as). */
+  | { readonly kind: 'test'; readonly appId: string; readonly testId: string; readonly name?: string; readonly users: UserAssignment }
   | { readonly kind: 'components'; readonly appId: string }
   | { readonly kind: 'component'; readonly appId: string; readonly testId: string }
   | { readonly kind: 'group'; readonly appId: string; readonly groupId: string; readonly name?: string }

@@ -5,13 +5,15 @@
  * read while it is off, so against the reference's five endpoints nothing of it shows.
  */
 import * as vscode from 'vscode';
+import type { TestGroupRecord } from '../core/testGroups/store';
 import type { FailureDescribers } from '../testing/register';
 import { loadServiceTests } from './load';
 import type { ServiceTestsDeps } from './types';
 
 type Controller = InstanceType<ReturnType<typeof loadServiceTests>['ServiceTests']>;
 
-export function registerServiceTests(context: vscode.ExtensionContext, deps: ServiceTestsDeps, describers: FailureDescribers): void {
+/** `knownGroups`: the groups created here (the Test Groups store), read by ID where the service lists none. */
+export function registerServiceTests(context: vscode.ExtensionContext, deps: ServiceTestsDeps, describers: FailureDescribers, knownGroups: () => readonly TestGroupRecord[]): void {
   let current: { controller: Controller; baseUrl: string } | undefined;
   const sync = (): void => {
     const baseUrl = deps.connection().baseUrl;
@@ -20,7 +22,7 @@ export function registerServiceTests(context: vscode.ExtensionContext, deps: Ser
       current.controller.dispose();
       current = undefined;
     }
-    if (on && !current) current = { controller: new (loadServiceTests().ServiceTests)(deps, describers), baseUrl };
+    if (on && !current) current = { controller: new (loadServiceTests().ServiceTests)(deps, describers, knownGroups), baseUrl };
   };
   context.subscriptions.push(
     deps.capabilities.onDidChange(sync),

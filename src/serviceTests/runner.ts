@@ -1,5 +1,6 @@
 /**
- * Running the app's tests from the Test Explorer: the branch once per app, one start through the
+ * Running the app's tests from the Test Explorer: the branch once per app, a modal before runs
+ * whose test user will fail them before they start, one start through the
  * send door per test (`POST /test-runs`) or group (`POST /test-group-runs`), then the runs read by
  * the test-run store while they are active, each read put into the TestRun as it lands: a step's
  * state as it ends (a warning a pass with its words in the output and on the item, a cancel a skip
@@ -7,11 +8,12 @@
  * service's word. Cancelling the TestRun stops the reading only: the service has no cancel.
  */
 import * as vscode from 'vscode';
-import type { TestGroupChildRun, TestRunStep } from '../api/testTypes';
+import type { ServiceTestGroupDetail, TestGroupChildRun, TestRunStep, TestUser } from '../api/testTypes';
 import type { FailedTest } from '../core/assistant/prompts';
 import type { Outcome } from '../core/serviceTests/outcomes';
 import { failedServiceTest, startFailureText, stoppedReadingText } from '../core/serviceTests/start';
 import type { GroupRunUpdate, ReadEnd, TestRunStore, TestRunUpdate } from '../core/serviceTests/store';
+import { checkTestUser, environmentOf, userProblem } from '../core/serviceTests/testUsers';
 import { branchFor } from './branch';
 import { makeItem, metaOf, setSteps } from './items';
 import { describeError, type DoorStart, type ServiceTestsDeps } from './types';
@@ -41,6 +43,7 @@ class TestResults {
   private steps = new Map<string, vscode.TestItem>();
   private shaped = false;
   private started = false;
+  private saidDormant = false;
 
   constructor(private readonly controller: vscode.TestController, private readonly run: vscode.TestRun, readonly item: vscode.TestItem, private readonly appId: string, private readonly failures: Map<string, Failure>, private readonly branch: string) {}
 
@@ -55,6 +58,12 @@ class TestResults {
       this.started = true;
       this.run.started(this.item);
       this.run.appendOutput(out(l10n.t('{0}: run {1} on {2}', this.item.label, u.runId, this.branch)), undefined, this.item);
+      const user = u.detail.run.assignedTestUser;
+      if (user) this.run.appendOutput(out(l10n.t('Signed in as the test user {0}.', user.name?.trim() || user.email?.trim() || user.id)), undefined, this.item);
+    }
+    if (u.outcome.dormant === true && !this.saidDormant && u.outcome.message) {
+      this.saidDormant = true;
+      this.run.appendOutput(out(`${this.item.label}: ${u.outcome.message}`), undefined, this.item);
     }
     for (const f of u.finished) {
       const item = this.steps.get(f.step.id);
@@ -120,8 +129,10 @@ export class Runner {
       const branch = await branchFor(this.deps, this.baseUrl, appId, again);
       if (branch !== undefined) branches.set(appId, branch);
     }
-    const chosen = targets.filter((t) => branches.has(t.appId));
-    if (chosen.length === 0 || token.isCancellationRequested) return;
+    const picked = targets.filter((t) => branches.has(t.appId));
+    if (picked.length === 0 || token.isCancellationRequested) return;
+    const chosen = await this.confirmUsers(picked, branches);
+    if (chosen === undefined || chosen.length === 0 || token.isCancellationRequested) return;
     const run = this.controller.createTestRun(request, l10n.t('App tests on {0}', [...new Set(branches.values())].join(', ')), true);
     await this.start(run, chosen, branches, token);
   }
@@ -130,24 +141,31 @@ export class Runner {
   async runGroup(group: vscode.TestItem, appId: string, groupId: string): Promise<void> {
     const branch = await branchFor(this.deps, this.baseUrl, appId, false);
     if (branch === undefined) return;
+    const target: Target = { item: group, appId, kind: 'group', id: groupId };
+    if ((await this.confirmUsers([target], new Map([[appId, branch]])))?.length !== 1) return;
     const cts = new vscode.CancellationTokenSource();
     const run = this.controller.createTestRun(new vscode.TestRunRequest([group]), l10n.t('Group {0} on {1}', group.label, branch), true);
     try {
-      await this.start(run, [{ item: group, appId, kind: 'group', id: groupId }], new Map([[appId, branch]]), cts.token);
+      await this.start(run, [target], new Map([[appId, branch]]), cts.token);
     } finally {
       cts.dispose();
     }
   }
 
+  /**
+   * What a request runs: each test and group it names; an app (or everything) runs each of its
+   * tests once, not its groups as well, whose members are those same tests (a test in two groups
+   * would run three times, and the extra starts meet the workspace's test-run limit).
+   */
   private targets(request: vscode.TestRunRequest): Target[] {
     const excluded = new Set((request.exclude ?? []).map((i) => i.id));
     const found = new Map<string, Target>();
-    const visit = (item: vscode.TestItem): void => {
+    const visit = (item: vscode.TestItem, underApp = false): void => {
       if (excluded.has(item.id)) return;
       const m = metaOf(item);
       if (m?.kind === 'test') found.set(item.id, { item, appId: m.appId, kind: 'test', id: m.testId });
-      else if (m?.kind === 'group') found.set(item.id, { item, appId: m.appId, kind: 'group', id: m.groupId });
-      else if (m?.kind === 'app') item.children.forEach(visit);
+      else if (m?.kind === 'group' && !underApp) found.set(item.id, { item, appId: m.appId, kind: 'group', id: m.groupId });
+      else if (m?.kind === 'app') item.children.forEach((c) => visit(c, true));
       else if (m?.kind === 'step' || m?.kind === 'member') {
         // A step runs with its test; a group's member with its group.
         for (let at = item.parent; at; at = at.parent) {
@@ -159,9 +177,73 @@ export class Runner {
         }
       }
     };
-    if (request.include) request.include.forEach(visit);
-    else this.controller.items.forEach(visit);
+    if (request.include) request.include.forEach((i) => visit(i));
+    else this.controller.items.forEach((i) => visit(i));
     return [...found.values()];
+  }
+
+  /**
+   * The runs that will fail before they start because of their test user (disabled, missing, of
+   * the other database; none assigned runs without a login and is fine), read from the app's
+   * test users now and, for a group, its members: said in a modal before anything is sent. Run
+   * Anyway sends them all, Run the Others leaves those out, closing the dialog sends nothing
+   * (undefined). When the users cannot be read nothing is judged.
+   */
+  private async confirmUsers(targets: Target[], branches: Map<string, string>): Promise<Target[] | undefined> {
+    const client = await this.deps.getClient({ quiet: true });
+    if (!client) return targets;
+    const users = new Map<string, Promise<TestUser[] | undefined>>();
+    const usersOf = (appId: string): Promise<TestUser[] | undefined> => {
+      let p = users.get(appId);
+      if (!p) {
+        p = client.listTestUsers(appId).catch((e: unknown) => {
+          this.deps.log.warn(`The test users of ${appId} could not be read before the run: ${describeError(this.deps, e)}`);
+          return undefined;
+        });
+        users.set(appId, p);
+      }
+      return p;
+    };
+    const problems = new Map<Target, string[]>();
+    await Promise.all(targets.map(async (t) => {
+      const env = environmentOf(branches.get(t.appId) ?? '');
+      const list = await usersOf(t.appId);
+      if (list === undefined) return;
+      const said: string[] = [];
+      const m = metaOf(t.item);
+      if (m?.kind === 'test') {
+        const p = userProblem(l10n.t('“{0}”', t.item.label), checkTestUser(m.users, env, list), env, l10n);
+        if (p) said.push(p);
+      } else if (t.kind === 'group') {
+        let detail: ServiceTestGroupDetail;
+        try {
+          detail = await client.getTestGroup(t.id);
+        } catch (e) {
+          // The start says what is wrong with the group itself.
+          this.deps.log.warn(`Test group ${t.id} could not be read before the run: ${describeError(this.deps, e)}`);
+          return;
+        }
+        for (const member of detail.members) {
+          const p = userProblem(l10n.t('“{0}” in {1}', member.name?.trim() || member.testId, t.item.label), checkTestUser(member, env, list), env, l10n);
+          if (p) said.push(p);
+        }
+      }
+      if (said.length > 0) problems.set(t, said);
+    }));
+    if (problems.size === 0) return targets;
+    const lines = [...problems.values()].flat();
+    this.deps.log.warn(`Before a run from the ${FROM}: ${lines.join(' ')}`);
+    const anyway = l10n.t('Run Anyway');
+    const others = l10n.t('Run the Others');
+    const buttons = problems.size < targets.length ? [anyway, others] : [anyway];
+    const pick = await vscode.window.showWarningMessage(
+      lines.length === 1 ? l10n.t('This run will fail before it starts') : l10n.t('{0} of these runs will fail before they start', lines.length),
+      { modal: true, detail: `${lines.join('\n')}\n\n${l10n.t('The service fails a run whose test user is disabled, missing or of the other database. A test without a test user runs without a login.')}` },
+      ...buttons,
+    );
+    if (pick === anyway) return targets;
+    if (pick === others) return targets.filter((t) => !problems.has(t));
+    return undefined;
   }
 
   private async start(run: vscode.TestRun, targets: Target[], branches: Map<string, string>, token: vscode.CancellationToken): Promise<void> {
@@ -187,6 +269,14 @@ export class Runner {
       }
       const id = 'runId' in result.started ? result.started.runId : result.started.groupRunId;
       this.deps.log.info(`Service ${t.kind} run ${id} of ${t.id} started on ${branch} from the ${FROM}.`);
+      if (token.isCancellationRequested) {
+        // Cancelled while this start was on its way: it is not followed (the cancel stopped the
+        // others already), and the person is told it runs on the service.
+        run.appendOutput(out(stoppedReadingText(id, l10n)), undefined, t.item);
+        record(t.item, 'skipped', stoppedReadingText(id, l10n));
+        run.skipped(t.item);
+        continue;
+      }
       endings.push(new Promise<void>((resolve) => {
         const finish = (e: ReadEnd, lost: (m: string) => void): void => {
           if (e.kind === 'stopped') run.appendOutput(out(stoppedReadingText(id, l10n)), undefined, t.item);
@@ -259,6 +349,10 @@ class GroupResults {
     for (const c of u.children) {
       const child = byId.get(c.runId);
       if (child) this.member(child).apply(c);
+    }
+    for (const c of u.lostChildren) {
+      const child = byId.get(c.runId);
+      if (child) this.member(child).lost(c.message);
     }
     if (u.done) {
       const o = u.outcome;

@@ -31,6 +31,7 @@ export function serviceGroupsView(deps: Deps, store: TestGroupStore, refreshTree
   return new ServiceGroupsView({
     onDidChangeCapabilities: deps.capabilities.onDidChange,
     shown: () => deps.capabilities.has('serviceTestGroups'),
+    listed: () => deps.capabilities.has('serviceTestGroupList'),
     getClient: (o) => deps.getClient(o),
     reportUnauthorized: (e) => deps.reportUnauthorized(e),
     describe: describeWith(deps),

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { AppTest, ServiceTestGroupDetail, UpdateTestGroupRequest } from '../api/testTypes';
 import { runOwnCommand } from '../connection/ownCommands';
 import { failureNotice, type DoorAnswer } from '../core/automations/outcome';
-import { editTestsChoices, groupRefOf, testIdsAfterEdit } from '../core/testGroups/serviceGroups';
+import { editTestsChoices, groupRefOf, testIdsAfterEdit, unwritableMembers } from '../core/testGroups/serviceGroups';
 import type { TestGroupStore } from '../core/testGroups/store';
 import type { SendOptions } from '../runs/sendDoor';
 import type { ServiceGroupsView } from './serviceRows';
@@ -37,16 +37,27 @@ export type ServiceCommandOutcome = 'cancelled' | GroupDoorAnswer['kind'];
 
 const FROM = 'Test Groups view';
 
-/** The group as the service has it now (a PUT takes the whole group), or undefined after saying why not. */
-async function readGroup(d: ServiceCommandDeps, groupId: string): Promise<ServiceTestGroupDetail | undefined> {
+/**
+ * The group as the service has it now (a PUT takes the whole group), or undefined after saying
+ * why not: it could not be read, or its members could not all be (they would be lost by a write).
+ */
+async function readGroup(d: ServiceCommandDeps, ref: { groupId: string; name?: string }): Promise<ServiceTestGroupDetail | undefined> {
   const client = await d.getClient();
   if (!client) return undefined;
+  let detail: ServiceTestGroupDetail;
   try {
-    return await client.getTestGroup(groupId);
+    detail = await client.getTestGroup(ref.groupId);
   } catch (e) {
     void d.showApiError(e);
     return undefined;
   }
+  const problem = unwritableMembers(detail, detail.name ?? ref.name ?? ref.groupId, vscode.l10n);
+  if (problem !== undefined) {
+    d.log.warn(`Test group ${ref.groupId} not changed: ${problem}`);
+    void vscode.window.showErrorMessage(problem);
+    return undefined;
+  }
+  return detail;
 }
 
 function request(detail: ServiceTestGroupDetail, name: string, testIds: string[]): UpdateTestGroupRequest {
@@ -73,7 +84,7 @@ function tell(d: ServiceCommandDeps, answer: GroupDoorAnswer, what: string, done
 export async function renameGroup(d: ServiceCommandDeps, rows: ServiceGroupsView | undefined, arg: unknown): Promise<ServiceCommandOutcome> {
   const ref = groupRefOf(arg);
   if (!ref) return 'cancelled';
-  const detail = await readGroup(d, ref.groupId);
+  const detail = await readGroup(d, ref);
   if (!detail) return 'cancelled';
   const current = detail.name ?? ref.name ?? ref.groupId;
   const name = await vscode.window.showInputBox({
@@ -92,7 +103,7 @@ export async function editGroupTests(d: ServiceCommandDeps, rows: ServiceGroupsV
   const ref = groupRefOf(arg);
   if (!ref) return 'cancelled';
   const appId = ref.appId ?? rows?.group(ref.groupId)?.appId ?? defaultAppId();
-  const detail = await readGroup(d, ref.groupId);
+  const detail = await readGroup(d, ref);
   if (!detail) return 'cancelled';
   let tests: AppTest[];
   try {

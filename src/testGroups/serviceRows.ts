@@ -1,15 +1,16 @@
 /**
  * The Test Groups view while `agentRuns.serviceTestGroups` is on (dist/testGroups.js): the
  * groups created here merged with those the service lists (`GET /test-groups?appId=…` for the
- * configured app and the apps of the groups created here; one entry per group ID), each opening
+ * configured app and the apps of the groups created here; one entry per group ID; version A has
+ * no list, so there the groups created here are read by ID), each opening
  * to its members (`GET /test-groups/{id}`, read when expanded). Read when first shown and on
  * Refresh; the store's changes merge again without a request. The rules are
  * core/testGroups/serviceGroups.ts; view.ts delegates to this.
  */
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
-import type { ServiceTestGroup, ServiceTestGroupDetail, ServiceTestGroupMember } from '../api/testTypes';
-import { appsToList, groupContextValue, memberRow, mergeGroups, testCountText, type GroupEntry } from '../core/testGroups/serviceGroups';
+import type { AppTest, ServiceTestGroup, ServiceTestGroupDetail, ServiceTestGroupMember } from '../api/testTypes';
+import { appsToList, componentsUnsaid, groupContextValue, groupsReadById, markComponents, memberRow, mergeGroups, testCountText, unwritableMembers, type GroupEntry } from '../core/testGroups/serviceGroups';
 import type { TestGroupStore } from '../core/testGroups/store';
 import { defaultAppId } from './settings';
 import type { ServiceGroupRows, TestGroupsElement } from './view';
@@ -20,9 +21,12 @@ export interface ServiceRowsBase {
   readonly onDidChangeCapabilities: vscode.Event<void>;
   /** Whether the service's groups are shown (`agentRuns.serviceTestGroups`): nothing is read otherwise. */
   shown(): boolean;
+  /** Whether it lists an app's groups (`agentRuns.serviceTestGroupList`); else those created here are read by ID. */
+  listed(): boolean;
   getClient(options: { quiet: boolean }): Promise<{
     listTestGroups(appId: string): Promise<ServiceTestGroup[]>;
     getTestGroup(groupId: string): Promise<ServiceTestGroupDetail>;
+    listTests(appId: string): Promise<AppTest[]>;
   } | undefined>;
   reportUnauthorized(error?: unknown): void;
   describe(error: unknown): string;
@@ -157,8 +161,12 @@ export class ServiceGroupsView implements ServiceGroupRows {
     const m = node.members;
     if (m.kind === 'failed') return [new MessageNode(`members:${node.groupId}`, vscode.l10n.t('Could not read the group\'s tests'), m.problem)];
     if (m.kind !== 'listed') return [];
-    if (m.detail.members.length === 0) return [new MessageNode(`members:${node.groupId}`, vscode.l10n.t('No tests in this group'))];
-    return m.detail.members.map((member) => new MemberNode(node, member));
+    // Members the answer did not let us read are said, never shown as an empty or a smaller group.
+    const problem = unwritableMembers(m.detail, node.name, vscode.l10n);
+    const rows: Element[] = m.detail.members.map((member) => new MemberNode(node, member));
+    if (problem !== undefined) return [...rows, new MessageNode(`members:${node.groupId}`, vscode.l10n.t('Not every test of this group could be read'), problem)];
+    if (rows.length === 0) return [new MessageNode(`members:${node.groupId}`, vscode.l10n.t('No tests in this group'))];
+    return rows;
   }
 
   private loadLists(): Promise<void> {
@@ -172,7 +180,9 @@ export class ServiceGroupsView implements ServiceGroupRows {
         try {
           const client = await this.b.getClient({ quiet: true });
           if (!client) throw new Error(vscode.l10n.t('Not connected: set the base URL and an API token.'));
-          listed.set(appId, await client.listTestGroups(appId));
+          listed.set(appId, this.b.listed()
+            ? await client.listTestGroups(appId)
+            : await groupsReadById((id) => client.getTestGroup(id), this.store.list(), appId, (e) => isApiError(e) && e.status === 404));
         } catch (e) {
           problems.set(appId, this.problem(e, `The test groups of ${appId} could not be listed`));
         }
@@ -194,7 +204,8 @@ export class ServiceGroupsView implements ServiceGroupRows {
       try {
         const client = await this.b.getClient({ quiet: true });
         if (!client) throw new Error(vscode.l10n.t('Not connected: set the base URL and an API token.'));
-        next = { kind: 'listed', detail: await client.getTestGroup(node.groupId) };
+        const detail = await client.getTestGroup(node.groupId);
+        next = { kind: 'listed', detail: componentsUnsaid(detail) ? await this.marked(client, node.appId, detail) : detail };
       } catch (e) {
         next = { kind: 'failed', problem: this.problem(e, `The tests of group ${node.groupId} could not be read`) };
       }
@@ -202,6 +213,16 @@ export class ServiceGroupsView implements ServiceGroupRows {
     })();
     node.members = { kind: 'loading', promise };
     return promise;
+  }
+
+  /** Members marked as components from the app's tests (A and C members do not say); unmarked when they cannot be read. */
+  private async marked(client: { listTests(appId: string): Promise<AppTest[]> }, appId: string, detail: ServiceTestGroupDetail): Promise<ServiceTestGroupDetail> {
+    try {
+      return markComponents(detail, await client.listTests(appId));
+    } catch (e) {
+      this.b.log.warn(`The tests of ${appId} could not be read to mark a group's components: ${this.b.describe(e)}`);
+      return detail;
+    }
   }
 
   private problem(e: unknown, logLine: string): string {

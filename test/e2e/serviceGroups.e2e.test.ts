@@ -8,6 +8,7 @@
 import * as assert from 'node:assert/strict';
 import type { Locator } from 'playwright-core';
 import { waitUntil } from '../support/processes';
+import { answerDialog, escapeRegExp } from './dialog';
 import { startRunOnService } from './service';
 import { UI_TIMEOUT_MS, useWorkbench, type Workbench } from './harness';
 
@@ -16,9 +17,6 @@ const REGRESSION = 'tg_todo_regression';
 const T = { add: 'tst_todo_add', filter: 'tst_todo_filter', remove: 'tst_todo_delete', component: 'cmp_todo_sign_in' };
 const RELEASE_NOTES = 'aut_todo_release_notes';
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /** The view pane (Runs, Test Groups) whose header reads `title`. */
 function pane(wb: Workbench, title: string): Locator {
@@ -55,16 +53,6 @@ async function rowMenu(wb: Workbench, view: string, label: string, item: string)
   await wb.chooseInOpenMenu(item);
 }
 
-/** Answers the editor's modal dialog with `button`; returns the dialog's text. */
-async function answerDialog(wb: Workbench, expected: RegExp, button: string): Promise<string> {
-  const dialog = wb.page.locator('.monaco-dialog-box');
-  await dialog.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-  const text = await dialog.innerText();
-  assert.match(text, expected);
-  await dialog.locator('.monaco-button', { hasText: new RegExp(`^${escapeRegExp(button)}$`) }).first().click();
-  await dialog.waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
-  return text;
-}
 
 function pickRow(wb: Workbench, label: string): Locator {
   return wb.page.locator('.quick-input-widget .monaco-list-row').filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) }).first();

@@ -2,13 +2,16 @@
 // emulator's deployed profile the Testing view lists app_todo's tests under "Agent Runs: App
 // Tests"; the row's Run button asks for the branch once (Enter takes the first of the app's
 // branches), one POST /test-runs starts it, and the step results are read in the Testing view:
-// the untaken branch of the condition skipped, the warning step passed with its words beside it.
+// the untaken branch of the condition skipped, the warning step passed with its words beside it;
+// a test whose user for branches is disabled says so on its row and asks before a run.
 // Against the reference profile the workbench shows nothing of them.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { waitUntil } from '../support/processes';
 import { paths } from '../support/paths';
+import { testAdmin } from '../emulator/testing';
+import { answerDialog } from './dialog';
 import { UI_TIMEOUT_MS, useWorkbench, type Workbench } from './harness';
 
 const RUN_TIMEOUT_MS = 120_000;
@@ -26,6 +29,8 @@ describe('UI: the app\'s tests in the Test Explorer (deployed profile)', functio
 
   it('runs a service test from the Testing view and reads its step results there', async () => {
     const wb = workbench();
+    // Version B's tests (a condition with its two branches, a group list); C's test users are the last test's.
+    await testAdmin(wb.emulator.adminUrl).setWider('B');
     await wb.waitForExtensionActivation(90_000);
     // The Runs view visible with a token: the service's schema is read, the key turns on.
     await wb.openActivityBarView('Agent Runs');
@@ -39,6 +44,9 @@ describe('UI: the app\'s tests in the Test Explorer (deployed profile)', functio
     const widget = wb.page.locator('.quick-input-widget');
     await widget.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
     await waitUntil(async () => (await widget.locator('.quick-input-list .monaco-list-row.focused').count()) > 0, UI_TIMEOUT_MS, 'a branch to pick');
+    // The branch typed, as a person who knows it does (the service lists no branches).
+    await widget.locator('.quick-input-box input').fill('main');
+    await waitUntil(async () => (await widget.locator('.quick-input-list .monaco-list-row.focused').innerText()).startsWith('main'), UI_TIMEOUT_MS, 'main to be offered first');
     await widget.locator('.quick-input-box input').press('Enter');
 
     const test = await wb.waitForTreeRow('Filter completed todos');
@@ -90,6 +98,31 @@ describe('UI: the app\'s tests in the Test Explorer (deployed profile)', functio
     const member = rows.filter({ hasText: 'Add a todo' }).last();
     assert.ok(await member.locator('.codicon-testing-passed-icon').count() > 0, 'the member passed');
     await wb.screenshot('service-test-group-run');
+  });
+  it('a test whose user for branches is disabled: its row says so, and the person is asked before a run that would fail (Cancel sends nothing, Run Anyway sends it)', async () => {
+    const wb = workbench();
+    // Version C, as published: test users listed as { testUsers }, a run without a user logs nobody in.
+    await testAdmin(wb.emulator.adminUrl).setWider('C');
+    await wb.openActivityBarView('Testing');
+    const row = await wb.waitForTreeRow('Share a list');
+    // Who it signs in as, by environment: the disabled user on branches, no login live.
+    await waitUntil(async () => /branch: .+ \(disabled\) · live: no login/.test(await row.innerText()), UI_TIMEOUT_MS, 'the row to say who the test signs in as');
+    const posts = (): number => wb.emulator.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/test-runs')).length;
+    const before = posts();
+    const why = /This run will fail before it starts[\s\S]*“Share a list”: its test user for branches, .+, is disabled\./;
+    await row.hover();
+    await row.locator('.codicon-testing-run-icon').first().click({ timeout: UI_TIMEOUT_MS });
+    await answerDialog(wb, why, 'Cancel');
+    await wb.screenshot('service-test-disabled-user');
+    await waitUntil(() => Promise.resolve(posts() > before), 2_000, 'a POST').then(() => assert.fail('Cancel sent the run'), () => undefined);
+
+    await row.hover();
+    await row.locator('.codicon-testing-run-icon').first().click({ timeout: UI_TIMEOUT_MS });
+    await answerDialog(wb, why, 'Run Anyway');
+    await waitUntil(() => Promise.resolve(posts() === before + 1), UI_TIMEOUT_MS, 'one POST /test-runs after Run Anyway');
+    // The service fails it before its first step, as the dialog said.
+    const test = await wb.waitForTreeRow('Share a list');
+    await waitUntil(async () => (await test.locator('.codicon-testing-failed-icon, .codicon-testing-error-icon').count()) > 0, RUN_TIMEOUT_MS, 'the run to fail');
   });
 });
 

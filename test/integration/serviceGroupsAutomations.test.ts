@@ -12,7 +12,7 @@ import type { AgentRunsTestApi } from '../../src/extension';
 import type { RunsTreeElement } from '../../src/runs/runsTree';
 import type { TestGroupsElement } from '../../src/testGroups/view';
 import { readTestContext } from '../support/testContext';
-import { activateForApp, admin, none, restoreReference, waitFor } from './emulatorAdmin';
+import { activateForApp, admin, none, requestsSince, restoreReference, waitFor } from './emulatorAdmin';
 
 describe('Service test groups and automations, against the emulator', function () {
   this.timeout(120_000);
@@ -37,13 +37,20 @@ describe('Service test groups and automations, against the emulator', function (
     assert.match(text, /Started agent run \S+ on app_todo/);
   };
 
+  /** The published version the emulator served before this suite. */
+  let wider = 'C';
+
   before(async function () {
     if (!context) this.skip();
     ({ api } = await activateForApp(context));
+    // Version B's groups (a list, components marked among the members); A's have their own test.
+    ({ version: wider } = await admin(context, 'GET', '/wider') as { version: string });
+    await admin(context, 'PUT', '/wider', { version: 'B' });
   });
 
   after(async () => {
     if (!context) return;
+    await admin(context, 'PUT', '/wider', { version: wider });
     await restoreReference(context);
   });
 
@@ -84,6 +91,71 @@ describe('Service test groups and automations, against the emulator', function (
       }
     }
     assert.ok(sawComponent, 'a seeded group has a component member');
+  });
+
+  it('Rename of a group whose members the answer does not give as a list: refused at once, nothing sent (no name asked, no PUT)', async () => {
+    const ctx = context!;
+    await waitFor('agentRuns.serviceTestGroupEdit', () => (api.capability('serviceTestGroupEdit') ? true : undefined));
+    for (const fault of [{ extraFields: { members: null } }, { dropFields: ['members'] }, { extraFields: { members: [{ testId: null, membershipId: 'm1' }, { testId: 'tst_todo_add', membershipId: 'm2' }] } }]) {
+      await admin(ctx, 'POST', '/faults', { method: 'GET', path: '^/test-groups/tg_todo_smoke$', times: 0, ...fault });
+      try {
+        const start = (await requestsSince(ctx, 0)).next;
+        // Without the refusal an input box would wait for a name: the command would not settle on its own.
+        const outcome = await Promise.race([
+          vscode.commands.executeCommand<string>('agentRuns.serviceTestGroups.rename', { groupId: 'tg_todo_smoke', appId: 'app_todo', name: 'Smoke' }),
+          new Promise<string>((r) => setTimeout(() => r('still waiting'), 5_000)),
+        ]);
+        assert.equal(outcome, 'cancelled', JSON.stringify(fault));
+        const log = (await requestsSince(ctx, start)).requests;
+        assert.ok(log.some((r) => r.method === 'GET' && r.path.endsWith('/test-groups/tg_todo_smoke')), 'the group was read');
+        assert.deepEqual(log.filter((r) => r.method !== 'GET'), [], 'nothing written');
+      } finally {
+        await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+        await admin(ctx, 'DELETE', '/faults');
+      }
+    }
+    // The view says so instead of showing a smaller group.
+    const roots = await groupsChildren();
+    await admin(ctx, 'POST', '/faults', { method: 'GET', path: '^/test-groups/tg_todo_smoke$', times: 0, extraFields: { members: null } });
+    try {
+      await vscode.commands.executeCommand('agentRuns.serviceTestGroups.refresh');
+      const smoke = (await groupsChildren()).find((e) => (e as { groupId?: string }).groupId === 'tg_todo_smoke');
+      assert.ok(smoke, `among ${roots.length} rows`);
+      const rows = await Promise.all((await groupsChildren(smoke)).map(groupItem));
+      assert.deepEqual(rows.map((r) => [labelOf(r), r.contextValue]), [['Not every test of this group could be read', 'serviceGroupsMessage']]);
+      assert.match(String(rows[0].description), /no list of its tests that this extension can read/);
+    } finally {
+      await admin(ctx, 'DELETE', '/faults');
+      await vscode.commands.executeCommand('agentRuns.serviceTestGroups.refresh');
+    }
+  });
+
+  it('version A (no group list): the groups created here are read by ID, shown as the service has them, and open to their members', async () => {
+    const ctx = context!;
+    const { version } = await admin(ctx, 'GET', '/wider') as { version: string };
+    const name = `Created here, A ${Date.now()}`;
+    const made = await api.assistant.tool('agentRuns_createTestGroup')!.invoke({ input: { name, appId: 'app_todo', testIds: ['tst_todo_filter', 'tst_todo_add'] }, toolInvocationToken: undefined }, none);
+    const groupId = /\b(tg_[\w-]+)/.exec(made?.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('') ?? '')?.[1];
+    assert.ok(groupId, 'the tool says the new group\'s ID');
+    try {
+      await admin(ctx, 'PUT', '/wider', { version: 'A' });
+      await readSchema('Integration: version A lists no groups');
+      await waitFor('the group list to turn off', () => (api.capability('serviceTestGroupList') ? undefined : true));
+      await vscode.commands.executeCommand('agentRuns.serviceTestGroups.refresh');
+      const roots = await groupsChildren();
+      const mine = roots.find((e) => (e as { groupId?: string }).groupId === groupId);
+      assert.ok(mine && kindOf(mine) === 'serviceGroup', `a service row for ${groupId}`);
+      const item = await groupItem(mine);
+      assert.match(String(item.contextValue), /^testGroup;service;local$/);
+      assert.match(String(item.description), /2 tests/);
+      assert.doesNotMatch(String(item.description), /not listed by the service/);
+      assert.ok(roots.every((e) => (e as { groupId?: string }).groupId !== 'tg_todo_smoke'), 'no group nobody here created');
+      const members = await Promise.all((await groupsChildren(mine)).map(groupItem));
+      assert.deepEqual(members.map((m) => m.description), ['tst_todo_filter', 'tst_todo_add']);
+    } finally {
+      await admin(ctx, 'PUT', '/wider', { version });
+      await readSchema('Integration: back to the version before');
+    }
   });
 
   it('deployed profile: the app\'s automations are under its "Automations" row, in the service\'s order, with trigger, last run and its error', async () => {

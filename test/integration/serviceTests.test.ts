@@ -47,6 +47,8 @@ describe('The app\'s tests in the Test Explorer (extension host, deployed profil
   const context = readTestContext();
   let api: AgentRunsTestApi;
   let mod: typeof ServiceTestsEntry;
+  /** The published version the emulator served before this suite. */
+  let wider = 'C';
 
   /** Starts a run with the tool (which reads /openapi.json): the capability keys learn from it. */
   const readSchema = async (): Promise<void> => {
@@ -61,6 +63,10 @@ describe('The app\'s tests in the Test Explorer (extension host, deployed profil
     let ext: vscode.Extension<unknown>;
     ({ ext, api } = await activateForApp(context));
     await admin(context, 'PATCH', '/settings', { preset: 'deployed', staleReadMs: null, staleStatusAfterFollowUpMs: null });
+    // Version B's tests (conditions and their branches, a group list, versions listed without a
+    // branch for the branch pick); version A's groups have their own test below, C's test users the UI test's.
+    ({ version: wider } = await admin(context, 'GET', '/wider') as { version: string });
+    await admin(context, 'PUT', '/wider', { version: 'B' });
     await readSchema();
     await waitFor('agentRuns.serviceTests to turn on', () => (api.capability('serviceTests') ? true : undefined));
     // The same module instance the extension loaded (one require cache per extension host).
@@ -72,6 +78,7 @@ describe('The app\'s tests in the Test Explorer (extension host, deployed profil
   after(async () => {
     if (!context) return;
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await admin(context, 'PUT', '/wider', { version: wider });
     await restoreReference(context);
   });
 
@@ -161,6 +168,64 @@ describe('The app\'s tests in the Test Explorer (extension host, deployed profil
     assert.equal(item.description, '1 test');
   });
 
+  it('Run on an app runs each of its tests once: not its groups as well, whose members are those tests', async () => {
+    const ctx = context!;
+    const { controller, runner } = live()!;
+    await controller.refreshHandler!(none);
+    const app = controller.items.get('app/app_todo')!;
+    assert.ok(children(app).some((c) => c.label.startsWith('Group: ')), 'the app shows groups');
+    // "Share a list" signs in as a disabled user on branches: left out here (the modal is the UI test's).
+    const share = byLabel(app, 'Share a list');
+    const tests = children(app).filter((c) => c.tags.length > 0 && !c.label.startsWith('Group: ') && c !== share);
+    const start = (await requestsSince(ctx, 0)).next;
+    await runner.run(new vscode.TestRunRequest([app], [share]), none, false);
+    const posts = (await requestsSince(ctx, start)).requests.filter((r) => r.method === 'POST' && /\/test-(group-)?runs$/.test(r.path));
+    assert.deepEqual(posts.map((r) => r.path.replace(/.*\//, '')).sort(), tests.map(() => 'test-runs'), JSON.stringify(posts.map((r) => [r.path, r.body])));
+    const sent = posts.map((r) => (JSON.parse(r.body) as { testId: string }).testId).sort();
+    assert.deepEqual(sent, [...new Set(sent)], 'no test started twice');
+  });
+
+  it('a start that lands after the cancel is not followed: said as running on the service, nothing read', async () => {
+    const ctx = context!;
+    const { controller, runner } = live()!;
+    const add = byLabel(controller.items.get('app/app_todo'), 'Add a todo');
+    await admin(ctx, 'POST', '/faults', { method: 'POST', path: '^/test-runs$', passThrough: true, delayMs: 2_500 });
+    try {
+      const before = mod.said.length;
+      const start = (await requestsSince(ctx, 0)).next;
+      const cts = new vscode.CancellationTokenSource();
+      const running = runner.run(new vscode.TestRunRequest([add]), cts.token, false);
+      await waitFor('the POST to be on its way', async () => (await requestsSince(ctx, start)).requests.some((r) => r.method === 'POST' && r.path.endsWith('/test-runs')));
+      cts.cancel();
+      await running;
+      const said = mod.said.slice(before).filter((s) => s.itemId === add.id);
+      assert.deepEqual(said.map((s) => s.verdict), ['skipped'], JSON.stringify(said));
+      assert.match(said[0].message ?? '', /Stopped following run \S+\. The service has no way to cancel a test run: it goes on there\./);
+      await sleep(2_000);
+      const reads = (await requestsSince(ctx, start)).requests.filter((r) => r.method === 'GET' && /\/test-runs\//.test(r.path));
+      assert.deepEqual(reads, [], 'the run is not read');
+    } finally {
+      await admin(ctx, 'DELETE', '/faults');
+    }
+  });
+
+  it('a group deleted on the service leaves the Test Explorer on the next refresh', async () => {
+    const ctx = context!;
+    const { controller } = live()!;
+    const name = `Deleted elsewhere ${Date.now()}`;
+    const result = await api.assistant.tool('agentRuns_createTestGroup')!.invoke({ input: { name, appId: 'app_todo', testIds: ['tst_todo_add'] }, toolInvocationToken: undefined }, none);
+    const text = result?.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('') ?? '';
+    const item = await waitFor(`"Group: ${name}"`, () => children(controller.items.get('app/app_todo')).find((c) => c.label === `Group: ${name}`));
+    const groupId = item.id.split('/').pop()!;
+    assert.match(text, new RegExp(groupId));
+    // Deleted by someone else (the service's own UI): nothing in this window hears of it.
+    const res = await fetch(`${ctx.emulator.baseUrl}/test-groups/${groupId}`, { method: 'DELETE', headers: { authorization: `Bearer ${ctx.emulator.tokens.default}` } });
+    assert.equal(res.status, 200);
+    await controller.refreshHandler!(none);
+    assert.equal(children(controller.items.get('app/app_todo')).find((c) => c.label === `Group: ${name}`), undefined, 'the deleted group is gone');
+    assert.ok(children(controller.items.get('app/app_todo')).some((c) => c.label.startsWith('Group: ')), 'the other groups stay');
+  });
+
   it('a failed test: its failure for "Ask Agent to Fix" lists the failed step and its comment', async () => {
     const { controller, runner } = live()!;
     const remove = byLabel(controller.items.get('app/app_todo'), 'Delete a todo');
@@ -173,6 +238,34 @@ describe('The app\'s tests in the Test Explorer (extension host, deployed profil
     assert.match(described.failed.message, /Cancelled \(the service says “cancelled”\)/);
     const step = children(remove).find((c) => runner.describe(c) !== undefined);
     assert.equal(step && runner.describe(step)?.linkTo, remove, 'a step\'s message links to its test');
+  });
+
+  it('version A (no group list): the groups created here are read by ID and shown, runnable; the seeded ones are not guessed', async () => {
+    const ctx = context!;
+    const { version } = await admin(ctx, 'GET', '/wider') as { version: string };
+    const { controller } = live()!;
+    const name = `Made under A ${Date.now()}`;
+    const made = await api.assistant.tool('agentRuns_createTestGroup')!.invoke({ input: { name, appId: 'app_todo', testIds: ['tst_todo_add', 'tst_todo_filter'] }, toolInvocationToken: undefined }, none);
+    assert.doesNotMatch(made?.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('') ?? '', /Not confirmed|could not|failed/i);
+    try {
+      await admin(ctx, 'PUT', '/wider', { version: 'A' });
+      await readSchema();
+      await waitFor('the group list to turn off', () => (api.capability('serviceTestGroupList') ? undefined : true));
+      assert.equal(api.capability('serviceTestGroups'), true, 'a group is still read by its ID');
+      const start = (await requestsSince(ctx, 0)).next;
+      await controller.refreshHandler!(none);
+      const groups = children(controller.items.get('app/app_todo')).filter((c) => c.label.startsWith('Group: '));
+      const item = groups.find((c) => c.label === `Group: ${name}`);
+      assert.ok(item, groups.map((g) => g.label).join(' | '));
+      assert.equal(item.description, '2 tests');
+      assert.equal(item.tags.map((t) => t.id).join(), 'agentRuns.serviceTests.runnable');
+      assert.equal(groups.find((g) => g.label === 'Group: Smoke'), undefined, 'a seeded group nobody here created is not listed');
+      const log = (await requestsSince(ctx, start)).requests;
+      assert.equal(log.filter((r) => r.method === 'GET' && r.path.includes('/test-groups?')).length, 0, 'no list asked for');
+    } finally {
+      await admin(ctx, 'PUT', '/wider', { version });
+      await readSchema();
+    }
   });
 
   it('reference profile: the controller goes away', async () => {

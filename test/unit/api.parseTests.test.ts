@@ -27,6 +27,12 @@ describe('api: the app\'s tests, test runs, test groups and automations (both pu
       assert.equal(tests[1].timeoutMinutes, 10);
     });
 
+    it('C: description, viewportPreset and both test-user ids null are absent', () => {
+      assert.deepEqual(parseAppTests({ tests: [{ id: 't', name: 'Add', description: null, isComponent: false, viewportPreset: null, liveTestUserId: null, testVersionTestUserId: null, createdAt: 1, updatedAt: 2 }] }), [
+        { id: 't', name: 'Add', isComponent: false, createdAt: 1, updatedAt: 2 },
+      ]);
+    });
+
     it('keeps going past odd elements: no id, not an object, wrong-typed fields dropped, unknown values kept', () => {
       const tests = parseAppTests({
         tests: [null, 'test_x', { name: 'no id' }, { id: '' }, { id: 't1', name: 42, isComponent: 'yes', viewportPreset: 'watch', createdAt: 'soon', extra: { a: 1 } }],
@@ -131,6 +137,17 @@ describe('api: the app\'s tests, test runs, test groups and automations (both pu
       ]);
     });
 
+    it('C: the nullable run fields absent when null; the assigned test user kept, null (no login) absent', () => {
+      const nulls = { branchCacheId: null, model: null, summary: null, groupRunId: null, startedAt: null, completedAt: null, appBaseUrl: null, bubbleAppName: null, assignedTestUser: null };
+      const d = parseTestRunDetail({ run: { id: 'r', status: 'queued', branchId: 'main', branchDisplay: 'Main', environment: 'test', ...nulls }, test: null, steps: [] });
+      assert.deepEqual(d, { run: { id: 'r', status: 'queued', rawStatus: 'queued', branchId: 'main', branchDisplay: 'Main', environment: 'test', artifacts: [] }, steps: [] });
+      const as = parseTestRunDetail({ run: { id: 'r', status: 'running', bubbleAppName: 'todo', assignedTestUser: { id: 'tu_1', name: 'Tess', email: null, database: 'test', extra: 1 } }, steps: [] });
+      assert.deepEqual([as.run.assignedTestUser, as.run.bubbleAppName], [{ id: 'tu_1', name: 'Tess', database: 'test' }, 'todo']);
+      assert.equal('assignedTestUser' in parseTestRunDetail({ run: { id: 'r', assignedTestUser: { name: 'no id' } }, steps: [] }).run, false);
+      const g = parseTestGroupRunDetail({ run: { id: 'g', status: 'running', branchId: null, branchDisplay: null, branchCacheId: null, startedAt: null, completedAt: null }, childRuns: [{ id: 'c', testId: 't', status: 'queued', branchId: null, completedAt: null }] });
+      assert.deepEqual(g, { run: { id: 'g', status: 'running', rawStatus: 'running' }, childRuns: [{ id: 'c', testId: 't', status: 'queued', rawStatus: 'queued' }] });
+    });
+
     it('a run detail without its run is refused; a test of the wrong shape is absent', () => {
       refused(() => parseTestRunDetail({ steps: [] }), /test run had no run/);
       refused(() => parseTestRunDetail({ run: { status: 'passed' } }), /test run's run had no id/);
@@ -171,8 +188,26 @@ describe('api: the app\'s tests, test runs, test groups and automations (both pu
       const b = parseServiceTestGroupDetail(GROUP_DETAIL_B);
       assert.deepEqual(b.members.map((m) => [m.testId, m.isComponent, 'membershipId' in m]), [['test_login', false, false], ['cmp_signin', true, false]]);
       const odd = parseServiceTestGroupDetail({ groupId: 'g', members: [{ name: 'no testId' }, { testId: 't', isComponent: 'no' }] });
-      assert.deepEqual(odd, { id: 'g', members: [{ testId: 't' }] });
+      assert.deepEqual(odd, { id: 'g', members: [{ testId: 't' }], unreadMembers: 1 });
       refused(() => parseServiceTestGroupDetail({ name: 'x' }), /test group had no id/);
+    });
+
+    it('members null, missing or not a list, or a member with a null testId: the list is marked incomplete, never read as empty', () => {
+      for (const members of [null, undefined, 'x', { testId: 't' }]) {
+        const g = parseServiceTestGroupDetail({ id: 'g', name: 'Smoke', testCount: 2, members });
+        assert.deepEqual([g.members, g.unreadMembers], [[], 'list'], JSON.stringify(members));
+      }
+      const nullId = parseServiceTestGroupDetail({ id: 'g', members: [{ testId: null, membershipId: 'm1' }, { testId: 't2', membershipId: 'm2' }, 7] });
+      assert.deepEqual([nullId.members.map((m) => m.testId), nullId.unreadMembers], [['t2'], 2]);
+      assert.equal('unreadMembers' in parseServiceTestGroupDetail({ id: 'g', members: [] }), false, 'an empty list is read as empty');
+    });
+
+    it('C\'s nullable group and member fields: description, archivedAt null; members with membershipId', () => {
+      const c = parseServiceTestGroupDetail({
+        id: 'g', projectId: 'p', name: 'Smoke', description: null, testCount: 1, archivedAt: null, createdAt: 1, updatedAt: 2,
+        members: [{ membershipId: 'm1', testId: 't1', name: 'Login', description: null, liveTestUserId: null, testVersionTestUserId: null, updatedAt: 3 }],
+      });
+      assert.deepEqual(c, { id: 'g', projectId: 'p', name: 'Smoke', testCount: 1, createdAt: 1, updatedAt: 2, members: [{ membershipId: 'm1', testId: 't1', name: 'Login', updatedAt: 3 }] });
     });
 
     it('PUT/DELETE answers: { ok: true }, or nothing, is done; ok: false is not', () => {
@@ -190,6 +225,13 @@ describe('api: the app\'s tests, test runs, test groups and automations (both pu
       assert.deepEqual(list[0], withoutNulls(AUTOMATION_MANUAL));
       assert.deepEqual(list[1], AUTOMATION_CRON);
       assert.deepEqual(list[2], { id: 'a3', enabled: false, actionKinds: ['run_tests', 'teleport'], canRunManually: false });
+    });
+
+    it('C: createdByName null is absent; the run status a free string kept as sent', () => {
+      assert.deepEqual(parseAutomations({ automations: [{ id: 'a', name: 'Nightly', enabled: true, triggerKind: 'cron', actionKinds: ['run_tests'], canRunManually: false, createdByName: null, lastRunAt: null, lastRunError: null }] }), [
+        { id: 'a', name: 'Nightly', enabled: true, triggerKind: 'cron', actionKinds: ['run_tests'], canRunManually: false },
+      ]);
+      assert.equal(parseAutomationRunQueued({ automationId: 'a', status: 'Accepted for later', queuedAt: 1 }, 'a').status, 'Accepted for later');
     });
 
     it('a run queued: the status kept as sent, the time as a number or a date, the id asked for when left out', () => {

@@ -124,6 +124,12 @@ describe('assistant: test run and automation confirmations (issue 22 §4)', () =
     assert.match(live.message, /Branch: \*\*live\*\* — the test runs against the live app, with its live test user/);
   });
 
+  it('says who the run signs in as and, when its user will fail it, that it will fail before it starts', () => {
+    const c = testRunConfirmation({ testId: 'tst_share', testName: 'Share', branch: 'main', signsInAs: 'Dee (disabled)', userProblem: 'Share: its test user for branches, Dee, is disabled.' }, l10n);
+    assert.match(c.message, /Signs in as: `Dee \(disabled\)`\n\n\*\*This run will fail before it starts\*\*: `Share: its test user for branches, Dee, is disabled\.`/);
+    assert.doesNotMatch(testRunConfirmation({ testId: 't', branch: 'main', signsInAs: 'no login' }, l10n).message, /fail/);
+  });
+
   it('keeps a hostile name inert in code; names the automation, its trigger and actions in order', () => {
     const c = testRunConfirmation({ testId: 't', testName: 'x` [a](command:y) `', branch: 'main' }, l10n);
     assert.match(c.message, /Test: `` x` \[a\]\(command:y\) ` `` \(`t`\)/);

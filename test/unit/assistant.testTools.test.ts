@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import * as apiModule from '../../src/api/index';
 import { ApiError } from '../../src/api/errors';
-import type { AppTest, AppTestDetail, Automation, StartTestRunRequest, TestGroupRunDetail, TestRunDetail } from '../../src/api/testTypes';
+import type { AppTest, AppTestDetail, Automation, StartTestRunRequest, TestGroupRunDetail, TestRunDetail, TestUser } from '../../src/api/testTypes';
 import { ToolInputError, checkToolInput } from '../../src/core/assistant/schemas';
 import type { Capability } from '../../src/core/capabilities';
 import type { AutomationRunResult, TestRunResult } from '../../src/runs/sendDoor';
@@ -23,7 +23,11 @@ const AUTOMATION = 'agentRuns_runAutomation';
 
 const token: vscode.CancellationToken = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose: () => undefined }) };
 
-const TESTS: AppTest[] = [{ id: 'test_login', name: 'Log in', isComponent: false }, { id: 'cmp_nav', name: 'Navigate', isComponent: true }];
+const TESTS: AppTest[] = [
+  { id: 'test_login', name: 'Log in', isComponent: false }, { id: 'cmp_nav', name: 'Navigate', isComponent: true },
+  { id: 'test_share', name: 'Share', isComponent: false, testVersionTestUserId: 'tu_off', liveTestUserId: 'tu_elsewhere' },
+];
+const USERS: TestUser[] = [{ id: 'tu_off', name: 'Dee', database: 'test', isDisabled: true }];
 const RUN_DETAIL: TestRunDetail = {
   run: { id: 'tr_1', testId: 'test_login', status: 'warning', summary: 'Slow', artifacts: [] },
   steps: [{ id: 's1', position: 0, status: 'warning', comment: 'Took 9 s', artifacts: [] }],
@@ -65,6 +69,7 @@ function depsOf(w: World): Deps {
     getTestRun: (id: string) => (w.reads.push(`GET /test-runs/${id}`), id === 'tr_1' ? Promise.resolve(RUN_DETAIL) : Promise.reject(notFound(`Test run ${id}`))),
     getTestGroupRun: (id: string) => (w.reads.push(`GET /test-group-runs/${id}`), id === 'tgr_1' ? Promise.resolve(GROUP_RUN) : Promise.reject(notFound(`Group run ${id}`))),
     listAutomations: (appId: string) => (w.reads.push(`GET /automations?appId=${appId}`), Promise.resolve(AUTOMATIONS)),
+    listTestUsers: (appId: string) => (w.reads.push(`GET /test-users?appId=${appId}`), Promise.resolve(USERS)),
   };
   const door = {
     startTestRun: (req: StartTestRunRequest) => (w.sends.push(`POST /test-runs ${JSON.stringify(req)}`), Promise.resolve(w.startResult)),
@@ -142,7 +147,7 @@ describe('the test and automation tools against fakes of the contract (issue 22 
 
   it('lists the default app\'s tests with components apart; reads a run and a group run', async () => {
     const list = await invoke(LIST, {});
-    assert.match(list, /Tests: 1\n- test_login · "Log in"/);
+    assert.match(list, /Tests: 2\n- test_login · "Log in"\n- test_share · "Share"/);
     assert.match(list, /Components: 1 .*\n- cmp_nav · "Navigate"/);
     const read = await invoke(READ, { runId: 'tr_1' });
     assert.match(read, /status: warning/);
@@ -163,6 +168,16 @@ describe('the test and automation tools against fakes of the contract (issue 22 
     const text = await invoke(RUN, { testId: 'test_login', branch: 'feature/x' });
     assert.match(text, /^Started test run tr_new of test test_login \("Log in"\) on branch feature\/x\. .*agentRuns_readTestRun tool \(runId tr_new\)/);
     assert.deepEqual(w.sends, ['POST /test-runs {"testId":"test_login","branchId":"feature/x"}']);
+  });
+
+  it('run: the confirmation says who the run signs in as, and that a disabled user will fail it before it starts; a user of another app is not judged', async () => {
+    const branch = messageOf(await prepare(RUN, { testId: 'test_share', branch: 'main' }));
+    assert.match(branch, /Signs in as: `Dee \(disabled\)`/);
+    assert.match(branch, /\*\*This run will fail before it starts\*\*: `Share: its test user for branches, Dee, is disabled\.`/);
+    const live = messageOf(await prepare(RUN, { testId: 'test_share', branch: 'live' }));
+    assert.doesNotMatch(live, /Signs in as|fail before/, 'tu_elsewhere is not among this app\'s users: not said to be missing');
+    assert.match(messageOf(await prepare(RUN, { testId: 'test_login', branch: 'main' })), /Signs in as: `no login`/);
+    assert.deepEqual(w.sends, []);
   });
 
   it('run: a component or an unknown test is refused before the person is asked, nothing sent', async () => {
@@ -231,7 +246,7 @@ describe('@agent-runs /tests and /automations against fakes of the contract (iss
 
   it('/tests lists the default app\'s tests; /tests <ID> reads a run, or a group run by its ID', async () => {
     const list = unescape((await ask(depsOf(w), 'tests', '')).markdown.join('\n'));
-    assert.match(list, /Tests: 1\*\* {2}\n- test_login · "Log in"/);
+    assert.match(list, /Tests: 2\*\* {2}\n- test_login · "Log in"/);
     const run = unescape((await ask(depsOf(w), 'tests', 'tr_1')).markdown.join('\n'));
     assert.match(run, /Test run tr_1/);
     assert.match(run, /comment: "Took 9 s"/);

@@ -17,7 +17,8 @@ describe('Capabilities: what the served schema lists turns on', () => {
       'agentRuns.codeReviews': ['POST /code-reviews'],
       'agentRuns.serviceTests': ['GET /tests', 'GET /tests/{}', 'POST /test-runs', 'GET /test-runs/{}'],
       'agentRuns.serviceTestGroupRuns': ['POST /test-group-runs', 'GET /test-group-runs/{}'],
-      'agentRuns.serviceTestGroups': ['GET /test-groups', 'GET /test-groups/{}'],
+      'agentRuns.serviceTestGroups': ['GET /test-groups/{}'],
+      'agentRuns.serviceTestGroupList': ['GET /test-groups'],
       'agentRuns.serviceTestGroupEdit': ['PUT /test-groups/{}'],
       'agentRuns.serviceTestGroupDelete': ['DELETE /test-groups/{}'],
       'agentRuns.automations': ['GET /automations'],
@@ -34,10 +35,10 @@ describe('Capabilities: what the served schema lists turns on', () => {
     }
   });
 
-  it('version A (no group list, no PUT/DELETE of groups): tests, group runs and automations, not the group views', () => {
+  it('version A (no group list, no PUT/DELETE of groups): tests, group runs, groups read by ID and automations; not the list, not the edits', () => {
     const a = ALL.filter((o) => !['GET /test-groups', 'PUT /test-groups/{}', 'DELETE /test-groups/{}'].includes(o));
     const on = servedCapabilities({ operations: a });
-    assert.deepEqual(CAPABILITIES.filter((c) => !on.has(c)), ['serviceTestGroups', 'serviceTestGroupEdit', 'serviceTestGroupDelete']);
+    assert.deepEqual(CAPABILITIES.filter((c) => !on.has(c)), ['serviceTestGroupList', 'serviceTestGroupEdit', 'serviceTestGroupDelete']);
   });
 
   it('a path listed with another method is not the operation', () => {

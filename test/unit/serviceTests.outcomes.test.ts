@@ -30,7 +30,10 @@ describe('serviceTests: statuses, steps and words', () => {
       else assert.equal(o.message, undefined);
     }
     // An unlisted status ends a run only with completedAt.
-    assert.deepEqual(runOutcome({ status: 'paused' }, l), { verdict: 'running', final: false });
+    // Until then it is dormant: still running, read ever less often, and said so.
+    const paused = runOutcome({ status: 'paused' }, l);
+    assert.deepEqual([paused.verdict, paused.final, paused.dormant], ['running', false, true]);
+    assert.match(paused.message ?? '', /“paused”, a status this extension does not know/);
     const ended = runOutcome({ status: 'timed_out', completedAt: 5 }, l);
     assert.equal(ended.verdict, 'errored');
     assert.match(ended.message ?? '', /“timed_out”/);

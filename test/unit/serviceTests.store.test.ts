@@ -7,6 +7,7 @@ import { plainL10n } from '../../src/core/l10n';
 import { TestRunStore, type GroupRunUpdate, type ReadEnd, type TestRunReads, type TestRunUpdate } from '../../src/core/serviceTests/store';
 
 const FAST = 1_000;
+const BACKGROUND = 15_000;
 
 function step(id: string, position: number, status: TestStepStatus, extra: Partial<TestRunStep> = {}): TestRunStep {
   return { id, position, status, artifacts: [], ...extra };
@@ -43,7 +44,7 @@ class Harness {
   readonly store = new TestRunStore({
     reads: () => Promise.resolve(this.client),
     clock: this.clock,
-    cadence: () => ({ fastMs: FAST, maxBackoffMs: 60_000 }),
+    cadence: () => ({ fastMs: FAST, maxBackoffMs: 60_000, backgroundMs: BACKGROUND }),
     l10n: plainL10n,
     describe: (e) => (e instanceof Error ? e.message : String(e)),
     onUnauthorized: () => this.unauthorized++,
@@ -150,6 +151,60 @@ describe('serviceTests: the test-run store', () => {
     assert.equal(h.reads.filter((r) => r.path === '/test-runs/gone').length, 3);
     assert.equal(s.ends.length, 1);
     assert.equal(s.ends[0].kind, 'lost');
+  });
+
+  it('a run with a status nobody lists and no completedAt backs off like a dormant agent run (15 s doubling, 10 min at most), then reads fast again once it moves', async () => {
+    const h = new Harness();
+    const s = h.sink<TestRunUpdate>();
+    h.runs.set('r1', run('r1', 'paused_by_admin', []));
+    h.store.followTest('r1', s);
+    await h.tick(3_600_000);
+    const gaps = h.reads.slice(1).map((r, i) => r.at - h.reads[i].at);
+    // 15 s, 30 s, 60 s, … capped at DORMANT_MAX_MS: an hour holds 11 reads, not 3 600.
+    assert.deepEqual(gaps.slice(0, 6), [15_000, 30_000, 60_000, 120_000, 240_000, 480_000]);
+    assert.ok(gaps.slice(6).every((g) => g === 600_000), gaps.join());
+    assert.equal(h.reads.length, 11);
+    assert.equal(s.updates[0].outcome.dormant, true);
+    assert.match(s.updates[0].outcome.message ?? '', /“paused_by_admin”, a status this extension does not know/);
+    assert.equal(s.ends.length, 0);
+    h.runs.set('r1', run('r1', 'running', []));
+    await h.tick(600_000);
+    const moved = h.reads.length;
+    await h.tick(3 * FAST);
+    assert.equal(h.reads.length, moved + 3, 'read at the fast cadence again once the status is known');
+    h.runs.set('r1', run('r1', 'paused_by_admin', [], { completedAt: 5 }));
+    await h.tick(FAST);
+    assert.deepEqual(s.ends.map((e) => e.kind), ['done'], 'with completedAt it ended');
+  });
+
+  it('a group run with a status nobody lists backs off the same way', async () => {
+    const h = new Harness();
+    h.groups.set('g1', { run: { id: 'g1', status: 'on_hold' }, childRuns: [] });
+    h.store.followGroup('g1', h.sink<GroupRunUpdate>());
+    await h.tick(120_000);
+    assert.deepEqual(h.reads.map((r) => r.at), [0, 15_000, 45_000, 105_000]);
+  });
+
+  it('three 404s reading one child run end that child, not the group run: the others are still read to their end', async () => {
+    const h = new Harness();
+    const s = h.sink<GroupRunUpdate>();
+    const group = (status: TestRunStatus, b: TestRunStatus): TestGroupRunDetail => ({
+      run: { id: 'g1', status }, childRuns: [{ id: 'gone', testId: 't1', status: 'running' }, { id: 'c2', testId: 't2', status: b }],
+    });
+    h.groups.set('g1', group('running', 'running'));
+    h.runs.set('c2', run('c2', 'running', []));
+    h.store.followGroup('g1', s);
+    await h.tick(5 * FAST);
+    assert.equal(h.reads.filter((r) => r.path === '/test-runs/gone').length, 3, 'the child is given up after three 404s');
+    assert.deepEqual(s.ends, [], 'the group is still read');
+    const lost = s.updates.flatMap((u) => u.lostChildren);
+    assert.deepEqual(lost.map((c) => c.runId), ['gone']);
+    assert.match(lost[0].message, /no longer knows run gone/);
+    h.groups.set('g1', group('passed', 'passed'));
+    h.runs.set('c2', run('c2', 'passed', []));
+    await h.tick(3 * FAST);
+    assert.deepEqual(s.ends, [{ kind: 'done' }]);
+    assert.equal(s.updates[s.updates.length - 1].children.find((c) => c.runId === 'c2')?.outcome.verdict, 'passed');
   });
 
   it('a 401 goes to the one token handling and ends the read', async () => {

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import type { AppTest, ServiceTestGroup, ServiceTestGroupMember } from '../../src/api/testTypes';
+import type { AppTest, ServiceTestGroup, ServiceTestGroupDetail, ServiceTestGroupMember } from '../../src/api/testTypes';
 import { plainL10n } from '../../src/core/l10n';
 import {
-  appsToList, editTestsChoices, groupContextValue, groupRefOf, memberRow, mergeGroups, testCountText, testIdsAfterEdit, unknownIdsMessage, unknownTestIds, withoutIds,
+  appsToList, editTestsChoices, groupContextValue, groupRefOf, memberRow, mergeGroups, testCountText, testIdsAfterEdit, unknownIdsMessage, unwritableMembers, groupsReadById, markComponents, componentsUnsaid, unknownTestIds, withoutIds,
 } from '../../src/core/testGroups/serviceGroups';
 import type { TestGroupRecord } from '../../src/core/testGroups/store';
 
@@ -73,11 +73,18 @@ describe('Test groups from the service: Edit Tests', () => {
     assert.match(choices[3].description, /not listed/);
   });
 
-  it('sends the picked tests in the order offered and keeps the group\'s components, which were not offered', () => {
+  it('keeps the group\'s order and its components, which were not offered, and adds new picks at the end in the order offered', () => {
     const choices = editTestsChoices(tests, detail, plainL10n);
-    assert.deepEqual(testIdsAfterEdit(choices, new Set(['t3', 't1']), detail, tests), ['t1', 't3', 'c1']);
+    assert.deepEqual(testIdsAfterEdit(choices, new Set(['t3', 't1']), detail, tests), ['c1', 't1', 't3']);
     // A's members do not say isComponent: the app's list tells.
     assert.deepEqual(testIdsAfterEdit(choices, new Set(['t2']), { members: [{ testId: 't2' }, { testId: 'c1', membershipId: 'm' }] }, tests), ['t2', 'c1']);
+  });
+
+  it('an ordered group (the "Sign in" component first, then tests against the app\'s listing order) stays in its order', () => {
+    const ordered = { members: [{ testId: 'c1', membershipId: 'm1' }, { testId: 't3', membershipId: 'm2' }, { testId: 't1', membershipId: 'm3' }] };
+    const choices = editTestsChoices(tests, ordered, plainL10n);
+    assert.deepEqual(testIdsAfterEdit(choices, new Set(['t3', 't1', 't2']), ordered, tests), ['c1', 't3', 't1', 't2']);
+    assert.deepEqual(testIdsAfterEdit(choices, new Set(['t1']), ordered, tests), ['c1', 't1']);
   });
 });
 
@@ -99,5 +106,49 @@ describe('Create Test Group from File(s): the IDs checked against the app\'s tes
     assert.deepEqual(groupRefOf('g2'), { groupId: 'g2' });
     assert.equal(groupRefOf({ groupId: '' }), undefined);
     assert.equal(groupRefOf(undefined), undefined);
+  });
+});
+
+describe('Test groups from the service: a member list read short is never written back', () => {
+  const m = (testId: string): ServiceTestGroupMember => ({ testId, membershipId: `m_${testId}` });
+  it('refuses a list that was not a list, members without a test ID, and a count the list does not match', () => {
+    assert.match(unwritableMembers({ members: [], unreadMembers: 'list', testCount: 3 }, 'Smoke', plainL10n) ?? '', /answer for the test group “Smoke” has no list of its tests.*Nothing was sent: the group keeps its tests/);
+    assert.match(unwritableMembers({ members: [m('t2')], unreadMembers: 1 }, 'Smoke', plainL10n) ?? '', /^1 of the tests of “Smoke” could not be read \(no test ID\)\. Nothing was sent/);
+    assert.match(unwritableMembers({ members: [m('t1')], testCount: 2 }, 'Smoke', plainL10n) ?? '', /says “Smoke” has 2 tests but listed 1 of them/);
+  });
+  it('lets a complete list be written, an empty group included', () => {
+    assert.equal(unwritableMembers({ members: [m('t1'), m('t2')], testCount: 2 }, 'Smoke', plainL10n), undefined);
+    assert.equal(unwritableMembers({ members: [m('t1')] }, 'Smoke', plainL10n), undefined);
+    assert.equal(unwritableMembers({ members: [], testCount: 0 }, 'Empty', plainL10n), undefined);
+  });
+});
+
+describe('Test groups from the service: version A has no list, the groups created here are read by ID', () => {
+  it('reads each of the app\'s groups created here, leaves out the ones the service no longer has (404), counts a complete member list', async () => {
+    const asked: string[] = [];
+    const notFound = new Error('404');
+    const read = (id: string): Promise<ServiceTestGroupDetail> => {
+      asked.push(id);
+      if (id === 'gone') return Promise.reject(notFound);
+      return Promise.resolve({ id, name: `S ${id}`, members: [{ testId: 't1' }, { testId: 't2' }], ...(id === 'short' ? { unreadMembers: 1 } : {}) });
+    };
+    const mine = [local('g1'), local('gone'), local('other', { appId: 'app_x' }), local('short')];
+    const groups = await groupsReadById(read, mine, 'app_todo', (e) => e === notFound);
+    assert.deepEqual(asked, ['g1', 'gone', 'short']);
+    assert.deepEqual(groups.map((g) => [g.id, g.name, g.testCount, 'members' in g]), [['g1', 'S g1', 2, false], ['short', 'S short', undefined, false]]);
+  });
+  it('another failure fails the read (the rows shown stay as they were)', async () => {
+    await assert.rejects(groupsReadById(() => Promise.reject(new Error('503')), [local('g1')], 'app_todo', () => false), /503/);
+  });
+});
+
+describe('Test groups from the service: components among A\'s and C\'s members, which do not say', () => {
+  it('marks them from the app\'s tests; a member the app does not list, or one that says, stays as it was', () => {
+    const detail = { id: 'g', members: [{ testId: 'c1', membershipId: 'm1' }, { testId: 't1', membershipId: 'm2' }, { testId: 'gone' }, { testId: 't2', isComponent: true }] };
+    assert.equal(componentsUnsaid(detail), true);
+    const marked = markComponents(detail, [test('c1', { isComponent: true }), test('t1'), test('t2')]);
+    assert.deepEqual(marked.members.map((m) => [m.testId, m.isComponent]), [['c1', true], ['t1', false], ['gone', undefined], ['t2', true]]);
+    assert.equal(memberRow(marked.members[0], plainL10n).contextValue, 'testGroupMember;component');
+    assert.equal(componentsUnsaid({ members: [{ testId: 't', isComponent: false }] }), false);
   });
 });

@@ -166,6 +166,10 @@ export interface TestRunSummary {
   testName?: string;
   branch: string;
   appId?: string;
+  /** Who the run signs in as (core/serviceTests/testUsers.ts's words), when the app's test users were read. */
+  signsInAs?: string;
+  /** Why the service will fail the run before it starts (its test user), when it will. */
+  userProblem?: string;
 }
 
 /** The live app rather than a branch (the Test Explorer's rule). */
@@ -180,6 +184,8 @@ export function testRunConfirmation(s: TestRunSummary, l10n: L10n): Confirmation
   lines.push(live
     ? field(l10n.t('Branch'), `**${l10n.t('live')}** — ${l10n.t('the test runs against the live app, with its live test user')}`)
     : field(l10n.t('Branch'), code(s.branch, 250)));
+  if (s.signsInAs !== undefined) lines.push(field(l10n.t('Signs in as'), code(s.signsInAs)));
+  if (s.userProblem !== undefined) lines.push(`**${l10n.t('This run will fail before it starts')}**: ${code(s.userProblem, 300)}`);
   return {
     title: live ? l10n.t('Run test “{0}” on the LIVE app?', what) : l10n.t('Run test “{0}” on branch {1}?', what, oneLine(s.branch, 60)),
     message: lines.join('\n\n'),

@@ -16,7 +16,7 @@
  */
 import { isApiError } from '../../api/errors';
 import {
-  BACKOFF_JITTER, DORMANT_MAX_MS, NOT_FOUND_RETRY_DELAYS_MS, OFFLINE_AFTER_FAILURES, RATE_LIMIT_DEFAULT_MS, RATE_LIMIT_MAX_MS,
+  BACKOFF_JITTER, dormantDelay, NOT_FOUND_RETRY_DELAYS_MS, OFFLINE_AFTER_FAILURES, RATE_LIMIT_DEFAULT_MS, RATE_LIMIT_MAX_MS,
   RATE_LIMIT_MIN_MS, type PollerSettings,
 } from './settings';
 
@@ -193,13 +193,8 @@ export class ReadPolicy {
     return { unauthorized: false, serviceHold, goneOffline, giveUp };
   }
 
-  /** Background cadence doubling per dormant read, at most DORMANT_MAX_MS (never faster than the background cadence). */
   private dormantDelay(run: RunState): number {
-    if (run.dormant === 0) {
-      return 0;
-    }
-    const bg = this.settings().backgroundMs;
-    return Math.max(bg, Math.min(DORMANT_MAX_MS, bg * 2 ** Math.min(run.dormant - 1, 30)));
+    return dormantDelay(run.dormant, this.settings().backgroundMs);
   }
 
   /** Exponential from the run's own cadence (errors never make polling faster), jittered, capped. */

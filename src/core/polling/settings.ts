@@ -52,6 +52,19 @@ export const RATE_LIMIT_MAX_MS = 3_600_000;
 export const RATE_LIMIT_STAGGER_MS = 1_000;
 /** The slowest a dormant run (unknown status, no completedAt) is read: it may still move. */
 export const DORMANT_MAX_MS = 600_000;
+/**
+ * The wait before the next read of a run read `dormant` times in a row with a status nobody
+ * lists and no `completedAt`: the background cadence doubling per such read, at most
+ * DORMANT_MAX_MS (never faster than the background cadence); 0 when it is not dormant. Agent
+ * runs and the app's test runs (core/serviceTests/store.ts) share it.
+ */
+export function dormantDelay(dormant: number, backgroundMs: number): number {
+  if (dormant <= 0) {
+    return 0;
+  }
+  return Math.max(backgroundMs, Math.min(DORMANT_MAX_MS, backgroundMs * 2 ** Math.min(dormant - 1, 30)));
+}
+
 /** Consecutive network/timeout/5xx failures (across runs) before reporting offline. */
 export const OFFLINE_AFTER_FAILURES = 3;
 /** Error backoff is shortened by up to this fraction, at random, so runs that failed together drift apart. */

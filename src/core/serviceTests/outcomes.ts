@@ -18,6 +18,8 @@ export interface Outcome {
   readonly final: boolean;
   /** What the person must see beside the state (never absent for a warning or a cancel). */
   readonly message?: string;
+  /** A run with a status nobody lists and no `completedAt`: it may still move, read ever less often. */
+  readonly dormant?: boolean;
 }
 
 /** The word the service wrote (`rawStatus`), else the normalised one. */
@@ -41,7 +43,7 @@ export function runOutcome(r: { status: TestRunStatus; rawStatus?: string; compl
     default:
       return r.completedAt !== undefined
         ? { verdict: 'errored', final: true, message: l10n.t('The service ended the run with a status this extension does not know: “{0}”.', w) }
-        : { verdict: 'running', final: false };
+        : { verdict: 'running', final: false, dormant: true, message: l10n.t('The service says “{0}”, a status this extension does not know, and gives no end time: the run is read less and less often until it ends.', w) };
   }
 }
 

@@ -2,7 +2,8 @@
  * The service test runs the Test Explorer is showing, and the one rule for reading them: a run
  * is read (`GET /test-runs/{id}`, a group's `GET /test-group-runs/{id}` and its child runs) only
  * while it is active, at the fast cadence (the poller's `burstMs`, 1 s unless set otherwise),
- * backing off on failures and holding on `Retry-After`; when nothing is active there is no
+ * backing off on failures and holding on `Retry-After`, and, like a dormant agent run, ever less
+ * often while it has a status nobody lists and no `completedAt` (version A sends none); when nothing is active there is no
  * timer and no request. Each read is handed over as what changed: the steps that ended since the
  * last read (each once, in run order) and the run's outcome; the last read says `done`.
  * Pure: the clock and the reads are passed in (the unit tests drive a fake clock).
@@ -11,6 +12,7 @@ import type { RequestOptions } from '../../api/contract';
 import { isApiError } from '../../api/errors';
 import type { TestArtifact, TestGroupRunDetail, TestRunDetail, TestRunStep } from '../../api/testTypes';
 import type { Clock } from '../clock';
+import { dormantDelay } from '../polling/settings';
 import type { L10n } from '../l10n';
 import { orderSteps, runOutcome, stepOutcome, type Outcome } from './outcomes';
 
@@ -44,6 +46,8 @@ export interface GroupRunUpdate {
   readonly outcome: Outcome;
   /** The child runs read with this update. */
   readonly children: readonly TestRunUpdate[];
+  /** Child runs the service answered 404 for NOT_FOUND_TRIES times: no longer read (the group still is), each said once. */
+  readonly lostChildren: readonly { readonly runId: string; readonly message: string }[];
   /** The group and every child run ended. */
   readonly done: boolean;
 }
@@ -65,8 +69,8 @@ export interface StoreOptions {
   /** The client; undefined when there is none (reading then ends the run as lost). */
   reads(): Promise<TestRunReads | undefined>;
   readonly clock: Clock;
-  /** The fast cadence and the backoff cap (the poller's settings). */
-  cadence(): { fastMs: number; maxBackoffMs: number };
+  /** The fast cadence, the backoff cap and the background cadence dormant runs back off from (the poller's settings). */
+  cadence(): { fastMs: number; maxBackoffMs: number; backgroundMs: number };
   readonly l10n: L10n;
   /** A failure in words (describeApiError). */
   describe(error: unknown): string;
@@ -79,7 +83,7 @@ export interface StoreOptions {
 /** Reads of a run the service answers 404 right after its start before it is given up. */
 export const NOT_FOUND_TRIES = 3;
 
-interface ChildState { reported: Set<string>; artifactsSent: boolean; done: boolean }
+interface ChildState { reported: Set<string>; artifactsSent: boolean; done: boolean; notFound: number }
 
 interface Follow {
   readonly key: string;
@@ -89,6 +93,8 @@ interface Follow {
   due: number;
   failures: number;
   notFound: number;
+  /** Reads in a row whose run (or group run) had a status nobody lists and no `completedAt`. */
+  dormant: number;
   reading: boolean;
   ended: boolean;
   /** The test run's own state, or each child run's by its id. */
@@ -143,7 +149,7 @@ export class TestRunStore {
     const key = `${kind}:${id}`;
     const previous = this.follows.get(key);
     if (previous) this.end(previous, { kind: 'stopped' });
-    const f: Follow = { key, id, kind, sink, due: this.o.clock.now(), failures: 0, notFound: 0, reading: false, ended: false, runs: new Map(), groupEnded: false };
+    const f: Follow = { key, id, kind, sink, due: this.o.clock.now(), failures: 0, notFound: 0, dormant: 0, reading: false, ended: false, runs: new Map(), groupEnded: false };
     this.follows.set(key, f);
     this.arm();
     return { id, stop: () => this.end(f, { kind: 'stopped' }) };
@@ -195,7 +201,9 @@ export class TestRunStore {
       else await this.readGroup(f, reads);
       f.failures = 0;
       f.notFound = 0;
-      f.due = this.o.clock.now() + this.o.cadence().fastMs;
+      // A run the service leaves in a status nobody lists, without an end time, backs off as a dormant agent run does.
+      const { fastMs, backgroundMs } = this.o.cadence();
+      f.due = this.o.clock.now() + Math.max(fastMs, dormantDelay(f.dormant, backgroundMs));
     } catch (error) {
       this.failed(f, error);
     } finally {
@@ -252,8 +260,9 @@ export class TestRunStore {
     const detail = await this.get(reads, f.id);
     if (f.ended) return;
     let state = f.runs.get(f.id);
-    if (!state) f.runs.set(f.id, state = { reported: new Set(), artifactsSent: false, done: false });
+    if (!state) f.runs.set(f.id, state = { reported: new Set(), artifactsSent: false, done: false, notFound: 0 });
     const u = this.update(f.id, detail, state);
+    f.dormant = u.outcome.dormant === true ? f.dormant + 1 : 0;
     (f.sink as Sink<TestRunUpdate>).update(u);
     if (u.done) this.end(f, { kind: 'done' });
   }
@@ -263,21 +272,38 @@ export class TestRunStore {
     const detail = await reads.getTestGroupRun(f.id);
     if (f.ended) return;
     const outcome = runOutcome(detail.run, this.o.l10n);
+    f.dormant = outcome.dormant === true ? f.dormant + 1 : 0;
     const lastLook = f.groupEnded;
     if (outcome.final) f.groupEnded = true;
     const children: TestRunUpdate[] = [];
+    const lostChildren: { runId: string; message: string }[] = [];
     for (const child of detail.childRuns) {
       let state = f.runs.get(child.id);
-      if (!state) f.runs.set(child.id, state = { reported: new Set(), artifactsSent: false, done: false });
+      if (!state) f.runs.set(child.id, state = { reported: new Set(), artifactsSent: false, done: false, notFound: 0 });
       // A child still queued has nothing to show yet; once it ran, it is read until it ended.
       if (state.done || (child.status === 'queued' && !outcome.final)) continue;
-      const read = await this.get(reads, child.id);
+      let read: TestRunDetail;
+      try {
+        read = await this.get(reads, child.id);
+      } catch (error) {
+        // One child the service no longer knows is that child's end, not the group's.
+        if (!isApiError(error) || error.status !== 404) throw error;
+        if (f.ended) return;
+        const message = this.o.describe(error);
+        this.o.onReadProblem?.(child.id, message);
+        if (++state.notFound >= NOT_FOUND_TRIES) {
+          state.done = true;
+          lostChildren.push({ runId: child.id, message: this.o.l10n.t('The service no longer knows run {0}: {1}', child.id, message) });
+        }
+        continue;
+      }
       if (f.ended) return;
+      state.notFound = 0;
       children.push(this.update(child.id, read, state));
     }
     // A group that ended is read once more for children that had not: then it is done whatever they say.
     const done = outcome.final && (lastLook || detail.childRuns.every((c) => f.runs.get(c.id)?.done === true));
-    (f.sink as Sink<GroupRunUpdate>).update({ groupRunId: f.id, detail, outcome, children, done });
+    (f.sink as Sink<GroupRunUpdate>).update({ groupRunId: f.id, detail, outcome, children, lostChildren, done });
     if (done) this.end(f, { kind: 'done' });
   }
 }

@@ -65,6 +65,29 @@ export function mergeGroups(local: readonly TestGroupRecord[], listed: ReadonlyM
   return entries;
 }
 
+/** At most this many groups created here are read one by one when the service has no group list. */
+export const READ_BY_ID_MAX = 50;
+
+/**
+ * The groups of `appId` created here, each as the service has it, where the service lists no
+ * groups (version A) but reads one by its ID: the newest `READ_BY_ID_MAX`, in the store's order.
+ * A group the service answers 404 for is left out (deleted there); any other failure is thrown.
+ */
+export async function groupsReadById(read: (groupId: string) => Promise<ServiceTestGroupDetail>, local: readonly TestGroupRecord[], appId: string, isNotFound: (e: unknown) => boolean): Promise<ServiceTestGroup[]> {
+  const mine = local.filter((g) => g.appId === appId).slice(0, READ_BY_ID_MAX);
+  const read1 = async (g: TestGroupRecord): Promise<ServiceTestGroup | undefined> => {
+    try {
+      const { members, unreadMembers, ...group } = await read(g.groupId);
+      const complete = unreadMembers === undefined;
+      return group.testCount === undefined && complete ? { ...group, testCount: members.length } : group;
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+  };
+  return (await Promise.all(mine.map(read1))).filter((g): g is ServiceTestGroup => g !== undefined);
+}
+
 /**
  * The row's context value: `testGroup` for one only created here (the menus it always had),
  * `testGroup;service` for one the service lists, `;local` added when it was also created here.
@@ -87,6 +110,20 @@ export function appsToList(defaultAppId: string | undefined, local: readonly Tes
 /** Whether a member is a reusable component (B says so; A's members do not tell). */
 export function isComponentMember(m: ServiceTestGroupMember): boolean {
   return m.isComponent === true;
+}
+
+/**
+ * The members with `isComponent` said where the group did not say it (A and C members do not):
+ * from the app's tests, which mark components. A member the app does not list stays as it was.
+ */
+export function markComponents(detail: ServiceTestGroupDetail, tests: readonly AppTest[]): ServiceTestGroupDetail {
+  const byId = new Map(tests.map((t) => [t.id, t.isComponent]));
+  return { ...detail, members: detail.members.map((m) => (m.isComponent === undefined && byId.has(m.testId) ? { ...m, isComponent: byId.get(m.testId) === true } : m)) };
+}
+
+/** Whether some member does not say whether it is a component (the app's tests tell). */
+export function componentsUnsaid(detail: Pick<ServiceTestGroupDetail, 'members'>): boolean {
+  return detail.members.some((m) => m.isComponent === undefined);
 }
 
 /** A member's row: its name (else its ID) and what to show beside it. */
@@ -129,16 +166,41 @@ export function editTestsChoices(tests: readonly AppTest[], detail: Pick<Service
 }
 
 /**
- * The test IDs Edit Tests sends (`PUT` takes the whole group): the picked ones in the order
- * offered, then the group's components, which are not offered and so kept as they are.
+ * The test IDs Edit Tests sends (`PUT` takes the whole group): the group's members in the
+ * group's order (an ordered group, a "Sign in" component first, stays ordered), less those
+ * unpicked; its components, which are not offered, kept where they are; then the new picks, in
+ * the order offered.
  */
 export function testIdsAfterEdit(choices: readonly TestChoice[], picked: ReadonlySet<string>, detail: Pick<ServiceTestGroupDetail, 'members'>, tests: readonly AppTest[]): string[] {
   const componentIds = new Set(tests.filter((t) => t.isComponent).map((t) => t.id));
-  const ids = choices.filter((c) => picked.has(c.testId)).map((c) => c.testId);
+  const ids: string[] = [];
   for (const m of detail.members) {
-    if ((isComponentMember(m) || componentIds.has(m.testId)) && !ids.includes(m.testId)) ids.push(m.testId);
+    const keep = isComponentMember(m) || componentIds.has(m.testId) || picked.has(m.testId);
+    if (keep && !ids.includes(m.testId)) ids.push(m.testId);
+  }
+  for (const c of choices) {
+    if (picked.has(c.testId) && !ids.includes(c.testId)) ids.push(c.testId);
   }
   return ids;
+}
+
+/**
+ * Why the group's members must not be written back (`PUT` takes the whole list, so a list read
+ * short would drop tests), or undefined when they may: the service's answer had no readable
+ * list, a member without a test ID, or fewer or more members than its own `testCount`.
+ */
+export function unwritableMembers(detail: Pick<ServiceTestGroupDetail, 'members' | 'unreadMembers' | 'testCount'>, name: string, l10n: L10n): string | undefined {
+  const after = l10n.t('Nothing was sent: the group keeps its tests on the service. Refresh and try again, or change the group in the service.');
+  if (detail.unreadMembers === 'list') {
+    return `${l10n.t('The service\'s answer for the test group “{0}” has no list of its tests that this extension can read.', name)} ${after}`;
+  }
+  if (detail.unreadMembers !== undefined && detail.unreadMembers > 0) {
+    return `${l10n.t('{0} of the tests of “{1}” could not be read (no test ID).', detail.unreadMembers, name)} ${after}`;
+  }
+  if (detail.testCount !== undefined && detail.testCount !== detail.members.length) {
+    return `${l10n.t('The service says “{0}” has {1} but listed {2} of them.', name, testCountText(detail.testCount, l10n), detail.members.length)} ${after}`;
+  }
+  return undefined;
 }
 
 /** The IDs found that the app does not list among its tests and components, in the order found. */
