@@ -207,9 +207,7 @@ function wireNotices(context: vscode.ExtensionContext, log: vscode.LogOutputChan
     // One notification per session of trouble, not per poll or per transition.
     if (!online && !offlineNotified) {
       offlineNotified = true;
-      const showLogs = vscode.l10n.t('Show Logs');
-      void vscode.window.showWarningMessage(vscode.l10n.t('Agent Runs cannot reach the service. Runs show their last known state and are read again when it answers.'), showLogs)
-        .then((pick) => (pick === showLogs ? log.show(true) : undefined));
+      bodies().showOffline(log);
     }
     if (online) {
       offlineNotified = false;

@@ -18,7 +18,7 @@ export { openRunCommand } from './openRun';
 export { refreshCommand } from './refresh';
 // What "your run finished" says: loaded with the commands it offers (src/runs/alerts.ts), not at activation.
 export { finishedAlert } from '../../core/runs/finishedAlert';
-export { notificationMode, showFinished } from './finishedNotice';
+export { notificationMode, showFinished, showOffline } from './finishedNotice';
 export { clearToken, setBaseUrl, setToken } from '../../connection/commands/bodies';
 // The row of a start that may have arrived: the first time one shows (src/runs/runsTree.ts).
 export { startNoticeItem } from './startNoticeItem';

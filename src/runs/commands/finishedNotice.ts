@@ -33,3 +33,10 @@ export function showFinished(run: RunRecord, alert: FinishedAlert, log: Pick<vsc
     return undefined;
   });
 }
+
+/** "The service cannot be reached", once per spell of trouble (src/extension.ts decides when). */
+export function showOffline(log: Pick<vscode.LogOutputChannel, 'show'>): void {
+  const showLogs = vscode.l10n.t('Show Logs');
+  void vscode.window.showWarningMessage(vscode.l10n.t('Agent Runs cannot reach the service. Runs show their last known state and are read again when it answers.'), showLogs)
+    .then((pick) => (pick === showLogs ? log.show(true) : undefined));
+}
