@@ -176,6 +176,7 @@ function buildRuns(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
     poller: sync.poller,
     starts: b.starts,
     sends: b.sends,
+    targetState: context.workspaceState,
     drafts: b.drafts,
     knownUserMessageIds: (id, prompt) => knownUserMessageIds(b, id, prompt),
     log,

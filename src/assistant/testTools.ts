@@ -18,6 +18,7 @@ import { DEFAULT_TEST_LIST_LIMIT, TOOL_READ_TEST_RUN } from '../core/assistant/s
 import { DEFAULT_TEST_TEXT_BOUNDS, groupRunAsText, isLiveBranch, refusedText, testListAsText, testRunAsText } from '../core/assistant/testText';
 import type { Automation, TestUser } from '../api/testTypes';
 import { oneLine } from '../api/sanitize';
+import { uncertainText } from '../core/sends/uncertainText';
 import { Refusal, clientOrRefuse, failureText, notConnectedText, setting } from './common';
 import type { Capability } from '../core/capabilities';
 import { AgentRunsTool, prepared, type Input } from './toolBase';
@@ -118,7 +119,9 @@ export class RunAppTestTool extends TestsTool<RunTest> {
       case 'notConnected':
         throw new Refusal(notConnectedText(this.deps));
       case 'busy':
-        throw new Refusal(vscode.l10n.t('a run of test {0} is already on its way or may have arrived; nothing was sent. Do not start it again before the Test Explorer or the service shows whether it started.', c.testId));
+        throw new Refusal(vscode.l10n.t('a run of test {0} is already on its way; nothing was sent. Do not start it again before the Test Explorer or the service shows whether it started.', c.testId));
+      case 'uncertain':
+        throw new Refusal(uncertainText(vscode.l10n.t('a run of test {0}', c.testId), result.since, vscode.l10n));
       case 'failed': {
         if (result.mayHaveArrived) {
           return vscode.l10n.t('Not confirmed: {0} The run of test {1} on {2} may have started anyway. Do not start it again: it was not resent, and the person can look for it in the service.', failureText(this.deps, result.error), c.testId, where);
@@ -194,7 +197,9 @@ export class RunAutomationTool extends TestsTool<RunAutomation> {
       case 'notConnected':
         throw new Refusal(notConnectedText(this.deps));
       case 'busy':
-        throw new Refusal(vscode.l10n.t('a run of automation {0} is already on its way or may have arrived; nothing was sent.', c.automationId));
+        throw new Refusal(vscode.l10n.t('a run of automation {0} is already on its way; nothing was sent.', c.automationId));
+      case 'uncertain':
+        throw new Refusal(uncertainText(vscode.l10n.t('a run of automation {0}', c.automationId), result.since, vscode.l10n));
       case 'failed': {
         if (result.mayHaveArrived) {
           return vscode.l10n.t('Not confirmed: {0} Automation {1} may have been queued anyway. Do not run it again: it was not resent; its last run shows in the app\'s automations a little later.', failureText(this.deps, result.error), c.automationId);

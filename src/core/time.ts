@@ -51,6 +51,11 @@ export function formatTimestamp(ms: number): string {
   return new Date(ms).toLocaleString();
 }
 
+/** A local time of day, hours and minutes on a 24-hour clock ("14:05"). */
+export function formatClock(ms: number): string {
+  return new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+}
+
 /** How long until the age label of something this old changes (to schedule a re-render). */
 export function nextAgeTick(then: number, now: number): number {
   const age = Math.max(0, now - then);

@@ -13,6 +13,7 @@ import {
 } from '../core/branches/known';
 import { followSync, syncFailureText } from '../core/branches/sync';
 import type { MementoLike } from '../core/serialStore';
+import { uncertainText } from '../core/sends/uncertainText';
 import { branchKey, isLive, reviveBranch } from '../core/serviceTests/start';
 import type { Deps } from './deps';
 
@@ -69,6 +70,10 @@ export async function syncBranch(deps: Pick<Deps, 'door' | 'api' | 'log' | 'glob
     if (sent.kind === 'notConnected') return { kind: 'notDone' };
     if (sent.kind === 'busy') {
       void vscode.window.showInformationMessage(l10n.t('Branch {0} is already being synced from this window.', branch));
+      return { kind: 'notDone' };
+    }
+    if (sent.kind === 'uncertain') {
+      void vscode.window.showWarningMessage(uncertainText(l10n.t('a sync of branch {0}', branch), sent.since, l10n));
       return { kind: 'notDone' };
     }
     if (sent.kind === 'failed') {

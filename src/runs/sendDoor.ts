@@ -14,9 +14,10 @@
  * - after any failure that may have reached the service (a cut, a timeout or a cancel once the
  *   body left) the send is recorded as uncertain and never sent again on its own;
  * - what the service acknowledged goes through `afterPost` (listed, followed, read fast);
- * - a test run, group run, group edit or delete, or automation run takes its target's lock (the
- *   test, the group, the automation): a second one for the same target while one is under way
- *   is `busy` and sends nothing.
+ * - a test run, group run, group edit or delete, automation run or branch sync takes its
+ *   target's lock (the test, the group, the automation, the branch): a second one for the same
+ *   target while one is under way is `busy`, and one after a send that may have arrived is
+ *   `uncertain` for a while (`TargetSends`, kept in workspace state); neither sends anything.
  *
  * How a failure is put before the person stays with each surface. No `vscode` import: the
  * model-based test and the fault suite drive it with the real client.
@@ -31,6 +32,8 @@ import type {
   AutomationRunQueued, StartTestGroupRunRequest, StartTestRunRequest, TestGroupRunStarted, TestRunStarted, UpdateTestGroupRequest,
 } from '../api/testTypes';
 import { Emitter, type Event } from '../core/events';
+import type { TargetSends } from '../core/sends/targetSends';
+import type { MementoLike } from '../core/serialStore';
 import type { L10n } from '../core/l10n';
 import type { RunLedger } from '../core/ledger/ledger';
 import { conversationOf, runState } from '../core/ledger/runState';
@@ -48,6 +51,11 @@ export interface DoorDeps {
   readonly poller: Pick<Poller, 'track' | 'burst'>;
   readonly starts: UnconfirmedStarts;
   readonly sends: FollowUpSends;
+  /**
+   * Where the marks of the app's tests, groups, automations and branches are kept (workspace
+   * state): `TargetSends` itself loads with the POSTs, keeping it out of the activation bundle.
+   */
+  readonly targetState: Pick<MementoLike, 'get' | 'update'>;
   /** The run's draft: emptied while its text is on its way, given back when nothing arrived. */
   readonly drafts?: { get(agentId: string): string | undefined; set(agentId: string, text: string | undefined): void };
   /** IDs of user messages with this text the run already has (they are not the one being sent). */
@@ -99,7 +107,10 @@ export type TestGroupResult = { readonly kind: 'created'; readonly group: TestGr
 /** Another send for the same target (test, group, automation) is under way: nothing was sent. */
 export interface Busy { readonly kind: 'busy' }
 
-type Sent<R> = R | Busy | NotConnected | SendFailed;
+/** A send for the same target began at `since` and may have reached the service: nothing was sent. */
+export interface Uncertain { readonly kind: 'uncertain'; readonly since: number }
+
+type Sent<R> = R | Busy | Uncertain | NotConnected | SendFailed;
 export type TestRunResult = Sent<{ readonly kind: 'started'; readonly started: TestRunStarted; readonly baseUrl: string }>;
 export type TestGroupRunResult = Sent<{ readonly kind: 'started'; readonly started: TestGroupRunStarted; readonly baseUrl: string }>;
 /** A group's `PUT` or `DELETE`, acknowledged. */
@@ -108,12 +119,15 @@ export type AutomationRunResult = Sent<{ readonly kind: 'queued'; readonly queue
 /** A branch's sync, answered (done, failed or still running: its `status`). */
 export type VersionSyncResult = Sent<{ readonly kind: 'answered'; readonly sync: VersionSync; readonly baseUrl: string }>;
 
+/** The door's target locks: the sends under way in this window, and the marks kept in workspace state (made on the first send). */
+export interface TargetLocks { readonly underWay: Set<string>; marks?: TargetSends }
+
 /** The POST half of the door (src/runs/sendPosts.ts): `loadSendPosts` in the extension, the module itself in tests. */
 export type SendPostsModule = typeof SendPosts;
 
 export class SendDoor {
-  /** The targets with a send under way (`test:<id>`, `group:<id>`, …). */
-  private readonly underWay = new Set<string>();
+  /** The targets with a send under way (`test:<id>`, `group:<id>`, …) and their marks. */
+  private readonly locks: TargetLocks = { underWay: new Set<string>() };
   private readonly groupsChanged = new Emitter<{ readonly groupId?: string }>();
   /**
    * A test group was created, changed or deleted through the door (or may have been: the send
@@ -124,26 +138,21 @@ export class SendDoor {
 
   constructor(private readonly d: DoorDeps, private readonly posts: () => SendPostsModule) {}
 
-  /** `send`, unless one for `target` is under way (then `busy`, nothing sent); the lock is taken before anything is awaited. */
-  private async once<R>(target: string, o: SendOptions, send: (posts: SendPostsModule) => Promise<R>): Promise<R | Busy> {
-    if (this.underWay.has(target)) {
-      this.d.log.info(`Not sent from the ${o.from}: a send for ${target} is under way.`);
-      return { kind: 'busy' };
-    }
-    this.underWay.add(target);
-    try {
-      return await send(this.posts());
-    } finally {
-      this.underWay.delete(target);
-    }
+  /**
+   * `send`, unless one for `target` is under way (then `busy`) or an earlier one may have arrived
+   * and its mark has not ended (then `uncertain`); either way nothing is sent (`throughLock`).
+   */
+  private once<R extends { readonly kind: string; readonly mayHaveArrived?: boolean }>(target: string, o: SendOptions, send: (posts: SendPostsModule) => Promise<R>): Promise<R | Busy | Uncertain> {
+    const posts = this.posts();
+    return posts.throughLock(this.d, this.locks, target, o, () => send(posts));
   }
 
-  /** `POST /test-runs`, once; `busy` while a run of the same test is being started. */
+  /** `POST /test-runs`, once; `busy` while a run of the same test is being started; `uncertain` after one may have arrived. */
   startTestRun(request: StartTestRunRequest, o: SendOptions): Promise<TestRunResult> {
     return this.once(`test:${request.testId}`, o, (p) => p.postTestRun(this.d, request, o));
   }
 
-  /** `POST /test-group-runs`, once; `busy` while a run of the same group is being started. */
+  /** `POST /test-group-runs`, once; `busy` while a run of the same group is being started; `uncertain` after one may have arrived. */
   startTestGroupRun(request: StartTestGroupRunRequest, o: SendOptions): Promise<TestGroupRunResult> {
     return this.once(`groupRun:${request.groupId}`, o, (p) => p.postTestGroupRun(this.d, request, o));
   }

@@ -2,7 +2,7 @@
  * The POSTs of the send door (src/runs/sendDoor.ts), loaded on the first send as their own
  * bundle (dist/send.js): a start, a follow-up through the run's lock, a test group, a code
  * review's start, and the app's test runs, group runs, group edits and deletes, automation
- * runs and branch syncs (their target's lock is the door's). The rules
+ * runs and branch syncs through their target's lock (`throughLock`). The rules
  * are the door's (see there); this is where the client's POST methods are called, and the only
  * place outside src/api (ESLint refuses them anywhere else, see eslint.config.mjs).
  */
@@ -13,13 +13,45 @@ import type { StartTestGroupRunRequest, StartTestRunRequest, UpdateTestGroupRequ
 import type { AgentRun, CreateTestGroupRequest, StartAgentRequest } from '../api/types';
 import { plainL10n } from '../core/l10n';
 import { reviewPrompt } from '../core/reviews/form';
+import { TargetSends } from '../core/sends/targetSends';
 import { afterPost } from './afterPost';
 import type {
-  AutomationRunResult, CodeReviewResult, DoorDeps, FollowUpInput, FollowUpResult, NotConnected, ReviewLabels, SendFailed, SendOptions,
-  StartResult, TestGroupChangeResult, TestGroupResult, TestGroupRunResult, TestRunResult, VersionSyncResult,
+  AutomationRunResult, Busy, CodeReviewResult, DoorDeps, FollowUpInput, FollowUpResult, NotConnected, ReviewLabels, SendFailed, SendOptions,
+  StartResult, TargetLocks, TestGroupChangeResult, TestGroupResult, TestGroupRunResult, TestRunResult, Uncertain, VersionSyncResult,
 } from './sendDoor';
 
 export { afterPost };
+
+/**
+ * `send` through its target's lock (see SendDoor.once): checked and taken before anything is
+ * awaited; the mark is left `uncertain` only by a send that may have arrived, and cleared by any
+ * other end.
+ */
+export async function throughLock<R extends { readonly kind: string; readonly mayHaveArrived?: boolean }>(
+  d: DoorDeps, locks: TargetLocks, target: string, o: SendOptions, send: () => Promise<R>,
+): Promise<R | Busy | Uncertain> {
+  const marks = locks.marks ??= new TargetSends(d.targetState, () => now(d));
+  const mark = marks.get(target);
+  if (locks.underWay.has(target) || mark?.state === 'sending') {
+    d.log.info(`Not sent from the ${o.from}: a send for ${target} is under way.`);
+    return { kind: 'busy' };
+  }
+  if (mark) {
+    d.log.info(`Not sent from the ${o.from}: a send for ${target} may have arrived (${new Date(mark.since).toISOString()}).`);
+    return { kind: 'uncertain', since: mark.since };
+  }
+  locks.underWay.add(target);
+  marks.begin(target);
+  let arrived = false;
+  try {
+    const r = await send();
+    arrived = r.kind === 'failed' && r.mayHaveArrived === true;
+    return r;
+  } finally {
+    marks.end(target, arrived);
+    locks.underWay.delete(target);
+  }
+}
 
 export async function postStart(d: DoorDeps, request: StartAgentRequest, o: SendOptions): Promise<StartResult> {
   const client = o.client ?? await d.client({ quiet: o.quiet === true });

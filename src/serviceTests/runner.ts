@@ -12,6 +12,7 @@ import type { ServiceTestGroupDetail, TestGroupChildRun, TestRunStep, TestUser }
 import type { FailedTest } from '../core/assistant/prompts';
 import type { Outcome } from '../core/serviceTests/outcomes';
 import { failedServiceTest, startFailureText, stoppedReadingText } from '../core/serviceTests/start';
+import { uncertainText } from '../core/sends/uncertainText';
 import type { GroupRunUpdate, ReadEnd, TestRunStore, TestRunUpdate } from '../core/serviceTests/store';
 import { checkTestUser, environmentOf, userProblem } from '../core/serviceTests/testUsers';
 import { branchFor } from './branch';
@@ -260,6 +261,7 @@ export class Runner {
         : await this.deps.door.startTestGroupRun({ groupId: t.id, branchId: branch }, { from: FROM });
       if (result.kind !== 'started') {
         const message = result.kind === 'busy' ? l10n.t('{0} is being started already: not sent again.', name)
+          : result.kind === 'uncertain' ? uncertainText(l10n.t('a run of {0}', name), result.since, l10n)
           : result.kind === 'notConnected' ? l10n.t('{0} was not started: not connected to the service.', name)
             : startFailureText(name, result, (e) => describeError(this.deps, e), l10n);
         record(t.item, 'errored', message);

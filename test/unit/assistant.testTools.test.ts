@@ -188,15 +188,17 @@ describe('the test and automation tools against fakes of the contract (issue 22 
     assert.deepEqual(w.sends, []);
   });
 
-  it('run: 409 gives the service\'s reason; may have arrived says so and is not resent; busy sends nothing', async () => {
+  it('run: 409 gives the service\'s reason; may have arrived says so and is not resent; busy or uncertain sends nothing', async () => {
     w.startResult = { kind: 'failed', mayHaveArrived: false, baseUrl: 'http://x', error: new ApiError({ kind: 'client', status: 409, message: 'Conflict', reason: 'Concurrency limit reached (2)', mayHaveReachedServer: true }) };
     assert.equal(await invoke(RUN, { testId: 'test_login', branch: 'main' }), 'Not done: the service refused: "Concurrency limit reached (2)"');
     w.startResult = { kind: 'failed', mayHaveArrived: true, baseUrl: 'http://x', error: new ApiError({ kind: 'network', message: 'The connection was reset.', mayHaveReachedServer: true }) };
     const maybe = await invoke(RUN, { testId: 'test_login', branch: 'main' });
     assert.match(maybe, /^Not confirmed: The connection was reset\. The run of test test_login on branch main may have started anyway\. Do not start it again/);
     w.startResult = { kind: 'busy' };
-    assert.match(await invoke(RUN, { testId: 'test_login', branch: 'main' }), /^Not done: a run of test test_login is already on its way or may have arrived; nothing was sent\./);
-    assert.equal(w.sends.length, 3, 'one door call per invocation, none repeated');
+    assert.match(await invoke(RUN, { testId: 'test_login', branch: 'main' }), /^Not done: a run of test test_login is already on its way; nothing was sent\./);
+    w.startResult = { kind: 'uncertain', since: new Date(2026, 11, 6, 9, 7).getTime() };
+    assert.equal(await invoke(RUN, { testId: 'test_login', branch: 'main' }), 'Not done: An earlier request for a run of test test_login may have reached the service at 09:07; check it before sending again.');
+    assert.equal(w.sends.length, 4, 'one door call per invocation, none repeated');
   });
 
   it('automation: named from the list in the confirmation; one that runs only on its trigger or is unknown refused; queued answered', async () => {

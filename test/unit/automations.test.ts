@@ -104,6 +104,9 @@ describe('Sends of the Test Groups view and Run Now: what the person is told', (
 
   it('busy sends nothing more; done, queued and not connected need no notice here', () => {
     assert.match(failureNotice({ kind: 'busy' }, 'Deleting “Smoke”', describeErr, plainL10n)?.text ?? '', /already under way; nothing more was sent/);
+    assert.deepEqual(failureNotice({ kind: 'uncertain', since: new Date(2026, 0, 2, 15, 30).getTime() }, 'Deleting “Smoke”', describeErr, plainL10n), {
+      severity: 'warning', text: 'Deleting “Smoke”: not sent. An earlier request may have reached the service at 15:30; check it before sending again.',
+    });
     assert.equal(failureNotice({ kind: 'queued' }, 'x', describeErr, plainL10n), undefined);
     assert.equal(failureNotice({ kind: 'notConnected' }, 'x', describeErr, plainL10n), undefined);
     assert.equal(failureNotice({ kind: 'failed', error: new Error('boom'), mayHaveArrived: false }, 'Deleting “Smoke”', describeErr, plainL10n)?.text, 'Deleting “Smoke” failed: boom');

@@ -54,7 +54,7 @@ describe('a code review\'s start through the send door (issue 21)', function () 
       ledger: () => ledger,
       poller: { track: (id) => void followed.push(`track ${id}`), burst: (id) => void followed.push(`burst ${id}`) },
       starts,
-      sends: new FollowUpSends(store),
+      sends: new FollowUpSends(store), targetState: store,
       log: { info: () => undefined, warn: () => undefined },
     }, () => sendPosts);
   });

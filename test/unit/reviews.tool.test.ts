@@ -86,7 +86,7 @@ describe('the start code review tool through the send door (issue 21)', function
     const log = { info: () => undefined, warn: () => undefined, error: () => undefined, trace: () => undefined };
     const door = new SendDoor({
       client: () => Promise.resolve(client), ledger: () => ledger, poller: { track: () => undefined, burst: () => undefined },
-      starts, sends: new FollowUpSends(store), log,
+      starts, sends: new FollowUpSends(store), targetState: store, log,
     }, () => sendPosts);
     const deps = {
       api: () => apiModule, getClient: () => Promise.resolve(client), door, ledger: () => ledger, log,

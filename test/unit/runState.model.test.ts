@@ -278,7 +278,7 @@ class Window {
       ledger: () => this.ledger,
       poller: { track: () => undefined, burst: () => undefined },
       starts: new UnconfirmedStarts(this.workspace, () => world.now),
-      sends: this.sends,
+      sends: this.sends, targetState: this.workspace,
       drafts: this.drafts,
       log: { info: () => undefined, warn: () => undefined },
       now: () => world.now,

@@ -122,7 +122,7 @@ describe('the send door refuses a follow-up to a code review, with nothing poste
       ledger: () => ledger,
       poller: { track: () => undefined, burst: () => undefined },
       starts: new UnconfirmedStarts(store),
-      sends: new FollowUpSends(store),
+      sends: new FollowUpSends(store), targetState: store,
       drafts: { get: (id) => drafts.get(id), set: (id, text) => (text === undefined ? drafts.delete(id) : drafts.set(id, text)) },
       log: { info: () => undefined, warn: () => undefined },
     }, () => sendPosts);

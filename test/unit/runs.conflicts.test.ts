@@ -136,7 +136,7 @@ describe('409 through the send door, with the real client against the emulator (
       ledger: () => ledger,
       poller: { track: () => undefined, burst: () => undefined },
       starts,
-      sends,
+      sends, targetState: store,
       drafts: { get: (id) => drafts.get(id), set: (id, text) => (text === undefined ? drafts.delete(id) : drafts.set(id, text)) },
       log: { info: () => undefined, warn: () => undefined },
     }, () => sendPosts);

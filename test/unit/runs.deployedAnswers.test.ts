@@ -39,7 +39,7 @@ describe('the send door against the deployed service\'s answers (issue 20 §1)',
       ledger: () => ledger,
       poller: { track: () => undefined, burst: () => undefined },
       starts,
-      sends,
+      sends, targetState: store,
       drafts: { get: (id) => drafts.get(id), set: (id, text) => (text === undefined ? drafts.delete(id) : drafts.set(id, text)) },
       log: { info: () => undefined, warn: () => undefined },
     }, () => sendPosts);

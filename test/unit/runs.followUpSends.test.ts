@@ -227,7 +227,7 @@ describe('follow-up sends: a prompt that shows late is still found', () => {
       ledger: () => ledger,
       poller,
       starts: new UnconfirmedStarts(store, () => fake.now),
-      sends,
+      sends, targetState: store,
       log: { info: () => undefined, warn: () => undefined },
       now: () => fake.now,
     }, () => sendPosts);

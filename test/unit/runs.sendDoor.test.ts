@@ -43,7 +43,7 @@ describe('the send door, with the real client against the emulator (issue 19, de
       ledger: () => ledger,
       poller: { track: () => undefined, burst: () => undefined },
       starts,
-      sends,
+      sends, targetState: store,
       log: { info: () => undefined, warn: () => undefined },
     }, () => sendPosts);
   });
@@ -124,7 +124,7 @@ describe('a follow-up that may have arrived, the service\'s clock off ours (issu
       ledger: () => ledger,
       poller: { track: () => undefined, burst: () => undefined },
       starts: new UnconfirmedStarts(store),
-      sends,
+      sends, targetState: store,
       drafts: { get: (id) => drafts.get(id), set: (id, text) => (text === undefined ? drafts.delete(id) : drafts.set(id, text)) },
       log: { info: () => undefined, warn: () => undefined },
       now: ours,

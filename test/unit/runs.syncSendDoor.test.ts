@@ -35,7 +35,7 @@ describe('the send door\'s branch sync (issue 31)', function () {
       ledger: () => new RunLedger(store, client.baseUrl),
       poller: { track: () => undefined, burst: () => undefined },
       starts: new UnconfirmedStarts(store),
-      sends: new FollowUpSends(store),
+      sends: new FollowUpSends(store), targetState: store,
       log: { info: (m) => void lines.push(`info ${m}`), warn: (m) => void lines.push(`warn ${m}`) },
     }, () => sendPosts);
   });

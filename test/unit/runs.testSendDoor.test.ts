@@ -8,6 +8,9 @@ import { createClient, type ApiError, type AgentRunsApi } from '../../src/api';
 import { RunLedger } from '../../src/core/ledger/ledger';
 import { refusalWords } from '../../src/core/automations/outcome';
 import { FollowUpSends } from '../../src/runs/followUpSends';
+import { TARGET_SENDS_KEY, UNCERTAIN_TARGET_MS } from '../../src/core/sends/targetSends';
+import { uncertainText } from '../../src/core/sends/uncertainText';
+import { plainL10n } from '../../src/core/l10n';
 import { SendDoor } from '../../src/runs/sendDoor';
 import * as sendPosts from '../../src/runs/sendPosts';
 import { UnconfirmedStarts } from '../../src/runs/unconfirmedStarts';
@@ -21,6 +24,11 @@ describe('the send door\'s test, group and automation entries (issue 22)', funct
   let server: TestServer;
   let client: AgentRunsApi | undefined;
   let door: SendDoor;
+  let store: MemoryStore;
+  /** The marks' clock (the door's other parts keep the real one). */
+  let now: number;
+  /** A door over the same workspace state, as after a reload or in another window. */
+  let doorOver: (state: MemoryStore) => SendDoor;
   let lines: string[];
   /** Responses held until released (to keep a send under way). */
   let held: (() => void)[];
@@ -31,16 +39,18 @@ describe('the send door\'s test, group and automation entries (issue 22)', funct
     server = await startServer((_req, res) => json(res, 500, { error: 'no handler' }));
     const real = createClient({ baseUrl: server.baseUrl, token: TOKEN, timeouts: { connectMs: 2_000, headersMs: 2_000, bodyMs: 2_000 } });
     client = real;
-    const store = new MemoryStore();
+    store = new MemoryStore();
+    now = 1_000_000;
     lines = [];
-    door = new SendDoor({
+    doorOver = (state) => new SendDoor({
       client: () => Promise.resolve(client),
-      ledger: () => new RunLedger(store, real.baseUrl),
+      ledger: () => new RunLedger(state, real.baseUrl),
       poller: { track: () => undefined, burst: () => undefined },
-      starts: new UnconfirmedStarts(store),
-      sends: new FollowUpSends(store),
+      starts: new UnconfirmedStarts(state),
+      sends: new FollowUpSends(state), targetState: state, now: () => now,
       log: { info: (m) => void lines.push(`info ${m}`), warn: (m) => void lines.push(`warn ${m}`) },
     }, () => sendPosts);
+    door = doorOver(store);
     cleanups.push(() => real.dispose());
   });
   afterEach(async () => {
@@ -126,7 +136,7 @@ describe('the send door\'s test, group and automation entries (issue 22)', funct
     ['a group delete', (d: SendDoor) => d.deleteTestGroup('g', o)],
     ['an automation run', (d: SendDoor) => d.runAutomation('a', o)],
   ] as const) {
-    it(`${name} cut after its body arrived: failed, may have arrived, sent once, the lock released`, async () => {
+    it(`${name} cut after its body arrived: failed, may have arrived, sent once; the next one is uncertain and not sent`, async () => {
       server.handle((req) => req.socket.destroy());
       const r = await send(door);
       assert.equal(r.kind, 'failed');
@@ -135,7 +145,9 @@ describe('the send door\'s test, group and automation entries (issue 22)', funct
       assert.equal(server.requests.length, 1);
       assert.ok(lines.some((l) => l.startsWith('warn ') && l.includes('(it may have arrived; it is not sent again)')), lines.join('\n'));
       server.handle((_req, res) => json(res, 409, { error: 'Conflict' }));
-      assert.notEqual((await send(door)).kind, 'busy', 'a failure ends the lock');
+      assert.deepEqual(await send(door), { kind: 'uncertain', since: 1_000_000 });
+      await settle();
+      assert.equal(server.requests.length, 1, 'the second one was not sent');
     });
 
     it(`${name} refused with 409: failed, nothing arrived, the service's reason in the words`, async () => {
@@ -149,6 +161,66 @@ describe('the send door\'s test, group and automation entries (issue 22)', funct
       assert.equal(server.requests.length, 1);
     });
   }
+
+  describe('a target whose send may have arrived stays uncertain (issue 31, defect 6)', () => {
+    const run = (testId: string): Promise<unknown> => door.startTestRun({ testId, branchId: 'live' }, o);
+
+    it('a second run of the same test is not sent and says when the first began; another test is sent', async () => {
+      server.handle((req) => req.socket.destroy());
+      assert.equal(((await run('test_login')) as { kind: string }).kind, 'failed');
+      now += 30_000;
+      server.handle((_req, res) => json(res, 201, { runId: 'trun_2' }));
+      assert.deepEqual(await run('test_login'), { kind: 'uncertain', since: 1_000_000 });
+      assert.equal(((await run('test_cart')) as { kind: string }).kind, 'started', 'another test is another target');
+      await settle();
+      assert.deepEqual(server.requests.map((r) => JSON.parse(r.body) as unknown), [{ testId: 'test_login', branchId: 'live' }, { testId: 'test_cart', branchId: 'live' }]);
+      assert.ok(lines.some((l) => l.startsWith('info Not sent from the test: a send for test:test_login may have arrived')), lines.join('\n'));
+    });
+
+    it(`once ${UNCERTAIN_TARGET_MS / 60_000} minutes passed after the failure, the same test is sent again`, async () => {
+      server.handle((req) => req.socket.destroy());
+      await run('test_login');
+      now += UNCERTAIN_TARGET_MS - 1;
+      assert.equal(((await run('test_login')) as { kind: string }).kind, 'uncertain');
+      now += 1;
+      server.handle((_req, res) => json(res, 201, { runId: 'trun_2' }));
+      assert.equal(((await run('test_login')) as { kind: string }).kind, 'started');
+      assert.equal(server.requests.length, 2);
+    });
+
+    it('an answered send, a success or a refusal, leaves no mark', async () => {
+      server.handle((_req, res) => json(res, 409, { error: 'Conflict' }));
+      assert.equal(((await run('test_login')) as { kind: string }).kind, 'failed');
+      server.handle((_req, res) => json(res, 201, { runId: 'trun_2' }));
+      assert.equal(((await run('test_login')) as { kind: string }).kind, 'started');
+      assert.equal(store.get(TARGET_SENDS_KEY), undefined);
+      server.handle((req) => req.socket.destroy());
+      await door.runAutomation('auto_1', o);
+      assert.deepEqual(Object.keys(store.get<Record<string, unknown>>(TARGET_SENDS_KEY) ?? {}), ['automation:auto_1']);
+    });
+
+    it('kept in workspace state: a new door over the same state (a reload, another window) does not send it either', async () => {
+      server.handle((req) => req.socket.destroy());
+      await run('test_login');
+      server.handle((_req, res) => json(res, 201, { runId: 'trun_2' }));
+      assert.deepEqual(await doorOver(store).startTestRun({ testId: 'test_login', branchId: 'br_2' }, o), { kind: 'uncertain', since: 1_000_000 });
+      assert.equal(server.requests.length, 1);
+    });
+
+    it('a reload while a send was under way: the new door finds it uncertain', async () => {
+      server.handle(holding(201, { runId: 'trun_1' }));
+      void run('test_login');
+      while (held.length < 1) await settle();
+      now += 5_000;
+      assert.deepEqual(await doorOver(store).startTestRun({ testId: 'test_login', branchId: 'live' }, o), { kind: 'uncertain', since: 1_000_000 });
+      assert.equal(server.requests.length, 1);
+    });
+
+    it('the words: when it began, and what to do', () => {
+      const text = uncertainText('a run of test t', new Date(2026, 11, 6, 14, 5).getTime(), plainL10n);
+      assert.match(text, /^An earlier request for a run of test t may have reached the service at 14:05; check it before sending again\.$/);
+    });
+  });
 
   it('no client: not connected, nothing sent, the lock released', async () => {
     client = undefined;

@@ -5,11 +5,14 @@
  */
 import { isApiError } from '../../api/errors';
 import type { L10n } from '../l10n';
+import { uncertainText } from '../sends/uncertainText';
 
 /** What the door answers for these sends, as far as the words need it (src/runs/sendDoor.ts). */
 export type DoorAnswer =
   | { readonly kind: 'done' | 'queued' }
   | { readonly kind: 'busy' }
+  /** An earlier send for the same target began at `since` and may have arrived: nothing was sent. */
+  | { readonly kind: 'uncertain'; readonly since: number }
   | { readonly kind: 'notConnected' }
   | { readonly kind: 'failed'; readonly error: unknown; readonly mayHaveArrived: boolean };
 
@@ -58,6 +61,8 @@ export function failureNotice(answer: DoorAnswer, what: string, describe: (e: un
       return undefined;
     case 'busy':
       return { severity: 'info', text: l10n.t('{0}: already under way; nothing more was sent.', what) };
+    case 'uncertain':
+      return { severity: 'warning', text: l10n.t('{0}: not sent. {1}', what, uncertainText(undefined, answer.since, l10n)) };
     default:
       break;
   }

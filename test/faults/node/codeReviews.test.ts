@@ -62,7 +62,7 @@ async function setUp(e: Emulator): Promise<Setup> {
   const starts = new UnconfirmedStarts(store);
   const door = new SendDoor({
     client: () => Promise.resolve(client), ledger: () => ledger, poller: { track: () => undefined, burst: () => undefined },
-    starts, sends: new FollowUpSends(store), log: { info: () => undefined, warn: () => undefined },
+    starts, sends: new FollowUpSends(store), targetState: store, log: { info: () => undefined, warn: () => undefined },
   }, () => sendPosts);
   const env: ReviewSubmitEnv = {
     l10n: plainL10n,

@@ -52,7 +52,7 @@ async function setUp(e: Emulator): Promise<Setup> {
   const log: string[] = [];
   const door = new SendDoor({
     client: () => Promise.resolve(client), ledger: () => new RunLedger(store, client.baseUrl), poller: { track: () => undefined, burst: () => undefined },
-    starts: new UnconfirmedStarts(store), sends: new FollowUpSends(store),
+    starts: new UnconfirmedStarts(store), sends: new FollowUpSends(store), targetState: store,
     log: { info: (m) => void log.push(`info ${m}`), warn: (m) => void log.push(`warn ${m}`) },
   }, () => sendPosts);
   return {
