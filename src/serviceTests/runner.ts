@@ -15,6 +15,8 @@ import { failedServiceTest, startFailureText, stoppedReadingText } from '../core
 import { uncertainText } from '../core/sends/uncertainText';
 import type { GroupRunUpdate, ReadEnd, TestRunStore, TestRunUpdate } from '../core/serviceTests/store';
 import { checkTestUser, environmentOf, userProblem } from '../core/serviceTests/testUsers';
+import { noteBranches } from '../runs/branches';
+import type { TestRunBranch } from '../api/testTypes';
 import { branchFor } from './branch';
 import { makeItem, metaOf, setSteps } from './items';
 import { describeError, type DoorStart, type ServiceTestsDeps } from './types';
@@ -115,6 +117,8 @@ class TestResults {
 
 export class Runner {
   readonly failures = new Map<string, Failure>();
+
+  private readonly branchesNoted = new Set<string>();
 
   constructor(private readonly deps: ServiceTestsDeps, private readonly controller: vscode.TestController, private readonly store: TestRunStore, private readonly baseUrl: string) {}
 
@@ -291,11 +295,11 @@ export class Runner {
         };
         if (t.kind === 'test') {
           const results = new TestResults(this.controller, run, t.item, t.appId, this.failures, branch);
-          const f = this.store.followTest(id, { update: (u) => results.apply(u), end: (e) => finish(e, (m) => results.lost(m)) });
+          const f = this.store.followTest(id, { update: (u) => { results.apply(u); this.noteBranch(t.appId, u.detail.run); }, end: (e) => finish(e, (m) => results.lost(m)) });
           stops.push(() => f.stop());
         } else {
           const group = new GroupResults(this.controller, run, t.item, t.appId, this.failures, branch);
-          const f = this.store.followGroup(id, { update: (u) => group.apply(u), end: (e) => finish(e, (m) => run.errored(t.item, new vscode.TestMessage(m))) });
+          const f = this.store.followGroup(id, { update: (u) => { group.apply(u); this.noteBranch(t.appId, u.detail.run); }, end: (e) => finish(e, (m) => run.errored(t.item, new vscode.TestMessage(m))) });
           stops.push(() => f.stop());
         }
       }));
@@ -303,6 +307,16 @@ export class Runner {
     await Promise.all(endings);
     cancel.dispose();
     run.end();
+  }
+
+  /** A run's branch, with the label the service gives it, among the branches known for the app (once per branch and label). */
+  private noteBranch(appId: string, run: TestRunBranch): void {
+    const name = run.branchId?.trim();
+    if (!name || run.environment === 'live' || name.toLowerCase() === 'live') return;
+    const key = `${appId}\n${name}\n${run.branchDisplay ?? ''}`;
+    if (this.branchesNoted.has(key)) return;
+    this.branchesNoted.add(key);
+    void noteBranches(this.deps.globalState, this.baseUrl, appId, [{ name, label: run.branchDisplay, source: 'testRuns' }]);
   }
 
   /** "Ask Agent to Fix" of a service test: its latest failure, linked to the test (or member). */

@@ -57,6 +57,15 @@ describe('The app\'s tests in the Test Explorer (extension host, deployed profil
     assert.match(text, /Started agent run/);
   };
   const live = () => mod.current();
+  /**
+   * The branches this editor knows for app_todo, and no remembered test branch: the service lists
+   * none, so the branch pick offers these (then live), whatever the suites before this one used.
+   */
+  const knowOnly = async (branches: unknown[] | undefined): Promise<void> => {
+    const baseUrl = api.connection().baseUrl ?? '';
+    await api.globalState.update(`agentRuns.testBranch.v1:${baseUrl}:app_todo`, undefined);
+    await api.globalState.update(`agentRuns.branches.v1:${baseUrl}:app_todo`, branches);
+  };
 
   before(async function () {
     if (!context) this.skip();
@@ -68,6 +77,7 @@ describe('The app\'s tests in the Test Explorer (extension host, deployed profil
     ({ version: wider } = await admin(context, 'GET', '/wider') as { version: string });
     await admin(context, 'PUT', '/wider', { version: 'B' });
     await readSchema();
+    await knowOnly([{ name: 'main', label: 'Main', sources: ['versions'] }]);
     await waitFor('agentRuns.serviceTests to turn on', () => (api.capability('serviceTests') ? true : undefined));
     // The same module instance the extension loaded (one require cache per extension host).
     // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -79,6 +89,7 @@ describe('The app\'s tests in the Test Explorer (extension host, deployed profil
     if (!context) return;
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     await admin(context, 'PUT', '/wider', { version: wider });
+    await knowOnly(undefined);
     await restoreReference(context);
   });
 
@@ -138,7 +149,13 @@ describe('The app\'s tests in the Test Explorer (extension host, deployed profil
     assert.ok(steps.some((s) => s.verdict === 'skipped' && /Skipped/.test(s.message ?? '')), `the untaken branch is skipped: ${JSON.stringify(steps)}`);
     assert.ok(steps.some((s) => s.verdict === 'passed' && /Warning \(the service says “warning”\)/.test(s.message ?? '')), `the warning is shown: ${JSON.stringify(steps)}`);
     const log = (await requestsSince(ctx, start)).requests;
-    assert.equal(log.filter((r) => r.method === 'POST' && r.path.endsWith('/test-runs')).length, 1, 'one POST /test-runs');
+    const posts = log.filter((r) => r.method === 'POST' && r.path.endsWith('/test-runs'));
+    assert.equal(posts.length, 1, 'one POST /test-runs');
+    // The run's branch, with the label the service gave it, is offered next time (the service lists no branches).
+    const sent = (JSON.parse(posts[0].body) as { branchId: string }).branchId;
+    const known = api.globalState.get<Array<{ name: string; label?: string; sources: string[] }>>(`agentRuns.branches.v1:${api.connection().baseUrl ?? ''}:app_todo`) ?? [];
+    const noted = known.find((b) => b.sources.includes('testRuns'));
+    assert.ok(noted && (noted.name === sent || noted.label === sent) && noted.label, `the run's branch is known with its label: ${sent} in ${JSON.stringify(known)}`);
     const mark = (await requestsSince(ctx, 0)).next;
     await sleep(3_000);
     assert.deepEqual((await requestsSince(ctx, mark)).requests.filter((r) => /test-(group-)?runs/.test(r.path)), [], 'nothing read once the run ended');
