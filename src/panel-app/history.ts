@@ -172,7 +172,7 @@ export class History {
     for (const r of this.rows) {
       r.height = undefined;
     }
-    this.shown.invalidateFrom(0);
+    this.shown.heightChanged(0);
     this.render({ keepAnchor: true });
   }
 
@@ -244,7 +244,7 @@ export class History {
     row.est = estimateHeight(msg);
     row.height = undefined;
     this.shownRows();
-    this.shown.invalidateFrom(row.index);
+    this.shown.heightChanged(row.index);
     this.renderer.replace(row);
     if (row.el) {
       this.deps.decorate(row);

@@ -285,7 +285,7 @@ export class HistoryWindow {
       const hgt = Math.max(1, starts[i + 1] - starts[i]);
       if (r.height === undefined || Math.abs(r.height - hgt) > 0.5) {
         r.height = hgt;
-        this.shown.invalidateFrom(r.index + 1);
+        this.shown.heightChanged(r.index);
         changed = true;
       }
     });

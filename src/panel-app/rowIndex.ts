@@ -82,8 +82,11 @@ export class RowIndex {
     this.rows.push(row);
   }
 
-  /** Heights changed from row `index` on. */
-  invalidateFrom(index: number): void {
+  /**
+   * Row `index` (and maybe rows after it) changed height: the tops after it are summed again.
+   * Its own top stays; it is where the new sum starts.
+   */
+  heightChanged(index: number): void {
     this.validTo = Math.min(this.validTo, Math.max(0, index));
   }
 

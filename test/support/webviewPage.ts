@@ -1,8 +1,8 @@
 // The run panel's webview as VS Code serves it, in headless Chromium: the panel's own HTML and
 // CSP (src/core/panel/html.ts) from a local origin, with the webview bundle and media/panel.css,
-// and a stand-in for VS Code's webview host in the page. Used by the browser unit test
-// (test/unit/webview.browser.test.ts, webview.browser.find.test.ts), the fault suite (test/faults/support/panelPage.ts) and
-// the bench (bench/webview.ts).
+// and a stand-in for VS Code's webview host in the page. Used by the browser unit tests
+// (test/unit/webview.browser*.test.ts, through fixtures/webviewSuite.ts), the fault suite
+// (test/faults/support/panelPage.ts) and the bench (bench/webview.ts).
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';

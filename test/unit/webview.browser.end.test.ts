@@ -5,10 +5,10 @@
  * view that reached the end must still be at it once the rows are measured.
  */
 import * as assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { STRING_KEYS, forPosting, toWireMessage, type WebviewStrings, type WireMessage } from '../../src/core/panel/protocol';
 import { initWith } from './fixtures/webviewInit';
-import { buildWebviewBundle, launchChromium, openWebviewPage, serveWebview, type WebviewServer } from '../support/webviewPage';
+import { webviewSuite } from './fixtures/webviewSuite';
 
 declare const document: {
   scrollingElement: { scrollHeight: number; scrollTop: number; clientHeight: number } | null;
@@ -39,18 +39,7 @@ function message(i: number): WireMessage {
 
 describe('webview in Chromium: End reaches the end and stays there', function () {
   this.timeout(120_000);
-  let browser: Browser | undefined;
-  let server: WebviewServer | undefined;
-
-  before(async function () {
-    server = await serveWebview({ script: await buildWebviewBundle(), loadingText: 'Loading…' });
-    browser = await launchChromium();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = webviewSuite();
 
   function settle(page: Page): Promise<void> {
     return page.evaluate(async () => {
@@ -68,7 +57,7 @@ describe('webview in Chromium: End reaches the end and stays there', function ()
   }
 
   it('from the top of a long run whose rows were never measured, End leaves the view at the end', async () => {
-    const page = await openWebviewPage(browser!, server!.url, { viewport: { width: 900, height: 700 } });
+    const page = await suite.open({ viewport: { width: 900, height: 700 } });
     const messages = Array.from({ length: COUNT }, (_, i) => message(i));
     await page.evaluate((parts) => {
       for (const d of parts) window.dispatchEvent(new MessageEvent('message', { data: d }));

@@ -5,10 +5,10 @@
  * itself (Enter, Shift+Enter, the count) and the focus going back to the history are as before.
  */
 import * as assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { STRING_KEYS, forPosting, toWireMessage, type WebviewStrings, type WireMessage } from '../../src/core/panel/protocol';
 import { initWith } from './fixtures/webviewInit';
-import { buildWebviewBundle, launchChromium, openWebviewPage, serveWebview, type WebviewServer } from '../support/webviewPage';
+import { webviewSuite } from './fixtures/webviewSuite';
 
 // The functions given to page.evaluate run in the page; this node build has no DOM lib, so
 // these module-local declarations type the little they use.
@@ -45,23 +45,11 @@ function message(i: number): WireMessage {
 
 describe('webview in Chromium: closing find keeps the reading position', function () {
   this.timeout(120_000);
-  let browser: Browser | undefined;
-  let server: WebviewServer | undefined;
-
-  before(async function () {
-    // No silent skip: launchChromium says how to get one when it is missing.
-    server = await serveWebview({ script: await buildWebviewBundle(), loadingText: 'Loading…' });
-    browser = await launchChromium();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = webviewSuite();
 
   /** The panel with COUNT messages, opened at the end, the focus in the history (a click on the newest message). */
   async function openAtEnd(): Promise<Page> {
-    const page = await openWebviewPage(browser!, server!.url, { viewport: { width: 900, height: 700 } });
+    const page = await suite.open({ viewport: { width: 900, height: 700 } });
     const messages = Array.from({ length: COUNT }, (_, i) => message(i));
     await post(page, forPosting(initWith(strings, messages)));
     assert.equal(await fromEnd(page), 0, 'the panel opens at the end');

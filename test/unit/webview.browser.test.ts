@@ -6,10 +6,11 @@
  * CHROMIUM_PATH name another).
  */
 import * as assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { AgentMessage } from '../../src/api/types';
 import { MAX_WIRE_CONTENT_CHARS, PROTOCOL_VERSION, STRING_KEYS, forPosting, toWireMessage, type InitMessage, type WebviewStrings, type WireMessage } from '../../src/core/panel/protocol';
-import { buildWebviewBundle, launchChromium, openWebviewPage, readPanelState, serveWebview, type WebviewServer } from '../support/webviewPage';
+import { readPanelState } from '../support/webviewPage';
+import { webviewSuite } from './fixtures/webviewSuite';
 
 // The functions given to page.evaluate run in the page; this node build has no DOM lib, so
 // these module-local declarations type the little they use.
@@ -39,23 +40,10 @@ const HOSTILE = [
 
 describe('webview in Chromium (real DOM, DOMPurify, CSP)', function () {
   this.timeout(180_000);
-  let browser: Browser | undefined;
-  let server: WebviewServer | undefined;
-
-  before(async function () {
-    // No silent skip: `npm test` installs Chromium first (npm run test:setup); launchChromium
-    // says so when it is missing.
-    server = await serveWebview({ script: await buildWebviewBundle(), loadingText: 'Loading…' });
-    browser = await launchChromium();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = webviewSuite();
 
   function open(): Promise<Page> {
-    return openWebviewPage(browser!, server!.url, { viewport: { width: 900, height: 700 } });
+    return suite.open({ viewport: { width: 900, height: 700 } });
   }
 
   function initWith(messages: WireMessage[]): InitMessage {
@@ -98,7 +86,7 @@ describe('webview in Chromium (real DOM, DOMPurify, CSP)', function () {
     // Links post openLink and never navigate.
     await page.click('.md-link');
     const after = await readPanelState(page);
-    assert.equal(page.url(), server!.url);
+    assert.equal(page.url(), suite.url());
     assert.ok(after.posted.some((m) => m.type === 'openLink'));
     await page.close();
   });
@@ -159,7 +147,7 @@ describe('webview in Chromium (real DOM, DOMPurify, CSP)', function () {
     await page.click('[data-key="id:1"] .chip .md-link >> text=ENG-42');
     const opened = (await readPanelState(page)).posted.filter((m) => m.type === 'openLink') as unknown as { url: string }[];
     assert.deepEqual(opened.map((m) => m.url), ['https://linear.example/ENG-42']);
-    assert.equal(page.url(), server!.url);
+    assert.equal(page.url(), suite.url());
     await page.close();
   });
 
