@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import type { AgentRunsApi } from '../api/contract';
 import { isApiError } from '../api/errors';
+import { describeError } from '../connection/showApiError';
 import {
   branchesToRemember, knownBranchesKey, mergeBranches, orderBranches, reviveKnownBranches, type BranchSeen, type KnownBranch,
 } from '../core/branches/known';
@@ -49,10 +50,6 @@ export async function noteBranches(globalState: MementoLike, baseUrl: string, ap
 
 export type BranchSyncResult = { kind: 'completed'; versionId?: string; version?: string } | { kind: 'notDone' };
 
-function describe(deps: Pick<Deps, 'api'>, e: unknown): string {
-  return isApiError(e) ? deps.api().describeApiError(e) : e instanceof Error ? e.message : String(e);
-}
-
 /**
  * "Sync branch": the POST once (a second sync of the same branch from here while one is under
  * way sends nothing), then its status read until it completed or failed, with progress the
@@ -78,9 +75,9 @@ export async function syncBranch(deps: Pick<Deps, 'door' | 'api' | 'log' | 'glob
     }
     if (sent.kind === 'failed') {
       if (sent.mayHaveArrived) {
-        void vscode.window.showWarningMessage(l10n.t('The sync of branch {0} may have reached the service, but its answer was lost ({1}). It was not sent again: look for a new version of the branch in a moment before syncing it again.', branch, describe(deps, sent.error)));
+        void vscode.window.showWarningMessage(l10n.t('The sync of branch {0} may have reached the service, but its answer was lost ({1}). It was not sent again: look for a new version of the branch in a moment before syncing it again.', branch, describeError(deps, sent.error)));
       } else {
-        void vscode.window.showErrorMessage(l10n.t('Branch {0} was not synced: {1}', branch, describe(deps, sent.error)));
+        void vscode.window.showErrorMessage(l10n.t('Branch {0} was not synced: {1}', branch, describeError(deps, sent.error)));
       }
       return { kind: 'notDone' };
     }
@@ -118,7 +115,7 @@ export async function syncBranch(deps: Pick<Deps, 'door' | 'api' | 'log' | 'glob
         void vscode.window.showWarningMessage(l10n.t('Branch {0} is still syncing at the service ({1}). Pick it again in a while.', branch, stage));
         return { kind: 'notDone' };
       case 'readFailed':
-        void vscode.window.showWarningMessage(l10n.t('The sync of branch {0} was started, but its progress could not be read: {1}. Pick the branch again in a while.', branch, describe(deps, outcome.error)));
+        void vscode.window.showWarningMessage(l10n.t('The sync of branch {0} was started, but its progress could not be read: {1}. Pick the branch again in a while.', branch, describeError(deps, outcome.error)));
         return { kind: 'notDone' };
       case 'unknown':
         void vscode.window.showWarningMessage(l10n.t('The service answered the sync of branch {0} without saying whether it runs ({1}). Pick the branch again in a while.', branch, stage));
