@@ -15,7 +15,7 @@ import type { Capability } from '../core/capabilities';
 import { DEFAULT_POLLER_SETTINGS } from '../core/polling/settings';
 import { TestRunStore } from '../core/serviceTests/store';
 import { runsAsDescription } from '../core/serviceTests/testUsers';
-import { groupsReadById, testCountText } from '../core/testGroups/serviceGroups';
+import { appGroups, testCountText } from '../core/testGroups/serviceGroups';
 import type { TestGroupRecord } from '../core/testGroups/store';
 import type { FailureDescribers } from '../testing/register';
 import { makeItem, metaOf, RUNNABLE, setSteps } from './items';
@@ -184,8 +184,7 @@ export class ServiceTests implements vscode.Disposable {
     const has = (c: Capability): boolean => this.deps.capabilities.has(c);
     if (!has('serviceTestGroupRuns') || !has('serviceTestGroups')) return [];
     try {
-      if (has('serviceTestGroupList')) return await client.listTestGroups(appId);
-      return await groupsReadById((id) => client.getTestGroup(id), this.knownGroups(), appId, (e) => isApiError(e) && e.status === 404);
+      return await appGroups(client, appId, has('serviceTestGroupList'), this.knownGroups());
     } catch (e) {
       if (isApiError(e) && e.status === 401) this.deps.reportUnauthorized(e);
       this.deps.log.warn(`The test groups of ${appId} could not be listed: ${describeError(this.deps, e)}`);

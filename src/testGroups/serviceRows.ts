@@ -10,7 +10,7 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import type { AppTest, ServiceTestGroup, ServiceTestGroupDetail, ServiceTestGroupMember } from '../api/testTypes';
-import { appsToList, componentsUnsaid, groupContextValue, groupsReadById, markComponents, memberRow, mergeGroups, testCountText, unwritableMembers, type GroupEntry } from '../core/testGroups/serviceGroups';
+import { appsToList, appGroups, componentsUnsaid, groupContextValue, markComponents, memberRow, mergeGroups, testCountText, unwritableMembers, type GroupEntry } from '../core/testGroups/serviceGroups';
 import type { TestGroupStore } from '../core/testGroups/store';
 import { defaultAppId } from './settings';
 import type { ServiceGroupRows, TestGroupsElement } from './view';
@@ -180,9 +180,7 @@ export class ServiceGroupsView implements ServiceGroupRows {
         try {
           const client = await this.b.getClient({ quiet: true });
           if (!client) throw new Error(vscode.l10n.t('Not connected: set the base URL and an API token.'));
-          listed.set(appId, this.b.listed()
-            ? await client.listTestGroups(appId)
-            : await groupsReadById((id) => client.getTestGroup(id), this.store.list(), appId, (e) => isApiError(e) && e.status === 404));
+          listed.set(appId, await appGroups(client, appId, this.b.listed(), this.store.list()));
         } catch (e) {
           problems.set(appId, this.problem(e, `The test groups of ${appId} could not be listed`));
         }

@@ -4,6 +4,7 @@
  * members, the choices of Edit Tests, and the check of Create Test Group's IDs against the app's
  * tests. No `vscode` (unit-tested in plain mocha); src/testGroups/serviceRows.ts is the VS Code side.
  */
+import { isApiError } from '../../api/errors';
 import type { AppTest, ServiceTestGroup, ServiceTestGroupDetail, ServiceTestGroupMember } from '../../api/testTypes';
 import type { L10n } from '../l10n';
 import type { TestGroupRecord } from './store';
@@ -86,6 +87,17 @@ export async function groupsReadById(read: (groupId: string) => Promise<ServiceT
     }
   };
   return (await Promise.all(mine.map(read1))).filter((g): g is ServiceTestGroup => g !== undefined);
+}
+
+/**
+ * The app's groups as the service has them: its list where it lists groups (`listed`), else
+ * (version A) the groups created here, read by ID; a 404 there means deleted.
+ */
+export function appGroups(
+  client: { listTestGroups(appId: string): Promise<ServiceTestGroup[]>; getTestGroup(groupId: string): Promise<ServiceTestGroupDetail> },
+  appId: string, listed: boolean, local: readonly TestGroupRecord[],
+): Promise<ServiceTestGroup[]> {
+  return listed ? client.listTestGroups(appId) : groupsReadById((id) => client.getTestGroup(id), local, appId, (e) => isApiError(e) && e.status === 404);
 }
 
 /**
