@@ -1,6 +1,6 @@
 /**
  * The versions a code review compares, as the form lists them: the pages of `GET /versions`
- * read so far (newest first, each version once), the branches they show, and how one version
+ * read so far (newest first, each version once) and how one version
  * reads in a list. Pure.
  */
 import type { AppVersion, VersionPage } from '../../api/reviewTypes';
@@ -25,16 +25,6 @@ export function addVersionPage(list: VersionList | undefined, page: VersionPage)
   return page.nextCursor !== undefined ? { versions: merged, nextCursor: page.nextCursor } : { versions: merged };
 }
 
-/** The branches (`version`) the versions belong to, in the order first seen. */
-export function branchesOf(versions: readonly AppVersion[]): string[] {
-  const out: string[] = [];
-  for (const v of versions) {
-    const b = v.version?.trim();
-    if (b && !out.includes(b)) out.push(b);
-  }
-  return out;
-}
-
 /** How a version is named: its `versionDisplay`, else its branch, else its id. */
 export function versionName(v: AppVersion): string {
   return [v.versionDisplay, v.version, v.versionId].find((s): s is string => typeof s === 'string' && s.trim() !== '')?.trim() ?? v.versionId;
@@ -55,16 +45,4 @@ export function versionRow(v: AppVersion, l10n: L10n, date: (ms: number) => stri
 /** A version a review can compare: synced and indexed (or of a stage the service did not say). */
 export function isReady(v: AppVersion): boolean {
   return v.stage === undefined || v.stage === 'completed';
-}
-
-/**
- * The version a step offers first when the form has none: for "to", the newest ready one; for
- * "from", the ready one before it (so Enter, Enter compares the two newest reviewable versions).
- * Versions newest first; `fromId` is left out of the "to" choice.
- */
-export function defaultVersion(versions: readonly AppVersion[], which: 'from' | 'to', fromId = ''): string | undefined {
-  const candidates = versions.filter((v) => which === 'from' || v.versionId !== fromId.trim());
-  const ready = candidates.filter(isReady);
-  const pick = which === 'from' ? ready[1] ?? ready[0] ?? candidates[1] ?? candidates[0] : ready[0] ?? candidates[0];
-  return pick?.versionId;
 }
