@@ -25,7 +25,7 @@ export const RETIRED_MODEL_RUN = Object.freeze({
   appId: SEED.apps.todo,
   model: 'anthropic/claude-sonnet-4',
   userEmail: SEED.emails.dev,
-  prompt: 'Handle the errors of the todo list loader (TODO-87)',
+  prompt: 'Add a dark mode toggle to the Settings page (TODO-87)',
 });
 
 function retiredModelRun(state: EmulatorState, now: number): AgentRecord | undefined {

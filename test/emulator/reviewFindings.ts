@@ -111,19 +111,19 @@ export function reviewFindings(review: CodeReviewRecord, agent: AgentRecord): Fi
   }
   if (when.diff !== undefined) {
     out.changes.push(
-      finding('chg1', 'change', when.diff, { title: `src/api/client.ts: ${subject}`, description: 'Requests get a 10 s timeout and one retry.', priority: null }),
-      finding('chg2', 'change', when.diff, { title: 'src/App.tsx: loading state', description: '`load()` is awaited before the list renders.', priority: null }),
-      finding('chg3', 'change', when.diff, { title: 'src/components/TodoList.tsx: empty list', description: 'An empty list shows a hint instead of nothing.', priority: null }),
+      finding('chg1', 'change', when.diff, { title: `API call Get todos: ${subject}`, description: 'The call times out after 10 s and is retried once.', priority: null }),
+      finding('chg2', 'change', when.diff, { title: 'Page index: loading state', description: 'Repeating group Todos stays hidden until the call Get todos returns.', priority: null }),
+      finding('chg3', 'change', when.diff, { title: 'Reusable element Todo card: empty list', description: 'An empty list shows a hint instead of nothing.', priority: null }),
     );
   }
   if (when.findings !== undefined) {
     out.comments.push(
-      finding('cmt1', 'comment', when.findings, { title: '`load()` no longer handles a rejected request', description: 'A timeout rejects the promise and the list stays empty without an error (TODO-212).', priority: 'high' }),
-      finding('cmt2', 'comment', when.findings, { title: 'The new timeout is not configurable', description: 'Read it from the settings, as the retry count is.', priority: 'low' }),
+      finding('cmt1', 'comment', when.findings, { title: 'The call Get todos has no error workflow', description: 'A timed-out call leaves the list empty without an alert (TODO-212).', priority: 'high' }),
+      finding('cmt2', 'comment', when.findings, { title: 'The new timeout is not configurable', description: 'Keep it in the option set Settings, as the retry count is.', priority: 'low' }),
     );
     out.tests.push(
-      finding('tst1', 'test', when.findings, { title: 'The list shows an error when the API is down', description: 'Stop the API, open the app: an error with a retry button.', priority: 'high', ...(when.end !== undefined ? { completedAt: when.end } : {}) }),
-      finding('tst2', 'test', when.findings, { title: 'A slow request times out after 10 s', description: 'Delay the API by 11 s: the request is cancelled and retried once.', priority: 'medium' }),
+      finding('tst1', 'test', when.findings, { title: 'The index page shows an alert when Get todos fails', description: 'Make the call fail, open the index page: an alert with a Retry button.', priority: 'high', ...(when.end !== undefined ? { completedAt: when.end } : {}) }),
+      finding('tst2', 'test', when.findings, { title: 'A slow Get todos call times out after 10 s', description: 'Delay the call by 11 s: it is cancelled and retried once.', priority: 'medium' }),
     );
     out.reviewComments.push(
       {

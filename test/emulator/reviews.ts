@@ -25,13 +25,13 @@ export function planReviewTurn(ctx: TurnContext, review: CodeReviewInfo): TurnSc
       sandboxState: 'ready',
       messages: [
         ...w.system(`Code review ${review.reviewId} opened for ${ctx.projectName}.`),
-        ...w.thinking(`Compare ${review.fromVersion} with ${review.toVersion}; start with the files that changed most.`),
+        ...w.thinking(`Compare ${review.fromVersion} with ${review.toVersion}; start with the pages and workflows that changed most.`),
         w.assistant(`Reviewing **${review.title}**: the changes from \`${review.fromVersion}\` to \`${review.toVersion}\`.`),
       ],
     },
     {
       conversationState: 'running_tool',
-      messages: [w.tool('diff_versions', range, '3 files changed, 42 insertions(+), 7 deletions(-)', [
+      messages: [w.tool('diff_versions', range, '2 pages, 3 workflows and 1 data type changed', [
         { kind: 'file', path: `reviews/${review.reviewId}/changes.diff`, mimeType: 'text/x-diff', sizeBytes: 3_310 },
       ])],
     },
@@ -44,7 +44,7 @@ export function planReviewTurn(ctx: TurnContext, review: CodeReviewInfo): TurnSc
     for (let k = 1; k <= 6; k++) steps.push({ conversationState: 'thinking', messages: [] });
   }
   steps.push(
-    { conversationState: 'running_tool', messages: [w.tool('read_file', { path: 'src/api/client.ts', version: review.toVersion }, null)] },
+    { conversationState: 'running_tool', messages: [w.tool('read_workflows', { page: 'index', version: review.toVersion }, null)] },
     {
       conversationState: 'thinking',
       messages: [w.assistant([
@@ -52,12 +52,12 @@ export function planReviewTurn(ctx: TurnContext, review: CodeReviewInfo): TurnSc
         '',
         '| Priority | Finding |',
         '|---|---|',
-        '| high | `load()` no longer handles a rejected request |',
-        '| low | the new timeout is not configurable |',
+        '| high | The API Connector call "Get todos" has no error workflow: a failed call leaves the list empty |',
+        '| low | The retry count is a constant in the workflow, not an option set |',
         '',
-        'Suggested test: the list shows an error when the API is down.',
+        'Suggested test: the index page shows an alert when "Get todos" fails.',
       ].join('\n'), [
-        { kind: 'issue', identifier: 'TODO-212', title: 'Handle a rejected load() in App' },
+        { kind: 'issue', identifier: 'TODO-212', title: 'Add an error workflow to the "Get todos" call' },
         { kind: 'file', path: `reviews/${review.reviewId}/findings.md`, mimeType: 'text/markdown', sizeBytes: 904 },
       ])],
     },

@@ -109,31 +109,52 @@ export class Writer {
 
 const file = (path: string, mimeType: string, sizeBytes?: number): AttachmentSpec => (sizeBytes === undefined ? { kind: 'file', path, mimeType } : { kind: 'file', path, mimeType, sizeBytes });
 
-const FILE_TREE = ['src/', '  App.tsx', '  components/', '    TodoList.tsx', '    TodoItem.tsx', '  api/', '    client.ts', 'package.json', 'README.md'].join('\n');
+/** What `list_app_structure` answers: the seeded app's pages, reusable elements, data types and option sets. */
+const APP_STRUCTURE = [
+  'Pages: index, settings, todo_detail, reset_pw, 404',
+  'Reusable elements: Header, Todo card',
+  'Data types:',
+  '  User: email (text), name (text), notifications (yes / no)',
+  '  Todo: title (text), done (yes / no), due date (date), priority (Priority), owner (User)',
+  'Option sets:',
+  '  Priority: Low, Medium, High',
+  'Backend workflows: send_daily_reminder',
+].join('\n');
 
-const APP_SOURCE = [
-  'export function App() {',
-  '  const [items, setItems] = useState<Todo[]>([]);',
-  '  useEffect(() => { void load().then(setItems); }, []);',
-  '  return <TodoList items={items} />;',
-  '}',
+/** What `read_page` answers for the Settings page: its element tree and workflows. */
+const SETTINGS_PAGE = [
+  'settings (page, 1 workflow)',
+  '  Header (reusable element)',
+  '  Group Preferences',
+  '    Text "Preferences"',
+  '    Checkbox Notifications',
+  '    Button Save',
+  '',
+  'Workflows:',
+  '  When Button Save is clicked → Make changes to Current User (notifications = Checkbox Notifications is checked)',
+].join('\n');
+
+/** The workflow the edit creates, as the summary quotes it. */
+const THEME_WORKFLOW = [
+  "When Toggle Dark mode's value is changed",
+  "  → Make changes to Current User: theme = Theme:Dark if Toggle Dark mode is checked, else Theme:Light",
 ].join('\n');
 
 function introStep(ctx: TurnContext, w: Writer): Step {
   const excerpt = promptExcerpt(ctx.prompt);
   const content = ctx.turnNumber === 1
     ? [
-        `I'll start by exploring **${ctx.projectName}** to understand how it is put together.`,
+        `I'll start by exploring **${ctx.projectName}**: its pages, data types and workflows.`,
         '',
         'Plan:',
-        '1. List the project files',
-        '2. Read the relevant sources',
+        '1. Look at the app structure (pages, data types, option sets)',
+        '2. Open the Settings page and its workflows',
         `3. Work on: _${excerpt}_`,
       ].join('\n')
     : `Picking up your follow-up: _${excerpt}_`;
   const messages = [
     ...(ctx.turnNumber === 1 ? w.system(`Sandbox started for ${ctx.projectName} (${ctx.model}).`) : []),
-    ...w.thinking(`The request is "${excerpt}". Look at the project layout first, then at the component that loads the data.`),
+    ...w.thinking(`The request is "${excerpt}". Look at the app's pages and data types first, then at the Settings page, where the user's preferences live.`),
     w.assistant(content),
   ];
   return { conversationState: 'thinking', sandboxState: 'ready', messages };
@@ -141,24 +162,38 @@ function introStep(ctx: TurnContext, w: Writer): Step {
 
 function exploreSteps(ctx: TurnContext, w: Writer): Step[] {
   const branch = ctx.permittedBranches[0];
-  const listParams: JsonObject = { path: '/', depth: 2 };
-  if (branch !== undefined) listParams.branch = branch;
+  const structureParams: JsonObject = { include: ['pages', 'reusable_elements', 'data_types', 'option_sets'] };
+  if (branch !== undefined) structureParams.branch = branch;
   return [
-    { conversationState: 'running_tool', messages: [w.tool('list_files', listParams, '```\n' + FILE_TREE + '\n```')] },
-    { conversationState: 'running_tool', messages: [w.tool('read_file', { path: 'src/App.tsx' }, '```tsx\n' + APP_SOURCE + '\n```')] },
+    { conversationState: 'running_tool', messages: [w.tool('list_app_structure', structureParams, '```\n' + APP_STRUCTURE + '\n```')] },
+    { conversationState: 'running_tool', messages: [w.tool('read_page', { page: 'settings' }, '```\n' + SETTINGS_PAGE + '\n```')] },
   ];
 }
 
 function editStep(ctx: TurnContext, w: Writer): Step {
   if (ctx.permission === 'allow_edits') {
     const branch = ctx.permittedBranches[0] ?? 'main';
-    const applied = `Applied 1 edit to \`src/App.tsx\` on \`${branch}\` (+1 −1).`;
+    const applied = [
+      `Applied 4 changes on branch \`${branch}\`:`,
+      '- Created the option set **Theme** (Light, Dark)',
+      "- Added the field **theme** (Theme) to the data type **User**",
+      '- Added a **Dark mode** toggle element to the **Settings** page, in Group Preferences',
+      "- Created the workflow **When Toggle Dark mode's value is changed**, which sets the Current User's theme",
+    ].join('\n');
     const call = w.tool(
-      'edit_file',
-      { path: 'src/App.tsx', branch, edits: [{ line: 3, replace: 'useEffect(() => { void load().then(setItems).catch(reportError); }, []);' }] },
-      // The deployed service records the call with its parameters only; the diff is attached.
+      'edit_app',
+      {
+        branch,
+        changes: [
+          { action: 'create_option_set', name: 'Theme', options: ['Light', 'Dark'] },
+          { action: 'add_field', dataType: 'User', field: 'theme', type: 'Theme' },
+          { action: 'add_element', page: 'settings', parent: 'Group Preferences', element: 'Toggle Dark mode', type: 'Toggle' },
+          { action: 'add_workflow', page: 'settings', event: "When Toggle Dark mode's value is changed", steps: ["Make changes to Current User: theme = Theme:Dark if Toggle Dark mode is checked, else Theme:Light"] },
+        ],
+      },
+      // The deployed service records the call with its parameters only; the change list is attached.
       w.deployed ? null : applied,
-      [file(`diffs/turn-${ctx.turnNumber}.patch`, 'text/x-diff', 412)],
+      [file(`changes/turn-${ctx.turnNumber}.json`, 'application/json', 412)],
     );
     return { conversationState: 'running_tool', messages: [call] };
   }
@@ -177,21 +212,23 @@ function summaryStep(ctx: TurnContext, w: Writer, asks: boolean): Step {
     '',
     `Request: _${promptExcerpt(ctx.prompt)}_`,
     '',
-    '| File | Finding |',
+    '| Where | Change |',
     '|---|---|',
-    '| `src/App.tsx` | `load()` errors are not handled |',
-    '| `src/api/client.ts` | no request timeout |',
+    '| Option set **Theme** | new: Light, Dark |',
+    '| Data type **User** | new field `theme` (Theme), default Light |',
+    '| Page **settings** | a Dark mode toggle element in Group Preferences |',
+    '| Workflow on **settings** | sets the Current User\'s theme when the toggle changes |',
     '',
-    '```ts',
-    'void load().then(setItems).catch(reportError);',
+    '```',
+    THEME_WORKFLOW,
     '```',
   ];
-  if (asks) lines.push('', 'Should I also add a timeout to `src/api/client.ts`?');
+  if (asks) lines.push('', 'Should I also apply the theme to the **Header** reusable element?');
   const attachments: AttachmentSpec[] = [file(`reports/turn-${ctx.turnNumber}-summary.md`, 'text/markdown', 1_180 + ctx.turnNumber)];
   if (w.deployed) {
-    // A follow-up issue filed for the second finding, and a snapshot of the sandbox (a kind of attachment no client knows).
+    // A follow-up issue filed for what is left, and a snapshot of the sandbox (a kind of attachment no client knows).
     attachments.push(
-      { kind: 'issue', identifier: `TODO-${100 + ctx.turnNumber}`, title: 'Add a request timeout to src/api/client.ts' },
+      { kind: 'issue', identifier: `TODO-${100 + ctx.turnNumber}`, title: 'Apply the theme to the Header reusable element' },
       { kind: 'snapshot', snapshotId: `snap_${ctx.appId}_t${ctx.turnNumber}`, sizeBytes: 52_428_800 + ctx.turnNumber, retainedForDays: 7 },
     );
   }
@@ -200,21 +237,21 @@ function summaryStep(ctx: TurnContext, w: Writer, asks: boolean): Step {
 
 function toolSteps(w: Writer): Step[] {
   const calls: MessageDraft[] = [
-    w.tool('search_code', { query: 'useEffect', glob: 'src/**/*.tsx' }, 'Found 3 matches in 2 files.'),
-    w.tool('read_file', { path: 'src/components/TodoList.tsx' }, '```tsx\nexport function TodoList({ items }: Props) { /* … */ }\n```'),
-    w.tool('run_command', { command: 'npm test', cwd: '/workspace' }, '```\n12 passing (1s)\n```', [file('logs/npm-test.txt', 'text/plain', 2_048)]),
-    w.tool('read_file', { path: 'src/api/client.ts' }, '```ts\nexport async function load(): Promise<Todo[]> { /* … */ }\n```'),
-    w.tool('web_fetch', { url: 'https://example.invalid/docs/timeouts' }, 'Fetched 4.2 KB of documentation.'),
+    w.tool('search_app', { query: 'theme', in: ['elements', 'workflows', 'data_types', 'option_sets'] }, 'Found 3 matches: 2 elements on index, 1 condition on the Header reusable element.'),
+    w.tool('read_page', { page: 'index' }, '```\nindex (page, 3 workflows)\n  Header (reusable element)\n  Repeating group Todos (type: Todo, source: Search for Todos where owner = Current User)\n    Todo card (reusable element)\n  Input New todo\n  Button Add\n```'),
+    w.tool('run_test', { test: 'Add a todo', branch: 'main' }, '```\nAdd a todo: 5 of 5 steps passed (38 s)\n```', [file('logs/test-run-add-a-todo.txt', 'text/plain', 2_048)]),
+    w.tool('read_workflows', { page: 'index' }, '```\nWhen Button Add is clicked → Create a new Todo (title = Input New todo\'s value, owner = Current User) → Reset inputs\n```'),
+    w.tool('web_fetch', { url: 'https://example.invalid/docs/conditional-formatting' }, 'Fetched 4.2 KB of documentation.'),
     w.tool(
       'screenshot',
-      { url: '/', viewport: { width: 1280, height: 800 } },
-      w.deployed ? null : 'Captured the home page.',
+      { page: 'index', viewport: { width: 1280, height: 800 } },
+      w.deployed ? null : 'Captured the index page.',
       [{ kind: 'file', path: 'screenshots/home.png', mimeType: 'image/png', width: 1280, height: 800 }],
     ),
-    w.tool('run_command', { command: 'npm run lint' }, '```\n0 problems\n```'),
+    w.tool('check_issues', { branch: 'main' }, 'The issue checker found 0 issues.'),
     w.tool(
       'write_note',
-      { title: 'Findings', tags: ['todo', 'api'] },
+      { title: 'Findings', tags: ['theme', 'settings'] },
       w.deployed ? null : 'Saved a note.',
       [file('notes/findings.md', 'text/markdown', 640), file('notes/findings.json', 'application/json', 212)],
     ),
@@ -227,7 +264,7 @@ function slowSteps(w: Writer): Step[] {
   for (let k = 1; k <= 24; k++) {
     // Every other step changes only the lifecycle timestamp: nothing new to read.
     steps.push(k % 2 === 0
-      ? { conversationState: 'running_tool', messages: [w.tool('run_command', { command: 'npm run build', poll: k / 2 }, `Build still running (${k / 2}/12)…`)] }
+      ? { conversationState: 'running_tool', messages: [w.tool('sync_version', { branch: 'main', poll: k / 2 }, `Sync of main still indexing (${k / 2}/12)…`)] }
       : { conversationState: 'thinking', messages: [] });
   }
   return steps;
@@ -240,22 +277,22 @@ function longSteps(w: Writer): Step[] {
     for (let m = 0; m < 10; m++) {
       const n = s * 10 + m + 1;
       messages.push(n % 2 === 1
-        ? w.tool('read_file', { path: `src/generated/module-${n}.ts` }, `\`module-${n}.ts\`: ${n * 7} lines, no issues.`)
-        : w.assistant(`Checked module **${n - 1}** and **${n}** of 300.`));
+        ? w.tool('read_workflow', { page: 'index', workflow: `Workflow ${n}` }, `Workflow ${n}: ${(n % 6) + 1} actions, no issues.`)
+        : w.assistant(`Checked workflows **${n - 1}** and **${n}** of 300.`));
     }
     steps.push({ conversationState: 'running_tool', messages });
   }
   return steps;
 }
 
-/** The failing command of `[[fail]]` and what the turn ends with. */
+/** The failing test run of `[[fail]]` and what the turn ends with. */
 export function failingSteps(w: Writer): { steps: Step[]; outcome: TurnOutcome } {
   return {
     steps: [{
       conversationState: 'running_tool',
-      messages: [w.tool('run_command', { command: 'npm test' }, '```\nnpm ERR! Test failed. See above for more details.\n```', [file('logs/npm-test.txt', 'text/plain', 2_048)])],
+      messages: [w.tool('run_test', { test: 'Settings page saves preferences', branch: 'main' }, '```\nStep 3 of 5 failed: Button Save is not visible on the settings page.\n```', [file('logs/test-run-settings.txt', 'text/plain', 2_048)])],
     }],
-    outcome: { status: 'error', error: 'The sandbox command `npm test` exited with code 1.' },
+    outcome: { status: 'error', error: 'The test "Settings page saves preferences" failed at step 3 of 5.' },
   };
 }
 

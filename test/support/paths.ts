@@ -58,7 +58,8 @@ export const repoRoot = findRepoRoot();
 /**
  * Which VS Code the real-editor tiers run in (AGENT_RUNS_VSCODE, or a launcher's --vscode):
  * - `minimum` (default; also `1.100`): code-server 4.100.3 = VS Code 1.100, the oldest version
- *   the manifest accepts, run by this process's Node (20, like that editor's extension host);
+ *   the manifest accepts, run by Node 20 like that editor's extension host: this process's Node
+ *   when it is 20, else the one scripts/setup-test-env.sh keeps in .cache/node20;
  * - `latest` (also `1.139`): code-server 4.139.1 = VS Code 1.139, run by the Node 24 that
  *   scripts/setup-test-env.sh keeps in .cache/node24 (the machine's Node stays as it is).
  * code-server's extension host runs on the Node that started it, and inherits the variable.
@@ -114,6 +115,18 @@ export interface CodeServerInstall {
   readonly extensionTestArgs: readonly string[];
 }
 
+/** The `node` of a Node cached by scripts/lib/code-server.sh in `dir` (the npm package node-linux-<arch>). */
+function cachedNode(dir: string): string {
+  return path.join(dir, 'node_modules', `node-linux-${process.arch}`, 'bin', 'node');
+}
+
+/** The Node 20 that runs code-server 4.100.3: this process's when its major is 20, else the cached one. */
+export function minimumNode(nodeVersion: string = process.versions.node): string {
+  return nodeVersion.split('.')[0] === '20'
+    ? process.execPath
+    : cachedNode(process.env.AGENT_RUNS_NODE20_DIR ?? path.join(repoRoot, '.cache', 'node20'));
+}
+
 export function codeServerInstall(flavour: VsCodeFlavour = vscodeFlavour()): CodeServerInstall {
   const cache = path.join(repoRoot, '.cache');
   const entryIn = (dir: string) => path.join(dir, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
@@ -121,7 +134,7 @@ export function codeServerInstall(flavour: VsCodeFlavour = vscodeFlavour()): Cod
     return {
       flavour,
       entry: entryIn(process.env.AGENT_RUNS_CODE_SERVER_DIR ?? path.join(cache, 'code-server')),
-      node: process.execPath,
+      node: minimumNode(),
       setupCommand: 'npm run test:setup',
       extensionTestArgs: [],
     };
@@ -130,7 +143,7 @@ export function codeServerInstall(flavour: VsCodeFlavour = vscodeFlavour()): Cod
   return {
     flavour,
     entry: entryIn(process.env.AGENT_RUNS_CODE_SERVER_LATEST_DIR ?? path.join(cache, 'code-server-latest')),
-    node: path.join(nodeDir, 'node_modules', `node-linux-${process.arch}`, 'bin', 'node'),
+    node: cachedNode(nodeDir),
     setupCommand: 'npm run test:setup (or bash scripts/setup-test-env.sh --vscode latest)',
     extensionTestArgs: ['--vscode-option', 'enable-smoke-test-driver'],
   };

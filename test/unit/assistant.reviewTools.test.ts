@@ -97,7 +97,7 @@ describe('the code review read tools against the emulator (issue 21)', function 
       'versions compared: "Main #2" (ver_todo_002) → "Main #4" (ver_todo_004)', 'requested by: "Dev" <dev@example.com>',
       'model: anthropic/claude-sonnet-4-5 (claude)', 'review agent: agt_seed_review_merged (completed)',
       'Changes: 3 open, 0 completed', 'Comments: 2 open, 0 completed', 'Tests: 1 open, 1 completed',
-      '- "`load()` no longer handles a rejected request" · priority high · open · by AI',
+      '- "The call Get todos has no error workflow" · priority high · open · by AI',
       'Thread: latest 4 of 4 comment(s), oldest first',
     ]) {
       assert.ok(lines.includes(line), `${line}\n---\n${text}`);

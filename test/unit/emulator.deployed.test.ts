@@ -77,9 +77,9 @@ describe('emulator: the deployed profile (shapes)', () => {
         assert.equal(typeof m.content, 'string');
       }
     }
-    const edit = messages.find((m) => m.toolName === 'edit_file');
+    const edit = messages.find((m) => m.toolName === 'edit_app');
     assert.equal(edit?.content, null, 'a call with parameters only');
-    assert.deepEqual((edit?.toolParameters as Json).path, 'src/App.tsx');
+    assert.deepEqual((edit?.toolParameters as Json).branch, 'main');
     const screenshot = messages.find((m) => m.toolName === 'screenshot');
     assert.deepEqual(screenshot?.attachments, [{ name: 'home.png', url: 'https://files.example.invalid/app_todo/screenshots/home.png', mimeType: 'image/png', width: 1280, height: 800 }]);
     assert.deepEqual(messages[0].attachments, [{ identifier: 'ENG-12', title: 'Linked from the prompt: ENG-12', url: 'https://linear.example.invalid/acme/issue/ENG-12' }]);
@@ -87,7 +87,7 @@ describe('emulator: the deployed profile (shapes)', () => {
     const kinds = (summary?.attachments as Json[]).map((a) => Object.keys(a).sort().join(','));
     assert.deepEqual(kinds, ['mimeType,name,sizeBytes,url', 'identifier,title,url', 'retainedForDays,sizeBytes,snapshotId'], 'a file, a linked issue and a kind no client knows');
     const error = messages.find((m) => m.role === 'error');
-    assert.equal(error?.content, 'The sandbox command `npm test` exited with code 1.');
+    assert.equal(error?.content, 'The test "Settings page saves preferences" failed at step 3 of 5.');
     assert.equal(agent.status, 'error');
     assert.equal(agent.lastError, error?.content);
   });

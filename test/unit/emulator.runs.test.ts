@@ -68,8 +68,9 @@ describe('emulator: agent runs on the manual clock', () => {
     assert.equal(lifecycle(agent).conversationState, 'running_tool');
     const toolMessage = history(agent).at(-1);
     assert.equal(toolMessage?.role, 'tool');
-    assert.equal(toolMessage.toolName, 'list_files');
-    assert.deepEqual(JSON.parse(toolMessage.toolParameters ?? ''), { path: '/', depth: 2 });
+    assert.equal(toolMessage.toolName, 'list_app_structure');
+    assert.deepEqual(JSON.parse(toolMessage.toolParameters ?? ''), { include: ['pages', 'reusable_elements', 'data_types', 'option_sets'] });
+    assert.match(toolMessage.content ?? '', /Pages: index, settings/, 'the agent reads a low-code app: pages, data types, option sets');
 
     let ticks = 3;
     while ((await api.agent(id)).status === 'running') {
@@ -108,7 +109,7 @@ describe('emulator: agent runs on the manual clock', () => {
     const id = await api.startOk(start({ prompt: 'Run the tests [[fail]]' }));
     const agent = await runToEnd(emu, api, id);
     assert.equal(agent.status, 'error');
-    assert.match(String(agent.lastError), /exited with code 1/);
+    assert.match(String(agent.lastError), /failed at step 3 of 5/);
     assert.equal(typeof agent.completedAt, 'number');
     const last = history(agent).at(-1);
     assert.equal(last?.role, 'system');
@@ -158,10 +159,10 @@ describe('emulator: agent runs on the manual clock', () => {
 
   it('allow_edits edits on the permitted branch; read_only does not edit', async () => {
     const edits = await runToEnd(emu, api, await api.startOk(start({ permission: 'allow_edits', permittedBranches: ['feature/dark-mode'] })));
-    const edit = history(edits).find((m) => m.toolName === 'edit_file');
+    const edit = history(edits).find((m) => m.toolName === 'edit_app');
     assert.equal((JSON.parse(edit?.toolParameters ?? '{}') as Json).branch, 'feature/dark-mode');
     const readOnly = await runToEnd(emu, api, await api.startOk(start()));
-    assert.equal(history(readOnly).find((m) => m.toolName === 'edit_file'), undefined);
+    assert.equal(history(readOnly).find((m) => m.toolName === 'edit_app'), undefined);
   });
 
   describe('follow-ups', () => {
@@ -209,7 +210,7 @@ describe('emulator: agent runs on the manual clock', () => {
       assert.equal(agent.status, 'completed');
       assert.ok(Number(agent.completedAt) > Number(first.completedAt));
       assert.deepEqual(userPrompts(agent), ['Review the todo list', 'Now add tests']);
-      assert.ok(history(agent).some((m) => m.toolName === 'edit_file' && m.toolParameters?.includes('"tests"')));
+      assert.ok(history(agent).some((m) => m.toolName === 'edit_app' && m.toolParameters?.includes('"tests"')));
     });
 
     it('re-opening a failed run clears lastError', async () => {
