@@ -10,6 +10,7 @@ import {
   activeRefusals, checkBranches, checkEmail, checkWebhookUrl, firstProblem, formatBranches, parseBranches, promptPreview,
   type LaunchForm,
 } from '../core/launch/form';
+import type { AppOfRun } from '../core/launch/appOffers';
 import type { ModelCatalog } from '../core/launch/models';
 import type { StepId } from '../core/launch/navigation';
 import type { LaunchPreset } from '../core/launch/presets';
@@ -26,7 +27,10 @@ export interface FlowContext {
   reloadCatalog(): Promise<ModelCatalog>;
   presets: readonly LaunchPreset[];
   defaultAppId: string;
+  /** Most recent first, for the current base URL. */
   recentAppIds: readonly string[];
+  /** The apps of the runs in the list (the ledger of the current base URL). */
+  appsOfRuns: readonly AppOfRun[];
   defaultModel: string;
   lastModel: string | undefined;
   /** Models the service said need `userEmail`. */

@@ -17,6 +17,8 @@ import {
   addRefusal, emptyForm, firstProblem, formFromRecord, hasTypedContent, promptPreview, reviveForm,
   type LaunchForm, type LaunchPrefill, type PromptAttachment,
 } from '../core/launch/form';
+import { recentAppsKey } from '../core/launch/appOffers';
+import { runTime } from '../core/ledger/record';
 import { emailModelsKey, pushRecent, reviveIdList, type ModelCatalog } from '../core/launch/models';
 import type { StepId } from '../core/launch/navigation';
 import { parsePresets, type LaunchPreset } from '../core/launch/presets';
@@ -29,7 +31,6 @@ import { defaultUserEmail } from './userEmail';
 
 const l10n = vscode.l10n;
 
-const RECENT_APPS_KEY = 'agentRuns.launch.recentAppIds';
 const LAST_MODEL_KEY = 'agentRuns.launch.lastModel';
 const DRAFT_KEY = 'agentRuns.launch.draft.v1';
 const MAX_RECENT_APPS = 8;
@@ -125,7 +126,7 @@ export class LaunchController implements vscode.Disposable {
       const outcome = await submitLaunch(form, sending.env, launchSubmitUi(this.deps));
       form = outcome.form;
       if (outcome.kind === 'started') {
-        await this.onStarted(outcome.run, outcome.request);
+        await this.onStarted(outcome.run, outcome.request, client.baseUrl);
         return;
       }
       // What the service refused is marked (now and in the draft) until the person looked at it.
@@ -146,7 +147,8 @@ export class LaunchController implements vscode.Disposable {
       reloadCatalog: () => this.loadCatalog(client).promise,
       presets: this.presets(),
       defaultAppId: config().get<string>('appId', '').trim(),
-      recentAppIds: reviveIdList(this.globalState.get(RECENT_APPS_KEY)),
+      recentAppIds: reviveIdList(this.globalState.get(recentAppsKey(client.baseUrl))),
+      appsOfRuns: this.deps.ledger().all().map((r) => ({ appId: r.appId, projectName: r.projectName, time: runTime(r) })),
       defaultModel: config().get<string>('defaultModel', '').trim(),
       lastModel: this.globalState.get<string>(LAST_MODEL_KEY),
       emailModels,
@@ -198,8 +200,9 @@ export class LaunchController implements vscode.Disposable {
   }
 
   /** The send door has listed and is following the run; what is left is the form's own bookkeeping. */
-  private async onStarted(run: AgentRun, request: StartAgentRequest): Promise<void> {
-    await this.globalState.update(RECENT_APPS_KEY, pushRecent(reviveIdList(this.globalState.get(RECENT_APPS_KEY)), request.appId, MAX_RECENT_APPS));
+  private async onStarted(run: AgentRun, request: StartAgentRequest, baseUrl: string): Promise<void> {
+    const recentKey = recentAppsKey(baseUrl);
+    await this.globalState.update(recentKey, pushRecent(reviveIdList(this.globalState.get(recentKey)), request.appId, MAX_RECENT_APPS));
     await this.globalState.update(LAST_MODEL_KEY, request.model);
     await this.workspaceState.update(DRAFT_KEY, undefined);
     await this.composer.close();

@@ -6,6 +6,7 @@
  * the pure modules.
  */
 import * as vscode from 'vscode';
+import { appIdOffers, type AppOffer } from '../core/launch/appOffers';
 import { acknowledgeRefusal, checkAppId, checkModel, checkPrompt, cloneForm, fullPrompt, isMultiLine, promptPreview, type LaunchForm } from '../core/launch/form';
 import { isAuthoritative, type ModelCatalog } from '../core/launch/models';
 import { mainSteps, Navigator, type MainStep, type StepId } from '../core/launch/navigation';
@@ -37,6 +38,20 @@ function composeButton(): StepButton {
 
 function reloadButton(): StepButton {
   return { id: RELOAD_BUTTON_ID, iconPath: new vscode.ThemeIcon('refresh'), tooltip: l10n.t('Reload the model list from the service') };
+}
+
+/** "Todo App · from settings · 3 runs in the list": the project's name, then why the ID is offered. */
+function offerDescription(o: AppOffer): string {
+  const parts = o.projectName !== undefined ? [o.projectName] : [];
+  for (const source of o.sources) {
+    switch (source) {
+      case 'current': parts.push(l10n.t('current')); break;
+      case 'settings': parts.push(l10n.t('from settings (agentRuns.appId)')); break;
+      case 'recent': parts.push(l10n.t('recent')); break;
+      case 'runs': parts.push(o.runs === 1 ? l10n.t('1 run in the list') : l10n.t('{0} runs in the list', o.runs)); break;
+    }
+  }
+  return parts.join(' · ');
 }
 
 class LaunchFlow implements StepHost {
@@ -189,17 +204,8 @@ class LaunchFlow implements StepHost {
   // ------------------------------------------------------------ app ID
 
   private async appIdStep(): Promise<StepOutcome> {
-    const seen = new Set<string>();
-    const items: Array<ValueItem<string>> = [];
-    const add = (value: string, description: string): void => {
-      const v = value.trim();
-      if (v === '' || seen.has(v)) return;
-      seen.add(v);
-      items.push({ label: v, description, value: v });
-    };
-    add(this.form.appId, l10n.t('current'));
-    add(this.ctx.defaultAppId, l10n.t('from settings (agentRuns.appId)'));
-    for (const recent of this.ctx.recentAppIds) add(recent, l10n.t('recent'));
+    const offers = appIdOffers({ current: this.form.appId, configured: this.ctx.defaultAppId, recent: this.ctx.recentAppIds, runs: this.ctx.appsOfRuns });
+    const items: Array<ValueItem<string>> = offers.map((o) => ({ label: o.appId, description: offerDescription(o), value: o.appId }));
     const r = await showPick<ValueItem<string>>({
       ...this.common(l10n.t('App ID')),
       placeholder: items.length > 0
@@ -207,8 +213,13 @@ class LaunchFlow implements StepHost {
         : l10n.t('Type the App ID of a verified project, then press Enter'),
       items,
       active: items[0],
-      matchOnDescription: false,
+      // The project name finds its app; the reasons it is offered do not.
+      matchOnDescription: offers.some((o) => o.projectName !== undefined),
       typedItem: (value) => (checkAppId(value, l10n) === undefined ? { label: value, description: l10n.t('Use this App ID'), value, alwaysShow: true } : undefined),
+      problem: {
+        check: (value) => checkAppId(value, l10n),
+        item: (message) => ({ label: `$(error) ${message}`, value: '', alwaysShow: true }),
+      },
     });
     const plain = this.plain(r);
     if (plain) return plain;

@@ -37,6 +37,12 @@ export interface PickOptions<T extends vscode.QuickPickItem> extends CommonOptio
   active?: T;
   /** Offers typed text that matches no item as an item of its own (undefined: not acceptable). */
   typedItem?: (value: string) => T | undefined;
+  /**
+   * Why the typed text (also none) cannot be used, and the row that says so: shown while typed
+   * text matches nothing, and on an Enter that has nothing to pick, so Enter never does nothing
+   * silently. Accepting that row changes nothing.
+   */
+  problem?: { check: (value: string) => string | undefined; item: (message: string) => T };
   matchOnDescription?: boolean;
   matchOnDetail?: boolean;
   /** Shown busy until this settles, then the items are replaced (e.g. the live model list). */
@@ -65,12 +71,21 @@ export function showPick<T extends vscode.QuickPickItem>(options: PickOptions<T>
       qp.dispose();
       resolve(result);
     };
-    const render = (active?: T): void => {
-      const typed = options.typedItem && qp.value.trim() !== '' && !baseItems.some((i) => i.label === qp.value.trim())
-        ? options.typedItem(qp.value.trim())
+    let problemRow: T | undefined;
+    /** `force`: say why even when nothing was typed (Enter on an empty box). */
+    const render = (active?: T, force = false): void => {
+      const value = qp.value.trim();
+      const typed = options.typedItem && value !== '' && !baseItems.some((i) => i.label === value)
+        ? options.typedItem(value)
         : undefined;
-      qp.items = typed ? [typed, ...baseItems] : [...baseItems];
+      const message = options.problem && !typed && (force || (value !== '' && !baseItems.some((i) => i.label === value)))
+        ? options.problem.check(qp.value)
+        : undefined;
+      problemRow = message !== undefined && options.problem ? options.problem.item(message) : undefined;
+      const lead = typed ?? problemRow;
+      qp.items = lead ? [lead, ...baseItems] : [...baseItems];
       if (active && qp.items.includes(active)) qp.activeItems = [active];
+      else if (force && problemRow) qp.activeItems = [problemRow];
     };
     qp.title = options.title;
     qp.step = options.step;
@@ -92,7 +107,8 @@ export function showPick<T extends vscode.QuickPickItem>(options: PickOptions<T>
         // Typed text accepted before the list caught up (paste and Enter) still counts.
         const typed = options.typedItem && qp.value.trim() !== '' ? options.typedItem(qp.value.trim()) : undefined;
         const picked = qp.selectedItems[0] ?? qp.activeItems[0] ?? typed;
-        if (picked) finish({ kind: 'accept', value: picked });
+        if (picked && picked !== problemRow) finish({ kind: 'accept', value: picked });
+        else if (options.problem) render(undefined, true);
       }),
       qp.onDidHide(() => finish({ kind: 'cancel' })),
     );

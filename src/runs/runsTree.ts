@@ -396,8 +396,8 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     item.command = { command: 'agentRuns.openRun', title: vscode.l10n.t('Open Run'), arguments: [r.agentId] };
     item.accessibilityInformation = {
       label: r.unread
-        ? vscode.l10n.t('{0}, {1}, changed since you last looked', p.label, p.description)
-        : `${p.label}, ${p.description}`,
+        ? vscode.l10n.t('{0}, {1}, changed since you last looked', p.label, `${p.status}, ${p.description}`)
+        : `${p.label}, ${p.status}, ${p.description}`,
     };
     return item;
   }

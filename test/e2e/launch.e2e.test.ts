@@ -704,3 +704,93 @@ describe('Start an agent run with a revoked token: the shared 401 gate (UI)', fu
     await clearNotifications(wb);
   });
 });
+
+describe('Start an agent run: what the palette and the App ID step offer a newcomer (UI)', function () {
+  this.timeout(180_000);
+  // No agentRuns.appId: a first session, as the issue's newcomer had it.
+  const workbench = useWorkbench({
+    name: 'launch-first',
+    settings: { 'agentRuns.notifications': 'off', 'workbench.startupEditor': 'none' },
+    workspaceFiles: {
+      'src/app.ts': 'export const answer = 42;\n',
+      'src/checkout.test.js': "test('checkout works', () => {});\n",
+    },
+  });
+  waitForActivation(workbench);
+
+  /** The palette's rows for "Start Agent Run", top first, with their categories. */
+  async function paletteRows(wb: Workbench, shot?: string): Promise<string[]> {
+    await wb.findCommandPaletteEntry('Agent Runs: Start Agent Run…');
+    await inputBox(wb).fill('>Start Agent Run');
+    const rows = wb.page.locator(`${QUICK_INPUT} .monaco-list-row .label-name`);
+    await waitUntil(async () => (await rows.allInnerTexts()).some((t) => t.trim() === 'Agent Runs: Start Agent Run…'), UI_TIMEOUT_MS, 'the palette to list Start Agent Run…');
+    const labels = (await rows.allInnerTexts()).map((t) => t.trim());
+    if (shot) await shoot(wb, shot);
+    await wb.closeQuickInput();
+    return labels;
+  }
+
+  it('the palette offers "Start Agent Run…" first; "for These Tests" only with a test file open', async () => {
+    const wb = workbench();
+    const none = await paletteRows(wb, 'palette-start-agent-run');
+    assert.equal(none[0], 'Agent Runs: Start Agent Run…', none.join(' | '));
+    assert.ok(!none.some((t) => t.includes('for These Tests')), `offered with no test file open: ${none.join(' | ')}`);
+    assert.ok(!none.some((t) => t.includes('Create Test Group from File(s)')), none.join(' | '));
+
+    await wb.page.keyboard.press('Control+P');
+    await inputBox(wb).fill('app.ts');
+    await wb.page.locator(`${QUICK_INPUT} .monaco-list-row.focused`, { hasText: 'app.ts' }).first().waitFor({ state: 'visible' });
+    await enter(wb);
+    await wb.page.locator('.tabs-container .tab.active[aria-label^="app.ts"]').first().waitFor({ state: 'visible' });
+    const other = await paletteRows(wb);
+    assert.ok(!other.some((t) => t.includes('for These Tests')), `offered on src/app.ts: ${other.join(' | ')}`);
+
+    await wb.page.keyboard.press('Control+P');
+    await inputBox(wb).fill('checkout.test.js');
+    await wb.page.locator(`${QUICK_INPUT} .monaco-list-row.focused`, { hasText: 'checkout.test.js' }).first().waitFor({ state: 'visible' });
+    await enter(wb);
+    await wb.page.locator('.tabs-container .tab.active[aria-label^="checkout.test.js"]').first().waitFor({ state: 'visible' });
+    const tests = await paletteRows(wb, 'palette-start-agent-run-test-file');
+    assert.ok(tests.includes('Agent Runs: Start Agent Run for These Tests'), tests.join(' | '));
+  });
+
+  it('Enter on the empty App ID says why; a started app is offered next time with its project name', async () => {
+    const wb = workbench();
+    await startFromPalette(wb);
+    await waitForStep(wb, 'App ID', '1/4');
+    assert.match(await placeholder(wb), /Type the App ID/);
+    await enter(wb);
+    const problem = wb.page.locator(`${QUICK_INPUT} .monaco-list-row`, { hasText: 'Enter the App ID of a verified project' }).first();
+    await problem.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+    await shoot(wb, 'launch-app-id-empty');
+    // Enter again on that row: still the same step, nothing sent.
+    await enter(wb);
+    await waitForStep(wb, 'App ID', '1/4');
+    assert.equal(starts(wb.emulator).length, 0);
+
+    await wb.typeInInput('app_shop');
+    await waitForStep(wb, 'Prompt');
+    await wb.typeInInput('Add a dark mode toggle to the settings page');
+    await waitForStep(wb, 'Model');
+    await waitUntil(async () => (await placeholder(wb)).includes('offered by the service'), UI_TIMEOUT_MS, 'the live model list');
+    await wb.typeInInput('hosted/balanced');
+    await waitForStep(wb, 'Review');
+    await pick(wb, 'Start Agent Run');
+    await waitForStarts(wb.emulator, 1);
+    // The run's first read names its project: the Runs view's app row shows it.
+    await wb.runCommand('Agent Runs: Focus on Runs View');
+    await wb.waitForTreeRow('Shop Frontend');
+    await clearNotifications(wb);
+
+    await startFromPalette(wb);
+    await waitForStep(wb, 'App ID', '1/4');
+    const offered = wb.page.locator(`${QUICK_INPUT} .monaco-list-row`, { hasText: 'app_shop' }).first();
+    await offered.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+    const description = (await offered.locator('.label-description').first().innerText()).trim();
+    assert.match(description, /^Shop Frontend · recent · 1 run in the list$/);
+    await shoot(wb, 'launch-app-id-offers');
+    await enter(wb);
+    await waitForStep(wb, 'Prompt');
+    await wb.closeQuickInput();
+  });
+});

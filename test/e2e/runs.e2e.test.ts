@@ -34,17 +34,27 @@ async function closeRunPanels(wb: Workbench): Promise<void> {
   }
 }
 
-async function waitForDescription(wb: Workbench, rowText: string, pattern: RegExp, timeoutMs = 30_000): Promise<void> {
+/** A run row's status as a person meets it: its icon's codicon, and the words a screen reader reads. */
+async function rowStatus(wb: Workbench, rowText: string): Promise<string> {
+  const row = wb.treeRow(rowText);
+  const icon = (await row.locator('.custom-view-tree-node-item-icon').first().getAttribute('class').catch(() => null)) ?? '';
+  const aria = (await row.getAttribute('aria-label').catch(() => null)) ?? '';
+  return `${/codicon-[a-z-]+/.exec(icon)?.[0] ?? 'no-icon'} | ${aria}`;
+}
+
+/** Waits until the row's icon and its accessible label both match (e.g. `codicon-pass`, `completed`). */
+async function waitForStatus(wb: Workbench, rowText: string, icon: RegExp, words: RegExp, timeoutMs = 30_000): Promise<void> {
   const started = Date.now();
   let last = '';
   while (Date.now() - started < timeoutMs) {
-    last = (await wb.treeRowParts(wb.treeRow(rowText))).description;
-    if (pattern.test(last)) {
+    last = await rowStatus(wb, rowText);
+    const [iconPart, aria] = last.split(' | ');
+    if (icon.test(iconPart) && words.test(aria)) {
       return;
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`The row "${rowText}" never showed ${String(pattern)} (last: "${last}")`);
+  throw new Error(`The row "${rowText}" never showed ${String(icon)} and ${String(words)} (last: "${last}")`);
 }
 
 /** The welcome text of the Runs view (viewsWelcome renders into .welcome-view-content). */
@@ -99,14 +109,17 @@ describe('Runs view: sign in, follow a run, reload', function () {
     await wb.typeInInput(agentId, { prompt: /agent ID/i });
     const row = await wb.waitForTreeRow(label);
     const first = await wb.treeRowParts(row);
-    assert.match(first.description, /^(queued|running) · hosted\/balanced · /);
+    // The title has the row; the description is the age: status is the icon, the model in the tooltip.
+    assert.equal(first.label, label);
+    assert.match(first.description, /^(now|\d+ s|\d+ min)$/);
+    await waitForStatus(wb, label, /codicon-(clock|loading)/, /, (queued|running), /);
     await wb.screenshot('runs-tracked-running');
     // Look away from the panel, so the completion is announced: close its tab. Track Run
     // opens the panel after it revealed the row, so the tab may not be there yet.
     await runPanelTabs(wb).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
     await closeRunPanels(wb);
     await wb.waitForNotification(/Agent run completed/, 60_000);
-    await waitForDescription(wb, label, /^completed · hosted\/balanced · /);
+    await waitForStatus(wb, label, /codicon-pass/, /, completed, /);
     await wb.screenshot('runs-completed-notification');
     // The tooltip: untrusted markdown with the run's facts.
     await wb.treeRow(label).locator('.label-name').hover();
@@ -126,8 +139,8 @@ describe('Runs view: sign in, follow a run, reload', function () {
     await wb.reloadWindow(30_000);
     await emulateFocus(wb);
     await wb.openActivityBarView('Agent Runs');
-    const row = await wb.waitForTreeRow(label, 30_000);
-    assert.match((await wb.treeRowParts(row)).description, /completed/);
+    await wb.waitForTreeRow(label, 30_000);
+    await waitForStatus(wb, label, /codicon-pass/, /, completed, /, 1_000);
     await wb.screenshot('runs-after-reload');
   });
 
@@ -135,9 +148,9 @@ describe('Runs view: sign in, follow a run, reload', function () {
     const wb = workbench();
     await wb.contextMenu(label, 'Send Follow-up…');
     await wb.typeInInput('Now add tests for the validation', { prompt: /Follow-up for/ });
-    await waitForDescription(wb, label, /^(queued|running) · /);
+    await waitForStatus(wb, label, /codicon-(clock|loading)/, /, (queued|running), /);
     await wb.waitForNotification(/Agent run completed/, 60_000);
-    await waitForDescription(wb, label, /^completed · /);
+    await waitForStatus(wb, label, /codicon-pass/, /, completed, /);
     await wb.screenshot('runs-after-follow-up');
   });
 

@@ -72,6 +72,24 @@ describe('Start an agent run (extension host)', function () {
     assert.deepEqual(JSON.parse(posts[0].body), { ...prefill, reasoningEffort: 'medium', permission: 'read_only' });
   });
 
+  it('the started run\'s row: its title is the label, the description only its age; status and model in the tooltip and the spoken label', async () => {
+    const run = api.ledger().all().find((r) => r.source === 'started' && r.prompt?.startsWith('Integration: list the failing tests'));
+    assert.ok(run, 'the previous test left no run');
+    type Element = Parameters<AgentRunsTestApi['runsTree']['getTreeItem']>[0];
+    const rows: Element[] = [];
+    for (const top of await api.runsTree.getChildren()) {
+      if ((top as { kind?: unknown }).kind !== 'app') continue;
+      rows.push(...(await api.runsTree.getChildren(top)).filter((e) => (e as { kind?: unknown }).kind === 'run'));
+    }
+    const item = rows.map((e) => api.runsTree.getTreeItem(e)).find((i) => i.id === `run:${run.agentId}`);
+    assert.ok(item, 'the run has no row');
+    assert.equal(item.label, 'Integration: list the failing tests');
+    assert.match(String(item.description), /^(now|\d+ s|\d+ min)$/);
+    const tooltip = item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : String(item.tooltip);
+    assert.match(tooltip, /hosted\/auto/);
+    assert.match(item.accessibilityInformation?.label ?? '', /^Integration: list the failing tests, (queued|running|completed), /);
+  });
+
   it('agentRuns.cloneRun re-opens the form pre-filled from a run in the list', async () => {
     const source = api.ledger().all().find((r) => r.source === 'started' && r.prompt?.startsWith('Integration:'));
     assert.ok(source, 'the previous test left no run to clone');
@@ -105,5 +123,11 @@ describe('Start an agent run (extension host)', function () {
       assert.equal(menus.commandPalette.find((m) => m.command === command)?.when, 'agentRuns.configured', command);
     }
     assert.equal(menus['editor/context'].find((m) => m.command === 'agentRuns.startRunWithSelection')?.when, 'editorHasSelection');
+    // The test-file commands: in the palette only with a test file in the editor, as in its menu (the UI test opens one).
+    for (const command of ['agentRuns.testGroups.create', 'agentRuns.testGroups.startRun']) {
+      const editorWhen = menus['editor/context'].find((m) => m.command === command)?.when;
+      assert.ok(editorWhen, command);
+      assert.equal(menus.commandPalette.find((m) => m.command === command)?.when, editorWhen, command);
+    }
   });
 });

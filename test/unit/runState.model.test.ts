@@ -33,7 +33,7 @@ import { RunLedger, runState, type FollowUpRecord, type KeyValueStore, type RunR
 import { FOLLOW_UP_WAIT_MS } from '../../src/core/ledger/runState';
 import { runSnapshot } from '../../src/core/ledger/snapshot';
 import { applyRead } from '../../src/core/polling/runReads';
-import { presentRun, statusText } from '../../src/core/runs/presentation';
+import { presentRun, statusIcon, statusText } from '../../src/core/runs/presentation';
 import { plainL10n } from '../../src/core/l10n';
 import type { AgentRunsApi } from '../../src/api/contract';
 import { Drafts } from '../../src/runs/drafts';
@@ -467,7 +467,10 @@ async function quiesce(world: World): Promise<void> {
     assert.equal(state.finished, over, `${w.name} shows the run ${state.finished ? '' : 'not '}finished (${s.status}, ${JSON.stringify(r.acts)})`);
     assert.equal(runSnapshot(r).status, s.status, `${w.name}'s panel, chat and tools see another status`);
     assert.equal(w.ledger.active().length, over ? 0 : 1, `${w.name}'s status bar counts the run wrongly`);
-    assert.ok(presentRun(r, world.now, plainL10n).description.startsWith(statusText(s.status, plainL10n)), `${w.name}'s tree row says another status`);
+    // The tree row shows the status by its icon, and says it in its spoken label.
+    const row = presentRun(r, world.now, plainL10n);
+    assert.equal(row.status, statusText(s.status, plainL10n), `${w.name}'s tree row says another status`);
+    assert.deepEqual(row.icon, statusIcon(s.status), `${w.name}'s tree row shows another status icon`);
     if (s.completedAt !== undefined) assert.equal(state.completedAt, s.completedAt, `${w.name} shows another completion`);
   }
 }

@@ -579,7 +579,7 @@ describe('testIds: test file globs', () => {
     assert.equal(globsToWhenClauseRegex([]), '/^$/');
   });
 
-  it('package.json declares the same defaults and the generated explorer regex', () => {
+  it('package.json declares the same defaults and the generated regex in the menus and the palette', () => {
     interface Pkg {
       contributes: {
         configuration: { properties: Record<string, { default?: unknown }> } | { properties: Record<string, { default?: unknown }> }[];
@@ -590,8 +590,10 @@ describe('testIds: test file globs', () => {
     const configs = Array.isArray(pkg.contributes.configuration) ? pkg.contributes.configuration : [pkg.contributes.configuration];
     const setting = configs.map((c) => c.properties['agentRuns.testFiles.patterns']).find((p) => p !== undefined);
     assert.deepEqual(setting?.default, [...DEFAULT_TEST_FILE_PATTERNS]);
-    for (const menu of ['explorer/context', 'editor/context']) {
-      const entries = (pkg.contributes.menus[menu] ?? []).filter((m) => m.command.startsWith('agentRuns.testGroups.'));
+    // The palette offers them only with a test file in the active editor, like the editor's menu.
+    const needFiles = ['agentRuns.testGroups.create', 'agentRuns.testGroups.startRun'];
+    for (const menu of ['explorer/context', 'editor/context', 'commandPalette']) {
+      const entries = (pkg.contributes.menus[menu] ?? []).filter((m) => needFiles.includes(m.command));
       assert.equal(entries.length, 2, menu);
       for (const e of entries) {
         assert.ok(e.when?.includes(`resourcePath =~ ${globsToWhenClauseRegex(DEFAULT_TEST_FILE_PATTERNS)}`), `${menu}: ${e.when}`);

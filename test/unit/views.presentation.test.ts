@@ -38,20 +38,27 @@ describe('Run presentation (tree items)', () => {
     assert.equal(runLabel(run({ prompt: '  \n ' }), plainL10n), 'Run agent-1');
   });
 
-  it('describes status · model · age', () => {
-    assert.equal(presentRun(run(), NOW, plainL10n).description, 'running · model-x · 3 min');
-    assert.equal(presentRun(run({ model: undefined, status: 'queued' }), NOW, plainL10n).description, 'queued · 3 min');
-    assert.equal(presentRun(run({ status: 'error' }), NOW, plainL10n).description, 'failed · model-x · 3 min');
+  it('keeps the description short (the age; status and model are the icon\'s and the tooltip\'s), so the title gets the room', () => {
+    const p = presentRun(run(), NOW, plainL10n);
+    assert.equal(p.label, 'Fix the login bug');
+    assert.equal(p.description, '3 min');
+    assert.equal(p.status, 'running');
+    assert.equal(presentRun(run({ model: undefined, status: 'queued' }), NOW, plainL10n).description, '3 min');
+    assert.equal(presentRun(run({ status: 'error' }), NOW, plainL10n).description, '3 min');
+    assert.equal(presentRun(run({ status: 'error' }), NOW, plainL10n).status, 'failed');
+    assert.ok(p.details.some(([k, v]) => k === 'Model' && v === 'model-x'), 'the model is in the tooltip');
+    assert.ok(p.details.some(([k, v]) => k === 'Status' && v === 'running'), 'the status is in the tooltip');
   });
 
   it('marks stale runs in the description (unread is a row badge, not text)', () => {
     const p = presentRun(run({ unread: true, pollError: 'The service did not answer.' }), NOW, plainL10n);
-    assert.equal(p.description, 'running · model-x · 3 min · stale');
+    assert.equal(p.description, '3 min · stale');
     assert.ok(p.warnings.some((w) => w.includes('The service did not answer.')));
   });
 
   it('keeps an unknown status as the service sent it', () => {
     const p = presentRun(run({ status: 'paused_for_review' }), NOW, plainL10n);
+    // The icon is a question mark: the words say which status.
     assert.ok(p.description.startsWith('paused_for_review · '));
     assert.deepEqual(p.icon, { id: 'question' });
   });

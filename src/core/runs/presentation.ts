@@ -39,6 +39,12 @@ export interface RunPresentation {
   warnings: string[];
 }
 
+/** A run's row: the description short, so a narrow side bar shows the label (the run's title) whole. */
+export interface RunRowPresentation extends RunPresentation {
+  /** The status in words, for screen readers and picks (on the row, the icon says it). */
+  status: string;
+}
+
 /** The first non-empty line of the prompt, shortened; falls back to the agent ID. */
 export function runLabel(r: RunRecord, l10n: L10n, max = LABEL_MAX): string {
   const line = (r.prompt ?? '').split(/\r?\n/).map((s) => plain(s, Number.MAX_SAFE_INTEGER)).find((s) => s.length > 0);
@@ -104,19 +110,21 @@ export function runContextValue(r: RunRecord): string {
   return v;
 }
 
-export function presentRun(r: RunRecord, now: number, l10n: L10n): RunPresentation {
+export function presentRun(r: RunRecord, now: number, l10n: L10n): RunRowPresentation {
   // The run's one state (runState.ts): an unsettled follow-up outranks a stale `completed`.
   const state = runState(r);
-  const parts = [statusText(state.status, l10n)];
+  // The row's room goes to the label (the run's title): the description is the age, and the
+  // status only where the icon does not tell it. Model, app and the rest are in the tooltip.
+  const status = statusText(state.status, l10n);
+  const parts: string[] = [];
   if (state.codeReview) {
-    parts.unshift(l10n.t('code review'));
+    parts.push(l10n.t('code review'));
   }
-  if (r.model) {
-    parts.push(plain(r.model, 80));
+  if (statusIcon(state.status).id === 'question') {
+    parts.push(status);
   }
   parts.push(formatAge(runTime(r), now, l10n));
-  // Unread shows as a badge at the row's edge (runDecorations.ts), not here: descriptions
-  // are the first thing a narrow side bar cuts off.
+  // Unread shows as a badge at the row's edge (runDecorations.ts), not here.
   let description = parts.join(' · ');
   if (r.pollError !== undefined) {
     description += ` · ${l10n.t('stale')}`;
@@ -129,7 +137,7 @@ export function presentRun(r: RunRecord, now: number, l10n: L10n): RunPresentati
       details.push([label, text]);
     }
   };
-  add(l10n.t('Status'), statusText(state.status, l10n));
+  add(l10n.t('Status'), status);
   if (state.codeReview) {
     add(l10n.t('Kind'), l10n.t('code review (takes no follow-ups)'));
     add(l10n.t('Review'), r.reviewId);
@@ -169,6 +177,7 @@ export function presentRun(r: RunRecord, now: number, l10n: L10n): RunPresentati
   return {
     label: runLabel(r, l10n),
     description,
+    status,
     icon: statusIcon(state.status),
     contextValue: runContextValue(r),
     details,

@@ -16,7 +16,8 @@ export async function pickRun(deps: GlueDeps, title: string): Promise<string | u
     return {
       agentId: r.agentId,
       label: p.label,
-      description: p.description,
+      // A pick has the room the tree row lacks: the status in words too, to filter by.
+      description: `${p.status} · ${p.description}`,
       detail: r.appId ? `${r.appId} · ${r.agentId}` : r.agentId,
       iconPath: new vscode.ThemeIcon(p.icon.id.replace('~spin', ''), p.icon.color ? new vscode.ThemeColor(p.icon.color) : undefined),
     };
