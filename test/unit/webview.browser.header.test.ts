@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { STRING_KEYS, format, forPosting, toWireMessage, type WebviewStrings, type WireMessage } from '../../src/core/panel/protocol';
 import { initWith } from './fixtures/webviewInit';
-import { webviewSuite } from './fixtures/webviewSuite';
+import { frames, postToPage, webviewSuite } from './fixtures/webviewSuite';
 
 interface PageElement {
   getAttribute(name: string): string | null;
@@ -22,9 +22,7 @@ declare const document: {
   elementFromPoint(x: number, y: number): PageElement | null;
   activeElement: PageElement | null;
 };
-declare const window: { dispatchEvent(e: unknown): boolean; __violations: string[] };
-declare const MessageEvent: new (type: string, init: { data: unknown }) => unknown;
-declare function requestAnimationFrame(fn: () => void): number;
+declare const window: { __violations: string[]; scrollTo(x: number, y: number): void };
 
 const strings = {
   ...(Object.fromEntries(STRING_KEYS.map((k) => [k, `«${k}» {0}`])) as WebviewStrings),
@@ -67,19 +65,8 @@ describe('webview in Chromium: the header stays in view', function () {
   this.timeout(120_000);
   const suite = webviewSuite();
 
-  async function post(page: Page, data: readonly unknown[]): Promise<void> {
-    await page.evaluate((parts) => {
-      for (const d of parts) window.dispatchEvent(new MessageEvent('message', { data: d }));
-    }, data as unknown[]);
-  }
-
-  function settle(page: Page): Promise<void> {
-    return page.evaluate(async () => {
-      for (let i = 0; i < 8; i++) {
-        await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-      }
-    });
-  }
+  const post = postToPage;
+  const settle = (page: Page) => frames(page, 8);
 
   function bar(page: Page): Promise<Bar> {
     return page.evaluate(() => {
@@ -166,12 +153,10 @@ describe('webview in Chromium: the header stays in view', function () {
     assert.ok(b.atEnd, `the end is reached (${b.scrollTop} of ${b.scrollHeight} px)`);
     check(b, 'at the end');
 
-    // End from the top still reaches the end, the bar still on top.
-    await page.evaluate(() => {
-      document.scrollingElement!.scrollTop = 0;
-    });
+    // End, pressed on the bar's button a third of the way down, still reaches the end.
+    await page.evaluate(() => window.scrollTo(0, document.scrollingElement!.scrollHeight / 3));
+    await page.locator('.run-bar .bar-toggle').focus();
     await settle(page);
-    await page.locator('.log').focus();
     await page.keyboard.press('End');
     await settle(page);
     b = await bar(page);
