@@ -9,7 +9,7 @@ import {
   type InitMessage,
   type WireMessage,
 } from '../core/panel/protocol';
-import type { RenderOptions } from '../core/panel/render';
+import { roleClass, type RenderOptions } from '../core/panel/render';
 import { setHidden } from './dom';
 import { messageAction, onClick, onKeyDown, runCommand, type UiCommand } from './events';
 import { matchesFilter, ROLE_FILTERS, type RoleFilter } from './findBar';
@@ -62,6 +62,11 @@ export class App {
         break;
       case 'review':
         this.page?.review.show(message);
+        if (this.page && message.review) {
+          // The badge shows the review's status beside its conversation (see `shownStatus`).
+          this.page.headerView.reviewStatus = message.review.status;
+          this.renderHeader();
+        }
         break;
     }
   }
@@ -98,6 +103,7 @@ export class App {
     page.history.setFilter(filterFor(page.find.filters));
     page.nav.restore(mine?.view, m.firstUnseenKey);
     this.renderEmpty();
+    this.renderTurn();
 
     page.composer.start(m.draft, saved?.draft ?? '', m.send);
     this.saveState();
@@ -264,6 +270,7 @@ export class App {
     }
     p.find.refresh();
     this.renderEmpty();
+    this.renderTurn();
     if (!busy) {
       p.log.removeAttribute('aria-busy');
     }
@@ -357,6 +364,13 @@ export class App {
   private renderLifecycle(): void {
     const p = this.page;
     p?.lifecycleView.render(p.lifecycle, p.activity, p.header.status, this.env.now(), p.header.noFollowUps !== true);
+    p?.headerView.renderLanes(p.lifecycle);
+  }
+
+  /** The turn in the header: the prompts the history holds (filters aside). */
+  private renderTurn(): void {
+    const p = this.page;
+    p?.headerView.renderTurn(p.history.allRows().reduce((n, r) => (roleClass(r.msg.role) === 'user' ? n + 1 : n), 0));
   }
 
   private renderEmpty(): void {

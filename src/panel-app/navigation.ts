@@ -5,8 +5,8 @@
 import { roleClass } from '../core/panel/render';
 import type { History, Row, Viewport } from './history';
 
-/** A revealed message starts this far below the viewport's top (clear of the sticky find bar). */
-export const REVEAL_OFFSET_PX = 80;
+/** A revealed message starts this far below the viewport's top (clear of the sticky header bar and find bar). */
+export const REVEAL_OFFSET_PX = 112;
 const LINE_TOLERANCE_PX = 8;
 
 /** Where the reader is: the message at the viewport's top and how far into it. */

@@ -124,7 +124,8 @@ export function buildPage(env: AppEnv, m: InitMessage, hooks: PageHooks): Page {
     activeElement: () => doc.activeElement,
   });
   const skip = h(doc, 'button', { type: 'button', class: 'skip-link', 'data-ui': 'skip' }, S.skipToComposer);
-  env.root.append(skip, headerView.header, headerView.errorBanner, headerView.freshBanner, lifecycleView.el, review.el, notices.el, find.el, log, empty, composer.dock, announcer);
+  headerView.details.append(lifecycleView.el);
+  env.root.append(skip, headerView.header, headerView.toolbar, headerView.errorBanner, headerView.freshBanner, review.el, notices.el, find.el, log, empty, composer.dock, announcer);
   return {
     agentId: m.agentId,
     S,

@@ -24,6 +24,8 @@ export class RunPanel {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly session: PanelSession;
   private review: ReviewFeed | undefined;
+  /** The review's status as last read: the tab says it, as the page's badge does. */
+  private reviewStatus: string | undefined;
 
   constructor(
     private readonly manager: RunPanelManager,
@@ -80,7 +82,13 @@ export class RunPanel {
       const read = host.readCodeReview.bind(host);
       this.review = new ReviewFeed(reviewId, {
         read,
-        post: (m) => this.post(m),
+        post: (m) => {
+          if (m.review) {
+            this.reviewStatus = m.review.status;
+            this.panel.title = this.title();
+          }
+          this.post(m);
+        },
         describe: (e) => host.describeError?.(e) ?? (e instanceof Error ? e.message : String(e)),
         now: () => Date.now(),
         setTimeout: (fn, ms) => setTimeout(fn, ms),
@@ -88,6 +96,10 @@ export class RunPanel {
       });
     }
     return this.review;
+  }
+
+  private title(): string {
+    return panelTitle(this.agentId, this.host.getRun(this.agentId)?.agent, vscode.l10n, this.reviewStatus);
   }
 
   private get host(): RunPanelHost {
@@ -103,7 +115,7 @@ export class RunPanel {
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'dist', 'webview', 'main.js')).toString(),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'media', 'panel.css')).toString(),
       lang: vscode.env.language || 'en',
-      title: panelTitle(this.agentId, this.host.getRun(this.agentId)?.agent, vscode.l10n),
+      title: this.title(),
       loadingText: vscode.l10n.t('Loading run…'),
     });
   }
@@ -129,7 +141,7 @@ export class RunPanel {
   onRunChanged(): void {
     const run = this.host.getRun(this.agentId);
     if (run) {
-      this.panel.title = panelTitle(this.agentId, run.agent, vscode.l10n);
+      this.panel.title = this.title();
     }
     if (!this.ready) {
       return;

@@ -80,6 +80,11 @@ export function webviewStrings(isMac: boolean): WebviewStrings {
     // Exactly one: l10n has no plural rules, so the singular is a message of its own.
     queuedTurn: t('{0} follow-up queued', P),
     noQueuedTurns: t('No follow-ups queued'),
+    // A lane and its state now, in the header's one-line bar ("Conversation: thinking").
+    laneNow: t('{0}: {1}', P, '{1}'),
+    // The prompts so far: the first prompt is turn 1, each follow-up another.
+    turnNumber: t('Turn {0}', P),
+    headerDetails: t('Details'),
     lastLifecycleEvent: t('Last lifecycle event {0}', P),
     stalled: t('No activity for {0}. The run may be stuck; refresh, or send a follow-up.', P),
     stalledNoFollowUps: t('No activity for {0}. The review may be stuck; refresh to check again.', P),

@@ -291,19 +291,29 @@ describe('Run panel (UI)', function () {
 
     const frame = await panelFrame(wb, agentId);
     await frame.locator('.status-badge', { hasText: 'Running' }).waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+    // The header's bar (issue 33 §5): status, turn, model and lifecycle in one line; the rest
+    // behind its Details button.
+    assert.equal((await frame.locator('.run-bar .bar-model').textContent())?.trim(), 'hosted/balanced');
+    await frame.locator('.run-bar .bar-lifecycle', { hasText: /^Conversation: / }).waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+    const details = frame.locator('.run-bar button[aria-controls="run-details"]');
+    await details.click();
+    assert.equal(await details.getAttribute('aria-expanded'), 'true');
     assert.match((await frame.locator('.run-title').textContent()) ?? '', /app_todo/);
     assert.equal((await frame.locator('.fact-model dd').textContent())?.trim(), 'hosted/balanced');
     assert.equal((await frame.locator('.fact-app dd').textContent())?.trim(), 'app_todo');
     assert.equal(await frame.locator('.lifecycle .lane').count(), 2);
     await frame.locator('.lifecycle .lane-state', { hasText: 'thinking' }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+    await details.click();
+    assert.equal(await details.getAttribute('aria-expanded'), 'false');
     await waitUntil(async () => (await historySize(frame)) === 25, UI_TIMEOUT_MS, 'the prompt and the 24 injected messages');
     const opened = await scrollSettled(frame);
     assert.ok(atBottom(opened), `the panel opens at the end of the history (${JSON.stringify(opened)})`);
     await shoot(wb, 'panel-1-opened');
-    // The top of the panel: header and lifecycle lanes.
-    await frame.locator('.run-header').scrollIntoViewIfNeeded();
-    await frame.locator('.toolbar').waitFor({ state: 'visible' });
+    // The header's details: facts and lifecycle lanes, over the history.
+    await details.click();
+    await frame.locator('.lifecycle').waitFor({ state: 'visible' });
     await shoot(wb, 'panel-1-header');
+    await details.click();
     // Back to the end (End in the history), where the person was.
     await frame.locator('.log').focus();
     await wb.page.keyboard.press('End');
@@ -398,8 +408,11 @@ describe('Run panel (UI)', function () {
     await waitForValue(() => lifecycleMeta(frame), (t) => /\b2 follow-ups queued/.test(t), 'the panel to show 2 queued follow-ups');
     const queued = await agentView(wb, agentId);
     assert.deepEqual(queued.pendingTurns.map((t) => t.prompt), [second, third], 'the service queued both behind the busy turn');
-    await frame.locator('.lifecycle').scrollIntoViewIfNeeded();
+    const details = frame.locator('.run-bar button[aria-controls="run-details"]');
+    await details.click();
+    await frame.locator('.lifecycle').waitFor({ state: 'visible' });
     await shoot(wb, 'panel-4-follow-ups-queued');
+    await details.click();
     // Hold the run here, still running, as the first test held it (the halt drops the queued
     // follow-ups): the tests after the export inject messages and need it still followed, and a
     // finished run is not polled. Left to itself it ends about 45 s after the first follow-up;

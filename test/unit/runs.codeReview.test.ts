@@ -85,6 +85,11 @@ describe('a code review\'s conversation: labelled, no follow-ups offered (issue 
   it('the panel: its tab and header say code review, and the header tells the page there is no composer', () => {
     assert.equal(panelTitle('rev_agent', runSnapshot(review), plainL10n), 'Code review: app_shop (done)');
     assert.equal(panelTitle('rev_agent', runSnapshot(agent), plainL10n), 'Run: app_shop (done)');
+    // Issue 33 §8: once the review is read, its tab says the review's status, not "(done)" beside an open review.
+    assert.equal(panelTitle('rev_agent', runSnapshot(review), plainL10n, 'open'), 'Code review: app_shop (open)');
+    assert.equal(panelTitle('rev_agent', runSnapshot({ ...review, status: 'running', completedAt: undefined }), plainL10n, 'open'), 'Code review: app_shop (open)');
+    assert.equal(panelTitle('rev_agent', runSnapshot({ ...review, status: 'error' }), plainL10n, 'open'), 'Code review: app_shop (error)', 'a failed conversation says so');
+    assert.equal(panelTitle('rev_agent', runSnapshot(agent), plainL10n, 'open'), 'Run: app_shop (done)', 'an agent\'s run has no review');
     const header = buildHeader(runSnapshot(review), 'rev_agent');
     assert.deepEqual([header.kind, header.reviewId, header.codeReview, header.noFollowUps], ['code_review', 'rev_1', true, true]);
     const agentHeader = buildHeader(runSnapshot(agent), 'rev_agent');

@@ -69,6 +69,7 @@ interface Bundle {
   forPosting(m: ExtensionToWebviewMessage): ExtensionToWebviewMessage[];
   createAllowListSanitizer(doc: DomDocument): (html: string) => DomEl;
   enforceAllowList(root: DomEl): number;
+  REVEAL_OFFSET_PX: number;
 }
 
 let bundle: Bundle;
@@ -86,6 +87,7 @@ async function loadBundle(this: Mocha.Context): Promise<void> {
         "export { App, parseBranches } from './src/panel-app/app';",
         "export { createAllowListSanitizer, enforceAllowList } from './src/panel-app/sanitize';",
         "export { forPosting } from './src/core/panel/protocol';",
+        "export { REVEAL_OFFSET_PX } from './src/panel-app/navigation';",
       ].join('\n'),
       resolveDir: process.cwd(),
       loader: 'ts',
@@ -857,25 +859,28 @@ describe('webview app: long runs (find, filters, jumps, gaps, send state, reload
     assert.equal(setsize(), '1000');
 
     // Rows are estimated at 66 px here (the tool call at 96), so row i starts at i × 66 + 30
-    // past it. At the end the reading line (80 px below the viewport's top) is at 65,310, 6 px
-    // below the top of id:990: that prompt is the one being read.
+    // past it. At the end the viewport's top is at 65,230 and the reading line (REVEAL_OFFSET_PX,
+    // 112 px, below it: clear of the header's bar and the find bar) at 65,342, 38 px into id:990:
+    // that prompt is the one being read, and Alt+Up goes to its start first.
     const top = (i: number) => i * 66 + 30;
     const log = h.q('.log');
     h.app.onScroll();
     h.key(log, 'ArrowUp', { altKey: true });
-    assert.equal(h.viewport.scrolledTo, top(987) - 80, 'to the prompt above the one being read (id:988)');
+    assert.equal(h.viewport.scrolledTo, top(989) - bundle.REVEAL_OFFSET_PX, 'to the start of the prompt being read (id:990)');
     h.key(log, 'ArrowUp', { altKey: true });
-    assert.equal(h.viewport.scrolledTo, top(985) - 80, 'id:986');
+    assert.equal(h.viewport.scrolledTo, top(987) - bundle.REVEAL_OFFSET_PX, 'to the prompt above it (id:988)');
+    h.key(log, 'ArrowUp', { altKey: true });
+    assert.equal(h.viewport.scrolledTo, top(985) - bundle.REVEAL_OFFSET_PX, 'id:986');
     h.key(log, 'ArrowDown', { altKey: true });
-    assert.equal(h.viewport.scrolledTo, top(987) - 80, 'back down to id:988');
+    assert.equal(h.viewport.scrolledTo, top(987) - bundle.REVEAL_OFFSET_PX, 'back down to id:988');
     h.key(log, 'ArrowUp', { altKey: true });
     h.key(log, 'ArrowUp', { altKey: true });
-    assert.equal(h.viewport.scrolledTo, top(983) - 80, 'id:984');
+    assert.equal(h.viewport.scrolledTo, top(983) - bundle.REVEAL_OFFSET_PX, 'id:984');
     // Not in text fields: Alt+Up there is the field's.
     const ta = h.q('textarea');
     const inField = h.key(ta, 'ArrowUp', { altKey: true });
     assert.equal(inField.defaultPrevented, false);
-    assert.equal(h.viewport.scrolledTo, top(983) - 80);
+    assert.equal(h.viewport.scrolledTo, top(983) - bundle.REVEAL_OFFSET_PX);
     const toBottom = h.viewport.toBottom;
     const end = h.key(log, 'End', { ctrlKey: true });
     assert.ok(end.defaultPrevented);
@@ -961,6 +966,20 @@ describe('webview app: long runs (find, filters, jumps, gaps, send state, reload
     h.q('form.composer').dispatchEvent(new h.win.Event('submit', { bubbles: true, cancelable: true }));
     assert.equal(h.posted.filter((m) => m.type === 'sendFollowUp').length, 0, 'nothing sent');
     assert.ok(h.q('[data-ui="clone"]').hasAttribute('hidden'), 'a review is started as a review: no Clone Run');
+
+    // Issue 33 §8: once the review is read, the badge says the review's status (as the tab
+    // does, core/panel/tabTitle.ts), and the conversation's own status moves to the details.
+    assert.equal(h.q('.status-badge').textContent, strings.statusCompleted);
+    assert.ok(h.q('.fact-conversation').hasAttribute('hidden'));
+    const review = { reviewId: 'rev_1', status: 'open', changes: [], comments: [], tests: [], thread: [], counts: { changes: 0, comments: 0, tests: 0, thread: 0 } };
+    h.send({ type: 'review', review });
+    assert.equal(h.q('.status-badge').textContent, 'open');
+    assert.match(h.q('.status-badge').className, /status-review/);
+    assert.equal(h.q('.fact-conversation dd').textContent, strings.statusCompleted);
+    assert.ok(!h.q('.fact-conversation').hasAttribute('hidden'));
+    h.send(update({ header: { ...header, status: 'error' } }));
+    assert.equal(h.q('.status-badge').textContent, strings.statusError, 'a failed conversation is what the badge says');
+    h.send(update({ header }));
 
     // A run that does take follow-ups (the header without the flags): the box is back.
     const { codeReview: _c, noFollowUps: _n, kind: _k, reviewId: _r, ...agentHeader } = header;

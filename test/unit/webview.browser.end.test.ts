@@ -8,14 +8,11 @@ import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { STRING_KEYS, forPosting, toWireMessage, type WebviewStrings, type WireMessage } from '../../src/core/panel/protocol';
 import { initWith } from './fixtures/webviewInit';
-import { webviewSuite } from './fixtures/webviewSuite';
+import { frames, postToPage, webviewSuite } from './fixtures/webviewSuite';
 
 declare const document: {
   scrollingElement: { scrollHeight: number; scrollTop: number; clientHeight: number } | null;
 };
-declare const window: { dispatchEvent(e: unknown): boolean };
-declare const MessageEvent: new (type: string, init: { data: unknown }) => unknown;
-declare function requestAnimationFrame(fn: () => void): number;
 
 const strings = Object.fromEntries(STRING_KEYS.map((k) => [k, `«${k}» {0}`])) as WebviewStrings;
 const COUNT = 600;
@@ -41,13 +38,7 @@ describe('webview in Chromium: End reaches the end and stays there', function ()
   this.timeout(120_000);
   const suite = webviewSuite();
 
-  function settle(page: Page): Promise<void> {
-    return page.evaluate(async () => {
-      for (let i = 0; i < 12; i++) {
-        await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-      }
-    });
-  }
+  const settle = (page: Page) => frames(page, 12);
 
   function fromEnd(page: Page): Promise<number> {
     return page.evaluate(() => {
@@ -59,9 +50,7 @@ describe('webview in Chromium: End reaches the end and stays there', function ()
   it('from the top of a long run whose rows were never measured, End leaves the view at the end', async () => {
     const page = await suite.open({ viewport: { width: 900, height: 700 } });
     const messages = Array.from({ length: COUNT }, (_, i) => message(i));
-    await page.evaluate((parts) => {
-      for (const d of parts) window.dispatchEvent(new MessageEvent('message', { data: d }));
-    }, forPosting(initWith(strings, messages)) as unknown[]);
+    await postToPage(page, forPosting(initWith(strings, messages)));
     await settle(page);
     // To the top, then into the history, as a person reading from the start would.
     await page.evaluate(() => {
