@@ -150,18 +150,19 @@ function stop(signal) {
   }
 }
 
-async function main() {
+/** @param {readonly Step[]} plan */
+async function main(plan) {
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
   const started = Date.now();
-  const outcomes = await runPlan(PLAN);
+  const outcomes = await runPlan(plan);
   process.stdout.write(`\n${formatTable(outcomes, (Date.now() - started) / 1000)}`);
   const passed = outcomes.every((o) => o.result === 'passed');
   process.exitCode = interrupted ? (interrupted === 'SIGINT' ? 130 : 143) : passed ? 0 : 1;
 }
 
 if (require.main === module) {
-  void main();
+  void main(PLAN);
 }
 
-module.exports = { PLAN, runPlan, formatTable };
+module.exports = { PLAN, main, runPlan, formatTable };
