@@ -3,6 +3,8 @@
 //
 //   npm run test:e2e [-- --grep <pattern>] [-- --vscode latest] [-- <file filter>...]
 //
+// `npm test` runs it whole on VS Code 1.139 and with `--grep "\[both versions\]"` on 1.100:
+// the describes tagged so check what differs between versions (docs/TESTING.md).
 // A file filter keeps the compiled test files whose path contains it (e.g. `workbench`).
 // Everything started is stopped at the end, on a failure, on Ctrl+C and after the overall
 // time limit (AGENT_RUNS_E2E_TIMEOUT_MS, default 35 minutes: the tier took 16 min on VS Code 1.139
@@ -80,6 +82,11 @@ async function main(): Promise<number> {
     log(`screenshots in ${path.relative(process.cwd(), paths.screenshots)}/`);
   }
   log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (stats.passes + stats.failures === 0) {
+    // A --grep that matches nothing (e.g. a renamed tag) would otherwise pass on no tests.
+    log(`FAILED: no UI test matched${args.grep ? ` --grep ${args.grep}` : ''}`);
+    return 1;
+  }
   return stats.failures > 0 ? 1 : 0;
 }
 

@@ -30,7 +30,7 @@ async function closeQuickInput(wb: Workbench): Promise<void> {
   await wb.page.locator(QUICK_INPUT).waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
 }
 
-describe('Manifest in the workbench: the base URL setting from the welcome view', function () {
+describe('Manifest in the workbench: the base URL setting from the welcome view [both versions]', function () {
   this.timeout(120_000);
   const workbench = useWorkbench({ name: 'platform-settings', signedIn: false, settings: { 'agentRuns.baseUrl': '' } });
 
@@ -55,7 +55,7 @@ describe('Manifest in the workbench: the base URL setting from the welcome view'
   });
 });
 
-describe('Manifest in the workbench: keybindings, Clone Run, run links', function () {
+describe('Manifest in the workbench: keybindings, Clone Run, run links [both versions]', function () {
   this.timeout(180_000);
   const workbench = useWorkbench({ name: 'platform-runs', settings: { 'agentRuns.polling.backgroundSeconds': 5 } });
   const prompt = 'Clone me from the tree';

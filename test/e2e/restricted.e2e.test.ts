@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { panelHasFocus, UI_TIMEOUT_MS, useWorkbench, type WorkbenchOptions } from './harness';
 import { startRunOnService } from './service';
 
-describe('Restricted Mode: a workspace that is not trusted (UI)', () => {
+describe('Restricted Mode: a workspace that is not trusted (UI) [both versions]', () => {
   // A service the workspace names: it records whatever reaches it.
   const reached: string[] = [];
   const trap = http.createServer((req, res) => {

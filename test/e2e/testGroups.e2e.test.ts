@@ -76,7 +76,7 @@ async function pressEnterInQuickInput(wb: Workbench): Promise<void> {
   await wb.page.locator('.quick-input-widget .quick-input-box input').press('Enter');
 }
 
-describe('Test groups from test files (UI)', function () {
+describe('Test groups from test files (UI) [both versions]', function () {
   this.timeout(120_000);
   const workbench = useWorkbench({
     name: 'test-groups',

@@ -33,7 +33,7 @@ async function packageFixtureExtension(): Promise<string> {
   return vsix;
 }
 
-describe('Test Explorer (UI)', function () {
+describe('Test Explorer (UI) [both versions]', function () {
   this.timeout(180_000);
   const workbench = useWorkbench({
     name: 'testing',

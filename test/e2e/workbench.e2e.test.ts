@@ -10,7 +10,7 @@ interface ManifestExtras {
   readonly contributes?: { readonly viewsContainers?: { readonly activitybar?: readonly { readonly title: string }[] } };
 }
 
-describe('Workbench with the packaged extension', () => {
+describe('Workbench with the packaged extension [both versions]', () => {
   const workbench = useWorkbench({ name: 'workbench' });
 
   it('loads the workbench with the extension activated', async () => {

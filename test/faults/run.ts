@@ -6,13 +6,15 @@
 //    transcript store against the emulator; the start flow's submit logic; the webview bundle
 //    under the panel's HTML and CSP in Chromium (test/faults/node).
 // 2. host: the packaged extension in code-server's extension host, with the output channel at
-//    trace level (test/faults/host, started like scripts/run-integration.ts does).
+//    trace level (test/faults/host, started like scripts/run-integration.ts does). It runs
+//    beside the node tier when both are asked for; its report follows the node tier's.
 // 3. ui: a person's clicks in the real workbench (test/faults/ui, through test/e2e/harness).
 // Each scenario reports a record (test/faults/registry.ts); the counts below come from those
 // records. Exit status 0 only when every scenario passed and crashes, token leaks, duplicate
 // POSTs, lost drafts and messages lost between polls are all 0.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { Writable } from 'node:stream';
 import Mocha from 'mocha';
 import { openWorkbench, type WorkbenchPage } from '../support/browser';
 import { assertCodeServerInstalled, extensionHostExitCode, remoteUri } from '../support/codeServer';
@@ -84,7 +86,7 @@ async function runInProcess(tier: Tier, folder: string, grep: string | undefined
 }
 
 /** The packaged extension in code-server's extension host, running test/faults/host. */
-async function runHostTier(grep: string | undefined): Promise<ScenarioRecord[]> {
+async function runHostTier(grep: string | undefined, out: NodeJS.WritableStream): Promise<ScenarioRecord[]> {
   assertCodeServerInstalled();
   const entry = path.join(paths.compiledTestRoot, 'faults', 'host', 'index.js');
   if (!fs.existsSync(entry)) {
@@ -103,7 +105,7 @@ async function runHostTier(grep: string | undefined): Promise<ScenarioRecord[]> 
     env: { [TEST_CONTEXT_ENV]: contextFile, [RECORDS_ENV]: recordsFile, [TIER_ENV]: 'host', [PROFILE_ENV]: profileFile },
   });
   let workbench: WorkbenchPage | undefined;
-  const report = streamFile(path.join(runDir, 'report.txt'));
+  const report = streamFile(path.join(runDir, 'report.txt'), out);
   try {
     fs.writeFileSync(profileFile, JSON.stringify({ userDataDir: session.profile.userDataDir }));
     const context = writeSuiteContext(contextFile, session, { grep, testTimeoutMs: 90_000 });
@@ -222,22 +224,41 @@ async function main(): Promise<number> {
   const started = Date.now();
   const all: ScenarioRecord[] = [];
   const uninstall = installCrashDetectors();
+  /** One tier, timed; a tier that throws is one failed record. */
+  const runTier = async (tier: Tier, out: NodeJS.WritableStream): Promise<ScenarioRecord[]> => {
+    const t0 = Date.now();
+    log(`${tier} tier …`);
+    let records: ScenarioRecord[];
+    try {
+      records = tier === 'node' ? await runInProcess('node', 'node', args.grep, 60_000)
+        : tier === 'host' ? await runHostTier(args.grep, out)
+          : await runInProcess('ui', 'ui', args.grep, 120_000);
+    } catch (error) {
+      records = [tierFailure(tier, error instanceof Error ? (error.stack ?? error.message) : String(error))];
+    }
+    log(`${tier} tier done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    return records;
+  };
+  // The host tier mostly waits on its extension host's real time (outages, Retry-After), the
+  // node tier mostly computes: side by side they take about as long as the node tier alone.
+  // The host tier's report is printed whole after the node tier's.
+  const hostAlongside = args.tiers.includes('node') && args.tiers.includes('host');
   try {
     for (const tier of args.tiers) {
-      const t0 = Date.now();
-      log(`${tier} tier …`);
-      try {
-        if (tier === 'node') {
-          all.push(...(await runInProcess('node', 'node', args.grep, 60_000)));
-        } else if (tier === 'host') {
-          all.push(...(await runHostTier(args.grep)));
-        } else {
-          all.push(...(await runInProcess('ui', 'ui', args.grep, 120_000)));
-        }
-      } catch (error) {
-        all.push(tierFailure(tier, error instanceof Error ? (error.stack ?? error.message) : String(error)));
+      if (tier === 'host' && hostAlongside) {
+        continue;
       }
-      log(`${tier} tier done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      if (tier === 'node' && hostAlongside) {
+        const hostReport: Buffer[] = [];
+        const hostOut = new Writable({ write(chunk: Buffer, _encoding, done) { hostReport.push(chunk); done(); } });
+        const host = runTier('host', hostOut);
+        all.push(...(await runTier('node', process.stdout)));
+        const hostRecords = await host;
+        process.stdout.write(Buffer.concat(hostReport));
+        all.push(...hostRecords);
+      } else {
+        all.push(...(await runTier(tier, process.stdout)));
+      }
       if (interruptedBy()) {
         return 130;
       }

@@ -40,7 +40,9 @@ describe('faults in the extension host (real glue, real HTTP, trace logging)', f
       const agent = (await host.admin('GET', `/agents/${encodeURIComponent(id)}`)) as { history: unknown[] };
       return agent.history.length >= 3;
     });
-    await host.hold(id);
+    // On a loaded machine the run can finish before the hold; without its completedAt it is
+    // running again, not a finished run whose later unknown status would count as finished.
+    await host.hold(id, { status: 'running', completedAt: null });
     assert.equal(await vscode.commands.executeCommand('agentRuns.trackRun', id), true);
     await waitFor('the run in the ledger', () => host.api.ledger().get(id)?.status === 'running');
     return id;
