@@ -85,38 +85,54 @@ export function snapshotVsix(): string {
   return vsixSnapshot;
 }
 
+function sessionEmulator(options: SharedSessionOptions): Promise<Emulator> {
+  return startEmulator({ stepMs: options.stepMs, logRequests: options.logRequests === true, ...(options.preset ? { preset: options.preset } : {}) });
+}
+
+/** A session's user settings: the emulator's base URL, trust when asked for, then its own. */
+function sessionSettings(emulator: Emulator, options: SharedSessionOptions): Record<string, unknown> {
+  return {
+    'agentRuns.baseUrl': emulator.baseUrl,
+    // Untrusted unless the test trusts it, without a startup prompt in front of the workbench.
+    ...(options.workspaceTrust ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' } : {}),
+    ...options.settings,
+  };
+}
+
+/**
+ * Writes the emulator token a session signs in with (`signedIn`: its name, `default` if true) to
+ * `file` and returns the file; signed out: writes nothing. Never in settings: a file only this
+ * user can read, named in the environment.
+ */
+function writeSeedToken(emulator: Emulator, signedIn: boolean | string, file: string): string | undefined {
+  if (signedIn === false) {
+    return undefined;
+  }
+  const name = signedIn === true ? 'default' : signedIn;
+  const token = emulatorToken(emulator, name);
+  if (token === undefined) {
+    throw new Error(`The emulator has no token named ${name}`);
+  }
+  fs.writeFileSync(file, token, { mode: 0o600 });
+  return file;
+}
+
 /**
  * Starts the emulator, lays out a fresh profile pointed at it, installs the .vsix and
  * starts code-server. close() (or the process cleanup, on a signal) stops it all.
  */
 export async function startSession(options: SessionOptions): Promise<Session> {
   const root = makeTempDir(`agent-runs-${options.label}`);
-  const emulator = await startEmulator({ stepMs: options.stepMs, logRequests: options.logRequests === true, ...(options.preset ? { preset: options.preset } : {}) });
+  const emulator = await sessionEmulator(options);
   let server: CodeServer | undefined;
   try {
-    const profile = createProfile(root, {
-      settings: {
-        'agentRuns.baseUrl': emulator.baseUrl,
-        // Untrusted unless the test trusts it, without a startup prompt in front of the workbench.
-        ...(options.workspaceTrust ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' } : {}),
-        ...options.settings,
-      },
-      workspaceFiles: options.workspaceFiles,
-    });
+    const profile = createProfile(root, { settings: sessionSettings(emulator, options), workspaceFiles: options.workspaceFiles });
     const manifest = readManifest();
     const extension = await installVsix(profile, options.vsix ?? snapshotVsix(), extensionId(manifest));
 
     const env: Record<string, string> = { ...options.env };
-    let seedTokenFile: string | undefined;
-    if (options.signedIn !== false) {
-      const name = options.signedIn === true ? 'default' : options.signedIn;
-      const token = emulatorToken(emulator, name);
-      if (token === undefined) {
-        throw new Error(`The emulator has no token named ${name}`);
-      }
-      // Never in settings: a file only this user can read, named in the environment.
-      seedTokenFile = path.join(root, 'seed-token');
-      fs.writeFileSync(seedTokenFile, token, { mode: 0o600 });
+    const seedTokenFile = writeSeedToken(emulator, options.signedIn, path.join(root, 'seed-token'));
+    if (seedTokenFile) {
       env[SEED_TOKEN_FILE_ENV] = seedTokenFile;
     }
     server = await startCodeServer(profile, { env, ...(options.port ? { port: options.port } : {}), ...(options.workspaceTrust ? { workspaceTrust: true } : {}),
@@ -238,26 +254,13 @@ export async function startSharedSession(options: SharedSessionOptions): Promise
       fs.rmSync(path.join(userDataDir, 'User', name), { recursive: true, force: true, maxRetries: 3 });
     }
     fs.rmSync(host.seedTokenFile, { force: true });
-    emulator = await startEmulator({ stepMs: options.stepMs, logRequests: options.logRequests === true, ...(options.preset ? { preset: options.preset } : {}) });
-    writeUserSettings(userDataDir, {
-      'agentRuns.baseUrl': emulator.baseUrl,
-      ...(options.workspaceTrust ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' } : {}),
-      ...options.settings,
-    });
+    emulator = await sessionEmulator(options);
+    writeUserSettings(userDataDir, sessionSettings(emulator, options));
     const root = makeTempDir(`agent-runs-${options.label}`);
     const workspaceDir = path.join(root, 'workspace');
     fs.mkdirSync(workspaceDir);
     writeWorkspaceFiles(workspaceDir, options.workspaceFiles);
-    let seedTokenFile: string | undefined;
-    if (options.signedIn !== false) {
-      const name = options.signedIn === true ? 'default' : options.signedIn;
-      const token = emulatorToken(emulator, name);
-      if (token === undefined) {
-        throw new Error(`The emulator has no token named ${name}`);
-      }
-      fs.writeFileSync(host.seedTokenFile, token, { mode: 0o600 });
-      seedTokenFile = host.seedTokenFile;
-    }
+    const seedTokenFile = writeSeedToken(emulator, options.signedIn, host.seedTokenFile);
     const profile: Profile = { ...host.profile, root, workspaceDir, earlierLogs: new Set(logFiles(host.profile)) };
     sharedStats.sessions++;
     const started = emulator;
