@@ -1,5 +1,6 @@
-// Runs the UI tests (test/e2e/**/*.e2e.test.ts) with mocha in this process; each test file
-// starts its own workbench through test/e2e/harness.ts and shares one Chromium.
+// Runs the UI tests (test/e2e/**/*.e2e.test.ts) with mocha in this process; each describe block
+// opens its own workbench through test/e2e/harness.ts, all of them windows of one code-server
+// (test/support/session.ts `startSharedSession`) in one Chromium.
 //
 //   npm run test:e2e [-- --grep <pattern>] [-- --vscode latest] [-- <file filter>...]
 //
@@ -17,7 +18,8 @@ import { findFiles, paths, takeVsCodeFlag } from '../test/support/paths';
 import { launcherLog, runLauncher } from '../test/support/launcher';
 import { runCleanups } from '../test/support/processes';
 import { summaryLine } from '../test/support/reportStream';
-import { snapshotVsix } from '../test/support/session';
+import { sharedStats, snapshotVsix } from '../test/support/session';
+import { workbenchStarts } from '../test/e2e/harness';
 
 const RUN_TIMEOUT_MS = Number(process.env.AGENT_RUNS_E2E_TIMEOUT_MS ?? 35 * 60_000);
 
@@ -78,6 +80,7 @@ async function main(): Promise<number> {
   });
   clearTimeout(watchdog);
   process.stdout.write(`\n${summaryLine('e2e', stats)}\n`);
+  log(`${workbenchStarts.count} workbench(es) started in ${(workbenchStarts.ms / 1000).toFixed(1)} s, on ${sharedStats.servers} shared code-server start(s)`);
   if (fs.existsSync(paths.screenshots)) {
     log(`screenshots in ${path.relative(process.cwd(), paths.screenshots)}/`);
   }

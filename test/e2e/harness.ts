@@ -1,8 +1,8 @@
 // UI tests: a person's clicks in the real VS Code workbench (code-server) in Chromium, with
 // the packaged extension installed and pointed at the service emulator.
 //
-// One Workbench per test file (or describe block), never per test: starting one costs
-// about 5 s. Typical use:
+// One Workbench per describe block, never per test; all of them windows of one code-server
+// (a new window, folder, emulator and browser context each). Typical use:
 //
 //   describe('Runs view', () => {
 //     const workbench = useWorkbench({ name: 'runs-view' });
@@ -28,7 +28,7 @@ import { paths } from '../support/paths';
 import { waitUntil } from '../support/processes';
 import { focusSettled } from './focus';
 import { START_TIMEOUT_MS, UI_TIMEOUT_MS } from './timeouts';
-import { startSession, type Session, type SessionOptions } from '../support/session';
+import { startSession, startSharedSession, type Session, type SessionOptions, type SharedSessionOptions } from '../support/session';
 
 export interface WorkbenchOptions {
   /** Names the temp folder and the screenshots of failed tests. */
@@ -64,18 +64,23 @@ export class Workbench {
     private readonly opened: WorkbenchPage,
   ) {}
 
-  /** Emulator + profile + packaged .vsix + code-server + Chromium at the workbench. */
+  /**
+   * Emulator + settings + workspace folder + a window of code-server (with the packaged .vsix) in a
+   * fresh Chromium context. The code-server is the one this process shares (`startSharedSession`:
+   * the window is as isolated as on a server of its own); only a workbench with its own `env`
+   * starts its own code-server.
+   */
   static async start(options: WorkbenchOptions): Promise<Workbench> {
-    const session = await startSession({
+    const sessionOptions: SharedSessionOptions = {
       label: `e2e-${fileSafe(options.name)}`,
       stepMs: options.stepMs ?? 30,
       signedIn: options.signedIn ?? true,
       ...(options.settings ? { settings: options.settings } : {}),
       ...(options.workspaceFiles ? { workspaceFiles: options.workspaceFiles } : {}),
-      ...(options.env ? { env: options.env } : {}),
       ...(options.workspaceTrust ? { workspaceTrust: true } : {}),
       ...(options.preset ? { preset: options.preset } : {}),
-    });
+    };
+    const session = options.env ? await startSession({ ...sessionOptions, env: options.env }) : await startSharedSession(sessionOptions);
     try {
       const opened = await openWorkbench(session.workbenchUrl());
       const workbench = new Workbench(options.name, session, opened);
@@ -495,6 +500,9 @@ export class Workbench {
   }
 }
 
+/** How many workbenches this process started and the time their starts took (for the run's summary). */
+export const workbenchStarts = { count: 0, ms: 0 };
+
 /**
  * Mocha hooks for one workbench shared by the tests of a describe block: started in
  * `before`, a screenshot after each failed test, closed in `after`. Returns a getter.
@@ -503,7 +511,10 @@ export function useWorkbench(options: WorkbenchOptions): () => Workbench {
   let workbench: Workbench | undefined;
   before(async function () {
     this.timeout(180_000);
+    const started = Date.now();
     workbench = await Workbench.start(options);
+    workbenchStarts.count++;
+    workbenchStarts.ms += Date.now() - started;
   });
   afterEach(async function () {
     if (this.currentTest?.state === 'failed' && workbench) {

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { codeServerInstall } from './paths';
-import { ManagedProcess, runToCompletion } from './processes';
+import { descendantsMatching, ManagedProcess, runToCompletion } from './processes';
 
 /** Settings every harness profile starts with: quiet, no tours, nothing phoning home. */
 export const QUIET_SETTINGS: Readonly<Record<string, unknown>> = {
@@ -33,6 +33,11 @@ export interface Profile {
   readonly configFile: string;
   /** code-server's own stdout/stderr. */
   readonly serverLog: string;
+  /**
+   * Log files of earlier windows of the same code-server (a shared one, see `startSharedSession`),
+   * which `logFiles` leaves out: each session reads only its own windows' logs.
+   */
+  readonly earlierLogs?: ReadonlySet<string>;
 }
 
 export interface ProfileOptions {
@@ -86,14 +91,24 @@ export function createProfile(root: string, options: ProfileOptions = {}): Profi
   fs.mkdirSync(profile.workspaceDir, { recursive: true });
   // An empty config file: otherwise code-server writes one under ~/.config.
   fs.writeFileSync(profile.configFile, '');
-  const settings = { ...QUIET_SETTINGS, ...options.settings };
-  fs.writeFileSync(path.join(profile.userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
-  for (const [relative, content] of Object.entries(options.workspaceFiles ?? {})) {
-    const file = path.join(profile.workspaceDir, relative);
+  writeUserSettings(profile.userDataDir, options.settings);
+  writeWorkspaceFiles(profile.workspaceDir, options.workspaceFiles);
+  return profile;
+}
+
+/** Writes User/settings.json: the quiet defaults, then `settings`. */
+export function writeUserSettings(userDataDir: string, settings: ProfileOptions['settings']): void {
+  fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
+  fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...QUIET_SETTINGS, ...settings }, null, 2));
+}
+
+/** Creates `files` (by relative path) in the folder `dir`. */
+export function writeWorkspaceFiles(dir: string, files: ProfileOptions['workspaceFiles']): void {
+  for (const [relative, content] of Object.entries(files ?? {})) {
+    const file = path.join(dir, relative);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, content);
   }
-  return profile;
 }
 
 export interface InstalledExtension {
@@ -245,7 +260,7 @@ export function logsDir(profile: Profile): string | undefined {
   return sessions.length > 0 ? path.join(root, sessions[sessions.length - 1]) : undefined;
 }
 
-/** Every log file under the profile's logs folder, newest session last. */
+/** Every log file under the profile's logs folder (but its `earlierLogs`), newest session last. */
 export function logFiles(profile: Profile): string[] {
   const root = path.join(profile.userDataDir, 'logs');
   if (!fs.existsSync(root)) {
@@ -255,7 +270,13 @@ export function logFiles(profile: Profile): string[] {
     .readdirSync(root, { recursive: true, encoding: 'utf8' })
     .filter((name) => name.endsWith('.log'))
     .map((name) => path.join(root, name))
+    .filter((file) => !profile.earlierLogs?.has(file))
     .sort();
+}
+
+/** The PIDs of the server's extension hosts (one per window, kept a while after it closed), oldest first. */
+export function extensionHostPids(server: CodeServer): number[] {
+  return descendantsMatching(server.process.pid, /--type=extensionHost\b/);
 }
 
 /** The extension host's exit code, once its log says it exited (else undefined). */

@@ -97,6 +97,8 @@ interface ProcInfo {
   readonly ppid: number;
   readonly pgid: number;
   readonly state: string;
+  /** Start time in clock ticks since boot. */
+  readonly started: number;
 }
 
 /** A snapshot of /proc: pid -> parent, group and state. Linux only. */
@@ -114,7 +116,8 @@ function readProcessTable(): Map<number, ProcInfo> {
     }
     // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    table.set(Number(name), { state: fields[0], ppid: Number(fields[1]), pgid: Number(fields[2]) });
+    // Field 22 of stat (the 20th after the command) is the start time.
+    table.set(Number(name), { state: fields[0], ppid: Number(fields[1]), pgid: Number(fields[2]), started: Number(fields[19]) });
   }
   return table;
 }
@@ -142,6 +145,33 @@ function collectTree(rootPids: readonly number[], groups: readonly number[]): Se
     }
   }
   return result;
+}
+
+/**
+ * The live descendants of `rootPid` whose command line matches `pattern`, oldest first (e.g.
+ * code-server's extension hosts: `/--type=extensionHost/`).
+ */
+export function descendantsMatching(rootPid: number, pattern: RegExp): number[] {
+  const table = readProcessTable();
+  const found: number[] = [];
+  for (const pid of collectTree([rootPid], [])) {
+    if (pid === rootPid || table.get(pid)?.state === 'Z') {
+      continue;
+    }
+    try {
+      if (pattern.test(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' '))) {
+        found.push(pid);
+      }
+    } catch {
+      // Exited meanwhile.
+    }
+  }
+  return found.sort((a, b) => (table.get(a)?.started ?? 0) - (table.get(b)?.started ?? 0));
+}
+
+/** Stops these processes and their children (SIGTERM, SIGKILL after `graceMs`); waits until they are gone. */
+export function stopProcesses(pids: readonly number[], graceMs = 5_000): Promise<void> {
+  return stopTree(pids, [], graceMs);
 }
 
 function isAlive(pid: number): boolean {
@@ -184,15 +214,15 @@ export async function waitUntil(
  * Stops a set of processes: SIGTERM to the tree and groups, wait until they are gone,
  * then SIGKILL what is left (including children spawned meanwhile).
  */
-async function stopTree(rootPid: number, graceMs: number): Promise<void> {
-  const pids = collectTree([rootPid], [rootPid]);
+async function stopTree(rootPids: readonly number[], groups: readonly number[], graceMs: number): Promise<void> {
+  const pids = collectTree(rootPids, groups);
   for (const pid of pids) {
     signalQuietly(pid, 'SIGTERM');
   }
   try {
     await waitUntil(() => [...pids].every((pid) => !isAlive(pid)), graceMs, 'processes to exit');
   } catch {
-    const left = collectTree([...pids].filter(isAlive), [rootPid]);
+    const left = collectTree([...pids].filter(isAlive), groups);
     for (const pid of left) {
       signalQuietly(pid, 'SIGKILL');
     }
@@ -313,7 +343,7 @@ export class ManagedProcess {
   /** Stops the process and its whole tree; idempotent. */
   stop(graceMs = 5_000): Promise<void> {
     this.stopping ??= (async () => {
-      await stopTree(this.pid, graceMs);
+      await stopTree([this.pid], [this.pid], graceMs);
       if (!this.hasExited) {
         await this.exited;
       }

@@ -5,9 +5,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
   createProfile,
+  extensionHostPids,
   installVsix,
+  logFiles,
   startCodeServer,
   workbenchUrl,
+  writeUserSettings,
+  writeWorkspaceFiles,
   type CodeServer,
   type InstalledExtension,
   type Profile,
@@ -16,7 +20,7 @@ import {
 import type { PresetName } from '../emulator/index';
 import { emulatorInfo, emulatorToken, startEmulator, type Emulator } from './emulator';
 import { extensionId, paths, readManifest } from './paths';
-import { makeTempDir, registerCleanup } from './processes';
+import { makeTempDir, registerCleanup, stopProcesses } from './processes';
 import { SEED_TOKEN_FILE_ENV, writeTestContext, type IntegrationTestContext } from './testContext';
 
 export interface SessionOptions {
@@ -81,38 +85,54 @@ export function snapshotVsix(): string {
   return vsixSnapshot;
 }
 
+function sessionEmulator(options: SharedSessionOptions): Promise<Emulator> {
+  return startEmulator({ stepMs: options.stepMs, logRequests: options.logRequests === true, ...(options.preset ? { preset: options.preset } : {}) });
+}
+
+/** A session's user settings: the emulator's base URL, trust when asked for, then its own. */
+function sessionSettings(emulator: Emulator, options: SharedSessionOptions): Record<string, unknown> {
+  return {
+    'agentRuns.baseUrl': emulator.baseUrl,
+    // Untrusted unless the test trusts it, without a startup prompt in front of the workbench.
+    ...(options.workspaceTrust ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' } : {}),
+    ...options.settings,
+  };
+}
+
+/**
+ * Writes the emulator token a session signs in with (`signedIn`: its name, `default` if true) to
+ * `file` and returns the file; signed out: writes nothing. Never in settings: a file only this
+ * user can read, named in the environment.
+ */
+function writeSeedToken(emulator: Emulator, signedIn: boolean | string, file: string): string | undefined {
+  if (signedIn === false) {
+    return undefined;
+  }
+  const name = signedIn === true ? 'default' : signedIn;
+  const token = emulatorToken(emulator, name);
+  if (token === undefined) {
+    throw new Error(`The emulator has no token named ${name}`);
+  }
+  fs.writeFileSync(file, token, { mode: 0o600 });
+  return file;
+}
+
 /**
  * Starts the emulator, lays out a fresh profile pointed at it, installs the .vsix and
  * starts code-server. close() (or the process cleanup, on a signal) stops it all.
  */
 export async function startSession(options: SessionOptions): Promise<Session> {
   const root = makeTempDir(`agent-runs-${options.label}`);
-  const emulator = await startEmulator({ stepMs: options.stepMs, logRequests: options.logRequests === true, ...(options.preset ? { preset: options.preset } : {}) });
+  const emulator = await sessionEmulator(options);
   let server: CodeServer | undefined;
   try {
-    const profile = createProfile(root, {
-      settings: {
-        'agentRuns.baseUrl': emulator.baseUrl,
-        // Untrusted unless the test trusts it, without a startup prompt in front of the workbench.
-        ...(options.workspaceTrust ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' } : {}),
-        ...options.settings,
-      },
-      workspaceFiles: options.workspaceFiles,
-    });
+    const profile = createProfile(root, { settings: sessionSettings(emulator, options), workspaceFiles: options.workspaceFiles });
     const manifest = readManifest();
     const extension = await installVsix(profile, options.vsix ?? snapshotVsix(), extensionId(manifest));
 
     const env: Record<string, string> = { ...options.env };
-    let seedTokenFile: string | undefined;
-    if (options.signedIn !== false) {
-      const name = options.signedIn === true ? 'default' : options.signedIn;
-      const token = emulatorToken(emulator, name);
-      if (token === undefined) {
-        throw new Error(`The emulator has no token named ${name}`);
-      }
-      // Never in settings: a file only this user can read, named in the environment.
-      seedTokenFile = path.join(root, 'seed-token');
-      fs.writeFileSync(seedTokenFile, token, { mode: 0o600 });
+    const seedTokenFile = writeSeedToken(emulator, options.signedIn, path.join(root, 'seed-token'));
+    if (seedTokenFile) {
       env[SEED_TOKEN_FILE_ENV] = seedTokenFile;
     }
     server = await startCodeServer(profile, { env, ...(options.port ? { port: options.port } : {}), ...(options.workspaceTrust ? { workspaceTrust: true } : {}),
@@ -143,6 +163,142 @@ export async function startSession(options: SessionOptions): Promise<Session> {
   } catch (error) {
     await server?.stop();
     await emulator.close();
+    throw error;
+  }
+}
+
+/** What a session on the shared code-server can ask for: everything but the server's own process options. */
+export type SharedSessionOptions = Omit<SessionOptions, 'env' | 'vsix' | 'port' | 'extensionTests'>;
+
+/** The code-server that `startSharedSession` opens every session on: one per process. */
+interface SharedServer {
+  readonly profile: Profile;
+  readonly extension: InstalledExtension;
+  readonly server: CodeServer;
+  /** The token file the server's environment names; each signed-in session writes its token there. */
+  readonly seedTokenFile: string;
+  /** extensions.json as installed: a session that installs another extension spoils the server for the next. */
+  readonly extensions: string;
+  stop(): Promise<void>;
+}
+
+let shared: Promise<SharedServer> | undefined;
+let sharedInUse = false;
+/** code-server processes started for shared sessions, and shared sessions opened, in this process. */
+export const sharedStats = { servers: 0, sessions: 0 };
+
+function sharedServer(): Promise<SharedServer> {
+  shared ??= (async () => {
+    const root = makeTempDir('agent-runs-shared');
+    const profile = createProfile(root);
+    const extension = await installVsix(profile, snapshotVsix(), extensionId(readManifest()));
+    const seedTokenFile = path.join(root, 'seed-token');
+    // Workspace trust left to the settings (QUIET_SETTINGS: off), so a session can turn it on.
+    const server = await startCodeServer(profile, { env: { [SEED_TOKEN_FILE_ENV]: seedTokenFile }, workspaceTrust: true });
+    sharedStats.servers++;
+    const stop = async (): Promise<void> => {
+      unregister();
+      await server.stop();
+      if (process.env.AGENT_RUNS_KEEP_TEMP !== '1') {
+        fs.rmSync(root, { recursive: true, force: true, maxRetries: 3 });
+      }
+    };
+    const unregister = registerCleanup('stop the shared code-server', stop);
+    return { profile, extension, server, seedTokenFile, extensions: extensionsJson(profile), stop };
+  })();
+  const starting = shared;
+  // A failed start is not kept: the next session tries again.
+  starting.catch(() => {
+    if (shared === starting) {
+      shared = undefined;
+    }
+  });
+  return starting;
+}
+
+function extensionsJson(profile: Profile): string {
+  return fs.readFileSync(path.join(profile.extensionsDir, 'extensions.json'), 'utf8');
+}
+
+/**
+ * A session on the one code-server this process shares (started, with the .vsix installed, on
+ * first use): what `startSession` gives, for a fraction of its cost, and as isolated. Each
+ * session gets its own emulator, its own workspace folder (opened through the workbench URL),
+ * the user settings it asks for (written before its window loads, when the window reads them),
+ * and its token in the seed file. What the extension keeps lives in the browser (globalState,
+ * workspaceState, secrets: a fresh browser context per window) or under the server's user data,
+ * which is emptied here (User/ and Machine/: settings, global and workspace storage). Windows of
+ * earlier sessions are gone: code-server keeps a closed window's extension host for hours in case
+ * it reconnects, so they are stopped here, and their logs are left out of this session's.
+ * Trust comes from the settings; only other environment (`env`) needs a server of its own.
+ */
+export async function startSharedSession(options: SharedSessionOptions): Promise<Session> {
+  if (sharedInUse) {
+    // Two at once (a describe block's workbench inside another's) would share user data: this one gets its own server.
+    process.stderr.write(`[harness] ${options.label}: the shared code-server is in use, starting one of its own\n`);
+    return startSession(options);
+  }
+  let host = await sharedServer();
+  if (host.server.process.hasExited) {
+    shared = undefined;
+    host = await sharedServer();
+  }
+  sharedInUse = true;
+  let emulator: Emulator | undefined;
+  try {
+    await stopProcesses(extensionHostPids(host.server));
+    const { userDataDir } = host.profile;
+    fs.rmSync(path.join(userDataDir, 'Machine'), { recursive: true, force: true, maxRetries: 3 });
+    // All of User/ but code-server's caches of the built-in extensions (rebuilt on each window's load otherwise).
+    for (const name of fs.readdirSync(path.join(userDataDir, 'User')).filter((n) => !/ExtensionsCache\.json$/.test(n))) {
+      fs.rmSync(path.join(userDataDir, 'User', name), { recursive: true, force: true, maxRetries: 3 });
+    }
+    fs.rmSync(host.seedTokenFile, { force: true });
+    emulator = await sessionEmulator(options);
+    writeUserSettings(userDataDir, sessionSettings(emulator, options));
+    const root = makeTempDir(`agent-runs-${options.label}`);
+    const workspaceDir = path.join(root, 'workspace');
+    fs.mkdirSync(workspaceDir);
+    writeWorkspaceFiles(workspaceDir, options.workspaceFiles);
+    const seedTokenFile = writeSeedToken(emulator, options.signedIn, host.seedTokenFile);
+    const profile: Profile = { ...host.profile, root, workspaceDir, earlierLogs: new Set(logFiles(host.profile)) };
+    sharedStats.sessions++;
+    const started = emulator;
+    let closing: Promise<void> | undefined;
+    const close = (): Promise<void> => {
+      closing ??= (async () => {
+        unregister();
+        try {
+          await stopProcesses(extensionHostPids(host.server));
+          await started.close();
+          fs.rmSync(host.seedTokenFile, { force: true });
+          if (process.env.AGENT_RUNS_KEEP_TEMP !== '1') {
+            fs.rmSync(root, { recursive: true, force: true, maxRetries: 3 });
+          }
+          if (!host.server.process.hasExited && extensionsJson(host.profile) !== host.extensions) {
+            // Another extension was installed (the Test Explorer's fixture): the next session gets a new server.
+            shared = undefined;
+            await host.stop();
+          }
+        } finally {
+          sharedInUse = false;
+        }
+      })();
+      return closing;
+    };
+    const unregister = registerCleanup(`close session ${options.label}`, close);
+    return {
+      emulator: started,
+      profile,
+      extension: host.extension,
+      server: host.server,
+      seedTokenFile,
+      workbenchUrl: (urlOptions) => workbenchUrl(host.server, { folder: workspaceDir, ...urlOptions }),
+      close,
+    };
+  } catch (error) {
+    sharedInUse = false;
+    await emulator?.close();
     throw error;
   }
 }

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { panelHasFocus, UI_TIMEOUT_MS, Workbench, type WorkbenchOptions } from '../../e2e/harness';
 import { startRunOnService } from '../../e2e/service';
-import { logFiles } from '../../support/codeServer';
+import { extensionHostPids, logFiles, type CodeServer } from '../../support/codeServer';
 import { paths } from '../../support/paths';
 import { waitUntil } from '../../support/processes';
 import { registerEmulatorTokens, TRACE_LOG_LEVEL, type Scenario } from '../registry';
@@ -130,8 +130,9 @@ export async function restoreStartSettings(wb: Workbench): Promise<void> {
  * with restoreStartSettings, which needs nothing from the workbench. A scenario that failed may
  * have left anything (a base URL, a token in the browser's secret storage, an editor, a request
  * the emulator still holds, a workbench too slow to answer), and most of that cannot be checked
- * from outside: the next scenario gets a fresh workbench (new profile, new emulator), as it does
- * when the settings still differ from those the workbench started with.
+ * from outside: the next scenario gets a fresh workbench (a new window of the shared code-server
+ * with its user data emptied, a new browser context, a new emulator: see `startSharedSession`), as
+ * it does when the settings still differ from those the workbench started with.
  */
 export function useFaultWorkbench(options: WorkbenchOptions): () => Workbench {
   let workbench: Workbench | undefined;
@@ -409,50 +410,12 @@ export function observe(ms: number): Promise<void> {
 }
 
 /**
- * The PID of the window's extension host among code-server's descendants (for the crash
- * scenario). After a reload code-server keeps the previous host alive for a while in case the
- * window reconnects, so the newest one is the window's.
+ * The PID of the window's extension host (for the crash scenario). After a reload code-server
+ * keeps the previous host alive for a while in case the window reconnects, so the newest one is
+ * the window's.
  */
-export function extensionHostPid(rootPid: number): number | undefined {
-  const parents = new Map<number, number>();
-  const started = new Map<number, number>();
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) {
-      continue;
-    }
-    try {
-      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      parents.set(Number(name), Number(fields[1]));
-      // Field 22 of stat (the 20th after the command): start time in clock ticks since boot.
-      started.set(Number(name), Number(fields[19]));
-    } catch {
-      // Exited meanwhile.
-    }
-  }
-  const isDescendant = (pid: number): boolean => {
-    for (let p = parents.get(pid); p !== undefined && p > 1; p = parents.get(p)) {
-      if (p === rootPid) {
-        return true;
-      }
-    }
-    return false;
-  };
-  let newest: number | undefined;
-  for (const pid of parents.keys()) {
-    if (!isDescendant(pid)) {
-      continue;
-    }
-    try {
-      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (/--type=extensionHost/.test(cmd) && (newest === undefined || (started.get(pid) ?? 0) >= (started.get(newest) ?? 0))) {
-        newest = pid;
-      }
-    } catch {
-      // Exited meanwhile.
-    }
-  }
-  return newest;
+export function extensionHostPid(server: CodeServer): number | undefined {
+  return extensionHostPids(server).at(-1);
 }
 
 export { logFiles };

@@ -512,7 +512,7 @@ describe('faults in the workbench (what a person sees)', function () {
     const draft = 'draft typed before the crash';
     const id = await runWithDraft(wb, prompt, draft);
     wb.emulator.inject({ method: 'GET', path: '^/agents/', reset: true, times: 0 });
-    const pid = extensionHostPid(wb.session.server.process.pid);
+    const pid = extensionHostPid(wb.session.server);
     assert.ok(pid, 'the extension host process was not found');
     const before = activations(wb);
     process.kill(pid, 'SIGKILL');
