@@ -43,7 +43,15 @@ const lazyEntries = {
   // Automations: the Runs view's automation rows and Run Now (src/automations/load.ts).
   automations: 'src/automations/entry.ts',
 };
-const lazyExternals = Object.keys(lazyEntries).map((name) => `./${name}.js`);
+/**
+ * Test hooks, built beside the production bundles but left out of the .vsix (.vscodeignore):
+ * the test harness installs them (test/support/codeServer.ts, installVsix).
+ */
+const testEntries = {
+  // AGENT_RUNS_SEED_TOKEN_FILE: the harness's token, stored after activation (src/extension.ts).
+  testHooks: 'src/connection/seedToken.ts',
+};
+const lazyExternals = [...Object.keys(lazyEntries), ...Object.keys(testEntries)].map((name) => `./${name}.js`);
 
 /**
  * Keeps `require('./api.js')` (and the other lazy entries) external for our own sources only.
@@ -120,7 +128,7 @@ async function main() {
   const contexts = await Promise.all([
     esbuild.context({
       ...common,
-      entryPoints: { extension: 'src/extension.ts', ...lazyEntries },
+      entryPoints: { extension: 'src/extension.ts', ...lazyEntries, ...testEntries },
       outdir: 'dist',
       format: 'cjs',
       platform: 'node',

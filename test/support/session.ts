@@ -5,7 +5,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
   createProfile,
+  installTestHooks,
   installVsix,
+  TEST_HOOKS_FILE,
   startCodeServer,
   workbenchUrl,
   type CodeServer,
@@ -76,6 +78,10 @@ export function snapshotVsix(): string {
     }
     const copy = path.join(makeTempDir('agent-runs-vsix'), path.basename(paths.vsix));
     fs.copyFileSync(paths.vsix, copy);
+    const hooks = path.join(path.dirname(paths.vsix), TEST_HOOKS_FILE);
+    if (fs.existsSync(hooks)) {
+      fs.copyFileSync(hooks, path.join(path.dirname(copy), TEST_HOOKS_FILE));
+    }
     vsixSnapshot = copy;
   }
   return vsixSnapshot;
@@ -100,7 +106,9 @@ export async function startSession(options: SessionOptions): Promise<Session> {
       workspaceFiles: options.workspaceFiles,
     });
     const manifest = readManifest();
-    const extension = await installVsix(profile, options.vsix ?? snapshotVsix(), extensionId(manifest));
+    const vsix = options.vsix ?? snapshotVsix();
+    const extension = await installVsix(profile, vsix, extensionId(manifest));
+    installTestHooks(extension, vsix);
 
     const env: Record<string, string> = { ...options.env };
     let seedTokenFile: string | undefined;
