@@ -30,6 +30,9 @@ import type { Report } from './report';
 import { ACTIVATION_PATH_BUDGET_KB, largestInputs } from './size';
 import { KB, median, spread } from './stats';
 
+/** Host activation at most this many times the empty extension's (issue 35). */
+export const ACTIVATION_FLOOR_RATIO = 1.25;
+
 interface Variant {
   readonly label: string;
   readonly id: string;
@@ -132,8 +135,8 @@ export async function measureActivation(report: Report, build: Build, options: {
       name: 'Agent Runs: host activation',
       value: median(host),
       unit: 'ms',
-      budget: { op: '<=', limit: 2 * floorMedian },
-      budgetText: `≤ 2 × floor (${2 * floorMedian} ms)`,
+      budget: { op: '<=', limit: ACTIVATION_FLOOR_RATIO * floorMedian },
+      budgetText: `≤ ${ACTIVATION_FLOOR_RATIO} × floor (${ACTIVATION_FLOOR_RATIO * floorMedian} ms)`,
       samples: host,
       note: `median of ${host.length} cold starts (${spread(host, 'ms', 0)}), ${(median(host) / floorMedian).toFixed(2)} × the floor; VS Code's marks willLoadExtensionCode → didActivateExtension`,
     });
