@@ -56,6 +56,15 @@ export function measureSizes(report: Report, build: Build): void {
     budget: { op: '<', limit: VSIX_BUDGET_KB },
     note: `${size(build.vsix)} bytes`,
   });
+  // A zip stores its file names uncompressed: the name alone shows whether the test hooks shipped.
+  const hooks = `extension/dist/${TEST_HOOKS_FILE}`;
+  report.add('size', {
+    name: 'Test hooks in `dist/agent-runs.vsix`',
+    value: fs.readFileSync(build.vsix).includes(hooks) ? 1 : 0,
+    unit: '',
+    budget: { op: '==', limit: 0 },
+    note: `${hooks}: the test harness installs it (.vscodeignore leaves it out)`,
+  });
 }
 
 interface Metafile {
