@@ -43,7 +43,15 @@ const lazyEntries = {
   // Automations: the Runs view's automation rows and Run Now (src/automations/load.ts).
   automations: 'src/automations/entry.ts',
 };
-const lazyExternals = Object.keys(lazyEntries).map((name) => `./${name}.js`);
+/**
+ * Test hooks, built beside the production bundles but left out of the .vsix (.vscodeignore):
+ * the test harness installs them (test/support/codeServer.ts, installVsix).
+ */
+const testEntries = {
+  // AGENT_RUNS_SEED_TOKEN_FILE: the harness's token, stored after activation (src/extension.ts).
+  testHooks: 'src/connection/seedToken.ts',
+};
+const lazyExternals = [...Object.keys(lazyEntries), ...Object.keys(testEntries)].map((name) => `./${name}.js`);
 
 /**
  * Keeps `require('./api.js')` (and the other lazy entries) external for our own sources only.
@@ -86,19 +94,38 @@ const plainLlhttpPlugin = {
  * it ever were: HTTP/2 (`client-h2.js`, used only when a connection negotiates h2, which undici
  * offers only with `allowH2`; the client never sets it, so ALPN asks for http/1.1 alone) and the
  * multipart form parser (`formdata-parser.js`, used only by `Response.formData()`; the client
- * reads JSON). ~15 KB of the bundle, ~4 KB of the .vsix.
+ * reads JSON). Likewise the fetch body module (`web/fetch/body.js`, with WebIDL, FormData and
+ * MIME parsing behind it), which the HTTP/1 client requires only for a FormData request body;
+ * the client sends JSON strings. ~54 KB of the bundle, ~17 KB of the .vsix.
  * @type {import('esbuild').Plugin}
  */
 const UNUSED_UNDICI = {
   'client-h2.js': "module.exports = function connectH2() { throw new Error('HTTP/2 is not bundled: the client does not set allowH2') }",
   'formdata-parser': "const no = () => { throw new Error('multipart form parsing is not bundled: the client reads JSON') }; module.exports = { multipartFormDataParser: no, validateBoundary: no }",
+  'web/fetch/body.js': "module.exports = { extractBody() { throw new Error('FormData request bodies are not bundled: the client sends JSON') } }",
 };
 const unusedUndiciPlugin = {
   name: 'unused-undici',
   setup(build) {
     build.onResolve({ filter: /^\.\/(client-h2\.js|formdata-parser)$/ }, (args) =>
       /[\\/]undici[\\/]lib[\\/]/.test(args.importer) ? { path: args.path.slice(2), namespace: 'unused-undici' } : undefined);
+    build.onResolve({ filter: /^\.\.\/web\/fetch\/body\.js$/ }, (args) =>
+      /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h1\.js$/.test(args.importer) ? { path: args.path.slice(3), namespace: 'unused-undici' } : undefined);
     build.onLoad({ filter: /.*/, namespace: 'unused-undici' }, (args) => ({ contents: UNUSED_UNDICI[args.path], loader: 'js' }));
+  },
+};
+
+/**
+ * markdown-it imports `decodeHTML` and `decodeHTMLStrict` from the `entities` package index,
+ * which also brings its encoder's 23 KB entity map (a `new Map(...)` esbuild cannot drop as
+ * unused). The webview only decodes: markdown-it gets the decoder module alone.
+ * @type {import('esbuild').Plugin}
+ */
+const entitiesDecodeOnlyPlugin = {
+  name: 'entities-decode-only',
+  setup(build) {
+    build.onResolve({ filter: /^entities$/ }, (args) =>
+      /[\\/]markdown-it[\\/]/.test(args.importer) ? build.resolve('entities/lib/decode.js', { kind: args.kind, resolveDir: args.resolveDir }) : undefined);
   },
 };
 
@@ -120,7 +147,7 @@ async function main() {
   const contexts = await Promise.all([
     esbuild.context({
       ...common,
-      entryPoints: { extension: 'src/extension.ts', ...lazyEntries },
+      entryPoints: { extension: 'src/extension.ts', ...lazyEntries, ...testEntries },
       outdir: 'dist',
       format: 'cjs',
       platform: 'node',
@@ -137,6 +164,7 @@ async function main() {
       platform: 'browser',
       target: 'es2022',
       loader: { '.css': 'css' },
+      plugins: [entitiesDecodeOnlyPlugin],
     }),
   ]);
   if (watch) {

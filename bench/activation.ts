@@ -19,7 +19,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { startEmulator } from '../test/emulator/index';
-import { assertCodeServerInstalled, createProfile, installVsix, type Profile } from '../test/support/codeServer';
+import { assertCodeServerInstalled, createProfile, installTestHooks, installVsix, TEST_HOOKS_FILE, type Profile } from '../test/support/codeServer';
 import { extensionId, paths } from '../test/support/paths';
 import { makeTempDir, registerCleanup } from '../test/support/processes';
 import type { Build } from './build';
@@ -29,6 +29,9 @@ import { OBSERVER_MARKER_FILE, type ActivationProbe } from './probe/protocol';
 import type { Report } from './report';
 import { ACTIVATION_PATH_BUDGET_KB, largestInputs } from './size';
 import { KB, median, spread } from './stats';
+
+/** Host activation at most this many times the empty extension's (issue 35). */
+export const ACTIVATION_FLOOR_RATIO = 1.25;
 
 interface Variant {
   readonly label: string;
@@ -87,7 +90,11 @@ export async function measureActivation(report: Report, build: Build, options: {
         settings: { 'agentRuns.baseUrl': emulator.baseUrl },
         workspaceFiles: { [OBSERVER_MARKER_FILE]: '' },
       });
-      await installVsix(profile, v.vsix, v.id);
+      const installed = await installVsix(profile, v.vsix, v.id);
+      if (v === ours) {
+        // Only for the seeded token: the activation path below leaves the test hooks out.
+        installTestHooks(installed, v.vsix);
+      }
       await installVsix(profile, observer.vsix, observer.id);
       v.profile = profile;
     }
@@ -128,8 +135,8 @@ export async function measureActivation(report: Report, build: Build, options: {
       name: 'Agent Runs: host activation',
       value: median(host),
       unit: 'ms',
-      budget: { op: '<=', limit: 2 * floorMedian },
-      budgetText: `≤ 2 × floor (${2 * floorMedian} ms)`,
+      budget: { op: '<=', limit: ACTIVATION_FLOOR_RATIO * floorMedian },
+      budgetText: `≤ ${ACTIVATION_FLOOR_RATIO} × floor (${ACTIVATION_FLOOR_RATIO * floorMedian} ms)`,
       samples: host,
       note: `median of ${host.length} cold starts (${spread(host, 'ms', 0)}), ${(median(host) / floorMedian).toFixed(2)} × the floor; VS Code's marks willLoadExtensionCode → didActivateExtension`,
     });
@@ -169,10 +176,12 @@ export async function measureActivation(report: Report, build: Build, options: {
       });
     }
 
-    // The activation path: every file of the extension in the module cache when activation was over.
+    // The activation path: every file of the extension in the module cache when activation was
+    // over, but the test hooks that seeded the token (not in the .vsix; loaded after activation).
+    const testHooks = path.join('dist', TEST_HOOKS_FILE);
     let worst = { bytes: 0, files: [] as string[] };
     for (const s of ours.samples) {
-      const mods = s.report.activation!.modules;
+      const mods = s.report.activation!.modules.filter((m) => m.file !== testHooks);
       const bytes = mods.reduce((sum, m) => sum + m.bytes, 0);
       if (bytes >= worst.bytes) {
         worst = { bytes, files: mods.map((m) => `${m.file} (${m.bytes} B)`) };

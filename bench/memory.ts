@@ -19,7 +19,7 @@ import { normalizeBaseUrl } from '../src/api/baseUrl';
 import { headerLine, recordLines } from '../src/core/transcript/journal';
 import { hash } from '../src/core/transcript/runJournal';
 import { startEmulator, type Emulator } from '../test/emulator/index';
-import { assertCodeServerInstalled, createProfile, installVsix } from '../test/support/codeServer';
+import { assertCodeServerInstalled, createProfile, installTestHooks, installVsix } from '../test/support/codeServer';
 import { extensionId } from '../test/support/paths';
 import { makeTempDir, registerCleanup } from '../test/support/processes';
 import { codeServerVersion } from './activation';
@@ -137,7 +137,7 @@ export async function measureMemory(report: Report, build: Build, options: { hea
     });
     const journalBytes = writeBigJournal(profile.userDataDir, emulator.baseUrl, big.id, big.end);
     const id = extensionId();
-    await installVsix(profile, build.vsix, id);
+    installTestHooks(await installVsix(profile, build.vsix, id), build.vsix);
     await installVsix(profile, observer.vsix, observer.id);
     const run = await coldStart({
       profile,

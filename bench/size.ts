@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { TEST_HOOKS_FILE } from '../test/support/codeServer';
 import type { Build } from './build';
 import type { Report } from './report';
 import { KB } from './stats';
@@ -31,8 +32,8 @@ export function measureSizes(report: Report, build: Build): void {
     unit: 'KB',
     note: `${size(main)} bytes, ${gzipKb(main)} KB gzipped; the activation-path budget is under Activation`,
   });
-  // The chunks dist/extension.js requires on first use (dist/api.js, ...).
-  const lazy = fs.readdirSync(dist).filter((f) => f.endsWith('.js') && f !== 'extension.js').sort();
+  // The chunks dist/extension.js requires on first use (dist/api.js, ...); not the test hooks, which do not ship.
+  const lazy = fs.readdirSync(dist).filter((f) => f.endsWith('.js') && f !== 'extension.js' && f !== TEST_HOOKS_FILE).sort();
   for (const name of lazy) {
     const file = path.join(dist, name);
     report.add('size', {
@@ -54,6 +55,15 @@ export function measureSizes(report: Report, build: Build): void {
     unit: 'KB',
     budget: { op: '<', limit: VSIX_BUDGET_KB },
     note: `${size(build.vsix)} bytes`,
+  });
+  // A zip stores its file names uncompressed: the name alone shows whether the test hooks shipped.
+  const hooks = `extension/dist/${TEST_HOOKS_FILE}`;
+  report.add('size', {
+    name: 'Test hooks in `dist/agent-runs.vsix`',
+    value: fs.readFileSync(build.vsix).includes(hooks) ? 1 : 0,
+    unit: '',
+    budget: { op: '==', limit: 0 },
+    note: `${hooks}: the test harness installs it (.vscodeignore leaves it out)`,
   });
 }
 

@@ -82,6 +82,7 @@ const STATELESS = {
   'src/core/polling/settings.ts': 'constants and pure functions (the clamp, the dormant delay): the poller cadences, read by the service tests store',
   'src/connection/showApiError.ts': 'functions that take the live gate and connection as parameters; no module state',
   'src/connection/ownCommands.ts': 'one stateless function (runs a command through vscode.commands)',
+  'src/connection/seedToken.ts': 'a constant (the variable\'s name) in dist/extension.js; the function only in the test hooks (dist/testHooks.js)',
   'src/connection/tokenStore.ts':
     'dist/runCommands.js takes only validateTokenShape (Set API Token), a pure function; the TokenStore class (the one instance is made in activate()) is tree-shaken out of it',
   'src/runs/tooltip.ts': 'one pure function building a MarkdownString (runs\' and code reviews\' tooltips)',

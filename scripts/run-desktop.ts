@@ -17,7 +17,7 @@ import {
   resolveCliArgsFromVSCodeExecutablePath,
   runTests,
 } from '@vscode/test-electron';
-import { createProfile, installVsix } from '../test/support/codeServer';
+import { createProfile, installTestHooks, installVsix } from '../test/support/codeServer';
 import { startEmulator } from '../test/support/emulator';
 import { extensionId, paths, readManifest } from '../test/support/paths';
 import { launcherLog, resultStatus, runLauncher } from '../test/support/launcher';
@@ -57,6 +57,7 @@ async function main(): Promise<number> {
     args: cliArgs,
     label: 'code --install-extension',
   });
+  installTestHooks(extension, paths.vsix);
 
   const seedTokenFile = path.join(root, 'seed-token');
   fs.writeFileSync(seedTokenFile, emulator.tokens.default, { mode: 0o600 });

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { Connection } from './connection/connection';
 import { registerConnectionCommands } from './connection/register';
 import { TokenStore } from './connection/tokenStore';
+import { SEED_TOKEN_ENV, type seedTokenFromEnv } from './connection/seedToken';
 import { UnauthorizedGate } from './connection/unauthorizedGate';
 import { bodies, registerLazyRunCommands } from './runs/commands/lazyCommands';
 import { registerStartRun, startRunPrefilled } from './launch/register';
@@ -115,8 +116,8 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
   registerServiceTestGroups(context, deps, testGroups);
   registerAutomations(context, deps, runs.view);
 
-  // After registration, off the activation path.
-  void seedToken(base, log).catch((e: unknown) => log.warn(`Seeding the token failed: ${e instanceof Error ? e.message : String(e)}`));
+  // Once activation is over: what a test harness seeds is no part of a person's start-up.
+  setTimeout(() => void seedToken(base, log).catch((e: unknown) => log.warn(`Seeding the token failed: ${e instanceof Error ? e.message : String(e)}`)), 0);
   const flush = (): Promise<void> => Promise.all([base.ledgers.flush(), base.transcripts.flush()]).then(() => undefined);
   shutdown = flush;
 
@@ -125,9 +126,23 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
   return testApi(base, runs, log, flush, activationMs, assistant, reviews, capabilities, testGroups.tree);
 }
 
-/** AGENT_RUNS_SEED_TOKEN_FILE (src/connection/seedToken.ts): its code loads only when the variable is set (dist/runCommands.js). */
+/**
+ * AGENT_RUNS_SEED_TOKEN_FILE: the test harness's token, stored by dist/testHooks.js
+ * (src/connection/seedToken.ts). The .vsix does not contain that file; the harness installs it.
+ */
 function seedToken(b: Pick<Base, 'conn' | 'auth'>, log: vscode.LogOutputChannel): Promise<boolean> {
-  return process.env.AGENT_RUNS_SEED_TOKEN_FILE ? bodies().seedTokenFromEnv(process.env, b.conn, b.auth, log) : Promise.resolve(false);
+  if (!process.env[SEED_TOKEN_ENV]) {
+    return Promise.resolve(false);
+  }
+  let hooks: { seedTokenFromEnv: typeof seedTokenFromEnv };
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    hooks = require('./testHooks.js') as typeof hooks;
+  } catch {
+    log.warn(`${SEED_TOKEN_ENV} is set but this installation has no test hooks (dist/testHooks.js); the token was not stored.`);
+    return Promise.resolve(false);
+  }
+  return hooks.seedTokenFromEnv(process.env, b.conn, b.auth, log);
 }
 
 /** Connection, token, run list, transcripts, 401 gate, drafts: what every feature stands on. */
@@ -135,7 +150,7 @@ function buildBase(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
   const auth = new TokenStore(context.secrets);
   // Every global-state write goes through one queue: concurrent ones can undo each other.
   const globalState = new SerialStore(context.globalState);
-  const conn = new Connection({ context, globalState, auth, log, loadApi });
+  const conn = new Connection({ context, globalState, auth, log, loadApi, prompts: bodies });
   const ledgers = new Ledgers(globalState, log, conn.current.baseUrl, context.workspaceState);
   // The journals load on first use (dist/transcripts.js); runs the ledger knows unfinished are never pruned.
   const transcripts = new Transcripts(context.globalStorageUri, log, conn.current.baseUrl, () => ledgers.current);

@@ -8,7 +8,7 @@
  * editor's proxy settings change.
  */
 import * as vscode from 'vscode';
-import { runOwnCommand } from './ownCommands';
+import type * as Prompts from './commands/missing';
 import type { AgentRunsApi, ProxySettings, RequestLogEntry } from '../api/contract';
 import type { ServiceSchemaInfo } from '../api/types';
 import { isInsecureRemote, normalizeBaseUrl } from '../api/baseUrl';
@@ -58,6 +58,8 @@ export interface ConnectionOptions {
   auth: TokenStore;
   log: vscode.LogOutputChannel;
   loadApi: () => ApiModule;
+  /** The prompts of a request that cannot be made (./commands/missing.ts), loaded when one is needed. */
+  prompts: () => typeof Prompts;
 }
 
 /** The editor's network settings the client honours (see src/api/transport.ts). */
@@ -176,7 +178,7 @@ export class Connection extends Disposable {
     }
     const client = await this.clientPromise;
     if (!client && !options.quiet) {
-      await this.explainMissing();
+      await this.options.prompts().explainMissing(this.state);
     }
     return client;
   }
@@ -197,16 +199,7 @@ export class Connection extends Disposable {
       return false;
     }
     this.insecurePrompt ??= (async () => {
-      const send = vscode.l10n.t('Send Over HTTP');
-      const pick = await vscode.window.showWarningMessage(
-        vscode.l10n.t('The base URL {0} uses plain http to another machine.', baseUrl),
-        {
-          modal: true,
-          detail: vscode.l10n.t('Your API token would travel unencrypted and could be read on the way. Use an https:// base URL unless this network is trusted. Send the token anyway?'),
-        },
-        send,
-      );
-      if (pick === send) {
+      if (await this.options.prompts().askInsecure(baseUrl)) {
         await this.options.globalState.update(INSECURE_ACCEPTED_KEY, [...accepted.filter((u) => u !== baseUrl), baseUrl]);
         this.insecureDeclined.delete(baseUrl);
         this.options.log.info(`Sending the token over plain http to ${baseUrl} was allowed by the user.`);
@@ -322,28 +315,5 @@ export class Connection extends Disposable {
       }
       return undefined;
     }
-  }
-
-  private async explainMissing(): Promise<void> {
-    const { baseUrl, baseUrlProblem } = this.state;
-    if (!baseUrl) {
-      const setUrl = vscode.l10n.t('Set Base URL');
-      const pick = await vscode.window.showWarningMessage(
-        baseUrlProblem ?? vscode.l10n.t('Set the service base URL first (the agentRuns.baseUrl setting).'),
-        setUrl,
-      );
-      if (pick === setUrl) {
-        await runOwnCommand('agentRuns.setBaseUrl');
-      }
-      return;
-    }
-    if (!this.state.signedIn) {
-      const setToken = vscode.l10n.t('Set API Token');
-      const pick = await vscode.window.showWarningMessage(vscode.l10n.t('No API token is set for {0}.', baseUrl), setToken);
-      if (pick === setToken) {
-        await runOwnCommand('agentRuns.setToken');
-      }
-    }
-    // Otherwise the user declined sending the token over http: nothing more to say.
   }
 }

@@ -10,10 +10,13 @@
  * - `agentRuns.isTestFile`: the active editor's file matches the configured patterns
  *   (workspace-relative, exact glob semantics); it drives `editor/context` with custom patterns.
  *   Set from the extension host, it lags a fresh editor by a moment.
+ * With the default patterns (most people) the regex alone decides: neither key is set and no
+ * glob is compiled, at activation or on any editor change.
  */
 import * as vscode from 'vscode';
 import { loadTestGroups } from './load';
 import { SETTING_ID_PATTERN, SETTING_PATTERNS, hasCustomPatterns, testFileMatcher } from './settings';
+import type { TestFileMatcher } from '../core/testIds/testFileGlobs';
 
 export const IS_TEST_FILE_KEY = 'agentRuns.isTestFile';
 export const CUSTOM_PATTERNS_KEY = 'agentRuns.testFiles.customPatterns';
@@ -26,7 +29,8 @@ export function isTestFileUri(uri: vscode.Uri | undefined, matcher = testFileMat
 
 export class TestFileContextKeys implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
-  private matcher = testFileMatcher();
+  /** The configured patterns, compiled; none while they are the defaults. */
+  private matcher: TestFileMatcher | undefined;
   private last: boolean | undefined;
 
   constructor() {
@@ -34,21 +38,28 @@ export class TestFileContextKeys implements vscode.Disposable {
       vscode.window.onDidChangeActiveTextEditor(() => this.updateActive()),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.updateActive(true)),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration(SETTING_PATTERNS)) {
-          this.matcher = testFileMatcher();
-          void vscode.commands.executeCommand('setContext', CUSTOM_PATTERNS_KEY, hasCustomPatterns());
-          this.updateActive(true);
-        }
+        if (e.affectsConfiguration(SETTING_PATTERNS)) this.readPatterns(true);
         // Compiling the pattern is the scanning code's business: it loads on this first change.
         if (e.affectsConfiguration(SETTING_ID_PATTERN)) loadTestGroups().checkPatternSetting();
       }),
     );
-    void vscode.commands.executeCommand('setContext', CUSTOM_PATTERNS_KEY, hasCustomPatterns());
-    this.updateActive(true);
+    this.readPatterns(false);
+  }
+
+  /** `changed`: the setting changed, so keys set for earlier patterns are set again (or cleared). */
+  private readPatterns(changed: boolean): void {
+    const custom = hasCustomPatterns();
+    const had = this.matcher !== undefined;
+    this.matcher = custom ? testFileMatcher() : undefined;
+    if (custom || had || changed) {
+      void vscode.commands.executeCommand('setContext', CUSTOM_PATTERNS_KEY, custom);
+      this.updateActive(true);
+    }
   }
 
   private updateActive(force = false): void {
-    const value = isTestFileUri(vscode.window.activeTextEditor?.document.uri, this.matcher);
+    if (!this.matcher && this.last === undefined) return;
+    const value = this.matcher ? isTestFileUri(vscode.window.activeTextEditor?.document.uri, this.matcher) : false;
     if (!force && value === this.last) return;
     this.last = value;
     void vscode.commands.executeCommand('setContext', IS_TEST_FILE_KEY, value);

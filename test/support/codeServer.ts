@@ -163,6 +163,21 @@ export async function installVsix(profile: Profile, vsix: string, id: string, cl
   return { id, version: entry.version, path: location };
 }
 
+/** The test hooks (esbuild.js testEntries): `npm run package` writes them beside the .vsix, which leaves them out. */
+export const TEST_HOOKS_FILE = 'testHooks.js';
+
+/**
+ * Puts the test hooks found beside `vsix` into the installed extension's dist/, where
+ * dist/extension.js looks for them when AGENT_RUNS_SEED_TOKEN_FILE is set.
+ */
+export function installTestHooks(extension: InstalledExtension, vsix: string): void {
+  const file = path.join(path.dirname(vsix), TEST_HOOKS_FILE);
+  if (!fs.existsSync(file)) {
+    throw new Error(`${file} is missing: \`npm run package\` builds the test hooks beside the .vsix`);
+  }
+  fs.copyFileSync(file, path.join(extension.path, 'dist', TEST_HOOKS_FILE));
+}
+
 export interface CodeServer {
   /** `http://127.0.0.1:<port>/` */
   readonly url: string;

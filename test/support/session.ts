@@ -6,8 +6,10 @@ import * as path from 'node:path';
 import {
   createProfile,
   extensionHostPids,
+  installTestHooks,
   installVsix,
   logFiles,
+  TEST_HOOKS_FILE,
   startCodeServer,
   workbenchUrl,
   writeUserSettings,
@@ -80,6 +82,10 @@ export function snapshotVsix(): string {
     }
     const copy = path.join(makeTempDir('agent-runs-vsix'), path.basename(paths.vsix));
     fs.copyFileSync(paths.vsix, copy);
+    const hooks = path.join(path.dirname(paths.vsix), TEST_HOOKS_FILE);
+    if (fs.existsSync(hooks)) {
+      fs.copyFileSync(hooks, path.join(path.dirname(copy), TEST_HOOKS_FILE));
+    }
     vsixSnapshot = copy;
   }
   return vsixSnapshot;
@@ -128,7 +134,9 @@ export async function startSession(options: SessionOptions): Promise<Session> {
   try {
     const profile = createProfile(root, { settings: sessionSettings(emulator, options), workspaceFiles: options.workspaceFiles });
     const manifest = readManifest();
-    const extension = await installVsix(profile, options.vsix ?? snapshotVsix(), extensionId(manifest));
+    const vsix = options.vsix ?? snapshotVsix();
+    const extension = await installVsix(profile, vsix, extensionId(manifest));
+    installTestHooks(extension, vsix);
 
     const env: Record<string, string> = { ...options.env };
     const seedTokenFile = writeSeedToken(emulator, options.signedIn, path.join(root, 'seed-token'));
@@ -191,7 +199,9 @@ function sharedServer(): Promise<SharedServer> {
   shared ??= (async () => {
     const root = makeTempDir('agent-runs-shared');
     const profile = createProfile(root);
-    const extension = await installVsix(profile, snapshotVsix(), extensionId(readManifest()));
+    const vsix = snapshotVsix();
+    const extension = await installVsix(profile, vsix, extensionId(readManifest()));
+    installTestHooks(extension, vsix);
     const seedTokenFile = path.join(root, 'seed-token');
     // Workspace trust left to the settings (QUIET_SETTINGS: off), so a session can turn it on.
     const server = await startCodeServer(profile, { env: { [SEED_TOKEN_FILE_ENV]: seedTokenFile }, workspaceTrust: true });

@@ -3,6 +3,7 @@
  * re-exports them; see ../register.ts): the prompts for the base URL and the token are not
  * needed to activate.
  */
+export { askInsecure, explainMissing } from './missing';
 export { clearToken } from './clearToken';
 export { setBaseUrl } from './setBaseUrl';
 export { setToken } from './setToken';

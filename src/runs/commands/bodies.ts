@@ -19,8 +19,6 @@ export { refreshCommand } from './refresh';
 // What "your run finished" says: loaded with the commands it offers (src/runs/alerts.ts), not at activation.
 export { finishedAlert } from '../../core/runs/finishedAlert';
 export { notificationMode, showFinished, showOffline } from './finishedNotice';
-export { clearToken, setBaseUrl, setToken } from '../../connection/commands/bodies';
+export { askInsecure, clearToken, explainMissing, setBaseUrl, setToken } from '../../connection/commands/bodies';
 // The row of a start that may have arrived: the first time one shows (src/runs/runsTree.ts).
 export { startNoticeItem } from './startNoticeItem';
-// AGENT_RUNS_SEED_TOKEN_FILE, loaded only when it is set (src/extension.ts).
-export { seedTokenFromEnv } from '../../connection/seedToken';
