@@ -8,6 +8,7 @@
 import * as assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
 import { waitUntil } from '../support/processes';
+import { atStep, enter, pick, quickInput } from './formSteps';
 import { UI_TIMEOUT_MS, useWorkbench, type Workbench } from './harness';
 
 const REVIEW_TIMEOUT_MS = 120_000;
@@ -17,31 +18,6 @@ async function tabCount(frame: Frame, name: string): Promise<number> {
   const text = (await frame.locator(`.review-tab[data-tab="${name}"]`).textContent().catch(() => '')) ?? '';
   const m = /\((\d+)\)/.exec(text);
   return m ? Number(m[1]) : -1;
-}
-
-const widget = (wb: Workbench) => wb.page.locator('.quick-input-widget');
-
-/** Waits until the form shows the step whose title matches. */
-async function atStep(wb: Workbench, title: RegExp): Promise<void> {
-  await waitUntil(async () => title.test((await widget(wb).locator('.quick-input-title').innerText().catch(() => '')) ?? ''),
-    UI_TIMEOUT_MS, `the step ${String(title)}`);
-}
-
-/** Enter on the step's active entry once its list has one (lists load from the service), or on an input box. */
-async function enter(wb: Workbench, title: RegExp): Promise<void> {
-  await atStep(wb, title);
-  const w = widget(wb);
-  await waitUntil(async () => !(await w.locator('.quick-input-list').isVisible()) || (await w.locator('.quick-input-list .monaco-list-row.focused').count()) > 0,
-    UI_TIMEOUT_MS, `an active entry in ${String(title)}`);
-  await w.locator('.quick-input-box input').press('Enter');
-  await waitUntil(async () => !(await w.isVisible()) || !title.test((await w.locator('.quick-input-title').innerText().catch(() => '')) ?? ''),
-    UI_TIMEOUT_MS, `the form to move on from ${String(title)}`);
-}
-
-/** Picks the entry of the step whose label matches (its icon aside). */
-async function pick(wb: Workbench, title: RegExp, label: RegExp): Promise<void> {
-  await atStep(wb, title);
-  await wb.quickPickSelect(label);
 }
 
 /** The rest of the form with its defaults: title, description, focus areas, model, then Start on the review. */
@@ -103,7 +79,7 @@ describe('UI: code reviews (deployed profile, version C)', function () {
     await enter(wb, /: App ID\b/);
     await typeBranch(wb, 'Source', 'feature/dark-mode');
     await atStep(wb, /: Source(?! branch)\b/);
-    await waitUntil(async () => (await widget(wb).locator('.monaco-list-row', { hasText: 'No synced versions' }).count()) > 0, UI_TIMEOUT_MS, 'the branch has no synced version');
+    await waitUntil(async () => (await quickInput(wb).locator('.monaco-list-row', { hasText: 'No synced versions' }).count()) > 0, UI_TIMEOUT_MS, 'the branch has no synced version');
     await wb.screenshot('reviews-2-never-synced');
     await pick(wb, /: Source(?! branch)\b/, /Sync branch feature\/dark-mode/);
     // The sync runs under a progress notification (a few of the emulator's steps, too quick to
