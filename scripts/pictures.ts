@@ -10,6 +10,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { testAdmin } from '../test/emulator/testing';
+import { escapeRegExp } from '../test/e2e/dialog';
+import { atStep, enter, pick, quickInput } from '../test/e2e/formSteps';
 import { clearNotifications, clickNotificationButton, UI_TIMEOUT_MS, Workbench } from '../test/e2e/harness';
 import { launcherLog, runLauncher } from '../test/support/launcher';
 import { paths, takeVsCodeFlag, VSCODE_FLAVOUR_ENV } from '../test/support/paths';
@@ -24,33 +26,9 @@ const DOCS = path.join(paths.repoRoot, 'docs', 'screenshots');
 
 const log = launcherLog('pictures');
 
-const quickInput = (wb: Workbench) => wb.page.locator('.quick-input-widget');
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** Waits until the quick input's title matches (a form's step). */
-async function atStep(wb: Workbench, title: RegExp): Promise<void> {
-  const read = () => quickInput(wb).locator('.quick-input-title').innerText().catch(() => '');
-  await waitUntil(async () => (await quickInput(wb).isVisible()) && title.test(await read()), UI_TIMEOUT_MS, `the step ${String(title)} (title now: "${await read()}")`);
-}
-
-/** Picks the row labelled exactly `label` (its icon aside) on the step whose title matches. */
-async function pick(wb: Workbench, step: RegExp, label: string | RegExp): Promise<void> {
-  await atStep(wb, step);
-  await wb.quickPickSelect(typeof label === 'string' ? new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) : label);
-}
-
-/** Enter on the step once its list has an active entry (lists load from the service), then waits for the next step. */
-async function enter(wb: Workbench, step: RegExp): Promise<void> {
-  await atStep(wb, step);
-  const w = quickInput(wb);
-  await waitUntil(async () => !(await w.locator('.quick-input-list').isVisible()) || (await w.locator('.quick-input-list .monaco-list-row.focused').count()) > 0,
-    UI_TIMEOUT_MS, `an active entry in ${String(step)}`);
-  await w.locator('.quick-input-box input').press('Enter');
-  await waitUntil(async () => !(await w.isVisible()) || !step.test(await w.locator('.quick-input-title').innerText().catch(() => '')),
-    UI_TIMEOUT_MS, `the form to move on from ${String(step)}`);
+/** A row's label exactly, its icon aside. */
+function exactly(label: string): RegExp {
+  return new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`);
 }
 
 /** A picture of the whole window, no toast and no hover on it, copied to docs/screenshots/<name>.png. */
@@ -78,12 +56,12 @@ async function startRun(wb: Workbench): Promise<void> {
   await waitUntil(async () => (await placeholder()).includes('offered by the service'), UI_TIMEOUT_MS, 'the models the service offers');
   await picture(wb, 'launch-3-model');
   await pick(wb, step('Model'), /^\s*hosted\/balanced\b/);
-  await pick(wb, step('Review'), 'Permission');
-  await pick(wb, step('Permission'), 'allow_edits');
-  await pick(wb, step('Review'), 'Permitted branches');
+  await pick(wb, step('Review'), exactly('Permission'));
+  await pick(wb, step('Permission'), exactly('allow_edits'));
+  await pick(wb, step('Review'), exactly('Permitted branches'));
   await atStep(wb, step('Permitted branches'));
   await wb.typeInInput(BRANCH);
-  await pick(wb, step('Review'), 'Start Agent Run');
+  await pick(wb, step('Review'), exactly('Start Agent Run'));
   const dialog = wb.page.locator('.monaco-dialog-box');
   await dialog.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
   await dialog.locator('.monaco-button', { hasText: 'Allow Edits and Start' }).click();
@@ -124,7 +102,7 @@ async function reviewPanel(wb: Workbench): Promise<void> {
   ] as const) {
     await atStep(wb, new RegExp(`: ${side} branch\\b`));
     await wb.typeInInput(branch, { submit: false });
-    await wb.quickPickSelect(new RegExp(`^\\s*${escapeRegExp(branch)}\\s*$`));
+    await wb.quickPickSelect(exactly(branch));
     await pick(wb, new RegExp(`: ${side}(?! branch)\\b`), entry);
   }
   for (const step of [/: Title\b/, /: Description\b/, /: Focus areas\b/, /: Model\b/, /: Review\b/]) await enter(wb, step);
