@@ -6,10 +6,7 @@
 // a test whose user for branches is disabled says so on its row and asks before a run.
 // Against the reference profile the workbench shows nothing of them.
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { waitUntil } from '../support/processes';
-import { paths } from '../support/paths';
 import { testAdmin } from '../emulator/testing';
 import { answerDialog } from './dialog';
 import { UI_TIMEOUT_MS, useWorkbench, type Workbench } from './harness';
@@ -64,11 +61,7 @@ describe('UI: the app\'s tests in the Test Explorer (deployed profile)', functio
     assert.ok(await warned.locator('.codicon-testing-passed-icon').count() > 0, 'the warning step passed, its words beside it');
     const skipped = wb.page.locator('.monaco-list-row .codicon-testing-skipped-icon');
     assert.ok(await skipped.count() > 0, 'the untaken branch is skipped');
-    const shot = await wb.screenshot('service-test-run');
-    // The README's picture is taken again only when asked (a test run never changes tracked files).
-    if (process.env.AGENT_RUNS_UPDATE_DOCS_SCREENSHOTS === '1') {
-      fs.copyFileSync(shot, path.join(paths.repoRoot, 'docs', 'screenshots', 'service-test-run.png'));
-    }
+    await wb.screenshot('service-test-run');
 
     // Nothing read once the run ended: the emulator's log past a few of the fast cadence's periods.
     const before = wb.emulator.requests.length;
