@@ -22,17 +22,6 @@ CODE_SERVER_VERSION=4.139.1
 NODE24_VERSION=24.21.0
 CODE_SERVER_DIR="${AGENT_RUNS_CODE_SERVER_LATEST_DIR:-$ROOT/.cache/code-server-latest}"
 NODE24_DIR="${AGENT_RUNS_NODE24_DIR:-$ROOT/.cache/node24}"
-# name|why: said before anything is installed.
-BUILD_PACKAGES=(
-  "libkrb5-dev|headers code-server's kerberos module compiles against"
-  "libxkbfile-dev|headers code-server's native-keymap module compiles against"
-  "libsecret-1-dev|headers code-server's secret storage module compiles against"
-  "pkg-config|finds those headers for node-gyp"
-  "python3|node-gyp, which compiles code-server's native modules"
-  "make|node-gyp's build"
-  "g++|node-gyp's compiler"
-)
-
 node -e '
   const [major, minor] = process.versions.node.split(".").map(Number);
   process.exit(major > 20 || (major === 20 && minor >= 19) ? 0 : 1);
@@ -46,6 +35,6 @@ fi
 [ "$node24_ready" = 1 ] ||
   say "will install Node $NODE24_VERSION into $(rel "$NODE24_DIR") (~30 MB, npm registry): code-server $CODE_SERVER_VERSION runs on Node 24"
 say "will install code-server $CODE_SERVER_VERSION into $(rel "$CODE_SERVER_DIR") (~700 MB, several minutes the first time): the VS Code the demo serves"
-ensure_debian_packages "${BUILD_PACKAGES[@]}"
+ensure_debian_packages "${CODE_SERVER_BUILD_PACKAGES[@]}"
 install_cached_node "$NODE24_VERSION" "$NODE24_DIR" "code-server $CODE_SERVER_VERSION runs on Node 24"
 install_code_server "$CODE_SERVER_VERSION" "$CODE_SERVER_DIR" "$(cached_node_bin "$NODE24_DIR")" "$(cached_node_home "$NODE24_DIR")"

@@ -41,13 +41,7 @@ DEBIAN_PACKAGES=(
   "squid|the company proxy of the network fault tests (they start their own; it is not enabled at boot)"
   'openssl|the private certificate authority the network fault tests make'
   "ripgrep|stands in for @vscode/ripgrep's download from GitHub when code-server 4.100 installs"
-  "libkrb5-dev|headers code-server's kerberos module compiles against"
-  "libxkbfile-dev|headers code-server's native-keymap module compiles against"
-  "libsecret-1-dev|headers code-server's secret storage module compiles against"
-  "pkg-config|finds those headers for node-gyp"
-  "python3|node-gyp, which compiles code-server's native modules"
-  "make|node-gyp's build"
-  "g++|node-gyp's compiler"
+  "${CODE_SERVER_BUILD_PACKAGES[@]}"
 )
 
 CODE_SERVER_DIR="${AGENT_RUNS_CODE_SERVER_DIR:-$ROOT/.cache/code-server}"

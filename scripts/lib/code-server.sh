@@ -12,6 +12,17 @@ die() {
 }
 rel() { printf '%s' "${1#"$ROOT"/}"; }
 
+# name|why of the compilers and headers code-server's install builds its native modules with.
+CODE_SERVER_BUILD_PACKAGES=(
+  "libkrb5-dev|headers code-server's kerberos module compiles against"
+  "libxkbfile-dev|headers code-server's native-keymap module compiles against"
+  "libsecret-1-dev|headers code-server's secret storage module compiles against"
+  "pkg-config|finds those headers for node-gyp"
+  "python3|node-gyp, which compiles code-server's native modules"
+  "make|node-gyp's build"
+  "g++|node-gyp's compiler"
+)
+
 # ---------------------------------------------------------------------------------------
 # Debian packages: only the missing ones, each said with why before anything is installed.
 
