@@ -246,7 +246,8 @@ describe('faults: hostile content in the run panel (Chromium, real bundle and CS
       const st = await lab.state(page);
       checkInert(s, lab, st, 'header');
       assert.ok(st.text.includes('<img src=x onerror=window.__pwned="id">'), 'the agent ID is not shown as text');
-      // Copy the agent ID: the exact (hostile) text goes to the extension, as data.
+      // Copy the agent ID (in the header's details): the exact (hostile) text goes to the extension, as data.
+      await page.locator('.run-bar button[aria-controls="run-details"]').click();
       await page.locator('[data-ui="copy-agent-id"]').first().click();
       const copied = (await lab.state(page)).posted.map((m) => parseWebviewMessage(m)).filter((m) => m.ok && m.message.type === 'copy');
       assert.equal(copied.length, 1);
