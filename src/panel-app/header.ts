@@ -4,7 +4,7 @@
  * the toolbar, and the error and freshness banners. Re-filled in place on every update (an
  * update moves "Updated" each poll).
  */
-import { format, type Freshness, type LifecycleView, type RunHeader, type WebviewStrings } from '../core/panel/protocol';
+import { format, shownReviewStatus, type Freshness, type LifecycleView, type RunHeader, type WebviewStrings } from '../core/panel/protocol';
 import { formatExactTime, formatRelativeTime, isValidTimestamp, neutralizeText } from '../core/panel/render';
 import { clear, h, setHidden, setText } from './dom';
 
@@ -35,8 +35,9 @@ export function statusLabel(status: string | undefined, S: WebviewStrings): stri
  * is known (a review stays open after its conversation completed).
  */
 export function shownStatus(hd: RunHeader, reviewStatus: string | undefined, S: WebviewStrings): { cls: string; label: string; review: boolean } {
-  if (hd.codeReview === true && hd.status !== 'error' && reviewStatus !== undefined) {
-    return { cls: 'status-review', label: neutralizeText(reviewStatus), review: true };
+  const review = shownReviewStatus(hd.codeReview === true, hd.status, reviewStatus);
+  if (review !== undefined) {
+    return { cls: 'status-review', label: neutralizeText(review), review: true };
   }
   const known = ['queued', 'running', 'completed', 'error'].includes(hd.status ?? '') ? hd.status! : 'unknown';
   return { cls: `status-${known}`, label: statusLabel(hd.status, S), review: false };

@@ -207,3 +207,12 @@ export function parsePanelState(value: unknown): { agentId: string } | undefined
   const r = panelStateSchema.safeParse(value);
   return r.success ? { agentId: r.data.agentId } : undefined;
 }
+
+/**
+ * The status a code review's panel shows, in its tab and on its badge: the review's own once
+ * read, unless its conversation failed (a review stays open after its conversation completed).
+ * Undefined: show the run's status.
+ */
+export function shownReviewStatus(codeReview: boolean, runStatus: string | undefined, reviewStatus: string | undefined): string | undefined {
+  return codeReview && runStatus !== 'error' && reviewStatus !== undefined && reviewStatus.trim() !== '' ? reviewStatus : undefined;
+}

@@ -7,7 +7,7 @@ import { oneLine } from '../../api/sanitize';
 import { isFinished, type Agent } from '../../api/types';
 import { conversationOf } from '../ledger/runState';
 import type { L10n } from '../l10n';
-import { cutText } from './protocol';
+import { cutText, shownReviewStatus } from './protocol';
 
 /**
  * `agent`: the run as `runSnapshot` shows it (never a raw read). `reviewStatus`: a code review's
@@ -21,7 +21,8 @@ export function panelTitle(agentId: string, agent: Agent | undefined, l10n: L10n
   const status = agent?.status;
   const review = agent !== undefined && conversationOf(agent).codeReview;
   const ended = status === 'error' ? l10n.t('error') : status === 'completed' ? l10n.t('done') : oneLine(status ?? '', 20);
-  const shown = review && status !== 'error' && reviewStatus !== undefined && reviewStatus.trim() !== '' ? oneLine(reviewStatus, 20) : undefined;
+  const reviewShown = shownReviewStatus(review, status, reviewStatus);
+  const shown = reviewShown === undefined ? undefined : oneLine(reviewShown, 20);
   const suffix = shown !== undefined ? ` (${shown})` : agent && isFinished(agent) ? ` (${ended})` : '';
   const title = review ? l10n.t('Code review: {0}', cutText(label, 60)) : l10n.t('Run: {0}', cutText(label, 60));
   return title + suffix;
