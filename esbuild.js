@@ -17,16 +17,16 @@ const watch = process.argv.includes('--watch');
 const lazyEntries = {
   // The HTTP stack and the response schemas: the first request (src/connection/loadApi.ts).
   api: 'src/api/index.ts',
-  // The send door's POSTs: the first start, follow-up or test group (src/runs/loadSend.ts).
-  send: 'src/runs/sendPosts.ts',
-  // The history windows: the first read of a run (src/runs/loadWindows.ts).
-  windows: 'src/core/polling/historyWindow.ts',
+  // The send door's POSTs: the first start, follow-up or test group (src/run/loadSend.ts).
+  send: 'src/run/sendPosts.ts',
+  // The history windows: the first read of a run (src/run/loadWindows.ts).
+  windows: 'src/run/common/polling/historyWindow.ts',
   // The start-run flow: the first start-run command (src/launch/load.ts).
   launch: 'src/launch/entry.ts',
-  // The run panel: a panel opened or restored, or a read merged (src/panel/load.ts).
-  panel: 'src/panel/entry.ts',
-  // The saved transcripts: the first read that brings messages, or a panel (src/runs/transcripts.ts).
-  transcripts: 'src/core/transcript/transcriptFiles.ts',
+  // The run panel: a panel opened or restored, or a read merged (src/panel/host/load.ts).
+  panel: 'src/panel/host/entry.ts',
+  // The saved transcripts: the first read that brings messages, or a panel (src/run/transcripts.ts).
+  transcripts: 'src/run/common/transcript/transcriptFiles.ts',
   // The run commands' bodies and the run links, and the connection's prompts (Set Base URL, Set API Token,
   // Clear Token): their first use (src/runs/commands/lazyCommands.ts, src/connection/register.ts).
   runCommands: 'src/runs/commands/bodies.ts',
@@ -158,7 +158,7 @@ async function main() {
     }),
     esbuild.context({
       ...common,
-      entryPoints: { main: 'src/panel-app/main.ts' },
+      entryPoints: { main: 'src/panel/page/main.ts' },
       outdir: 'dist/webview',
       format: 'iife',
       platform: 'browser',

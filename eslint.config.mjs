@@ -5,49 +5,48 @@ import tseslint from 'typescript-eslint';
 
 const noVscode = {
   'no-restricted-imports': ['error', {
-    paths: [{ name: 'vscode', message: 'src/api, src/core and src/panel-app are pure: pass what they need in.' }],
+    paths: [{ name: 'vscode', message: 'common/, api/ and panel/page/ are pure: pass what they need in.' }],
   }],
 };
 
-/**
- * The layers of src/, lowest first. A module may import its own folder and the layers below
- * it, never one above; features never import each other: extension.ts wires them together
- * through deps. Code reviews build on the features below them (the start flow is the launch
- * form's steps on a review's fields).
- */
-const LAYERS = [['api'], ['core'], ['connection'], ['runs'], ['launch', 'panel', 'testGroups', 'assistant', 'testing', 'automations'], ['reviews', 'serviceTests'], ['extension.ts']];
-const rankOf = (top) => LAYERS.findIndex((names) => names.includes(top));
+// common/ never imports vscode; a feature never imports another feature, only the shared
+// folders below it (base, api, connection, run), and those never import a feature.
+const SHARED = ['base', 'api', 'connection', 'run'];
+const FEATURES = ['assistant', 'automations', 'launch', 'panel', 'reviews', 'runs', 'serviceTests', 'testGroups', 'testing'];
+// Crossings left from the old tree, each to be removed by moving the shared part down; the list only shrinks.
+const CROSSINGS = new Set(['assistant>automations', 'assistant>reviews', 'assistant>runs', 'assistant>serviceTests', 'automations>reviews', 'automations>runs', 'base>assistant', 'launch>runs', 'panel>runs', 'reviews>launch', 'reviews>runs', 'run>launch', 'run>panel', 'run>reviews', 'run>runs', 'run>serviceTests', 'run>testGroups', 'runs>automations', 'runs>reviews', 'serviceTests>assistant', 'serviceTests>automations', 'serviceTests>reviews', 'serviceTests>testGroups', 'serviceTests>testing', 'testGroups>assistant', 'testGroups>automations', 'testing>assistant']);
 
-/** @param {string} file @returns {string | undefined} the first folder under src/ (or `extension.ts`) */
-function topOf(file) {
+/** @param {string} file @returns {string[] | undefined} the path under src/, split */
+function partsOf(file) {
   const rel = path.relative(path.join(import.meta.dirname, 'src'), file);
-  return rel.startsWith('..') ? undefined : rel.split(path.sep)[0];
+  return rel.startsWith('..') ? undefined : rel.split(path.sep);
 }
 
 /** @type {import('eslint').Rule.RuleModule} */
 const layers = {
   meta: { type: 'problem', schema: [] },
   create(context) {
-    const from = topOf(context.filename);
+    const from = partsOf(context.filename);
     if (from === undefined) return {};
     /** @param {import('estree').Node} node @param {unknown} spec */
     const check = (node, spec) => {
       if (typeof spec !== 'string' || !spec.startsWith('.')) return;
-      const to = topOf(path.resolve(path.dirname(context.filename), spec));
-      if (to === undefined || to === from) return;
-      // The page inside the webview shares only the pure panel model with the extension side.
-      if (from === 'panel-app') {
-        if (to !== 'core') context.report({ node, message: `src/panel-app runs in the webview: it may import src/core only, not src/${to}.` });
-        return;
-      }
-      const a = rankOf(from);
-      const b = rankOf(to);
-      if (a < 0 || b < 0) {
-        context.report({ node, message: `src/${to} or src/${from} is not in the layer list of eslint.config.mjs.` });
-      } else if (b > a) {
-        context.report({ node, message: `src/${from} may not import src/${to}: dependencies point down (features → runs → connection → core → api).` });
+      const to = partsOf(path.resolve(path.dirname(context.filename), spec));
+      if (to === undefined) return;
+      const [a, b] = [from[0], to[0]];
+      // The page inside the webview shares only the panel's and the run's pure parts.
+      if (a === 'panel' && from[1] === 'page' && !(b === 'panel' && to[1] !== 'host') && !(to.includes('common') && (b === 'run' || b === 'base'))) {
+        context.report({ node, message: `src/panel/page runs in the webview: it may import common/ folders only, not src/${to.join('/')}.` });
+      } else if (from.includes('common') && !to.includes('common') && b !== 'api') {
+        context.report({ node, message: `common/ is pure: it imports only other common/ folders and api/, not src/${to.join('/')}.` });
       } else if (a === b) {
-        context.report({ node, message: `Features do not import each other (src/${from} → src/${to}): pass what is needed through deps in extension.ts.` });
+        return;
+      } else if (!FEATURES.includes(a) && !SHARED.includes(a) && a !== 'extension.ts') {
+        context.report({ node, message: `src/${a} is not a feature or a shared folder in eslint.config.mjs.` });
+      } else if (FEATURES.includes(b)) {
+        if (a !== 'extension.ts' && !CROSSINGS.has(`${a}>${b}`)) context.report({ node, message: `A feature never imports another feature, nor a shared folder a feature (src/${a} → src/${b}): pass it through deps.` });
+      } else if (SHARED.indexOf(b) > SHARED.indexOf(a) && SHARED.includes(a)) {
+        context.report({ node, message: `src/${a} may not import src/${b}: shared folders point down (run → connection → api → base).` });
       }
     };
     return {
@@ -63,12 +62,12 @@ const globalStateRule = {
   selector: 'MemberExpression[property.name="globalState"]:matches([object.name="context"], [object.property.name="context"])',
   message: 'Use deps.globalState (one write in flight at a time), not context.globalState.',
 };
-// One door per send (src/runs/sendDoor.ts, its POSTs in src/runs/sendPosts.ts): the exactly-once rules (locks, unconfirmed starts,
+// One door per send (src/run/sendDoor.ts, its POSTs in src/run/sendPosts.ts): the exactly-once rules (locks, unconfirmed starts,
 // "may have arrived") hold only if no surface calls the client's POST methods itself.
-const doorFiles = ['src/runs/sendPosts.ts', 'src/api/**/*.ts'];
+const doorFiles = ['src/run/sendPosts.ts', 'src/api/**/*.ts'];
 const doorRule = {
   selector: 'CallExpression[callee.type="MemberExpression"][callee.property.name=/^(startAgent|sendFollowUp|createTestGroup|startCodeReview|syncVersion|startTestRun|startTestGroupRun|updateTestGroup|deleteTestGroup|runAutomation)$/]:not([callee.object.property.name="door"]):not([callee.object.name="door"])',
-  message: 'Send through deps.door (src/runs/sendDoor.ts), never the client\'s POST, PUT or DELETE methods directly.',
+  message: 'Send through deps.door (src/run/sendDoor.ts), never the client\'s POST, PUT or DELETE methods directly.',
 };
 
 // The edges between features that go through the command registry are typed in one place
@@ -98,8 +97,8 @@ export default tseslint.config(
     },
   },
   { files: ['src/**/*.ts'], plugins: { local: { rules: { layers } } }, rules: { 'local/layers': 'error' } },
-  { files: ['src/api/**/*.ts', 'src/core/**/*.ts', 'src/panel-app/**/*.ts'], rules: noVscode },
-  // activate() wraps it once (core/serialStore.ts): two writes in flight can undo each other.
+  { files: ['src/api/**/*.ts', 'src/base/common/**/*.ts', 'src/panel/page/**/*.ts'], rules: noVscode },
+  // activate() wraps it once (base/common/serialStore.ts): two writes in flight can undo each other.
   { files: ['src/**/*.ts'], ignores: ['src/extension.ts', 'src/connection/ownCommands.ts', ...doorFiles], rules: { 'no-restricted-syntax': ['error', globalStateRule, doorRule, ownCommandsRule] } },
   { files: ['src/extension.ts'], rules: { 'no-restricted-syntax': ['error', doorRule, ownCommandsRule] } },
   { files: doorFiles, rules: { 'no-restricted-syntax': ['error', globalStateRule, ownCommandsRule] } },

@@ -2,7 +2,7 @@
  * A run that writes more between two background reads than the widest history window holds:
  * 600 messages within one background interval, against an emulator that caps histories as the
  * deployed service documents (100 unless asked, at most 500). The run is followed through the
- * extension's own read path (core/polling/runReads.ts: real Poller on a virtual clock, real
+ * extension's own read path (run/common/polling/runReads.ts: real Poller on a virtual clock, real
  * client, run ledger, transcript), its panel closed, the window focused. Reported: messages
  * lost (only what the service no longer returns may be: the oldest 100), whether the
  * transcript's gap marker stands exactly where they are missing, and the delays of the reads
@@ -10,11 +10,11 @@
  */
 import { createClient } from '../src/api/index';
 import type { AgentMessage } from '../src/api/types';
-import { RunLedger, type KeyValueStore } from '../src/core/ledger/ledger';
-import type { PollerSettings } from '../src/core/polling/poller';
-import { HistoryWindows } from '../src/core/polling/historyWindow';
-import { RunReader, applyRead } from '../src/core/polling/runReads';
-import { TranscriptStore } from '../src/core/transcript/store';
+import { RunLedger, type KeyValueStore } from '../src/run/common/ledger/ledger';
+import type { PollerSettings } from '../src/run/common/polling/poller';
+import { HistoryWindows } from '../src/run/common/polling/historyWindow';
+import { RunReader, applyRead } from '../src/run/common/polling/runReads';
+import { TranscriptStore } from '../src/run/common/transcript/store';
 import { startEmulator } from '../test/emulator/index';
 import { adminOk } from '../test/emulator/testing';
 import { registerCleanup } from '../test/support/processes';

@@ -2,7 +2,7 @@
  * Bytes on the wire while a run writes 2,000 messages (tool calls included) with its panel
  * open, against an emulator that caps histories like a real deployment (20 unless asked, at
  * most 500). Two followers read the same run on the same virtual schedule, each through the
- * extension's own read path (core/polling/runReads.ts: real Poller, real client, ledger,
+ * extension's own read path (run/common/polling/runReads.ts: real Poller, real client, ledger,
  * transcript, afterPost for the follow-ups) and each through its own byte-counting TCP relay:
  * one with the history windows the extension uses, one asking for the maximum on every read.
  * Reported: bytes received (headers included) per byte of message content, and messages the
@@ -11,12 +11,12 @@
 import * as net from 'node:net';
 import { createClient, type AgentRunsApi } from '../src/api/index';
 import type { AgentMessage } from '../src/api/types';
-import { RunLedger, type KeyValueStore } from '../src/core/ledger/ledger';
-import type { PollerSettings } from '../src/core/polling/poller';
-import { HistoryWindows } from '../src/core/polling/historyWindow';
-import { RunReader, applyRead } from '../src/core/polling/runReads';
-import { TranscriptStore } from '../src/core/transcript/store';
-import { afterPost } from '../src/runs/afterPost';
+import { RunLedger, type KeyValueStore } from '../src/run/common/ledger/ledger';
+import type { PollerSettings } from '../src/run/common/polling/poller';
+import { HistoryWindows } from '../src/run/common/polling/historyWindow';
+import { RunReader, applyRead } from '../src/run/common/polling/runReads';
+import { TranscriptStore } from '../src/run/common/transcript/store';
+import { afterPost } from '../src/run/afterPost';
 import { startEmulator, type Emulator } from '../test/emulator/index';
 import { adminOk } from '../test/emulator/testing';
 import { registerCleanup } from '../test/support/processes';

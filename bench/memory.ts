@@ -16,8 +16,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createClient } from '../src/api/index';
 import { normalizeBaseUrl } from '../src/api/baseUrl';
-import { headerLine, recordLines } from '../src/core/transcript/journal';
-import { hash } from '../src/core/transcript/runJournal';
+import { headerLine, recordLines } from '../src/run/common/transcript/journal';
+import { hash } from '../src/run/common/transcript/runJournal';
 import { startEmulator, type Emulator } from '../test/emulator/index';
 import { assertCodeServerInstalled, createProfile, installTestHooks, installVsix } from '../test/support/codeServer';
 import { extensionId } from '../test/support/paths';
@@ -60,7 +60,7 @@ async function seedBigRun(emulator: Emulator): Promise<{ id: string; end: number
   return { id, end };
 }
 
-/** The long run's journal, where the extension keeps it in the profile (see src/core/transcript/transcriptFiles.ts). */
+/** The long run's journal, where the extension keeps it in the profile (see src/run/common/transcript/transcriptFiles.ts). */
 function writeBigJournal(userDataDir: string, baseUrl: string, agentId: string, end: number): number {
   const dir = path.join(userDataDir, 'User', 'globalStorage', extensionId().toLowerCase(), 'transcripts', hash(normalizeBaseUrl(baseUrl)));
   fs.mkdirSync(dir, { recursive: true });

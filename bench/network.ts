@@ -1,6 +1,6 @@
 /**
  * Requests per minute per active run at each cadence, and requests while only finished runs
- * are known. The real Poller (src/core/polling/poller.ts) and the real API client (src/api, undici)
+ * are known. The real Poller (src/run/common/polling/poller.ts) and the real API client (src/api, undici)
  * talk real HTTP to the service emulator on 127.0.0.1; only the poller's injected clock is
  * virtual (@sinonjs/fake-timers, not installed globally: undici, the emulator and Node keep
  * real timers), so ten minutes of polling take a few seconds. The virtual clock never moves
@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import * as FakeTimers from '@sinonjs/fake-timers';
 import { createClient, isTerminalStatus, type AgentRunsApi } from '../src/api/index';
 import type { Agent } from '../src/api/types';
-import { Poller, clampPollerSettings, type Clock, type PollerSettings } from '../src/core/polling/poller';
+import { Poller, clampPollerSettings, type Clock, type PollerSettings } from '../src/run/common/polling/poller';
 import { startEmulator, type Emulator } from '../test/emulator/index';
 import { paths } from '../test/support/paths';
 import { registerCleanup } from '../test/support/processes';

@@ -2,10 +2,10 @@
  * The built-in test-ID scan on the worst case issue 12 §7 names for the extension host's
  * thread: a 5 MB JSON file on one line with 10,000 `"testId"` keys, scanned the way the
  * extension scans it (`extractTestIds`: the default limits, pauses every 64 KB, yielding to the
- * event loop). src/core/testIds has no `vscode` import, so it runs here in plain Node.
+ * event loop). src/base/common/testIds has no `vscode` import, so it runs here in plain Node.
  */
 import { performance } from 'node:perf_hooks';
-import { extractTestIds } from '../src/core/testIds/index';
+import { extractTestIds } from '../src/testGroups/common/testIds/index';
 import type { Report } from './report';
 import { median, spread } from './stats';
 

@@ -1,5 +1,5 @@
 /**
- * Reads of the app's test runs (the Test Explorer's test-run store, src/core/serviceTests/store.ts):
+ * Reads of the app's test runs (the Test Explorer's test-run store, src/serviceTests/common/store.ts):
  * 0 requests while no test run is active, and at most one read per fast interval while one is.
  * The real store and the real API client (undici) talk real HTTP to the emulator's deployed
  * profile; only the store's clock is virtual (like network.ts), and the emulator's clock is
@@ -7,10 +7,10 @@
  */
 import * as FakeTimers from '@sinonjs/fake-timers';
 import { createClient } from '../src/api/index';
-import type { Clock } from '../src/core/clock';
-import { plainL10n } from '../src/core/l10n';
-import { DEFAULT_POLLER_SETTINGS } from '../src/core/polling/settings';
-import { TestRunStore, type TestRunReads } from '../src/core/serviceTests/store';
+import type { Clock } from '../src/base/common/clock';
+import { plainL10n } from '../src/base/common/l10n';
+import { DEFAULT_POLLER_SETTINGS } from '../src/run/common/polling/settings';
+import { TestRunStore, type TestRunReads } from '../src/serviceTests/common/store';
 import { startEmulator } from '../test/emulator/index';
 import { SEEDED_TESTS } from '../test/emulator/testSeed';
 import { registerCleanup } from '../test/support/processes';

@@ -1,8 +1,8 @@
 /**
  * The run panel's webview in headless Chromium: the production bundle (dist/webview/main.js)
  * and media/panel.css under the exact HTML and Content Security Policy the panel serves
- * (src/core/panel/html.ts), VS Code's `acquireVsCodeApi` stubbed. The messages are made by the
- * extension side's own model (Transcript + PanelSession from src/core/panel), so `init` and
+ * (src/panel/common/html.ts), VS Code's `acquireVsCodeApi` stubbed. The messages are made by the
+ * extension side's own model (Transcript + PanelSession from src/base/common/panel), so `init` and
  * `update` are what a panel really posts.
  *
  * First render: the posts a panel makes for the run (`forPosting`: an `init` with the newest
@@ -26,9 +26,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Browser } from 'playwright-core';
 import type { Agent } from '../src/api/types';
-import { PanelSession, RunObserver } from '../src/core/panel/panelModel';
-import { forPosting, STRING_KEYS, type InitMessage, type UpdateMessage, type WebviewStrings } from '../src/core/panel/protocol';
-import { Transcript } from '../src/core/transcript/transcript';
+import { PanelSession, RunObserver } from '../src/panel/common/panelModel';
+import { forPosting, STRING_KEYS, type InitMessage, type UpdateMessage, type WebviewStrings } from '../src/panel/common/protocol';
+import { Transcript } from '../src/run/common/transcript/transcript';
 import { sharedBrowser } from '../test/support/browser';
 import { registerCleanup } from '../test/support/processes';
 import { serveWebview, type WebviewServer } from '../test/support/webviewPage';

@@ -5,7 +5,7 @@
  * in bench/webview.ts and the README's Performance section.
  */
 import type { Browser, Page } from 'playwright-core';
-import type { ExtensionToWebviewMessage, UpdateMessage } from '../src/core/panel/protocol';
+import type { ExtensionToWebviewMessage, UpdateMessage } from '../src/panel/common/protocol';
 import { openWebviewPage } from '../test/support/webviewPage';
 
 export const VIEWPORT = { width: 1000, height: 800 } as const;

@@ -28,10 +28,10 @@ const ACTIVATION = 'dist/extension.js';
  * @type {Record<string, string>}
  */
 const STATELESS = {
-  'src/core/capabilities.ts': 'the pure capability table and pure functions over it (w-tapi); no module state',
-  'src/core/appLists.ts': 'the AppLists class keeps per-instance state only (one instance per rows object); nothing tests instanceof across bundles (dist/reviews.js, dist/automations.js)',
-  'src/core/sends/uncertainText.ts': 'a pure function: the words for a send the door refused as uncertain (the tools, the Test Explorer, the groups, Run Now, branch sync)',
-  'src/core/automations/outcome.ts': 'pure functions and a constant: the words after a send of the Test Groups view or Run Now (dist/testGroups.js, dist/automations.js)',
+  'src/connection/common/capabilities.ts': 'the pure capability table and pure functions over it (w-tapi); no module state',
+  'src/run/common/appLists.ts': 'the AppLists class keeps per-instance state only (one instance per rows object); nothing tests instanceof across bundles (dist/reviews.js, dist/automations.js)',
+  'src/run/common/sends/uncertainText.ts': 'a pure function: the words for a send the door refused as uncertain (the tools, the Test Explorer, the groups, Run Now, branch sync)',
+  'src/automations/common/outcome.ts': 'pure functions and a constant: the words after a send of the Test Groups view or Run Now (dist/testGroups.js, dist/automations.js)',
   'src/api/types.ts': 'constants and pure predicates (isTerminalStatus)',
   'src/api/sequence.ts': 'pure functions over sequence numbers (maxSequence, sequenceCeiling) and a constant',
   'src/api/errors.ts':
@@ -39,47 +39,47 @@ const STATELESS = {
   'src/api/baseUrl.ts': 'pure URL normalisation and constants',
   'src/api/sanitize.ts': 'pure text functions and constants',
   'src/api/json.ts': 'pure functions over JSON values',
-  'src/core/transcript/parts.ts': 'pure functions: how tool parameters and attachments are shown',
-  'src/core/connection/unauthorizedReport.ts': 'a type and a pure function building a plain object (the gate recognises it by shape)',
+  'src/run/common/transcript/parts.ts': 'pure functions: how tool parameters and attachments are shown',
+  'src/connection/common/unauthorizedReport.ts': 'a type and a pure function building a plain object (the gate recognises it by shape)',
   'src/api/validate.ts': 'pure request checks (they throw ApiError; see src/api/errors.ts)',
-  'src/core/disposable.ts': 'an abstract base class with per-instance state only; nothing tests `instanceof Disposable`',
-  'src/core/l10n.ts': 'a constant',
-  'src/core/serviceTests/testUsers.ts': 'pure functions: which test user a run signs in as and why it would fail (the Test Explorer, the Run App Test tool\'s confirmation)',
-  'src/core/serviceTests/start.ts': 'pure functions and a key builder: the words of a test run start (isLive for the Run App Test tool through testUsers.ts); no module state',
-  'src/core/testGroups/serviceGroups.ts': 'pure functions of their arguments (the group words, merging and checks): no module state',
-  'src/core/panel/viewType.ts': 'a constant',
-  'src/core/panel/export.ts': 'pure functions and constants (the panel\'s "open in editor" and the streamed exports of dist/transcripts.js)',
-  'src/core/panel/exportLabels.ts': 'the export labels: constants and a pure function (export.ts re-exports them)',
-  'src/core/panel/exportFields.ts':
+  'src/base/common/disposable.ts': 'an abstract base class with per-instance state only; nothing tests `instanceof Disposable`',
+  'src/base/common/l10n.ts': 'a constant',
+  'src/serviceTests/common/testUsers.ts': 'pure functions: which test user a run signs in as and why it would fail (the Test Explorer, the Run App Test tool\'s confirmation)',
+  'src/serviceTests/common/start.ts': 'pure functions and a key builder: the words of a test run start (isLive for the Run App Test tool through testUsers.ts); no module state',
+  'src/testGroups/common/serviceGroups.ts': 'pure functions of their arguments (the group words, merging and checks): no module state',
+  'src/panel/common/viewType.ts': 'a constant',
+  'src/run/common/export/export.ts': 'pure functions and constants (the panel\'s "open in editor" and the streamed exports of dist/transcripts.js)',
+  'src/run/common/export/exportLabels.ts': 'the export labels: constants and a pure function (export.ts re-exports them)',
+  'src/run/common/export/exportFields.ts':
     'pure field allow-lists and helpers of the exports; GapMarks keeps per-instance state only and nothing tests `instanceof`',
-  'src/core/panel/exportMarkdown.ts':
+  'src/run/common/export/exportMarkdown.ts':
     'pure functions (the panel\'s "open in editor" and the streamed Markdown export of dist/transcripts.js); MarkdownText keeps per-instance state only',
-  'src/core/transcript/transcript.ts':
+  'src/run/common/transcript/transcript.ts':
     'classes with per-instance state only: dist/transcripts.js creates the one store and the panel receives it; nothing tests `instanceof`',
-  'src/core/transcript/entry.ts': 'a transcript entry\'s types and one pure copy (freeze); transcript.ts re-exports the type',
-  'src/core/transcript/transcriptTypes.ts': 'types and two constants (the default bounds) of transcript.ts, which re-exports them',
-  'src/core/transcript/order.ts': 'a pure comparison',
-  'src/core/transcript/identity.ts':
+  'src/run/common/transcript/entry.ts': 'a transcript entry\'s types and one pure copy (freeze); transcript.ts re-exports the type',
+  'src/run/common/transcript/transcriptTypes.ts': 'types and two constants (the default bounds) of transcript.ts, which re-exports them',
+  'src/run/common/transcript/order.ts': 'a pure comparison',
+  'src/run/common/transcript/identity.ts':
     'a class with per-instance state only (each Transcript owns one) and pure functions; nothing tests `instanceof`',
-  'src/core/transcript/message.ts': 'pure functions over one message',
-  'src/core/transcript/store.ts':
+  'src/run/common/transcript/message.ts': 'pure functions over one message',
+  'src/run/common/transcript/store.ts':
     'a class with per-instance state only: dist/transcripts.js creates the one store and the panel receives it; nothing tests `instanceof`',
-  'src/core/testIds/testFileGlobs.ts': 'pure glob functions and constants',
+  'src/testGroups/common/testIds/testFileGlobs.ts': 'pure glob functions and constants',
   'src/testGroups/settings.ts': 'configuration read on each call, constants',
   'src/testGroups/copyId.ts': 'one stateless function',
   'src/testing/testKey.ts': 'two pure functions of a TestItem',
-  'src/core/assistant/': 'pure functions and constants (tool schemas, text building); no module state, no classes tested by identity',
-  'src/core/ledger/observe.ts': 'pure functions over a record and a read',
-  'src/core/ledger/record.ts': 'the record type and pure helpers',
-  'src/core/ledger/runState.ts':
+  'src/assistant/common/': 'pure functions and constants (tool schemas, text building); no module state, no classes tested by identity',
+  'src/run/common/ledger/observe.ts': 'pure functions over a record and a read',
+  'src/run/common/ledger/record.ts': 'the record type and pure helpers',
+  'src/run/common/ledger/runState.ts':
     'pure derivations of a run\'s state from its record; actId\'s counter only adds to a time and random part, so an ID stays unique from any bundle',
-  'src/core/ledger/snapshot.ts': 'one pure function (a record as the service\'s Agent shape)',
-  'src/core/connection/whyNoClient.ts': 'one pure function of a connection state',
-  'src/core/runs/nodes.ts': 'pure tree-node model functions',
-  'src/core/runs/presentation.ts': 'pure labels and descriptions of a run',
-  'src/core/runs/refusals.ts': 'pure functions: the words of a refused send (no follow-ups, the 409s)',
-  'src/core/time.ts': 'pure time formatting',
-  'src/core/polling/settings.ts': 'constants and pure functions (the clamp, the dormant delay): the poller cadences, read by the service tests store',
+  'src/run/common/ledger/snapshot.ts': 'one pure function (a record as the service\'s Agent shape)',
+  'src/connection/common/whyNoClient.ts': 'one pure function of a connection state',
+  'src/runs/common/nodes.ts': 'pure tree-node model functions',
+  'src/runs/common/presentation.ts': 'pure labels and descriptions of a run',
+  'src/runs/common/refusals.ts': 'pure functions: the words of a refused send (no follow-ups, the 409s)',
+  'src/base/common/time.ts': 'pure time formatting',
+  'src/run/common/polling/settings.ts': 'constants and pure functions (the clamp, the dormant delay): the poller cadences, read by the service tests store',
   'src/connection/showApiError.ts': 'functions that take the live gate and connection as parameters; no module state',
   'src/connection/ownCommands.ts': 'one stateless function (runs a command through vscode.commands)',
   'src/connection/seedToken.ts': 'a constant (the variable\'s name) in dist/extension.js; the function only in the test hooks (dist/testHooks.js)',
@@ -87,19 +87,19 @@ const STATELESS = {
     'dist/runCommands.js takes only validateTokenShape (Set API Token), a pure function; the TokenStore class (the one instance is made in activate()) is tree-shaken out of it',
   'src/runs/tooltip.ts': 'one pure function building a MarkdownString (runs\' and code reviews\' tooltips)',
   'src/runs/commands/pickRun.ts': 'functions over deps; no module state',
-  'src/runs/followUp.ts': 'functions over deps (the one send lock is deps.sends); no module state',
-  'src/runs/followUpSends.ts':
+  'src/run/followUp.ts': 'functions over deps (the one send lock is deps.sends); no module state',
+  'src/run/followUpSends.ts':
     'the FollowUpSends class keeps per-instance state only (the one instance is deps.sends); dist/runCommands.js uses its pure describeFollowUpFailure',
-  'src/core/launch/failure.ts': 'pure functions: the words and buttons of a failed start (the launch form\'s, and the code review form\'s resume offer)',
-  'src/core/launch/form.ts': 'pure field checks and form helpers (the code review form checks its fields with them)',
-  'src/core/launch/navigation.ts': 'the Navigator class keeps per-instance state only (one per form shown); nothing tests `instanceof`',
-  'src/core/launch/submit.ts': 'pure functions: what the person clicks after a failed start (the launch form\'s and the code review form\'s)',
-  'src/core/capabilities.ts': 'a pure table of capabilities and pure functions over stored lists (the gate in dist/extension.js, the assistant through core/reviews/gate.ts)',
-  'src/core/reviews/': 'pure functions and constants (the code review form, its steps and versions; the name a review is listed under, in dist/send.js)',
-  'src/core/branches/': 'pure functions and constants (an app\'s known branches, following a branch\'s sync): no module state (dist/reviews.js, dist/serviceTests.js)',
-  'src/core/serviceTests/start.ts': 'pure functions and constants (the test branch\'s global-state key, the live app told apart, the words of a failed start)',
-  'src/runs/branches.ts': 'functions over the global state, door and client passed in (known branches, Sync branch with its progress); no module state (dist/reviews.js, dist/serviceTests.js)',
-  'src/runs/knownReviews.ts': 'functions over the global state and client passed in (the reviews whose ID is known); no module state (dist/reviews.js, dist/assistant.js)',
+  'src/launch/common/failure.ts': 'pure functions: the words and buttons of a failed start (the launch form\'s, and the code review form\'s resume offer)',
+  'src/launch/common/form.ts': 'pure field checks and form helpers (the code review form checks its fields with them)',
+  'src/launch/common/navigation.ts': 'the Navigator class keeps per-instance state only (one per form shown); nothing tests `instanceof`',
+  'src/launch/common/submit.ts': 'pure functions: what the person clicks after a failed start (the launch form\'s and the code review form\'s)',
+  'src/connection/common/capabilities.ts': 'a pure table of capabilities and pure functions over stored lists (the gate in dist/extension.js, the assistant through reviews/common/gate.ts)',
+  'src/reviews/common/': 'pure functions and constants (the code review form, its steps and versions; the name a review is listed under, in dist/send.js)',
+  'src/run/common/branches/': 'pure functions and constants (an app\'s known branches, following a branch\'s sync): no module state (dist/reviews.js, dist/serviceTests.js)',
+  'src/serviceTests/common/start.ts': 'pure functions and constants (the test branch\'s global-state key, the live app told apart, the words of a failed start)',
+  'src/run/branches.ts': 'functions over the global state, door and client passed in (known branches, Sync branch with its progress); no module state (dist/reviews.js, dist/serviceTests.js)',
+  'src/run/knownReviews.ts': 'functions over the global state and client passed in (the reviews whose ID is known); no module state (dist/reviews.js, dist/assistant.js)',
   'node_modules/zod/':
     'zod 4 keeps its global config and registry on globalThis (shared by every copy) and answers instanceof from trait names, not class identity; no schema object crosses bundles',
 };
@@ -109,14 +109,14 @@ const STATELESS = {
  * @type {Record<string, string>}
  */
 const NEVER = {
-  'src/core/events.ts': 'Emitter.onListenerError is a static set by activate()',
-  'src/core/ledger/ledger.ts': 'the run ledger: pass the live instance through deps',
-  'src/core/polling/poller.ts': 'the poller: pass the live instance through deps',
+  'src/base/common/events.ts': 'Emitter.onListenerError is a static set by activate()',
+  'src/run/common/ledger/ledger.ts': 'the run ledger: pass the live instance through deps',
+  'src/run/common/polling/poller.ts': 'the poller: pass the live instance through deps',
   'src/runs/': 'live objects of activate(): pass them through deps',
   'src/connection/': 'live objects of activate(): pass them through deps',
   'src/connection/loadApi.ts': 'a loader: call it from dist/extension.js (or use deps.api())',
   'src/launch/load.ts': 'a loader: call it from dist/extension.js',
-  'src/panel/load.ts': 'a loader: call it from dist/extension.js',
+  'src/panel/host/load.ts': 'a loader: call it from dist/extension.js',
   'src/testGroups/load.ts': 'a loader: call it from dist/extension.js',
 };
 

@@ -12,8 +12,8 @@
  *
  * Why not @vscode/l10n-dev (0.0.35): it only reads files that import `vscode` and only calls
  * spelled `vscode.l10n.t` / `l10n.t` after that import, so it misses the pure modules, which
- * take an `L10n` parameter (src/core/l10n.ts) and cannot import `vscode`, and the
- * `const t = vscode.l10n.t` alias of src/panel/strings.ts: 283 of the 446 messages.
+ * take an `L10n` parameter (src/base/common/l10n.ts) and cannot import `vscode`, and the
+ * `const t = vscode.l10n.t` alias of src/panel/host/strings.ts: 283 of the 446 messages.
  *
  * What counts as a call, found with TypeScript's parser (no type checking, so it is fast; a
  * unit test checks it against the type checker, test/unit/l10n.script.test.ts):

@@ -12,23 +12,23 @@ import { UnauthorizedGate } from './connection/unauthorizedGate';
 import { bodies, registerLazyRunCommands } from './runs/commands/lazyCommands';
 import { registerStartRun, startRunPrefilled } from './launch/register';
 import { registerStartCodeReview } from './reviews/registerStart';
-import { Emitter } from './core/events';
-import type { RunLedger } from './core/ledger/ledger';
-import type { Poller } from './core/polling/poller';
+import { Emitter } from './base/common/events';
+import type { RunLedger } from './run/common/ledger/ledger';
+import type { Poller } from './run/common/polling/poller';
 import { showApiError } from './connection/showApiError';
-import type { GlueDeps } from './runs/glueDeps';
-import type { AfterPost } from './runs/afterPost';
-import { Ledgers } from './runs/ledgers';
-import { RunSync } from './runs/runSync';
-import { Transcripts } from './runs/transcripts';
-import type { TranscriptRead } from './core/transcript/transcriptFiles';
-import { Drafts } from './runs/drafts';
-import { FollowUpSends } from './runs/followUpSends';
-import { knownUserMessageIds, watchFollowUpSends } from './runs/followUp';
-import { loadSendPosts } from './runs/loadSend';
-import { SendDoor } from './runs/sendDoor';
-import { runsAccess } from './runs/runsAccess';
-import { UnconfirmedStarts } from './runs/unconfirmedStarts';
+import type { GlueDeps } from './run/glueDeps';
+import type { AfterPost } from './run/afterPost';
+import { Ledgers } from './run/ledgers';
+import { RunSync } from './run/runSync';
+import { Transcripts } from './run/transcripts';
+import type { TranscriptRead } from './run/common/transcript/transcriptFiles';
+import { Drafts } from './run/drafts';
+import { FollowUpSends } from './run/followUpSends';
+import { knownUserMessageIds, watchFollowUpSends } from './run/followUp';
+import { loadSendPosts } from './run/loadSend';
+import { SendDoor } from './run/sendDoor';
+import { runsAccess } from './run/runsAccess';
+import { UnconfirmedStarts } from './run/unconfirmedStarts';
 import { registerStartNotices } from './runs/startNotices';
 import { loadApi } from './connection/loadApi';
 import { RunAlerts } from './runs/alerts';
@@ -36,8 +36,8 @@ import { RunDecorations } from './runs/runDecorations';
 import { RunsTreeProvider } from './runs/runsTree';
 import { RunsView } from './runs/runsView';
 import { RunsStatusBar } from './runs/statusBar';
-import { PanelHost } from './panel/host';
-import { LazyRunPanels } from './panel/panels';
+import { PanelHost } from './panel/host/host';
+import { LazyRunPanels } from './panel/host/panels';
 import { registerTestGroups } from './testGroups/register';
 import { registerServiceTestGroups } from './testGroups/registerService';
 import type { TestGroupsElement } from './testGroups/view';
@@ -45,10 +45,10 @@ import { registerAutomations } from './automations/register';
 import { registerAssistant, type AssistantTestHooks } from './assistant/register';
 import { registerTesting } from './testing/register';
 import { registerServiceTests } from './serviceTests/register';
-import { SerialStore } from './core/serialStore';
+import { SerialStore } from './base/common/serialStore';
 import { registerCodeReviews, type ReviewsGate } from './reviews/gate';
-import { capabilityGate, type CapabilityGate } from './runs/capabilities';
-import type { Capability } from './core/capabilities';
+import { capabilityGate, type CapabilityGate } from './connection/capabilities';
+import type { Capability } from './connection/common/capabilities';
 import type { RunsTreeElement } from './runs/runsTree';
 
 /** What activate() returns: enough for the integration tests to watch, never the token. */
@@ -232,7 +232,7 @@ function wireNotices(context: vscode.ExtensionContext, log: vscode.LogOutputChan
   return () => reachable;
 }
 
-/** What the features receive (runs/glueDeps.ts): extension.ts wires them through it, never to each other. */
+/** What the features receive (run/glueDeps.ts): extension.ts wires them through it, never to each other. */
 function buildDeps(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, b: Base, r: Runs, capabilities: CapabilityGate): GlueDeps {
   const { auth, globalState, conn, ledgers, gate, drafts, transcripts, sends, starts } = b;
   const { sync, panels, view, door } = r;

@@ -6,9 +6,9 @@
  */
 import * as vscode from 'vscode';
 import type { AgentRunsApi } from '../api/contract';
-import type { Deps } from '../runs/deps';
-import { ToolInputError } from '../core/assistant/schemas';
-import { whyNoClient } from '../core/connection/whyNoClient';
+import type { Deps } from '../run/deps';
+import { ToolInputError } from './common/schemas';
+import { whyNoClient } from '../connection/common/whyNoClient';
 
 /** A failure already worded for the person (missing setup, bad input). */
 export class Refusal extends Error {
@@ -24,7 +24,7 @@ export async function clientOrRefuse(deps: Deps): Promise<AgentRunsApi> {
   throw new Refusal(notConnectedText(deps));
 }
 
-/** Why there is no client, as the person reads it everywhere (core/connection/whyNoClient.ts). */
+/** Why there is no client, as the person reads it everywhere (connection/common/whyNoClient.ts). */
 export function notConnectedText(deps: Deps): string {
   return whyNoClient(deps.connection(), vscode.l10n);
 }

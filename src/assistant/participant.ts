@@ -14,11 +14,11 @@
  * cancellation stops following (the run goes on).
  */
 import * as vscode from 'vscode';
-import type { Deps } from '../runs/deps';
-import { progressMarkdown, escapeMarkdown, statusWord, type ProgressState } from '../core/assistant/format';
-import { conversationOf, runState } from '../core/ledger/runState';
-import { followUpConflict, noFollowUpsReason, startConflict } from '../core/runs/refusals';
-import { splitRunAndText } from '../core/assistant/runWords';
+import type { Deps } from '../run/deps';
+import { progressMarkdown, escapeMarkdown, statusWord, type ProgressState } from './common/format';
+import { conversationOf, runState } from '../run/common/ledger/runState';
+import { followUpConflict, noFollowUpsReason, startConflict } from '../runs/common/refusals';
+import { splitRunAndText } from './common/runWords';
 import { clientOrRefuse, failureText, modelsOffered, setting, notConnectedText } from './common';
 import { reviews } from './reviewChat';
 import { automations, serviceTests } from './testChat';

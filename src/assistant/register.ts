@@ -7,8 +7,8 @@
  * rest of the extension works as before.
  */
 import * as vscode from 'vscode';
-import type { Deps, TestGroupsAccess } from '../runs/deps';
-import { TOOL_NAMES, type ToolName } from '../core/assistant/toolNames';
+import type { Deps, TestGroupsAccess } from '../run/deps';
+import { TOOL_NAMES, type ToolName } from './common/toolNames';
 import type { FollowOptions } from './participant';
 import { loadAssistant, type AssistantModule } from './load';
 

@@ -1,17 +1,17 @@
 /**
  * `@agent-runs /reviews`: the app's code reviews (agentRuns.appId), or one review when named
  * (`/reviews rev_…`, or the agent ID of a review's conversation), in the read tools' words
- * (src/core/assistant/reviewText.ts) rendered as Markdown with every service text escaped.
+ * (src/assistant/common/reviewText.ts) rendered as Markdown with every service text escaped.
  * Buttons open a review in the editor (`agentRuns.openCodeReview`). A service whose schema lists
  * no `/code-reviews` gets "Not done: …" and no review request.
  */
 import * as vscode from 'vscode';
 import type { AgentRunsApi } from '../api/contract';
-import type { Deps } from '../runs/deps';
-import { escapeMarkdown } from '../core/assistant/format';
-import { DEFAULT_REVIEW_TEXT_BOUNDS, blocksAsMarkdown, fitBlocks, reviewBlocks, reviewListBlocks, type TextBlock } from '../core/assistant/reviewText';
-import { DEFAULT_REVIEW_LIST_LIMIT } from '../core/assistant/schemas';
-import { reviewLabel } from '../core/reviews/presentation';
+import type { Deps } from '../run/deps';
+import { escapeMarkdown } from './common/format';
+import { DEFAULT_REVIEW_TEXT_BOUNDS, blocksAsMarkdown, fitBlocks, reviewBlocks, reviewListBlocks, type TextBlock } from './common/reviewText';
+import { DEFAULT_REVIEW_LIST_LIMIT } from './common/schemas';
+import { reviewLabel } from '../reviews/common/presentation';
 import { Refusal, clientOrRefuse, setting, signalOf } from './common';
 import { requireCodeReviews, reviewIdsFor, reviewOfRun } from './reviewReads';
 

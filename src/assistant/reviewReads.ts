@@ -6,10 +6,10 @@
 import * as vscode from 'vscode';
 import type { AgentRunsApi } from '../api/contract';
 import type { CodeReviewListItem, CodeReviewLists } from '../api/reviewTypes';
-import type { Deps } from '../runs/deps';
-import { knownReviewsForList } from '../runs/knownReviews';
-import { CODE_REVIEWS_PATH, codeReviewsServed } from '../core/reviews/gate';
-import { reviewIdOf } from '../core/reviews/identity';
+import type { Deps } from '../run/deps';
+import { knownReviewsForList } from '../run/knownReviews';
+import { CODE_REVIEWS_PATH, codeReviewsServed } from '../reviews/common/gate';
+import { reviewIdOf } from '../reviews/common/identity';
 import { Refusal } from './common';
 
 export function noCodeReviewsText(): string {
@@ -41,7 +41,7 @@ export async function reviewOfRun(deps: Deps, client: AgentRunsApi, agentId: str
 
 /**
  * The review ID of each item of an app's list: its own (versions A, B), else that of a review
- * started or tracked here with the same number (src/runs/knownReviews.ts); never a guess.
+ * started or tracked here with the same number (src/run/knownReviews.ts); never a guess.
  */
 export async function reviewIdsFor(deps: Deps, client: AgentRunsApi, appId: string, lists: CodeReviewLists, signal?: AbortSignal): Promise<(r: CodeReviewListItem) => string | undefined> {
   const known = await knownReviewsForList(deps.globalState, client, appId, lists, deps.ledger().all(), deps.log, signal);

@@ -4,12 +4,12 @@
  * `agentRuns_listCodeReviews` (an app's open, merged and closed reviews). Read-only, so nothing
  * is confirmed; the strict schema first, then the served schema: a service that lists no
  * `/code-reviews` gets "Not done: this service offers no code reviews …" and no review request.
- * The text is src/core/assistant/reviewText.ts's: bounded, the service's words quoted as data.
+ * The text is src/assistant/common/reviewText.ts's: bounded, the service's words quoted as data.
  * package.json offers both only where the service serves code reviews (`agentRuns.codeReviews`).
  */
 import * as vscode from 'vscode';
-import { DEFAULT_REVIEW_LIST_LIMIT } from '../core/assistant/schemas';
-import { reviewAsText, reviewListAsText } from '../core/assistant/reviewText';
+import { DEFAULT_REVIEW_LIST_LIMIT } from './common/schemas';
+import { reviewAsText, reviewListAsText } from './common/reviewText';
 import { Refusal, clientOrRefuse, setting } from './common';
 import { requireCodeReviews, reviewIdsFor, reviewOfRun } from './reviewReads';
 import { AgentRunsTool, type Input } from './toolBase';

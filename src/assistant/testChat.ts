@@ -1,6 +1,6 @@
 /**
  * `@agent-runs /tests` and `/automations` where the service offers them (issue 22 §4), in the
- * test tools' words (src/core/assistant/testText.ts) rendered as inert Markdown.
+ * test tools' words (src/assistant/common/testText.ts) rendered as inert Markdown.
  * - `/tests` lists the default app's tests (components apart), or reads a test run named by its
  *   ID (a group run's ID too, where the service runs groups). With test files attached, or where
  *   the service offers no tests, it stays the test-group flow of the files (./participant.ts).
@@ -8,10 +8,10 @@
  *   button, which runs the Runs view's own confirmed command (`agentRuns.automations.runNow`).
  */
 import * as vscode from 'vscode';
-import type { Deps } from '../runs/deps';
-import { escapeMarkdown } from '../core/assistant/format';
-import { blocksAsMarkdown, type TextBlock } from '../core/assistant/reviewText';
-import { DEFAULT_TEST_TEXT_BOUNDS, automationListBlocks, fitTestBlocks, groupRunBlocks, testListBlocks, testRunBlocks } from '../core/assistant/testText';
+import type { Deps } from '../run/deps';
+import { escapeMarkdown } from './common/format';
+import { blocksAsMarkdown, type TextBlock } from './common/reviewText';
+import { DEFAULT_TEST_TEXT_BOUNDS, automationListBlocks, fitTestBlocks, groupRunBlocks, testListBlocks, testRunBlocks } from './common/testText';
 import { oneLine } from '../api/sanitize';
 import { clientOrRefuse, setting, signalOf } from './common';
 import type { AgentRunsApi } from '../api/contract';

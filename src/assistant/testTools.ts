@@ -10,19 +10,19 @@
  * (the served `/openapi.json` does not list its operations; package.json offers it only when the
  * key is on), when there is no client, or when the input fails its strict schema. A 409 gives
  * the service's reason; a send that may have arrived says so and is never sent again (the door
- * records it). The text is src/core/assistant/testText.ts's: bounded, the service's words inert.
+ * records it). The text is src/assistant/common/testText.ts's: bounded, the service's words inert.
  */
 import * as vscode from 'vscode';
-import { automationRunConfirmation, testRunConfirmation } from '../core/assistant/prompts';
-import { DEFAULT_TEST_LIST_LIMIT, TOOL_READ_TEST_RUN } from '../core/assistant/schemas';
-import { DEFAULT_TEST_TEXT_BOUNDS, groupRunAsText, isLiveBranch, refusedText, testListAsText, testRunAsText } from '../core/assistant/testText';
+import { automationRunConfirmation, testRunConfirmation } from './common/prompts';
+import { DEFAULT_TEST_LIST_LIMIT, TOOL_READ_TEST_RUN } from './common/schemas';
+import { DEFAULT_TEST_TEXT_BOUNDS, groupRunAsText, isLiveBranch, refusedText, testListAsText, testRunAsText } from './common/testText';
 import type { Automation, TestUser } from '../api/testTypes';
 import { oneLine } from '../api/sanitize';
-import { uncertainText } from '../core/sends/uncertainText';
+import { uncertainText } from '../run/common/sends/uncertainText';
 import { Refusal, clientOrRefuse, failureText, notConnectedText, setting } from './common';
-import type { Capability } from '../core/capabilities';
+import type { Capability } from '../connection/common/capabilities';
 import { AgentRunsTool, prepared, type Input } from './toolBase';
-import { checkTestUser, environmentOf, userProblem, userWords, type UserAssignment } from '../core/serviceTests/testUsers';
+import { checkTestUser, environmentOf, userProblem, userWords, type UserAssignment } from '../serviceTests/common/testUsers';
 
 /** Why a capability is off, in the words every surface of the assistant uses. */
 export function capabilityOffText(c: Capability): string {

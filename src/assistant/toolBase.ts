@@ -1,13 +1,13 @@
 /**
  * What every language model tool shares (./tools.ts, ./startReviewTool.ts): the input is checked
- * twice before anything is sent, against its schema (src/core/assistant/schemas.ts) and with the
+ * twice before anything is sent, against its schema (src/assistant/common/schemas.ts) and with the
  * request checks of src/api; `prepareInvocation` asks the person to confirm, showing what is
  * sent; every failure becomes one short "Not done: <reason>".
  */
 import * as vscode from 'vscode';
-import type { Deps } from '../runs/deps';
-import type { Confirmation } from '../core/assistant/prompts';
-import { checkToolInput, type ToolName } from '../core/assistant/schemas';
+import type { Deps } from '../run/deps';
+import type { Confirmation } from './common/prompts';
+import { checkToolInput, type ToolName } from './common/schemas';
 import { Refusal, failureText, signalOf } from './common';
 
 export type Input = Record<string, unknown>;

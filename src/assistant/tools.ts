@@ -1,6 +1,6 @@
 /**
  * The language model tools. Each checks its input twice before anything is sent: against its
- * schema (src/core/assistant/schemas.ts: unknown fields, types, sizes) and with the request
+ * schema (src/assistant/common/schemas.ts: unknown fields, types, sizes) and with the request
  * checks of src/api/validate.ts (the same as the launch form's, a start's model against the
  * service's served model list included). `prepareInvocation` asks the person to confirm every
  * POST, showing every field it sends; input that fails the checks is not put before the person
@@ -12,15 +12,15 @@
 import * as vscode from 'vscode';
 import type { CreateTestGroupRequest, FollowUpRequest } from '../api/types';
 import type { NormalizedStartAgentRequest } from '../api/validate';
-import type { Deps, TestGroupsAccess } from '../runs/deps';
-import { conversationOf, runState, type RunState } from '../core/ledger/runState';
-import { DEFAULT_RUN_TEXT_BOUNDS, runAsText } from '../core/assistant/format';
-import { followUpConfirmation, startConfirmation, testGroupConfirmation } from '../core/assistant/prompts';
+import type { Deps, TestGroupsAccess } from '../run/deps';
+import { conversationOf, runState, type RunState } from '../run/common/ledger/runState';
+import { DEFAULT_RUN_TEXT_BOUNDS, runAsText } from './common/format';
+import { followUpConfirmation, startConfirmation, testGroupConfirmation } from './common/prompts';
 import {
   TOOL_FOLLOW_UP, TOOL_LIST_REVIEWS, TOOL_LIST_TESTS, TOOL_READ, TOOL_READ_REVIEW, TOOL_READ_TEST_RUN, TOOL_RUN_AUTOMATION, TOOL_RUN_TEST,
   TOOL_START, TOOL_START_REVIEW, TOOL_TEST_GROUP, type ToolName,
-} from '../core/assistant/schemas';
-import { followUpConflict, noFollowUpsReason, startConflict } from '../core/runs/refusals';
+} from './common/schemas';
+import { followUpConflict, noFollowUpsReason, startConflict } from '../runs/common/refusals';
 import { Refusal, clientOrRefuse, failureText, notConnectedText, setting } from './common';
 import { AgentRunsTool, prepared, type Input } from './toolBase';
 import { StartCodeReviewTool } from './startReviewTool';

@@ -5,13 +5,13 @@
  */
 import * as vscode from 'vscode';
 import type { Automation } from '../api/testTypes';
-import type { Deps } from '../runs/deps';
+import type { Deps } from '../run/deps';
 import type { RunsView } from '../runs/runsView';
 import { loadAutomations } from './load';
 import type { AutomationRows } from './rows';
 import type { RunNowDeps } from './runNow';
 
-/** What automations need of `Deps` (src/runs/deps.ts), the capability keys and the send door included. */
+/** What automations need of `Deps` (src/run/deps.ts), the capability keys and the send door included. */
 export interface AutomationsDeps extends Pick<Deps, 'onDidChangeConnection' | 'auth' | 'reportUnauthorized' | 'api' | 'log'> {
   readonly capabilities: { has(c: 'automations' | 'automationRuns'): boolean; readonly onDidChange: vscode.Event<void> };
   getClient(options: { quiet: boolean }): Promise<{ listAutomations(appId: string): Promise<Automation[]> } | undefined>;

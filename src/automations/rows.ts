@@ -3,23 +3,23 @@
  * "Automations" row whose automations are read (`GET /automations?appId=…`) when it is expanded
  * and on `agentRuns.automations.refresh`, and again a little later after Run Now (the list is
  * the only place a run's outcome shows: `lastRunAt`, `lastRunError`). runsTree.ts only
- * delegates to this; the elements are core/automations/nodes.ts. Like src/reviews/rows.ts.
+ * delegates to this; the elements are automations/common/nodes.ts. Like src/reviews/rows.ts.
  */
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import type { Automation } from '../api/testTypes';
 import {
   AutomationsMessageNode, AutomationsNode, automationChildren, type AutomationNode, type AutomationTreeNode,
-} from '../core/automations/nodes';
-import { READ_AGAIN_AFTER_RUN_MS } from '../core/automations/outcome';
-import { automationsDescription, presentAutomation } from '../core/automations/presentation';
-import type { AppRef } from '../core/reviews/nodes';
-import { AppLists } from '../core/appLists';
-import { Disposable } from '../core/disposable';
+} from './common/nodes';
+import { READ_AGAIN_AFTER_RUN_MS } from './common/outcome';
+import { automationsDescription, presentAutomation } from './common/presentation';
+import type { AppRef } from '../reviews/common/nodes';
+import { AppLists } from '../run/common/appLists';
+import { Disposable } from '../base/common/disposable';
 import type { AppRows } from '../runs/runsTree';
 import { runTooltip } from '../runs/tooltip';
 
-/** What the rows stand on (a part of `Deps`, src/runs/deps.ts). */
+/** What the rows stand on (a part of `Deps`, src/run/deps.ts). */
 export interface AutomationsBase {
   getClient(options: { quiet: boolean }): Promise<{ listAutomations(appId: string): Promise<Automation[]> } | undefined>;
   readonly onDidChangeConnection: vscode.Event<unknown>;

@@ -7,13 +7,13 @@
  */
 import * as vscode from 'vscode';
 import type { AutomationRunQueued } from '../api/testTypes';
-import { automationRefOf } from '../core/automations/nodes';
-import { failureNotice, type DoorAnswer, type Notice } from '../core/automations/outcome';
-import { actionsLine, triggerLine } from '../core/automations/presentation';
-import type { SendOptions } from '../runs/sendDoor';
+import { automationRefOf } from './common/nodes';
+import { failureNotice, type DoorAnswer, type Notice } from './common/outcome';
+import { actionsLine, triggerLine } from './common/presentation';
+import type { SendOptions } from '../run/sendDoor';
 import type { AutomationRows } from './rows';
 
-/** The door's answer to `runAutomation` (src/runs/sendDoor.ts), as far as Run Now reads it. */
+/** The door's answer to `runAutomation` (src/run/sendDoor.ts), as far as Run Now reads it. */
 export type RunAutomationAnswer = Exclude<DoorAnswer, { kind: 'done' | 'queued' }> | { readonly kind: 'queued'; readonly queued: AutomationRunQueued };
 
 export interface RunNowDeps {

@@ -13,7 +13,7 @@ import type { AgentRunsApi, ProxySettings, RequestLogEntry } from '../api/contra
 import type { ServiceSchemaInfo } from '../api/types';
 import { isInsecureRemote, normalizeBaseUrl } from '../api/baseUrl';
 import type { ApiModule } from './loadApi';
-import { Disposable } from '../core/disposable';
+import { Disposable } from '../base/common/disposable';
 import type { TokenStore } from './tokenStore';
 
 export const CONTEXT_CONFIGURED = 'agentRuns.configured';
@@ -53,7 +53,7 @@ export interface ConnectionServices {
 
 export interface ConnectionOptions {
   context: vscode.ExtensionContext;
-  /** The extension's global state, written through core/serialStore.ts. */
+  /** The extension's global state, written through base/common/serialStore.ts. */
   globalState: vscode.Memento;
   auth: TokenStore;
   log: vscode.LogOutputChannel;

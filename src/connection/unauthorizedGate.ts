@@ -11,10 +11,10 @@
  */
 import * as vscode from 'vscode';
 import { runOwnCommand } from './ownCommands';
-import { Disposable } from '../core/disposable';
+import { Disposable } from '../base/common/disposable';
 import type { Connection } from './connection';
 import type { TokenStore } from './tokenStore';
-import { RejectionState, type ReportOptions } from '../core/connection/unauthorizedState';
+import { RejectionState, type ReportOptions } from './common/unauthorizedState';
 
 export const CONTEXT_TOKEN_REJECTED = 'agentRuns.tokenRejected';
 
@@ -58,7 +58,7 @@ export class UnauthorizedGate extends Disposable {
   /**
    * Background reports (polling) prompt once per rejected token; `interactive` ones (the user
    * just ran a command that failed) always say why. `error` is the 401, or an
-   * `UnauthorizedReport` (src/core/connection/unauthorizedReport.ts) wrapping it.
+   * `UnauthorizedReport` (src/connection/common/unauthorizedReport.ts) wrapping it.
    */
   report(error?: unknown, options: ReportOptions = {}): void {
     const baseUrl = this.connection.current.baseUrl;

@@ -8,12 +8,12 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { RunRecord } from '../core/ledger/ledger';
-import { runState } from '../core/ledger/runState';
-import type { Deps } from '../runs/deps';
-import { prefillFromArg, type LaunchPrefill } from '../core/launch/form';
+import type { RunRecord } from '../run/common/ledger/ledger';
+import { runState } from '../run/common/ledger/runState';
+import type { Deps } from '../run/deps';
+import { prefillFromArg, type LaunchPrefill } from './common/form';
 import { LaunchController } from './launchController';
-import { buildSelectionAttachment, DEFAULT_MAX_SELECTION_CHARS, type SelectedRange } from '../core/launch/selection';
+import { buildSelectionAttachment, DEFAULT_MAX_SELECTION_CHARS, type SelectedRange } from './common/selection';
 
 const controllers = new WeakMap<Deps, LaunchController>();
 

@@ -9,11 +9,11 @@ import {
   DEFAULT_PERMISSION, DEFAULT_REASONING_EFFORT,
   activeRefusals, checkBranches, checkEmail, checkWebhookUrl, firstProblem, formatBranches, parseBranches, promptPreview,
   type LaunchForm,
-} from '../core/launch/form';
-import type { AppOfRun } from '../core/launch/appOffers';
-import type { ModelCatalog } from '../core/launch/models';
-import type { StepId } from '../core/launch/navigation';
-import type { LaunchPreset } from '../core/launch/presets';
+} from './common/form';
+import type { AppOfRun } from './common/appOffers';
+import type { ModelCatalog } from './common/models';
+import type { StepId } from './common/navigation';
+import type { LaunchPreset } from './common/presets';
 import { showInput, showPick, type InputOptions, type StepButton, type StepResult } from './quickInput';
 
 const l10n = vscode.l10n;

@@ -12,17 +12,17 @@ import * as vscode from 'vscode';
 import { runOwnCommand } from '../connection/ownCommands';
 import type { AgentRunsApi } from '../api/contract';
 import type { AgentRun, StartAgentRequest } from '../api/types';
-import type { Deps } from '../runs/deps';
+import type { Deps } from '../run/deps';
 import {
   addRefusal, emptyForm, firstProblem, formFromRecord, hasTypedContent, promptPreview, reviveForm,
   type LaunchForm, type LaunchPrefill, type PromptAttachment,
-} from '../core/launch/form';
-import { recentAppsKey } from '../core/launch/appOffers';
-import { runTime } from '../core/ledger/record';
-import { emailModelsKey, pushRecent, reviveIdList, type ModelCatalog } from '../core/launch/models';
-import type { StepId } from '../core/launch/navigation';
-import { parsePresets, type LaunchPreset } from '../core/launch/presets';
-import { submitLaunch } from '../core/launch/submit';
+} from './common/form';
+import { recentAppsKey } from './common/appOffers';
+import { runTime } from '../run/common/ledger/record';
+import { emailModelsKey, pushRecent, reviveIdList, type ModelCatalog } from './common/models';
+import type { StepId } from './common/navigation';
+import { parsePresets, type LaunchPreset } from './common/presets';
+import { submitLaunch } from './common/submit';
 import { runLaunchFlow, type FlowContext } from './launchFlow';
 import { launchSubmitEnv, launchSubmitUi } from './launchSending';
 import { loadModelCatalog } from './modelList';

@@ -6,11 +6,11 @@
  * the pure modules.
  */
 import * as vscode from 'vscode';
-import { appIdOffers, type AppOffer } from '../core/launch/appOffers';
-import { acknowledgeRefusal, checkAppId, checkModel, checkPrompt, cloneForm, fullPrompt, isMultiLine, promptPreview, type LaunchForm } from '../core/launch/form';
-import { isAuthoritative, type ModelCatalog } from '../core/launch/models';
-import { mainSteps, Navigator, type MainStep, type StepId } from '../core/launch/navigation';
-import { applyPreset, checkPreset, type PresetCheck } from '../core/launch/presets';
+import { appIdOffers, type AppOffer } from './common/appOffers';
+import { acknowledgeRefusal, checkAppId, checkModel, checkPrompt, cloneForm, fullPrompt, isMultiLine, promptPreview, type LaunchForm } from './common/form';
+import { isAuthoritative, type ModelCatalog } from './common/models';
+import { mainSteps, Navigator, type MainStep, type StepId } from './common/navigation';
+import { applyPreset, checkPreset, type PresetCheck } from './common/presets';
 import { showInput, showPick, type PickUpdate, type StepButton, type StepResult } from './quickInput';
 import {
   branchesStep, effortStep, emailStep, permissionStep, reviewStep, webhookStep,

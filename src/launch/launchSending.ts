@@ -1,9 +1,9 @@
 /**
- * The editor's side of sending the launch form (`submitLaunch` in core/launch/submit.ts): the
+ * The editor's side of sending the launch form (`submitLaunch` in launch/common/submit.ts): the
  * client as the settings and token are at that moment, status bar progress, the 401 report,
  * the confirmation and failure messages, and the commands a failure offers.
  *
- * Each `POST /agents` goes through the send door (runs/sendDoor.ts), which registers it while it
+ * Each `POST /agents` goes through the send door (run/sendDoor.ts), which registers it while it
  * is under way: when the window is reloaded before the answer, or the answer never comes after
  * the body was sent, the Runs view shows that a start may have reached the service instead of
  * losing it silently; an acknowledged run is listed and followed there.
@@ -14,11 +14,11 @@ import { ApiError, isApiError } from '../api/errors';
 import type { AgentRunsApi } from '../api/contract';
 import type { AgentRun, StartAgentRequest } from '../api/types';
 import { validateStartAgentRequest } from '../api/validate';
-import type { Deps } from '../runs/deps';
-import { unauthorizedReport, type FailureActionId, type StartFailure } from '../core/launch/failure';
-import { checkEmail, formatBranches, fullPrompt, promptPreview } from '../core/launch/form';
-import { emailModelsKey, knownModelsForValidation, reviveIdList, type ModelCatalog } from '../core/launch/models';
-import type { ExternalAction, SubmitEnv, SubmitUi } from '../core/launch/submit';
+import type { Deps } from '../run/deps';
+import { unauthorizedReport, type FailureActionId, type StartFailure } from './common/failure';
+import { checkEmail, formatBranches, fullPrompt, promptPreview } from './common/form';
+import { emailModelsKey, knownModelsForValidation, reviveIdList, type ModelCatalog } from './common/models';
+import type { ExternalAction, SubmitEnv, SubmitUi } from './common/submit';
 
 const l10n = vscode.l10n;
 

@@ -5,8 +5,8 @@
  * editor is closed.
  */
 import * as vscode from 'vscode';
-import { fullPrompt, type LaunchForm } from '../core/launch/form';
-import type { StepId } from '../core/launch/navigation';
+import { fullPrompt, type LaunchForm } from './common/form';
+import type { StepId } from './common/navigation';
 
 const l10n = vscode.l10n;
 

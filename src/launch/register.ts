@@ -4,9 +4,9 @@
  * extension) is its own bundle, loaded on the first call (`src/launch/entry.ts`).
  */
 import * as vscode from 'vscode';
-import type { RunRecord } from '../core/ledger/ledger';
-import type { Deps } from '../runs/deps';
-import type { LaunchPrefill } from '../core/launch/form';
+import type { RunRecord } from '../run/common/ledger/ledger';
+import type { Deps } from '../run/deps';
+import type { LaunchPrefill } from './common/form';
 import { loadLaunch } from './load';
 
 /** Runs a command body; an unexpected failure is logged and shown once instead of VS Code's bare "command failed". */

@@ -4,7 +4,7 @@
  */
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { cleanEmail, readGitUserEmail } from '../core/launch/gitConfig';
+import { cleanEmail, readGitUserEmail } from './common/gitConfig';
 
 // The built-in git extension's API, as much of it as is used here.
 interface GitRepository {

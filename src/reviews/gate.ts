@@ -1,15 +1,15 @@
 /**
  * The `agentRuns.codeReviews` context key as the review rows see it: one of the capabilities
- * (src/runs/capabilities.ts keeps them all), as a flag with its own change event.
+ * (src/connection/capabilities.ts keeps them all), as a flag with its own change event.
  */
 import * as vscode from 'vscode';
 import type { Connection } from '../connection/connection';
 import type { TokenStore } from '../connection/tokenStore';
 import type { UnauthorizedGate } from '../connection/unauthorizedGate';
-import type { MementoLike } from '../core/serialStore';
-import type { Ledgers } from '../runs/ledgers';
+import type { MementoLike } from '../base/common/serialStore';
+import type { Ledgers } from '../run/ledgers';
 import type { RunsView } from '../runs/runsView';
-import { capabilityGate, type Capabilities } from '../runs/capabilities';
+import { capabilityGate, type Capabilities } from '../connection/capabilities';
 import { loadReviews } from './load';
 
 export const CONTEXT_CODE_REVIEWS = 'agentRuns.codeReviews';

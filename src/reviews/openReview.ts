@@ -1,16 +1,16 @@
 /**
  * "Open Code Review": a review's conversation in the run panel, which shows the review above it
- * (core/panel/reviewFeed.ts). From a review row of the Runs view (`{ reviewId, appId, title }`),
+ * (panel/common/reviewFeed.ts). From a review row of the Runs view (`{ reviewId, appId, title }`),
  * a tool's link, or the palette (asks for the ID). A review whose conversation is not listed
  * yet is read once (`GET /code-reviews/{id}`), listed as a tracked code review and remembered
  * as known (so the Runs view's rows, listed without IDs by version C, can open it).
  */
 import * as vscode from 'vscode';
 import type { CodeReviewDetail } from '../api/reviewTypes';
-import { knownFromDetail } from '../core/reviews/identity';
-import type { Deps } from '../runs/deps';
-import { rememberKnownReview } from '../runs/knownReviews';
-import { reviewPrompt } from '../core/reviews/form';
+import { knownFromDetail } from './common/identity';
+import type { Deps } from '../run/deps';
+import { rememberKnownReview } from '../run/knownReviews';
+import { reviewPrompt } from './common/form';
 
 interface OpenArgs {
   reviewId: string;

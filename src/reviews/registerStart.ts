@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { guarded } from '../launch/register';
 import { loadLaunch } from '../launch/load';
-import type { Deps } from '../runs/deps';
+import type { Deps } from '../run/deps';
 import { loadReviews } from './load';
 
 export function registerStartCodeReview(context: vscode.ExtensionContext, deps: Deps): void {

@@ -3,27 +3,27 @@
  * row whose reviews are read (`GET /code-reviews?appId=…`) when it is expanded, when
  * `agentRuns.refreshCodeReviews` asks, and when a review of that app appears in the run list
  * (started here) or its conversation ends, once the person has looked at the list. runsTree.ts
- * only delegates to this; the elements are core/reviews/nodes.ts.
+ * only delegates to this; the elements are reviews/common/nodes.ts.
  *
  * Every change here re-renders the whole tree (runsTree.ts `refreshAll`): re-rendering one
- * element while VS Code still reads its rows registers them twice (see core/runs/nodes.ts), and
+ * element while VS Code still reads its rows registers them twice (see runs/common/nodes.ts), and
  * these reads are rare. An expanded "Code reviews" row waits on its read (VS Code shows progress).
  */
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import { describeError } from '../connection/showApiError';
-import { whyNoClient } from '../core/connection/whyNoClient';
-import { AppLists } from '../core/appLists';
-import { Disposable } from '../core/disposable';
-import { isFinishedRun } from '../core/ledger/runState';
+import { whyNoClient } from '../connection/common/whyNoClient';
+import { AppLists } from '../run/common/appLists';
+import { Disposable } from '../base/common/disposable';
+import { isFinishedRun } from '../run/common/ledger/runState';
 import {
   ReviewsMessageNode, ReviewsNode, knownChildren, reviewsAppIdOf, type AppRef, type ReviewGroupNode, type ReviewNode, type ReviewTreeNode,
-} from '../core/reviews/nodes';
-import { REVIEW_LIST_LIMIT, bucketText, conversationPhase, groupDescription, presentReview } from '../core/reviews/presentation';
+} from './common/nodes';
+import { REVIEW_LIST_LIMIT, bucketText, conversationPhase, groupDescription, presentReview } from './common/presentation';
 import type { ReviewRows as TreeReviewRows } from '../runs/runsTree';
-import { branchesFromReviews } from '../core/branches/known';
-import { noteBranches } from '../runs/branches';
-import { knownReviewsForList } from '../runs/knownReviews';
+import { branchesFromReviews } from '../run/common/branches/known';
+import { noteBranches } from '../run/branches';
+import { knownReviewsForList } from '../run/knownReviews';
 import { runTooltip } from '../runs/tooltip';
 import type { CodeReviewsBase } from './gate';
 

@@ -2,22 +2,22 @@
  * The code review form as a multi-step quick input, on the launch form's chrome and steps
  * (`ReviewParts`, from dist/launch.js): [preset] → app → source branch → source → target branch →
  * target → title → description → focus areas → model → review, with the completion webhook and the email
- * reached from the review (core/reviews/steps.ts). Values live in one `ReviewForm`: Back, Escape
- * and Edit never lose anything. Rendering only; the checks are core/reviews/form.ts.
+ * reached from the review (reviews/common/steps.ts). Values live in one `ReviewForm`: Back, Escape
+ * and Edit never lose anything. Rendering only; the checks are reviews/common/form.ts.
  */
 import * as vscode from 'vscode';
 import type * as ReviewPartsModule from '../launch/reviewParts';
 import type { FieldHost, StepOutcome, ValueItem } from '../launch/formSteps';
 import type { LoadedCatalog } from '../launch/modelList';
 import type { StepButton, StepResult, PickUpdate } from '../launch/quickInput';
-import type { ModelCatalog } from '../core/launch/models';
-import type { LaunchPreset, PresetCheck } from '../core/launch/presets';
+import type { ModelCatalog } from '../launch/common/models';
+import type { LaunchPreset, PresetCheck } from '../launch/common/presets';
 import {
   applyReviewPreset, appChoices, checkReviewModel, reviewProblem, reviewPrompt, versionShown, type ReviewForm,
-} from '../core/reviews/form';
-import { reviewNavigator, reviewSteps, type ReviewMainStep, type ReviewStep } from '../core/reviews/steps';
-import type { KnownBranch } from '../core/branches/known';
-import type { BranchSyncResult } from '../runs/branches';
+} from './common/form';
+import { reviewNavigator, reviewSteps, type ReviewMainStep, type ReviewStep } from './common/steps';
+import type { KnownBranch } from '../run/common/branches/known';
+import type { BranchSyncResult } from '../run/branches';
 import { branchStep, versionStep, type VersionLists, type VersionStepState } from './versionSteps';
 
 export type ReviewParts = typeof ReviewPartsModule;

@@ -2,7 +2,7 @@
  * "Start Code Review…" (`agentRuns.startCodeReview`): from the palette, the Runs view's title
  * and an app's row. Only against a service whose `/openapi.json` lists `/code-reviews` (asked
  * each time; otherwise it says so and stops). Then the form (startFlow.ts), one `POST
- * /code-reviews` through the send door (core/reviews/submit.ts for what the person clicks after
+ * /code-reviews` through the send door (reviews/common/submit.ts for what the person clicks after
  * a failure), and the review's conversation opened in the run panel; the door has listed it in
  * the Runs view and follows it.
  *
@@ -14,13 +14,13 @@ import type { AgentRunsApi } from '../api/contract';
 import { ApiError } from '../api/errors';
 import type { CodeReviewStarted, StartCodeReviewRequest } from '../api/reviewTypes';
 import { servesPath, type ServiceSchemaInfo } from '../api/types';
-import { appIdOfArg, emptyReviewForm, hasTypedReview, reviewPrompt, reviveReviewForm, type ReviewForm } from '../core/reviews/form';
-import type { ReviewStep } from '../core/reviews/steps';
-import { submitReview, type ReviewSubmitEnv } from '../core/reviews/submit';
-import type { Deps } from '../runs/deps';
+import { appIdOfArg, emptyReviewForm, hasTypedReview, reviewPrompt, reviveReviewForm, type ReviewForm } from './common/form';
+import type { ReviewStep } from './common/steps';
+import { submitReview, type ReviewSubmitEnv } from './common/submit';
+import type { Deps } from '../run/deps';
 import { runReviewFlow, type ReviewParts } from './startFlow';
-import { branchesFromVersions } from '../core/branches/known';
-import { knownBranches, noteBranches, syncBranch } from '../runs/branches';
+import { branchesFromVersions } from '../run/common/branches/known';
+import { knownBranches, noteBranches, syncBranch } from '../run/branches';
 import { VersionLists } from './versionSteps';
 
 const l10n = vscode.l10n;

@@ -2,20 +2,20 @@
  * "Track Code Review by ID…" (`agentRuns.trackCodeReview`): version C lists code reviews without
  * their ID, so a review not started here cannot be opened from its row until its `reviewId` is
  * known. From such a row the click says so plainly first; from the palette it asks straight
- * away. The ID is read (`GET /code-reviews/{id}`), remembered per service (src/runs/knownReviews.ts),
+ * away. The ID is read (`GET /code-reviews/{id}`), remembered per service (src/run/knownReviews.ts),
  * the app's rows read again, and the review opened in the run panel. An ID whose review
  * contradicts the row (another number) is remembered as itself, not tied to that row.
  */
 import * as vscode from 'vscode';
 import { runOwnCommand } from '../connection/ownCommands';
-import { knownFromDetail, trackedMatchesRow, type KnownReview } from '../core/reviews/identity';
-import type { Deps } from '../runs/deps';
-import { rememberKnownReview } from '../runs/knownReviews';
+import { knownFromDetail, trackedMatchesRow, type KnownReview } from './common/identity';
+import type { Deps } from '../run/deps';
+import { rememberKnownReview } from '../run/knownReviews';
 import { askForId, showReadReview } from './openReview';
 
 const l10n = vscode.l10n;
 
-/** A review row whose ID is not known (core/reviews/nodes.ts `trackArgs`). */
+/** A review row whose ID is not known (reviews/common/nodes.ts `trackArgs`). */
 interface RowArgs {
   appId: string;
   sequence?: number;

@@ -1,6 +1,6 @@
 /**
  * The code review form's source and target steps. Each side asks for a branch first (the
- * service lists no branches: those known here, src/runs/branches.ts, or one typed), then what
+ * service lists no branches: those known here, src/run/branches.ts, or one typed), then what
  * of it is compared: the branch itself (version C compares its newest completed version when
  * the review starts), one of its synced versions (`GET /versions?version=<branch>`, newest
  * first, "Load more…" while there is a `nextCursor`), a version ID typed, or "Sync branch" when
@@ -14,10 +14,10 @@ import type { AgentRunsApi } from '../api/contract';
 import type { AppVersion, VersionPage } from '../api/reviewTypes';
 import type { StepOutcome, ValueItem } from '../launch/formSteps';
 import type { PickUpdate } from '../launch/quickInput';
-import { branchShown, isMainBranch, type KnownBranch } from '../core/branches/known';
-import { checkBranch, checkVersionId, versionShown, type ReviewForm } from '../core/reviews/form';
-import { addVersionPage, isReady, versionRow, type VersionList } from '../core/reviews/versions';
-import type { BranchSyncResult } from '../runs/branches';
+import { branchShown, isMainBranch, type KnownBranch } from '../run/common/branches/known';
+import { checkBranch, checkVersionId, versionShown, type ReviewForm } from './common/form';
+import { addVersionPage, isReady, versionRow, type VersionList } from './common/versions';
+import type { BranchSyncResult } from '../run/branches';
 import type { ReviewHost } from './startFlow';
 
 const l10n = vscode.l10n;

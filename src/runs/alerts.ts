@@ -5,7 +5,7 @@
  * is, filtered by `agentRuns.notifications`, skipped while the user is looking at that run's panel.
  */
 import * as vscode from 'vscode';
-import type { RunRecord } from '../core/ledger/ledger';
+import type { RunRecord } from '../run/common/ledger/ledger';
 import { bodies } from './commands/lazyCommands';
 
 const RECENT_MAX = 100;

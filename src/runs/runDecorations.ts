@@ -4,8 +4,8 @@
  * opened, "!" for one whose last reads failed (shown as of its last good read).
  */
 import * as vscode from 'vscode';
-import type { Ledgers } from './ledgers';
-import { Disposable } from '../core/disposable';
+import type { Ledgers } from '../run/ledgers';
+import { Disposable } from '../base/common/disposable';
 
 export const RUN_URI_SCHEME = 'agent-runs-run';
 

@@ -7,20 +7,20 @@
  * nodes.ts); elements keep their identity and every TreeItem has an `id`.
  */
 import * as vscode from 'vscode';
-import { isFinishedRun, runTime, type LedgerChange } from '../core/ledger/ledger';
+import { isFinishedRun, runTime, type LedgerChange } from '../run/common/ledger/ledger';
 import type { Connection } from '../connection/connection';
-import type { Ledgers } from './ledgers';
-import { Disposable } from '../core/disposable';
-import { nextAgeTick } from '../core/time';
-import { AppNode, RunNode, RunsTreeModel, type TreeNode } from '../core/runs/nodes';
+import type { Ledgers } from '../run/ledgers';
+import { Disposable } from '../base/common/disposable';
+import { nextAgeTick } from '../base/common/time';
+import { AppNode, RunNode, RunsTreeModel, type TreeNode } from './common/nodes';
 import { runUri } from './runDecorations';
-import { groupByApp, presentRun } from '../core/runs/presentation';
+import { groupByApp, presentRun } from './common/presentation';
 import { StartNoticeNode } from './startNotices';
 import { bodies } from './commands/lazyCommands';
-import type { UnconfirmedStarts } from './unconfirmedStarts';
+import type { UnconfirmedStarts } from '../run/unconfirmedStarts';
 import { runTooltip } from './tooltip';
-import type { AppRef, ReviewTreeNode } from '../core/reviews/nodes';
-import type { AutomationTreeNode } from '../core/automations/nodes';
+import type { AppRef, ReviewTreeNode } from '../reviews/common/nodes';
+import type { AutomationTreeNode } from '../automations/common/nodes';
 
 /** A row of the Runs view: an app, a run, a start that may have reached the service, a code review or an automation row. */
 export type RunsTreeElement = TreeNode | StartNoticeNode | ReviewTreeNode | AutomationTreeNode;

@@ -4,8 +4,8 @@
  * while visible, and reveals that wait for the run's row.
  */
 import * as vscode from 'vscode';
-import { Disposable } from '../core/disposable';
-import type { Ledgers } from './ledgers';
+import { Disposable } from '../base/common/disposable';
+import type { Ledgers } from '../run/ledgers';
 import { RUNS_VIEW_ID, type RunsTreeElement, type RunsTreeProvider } from './runsTree';
 
 export interface RevealOptions {

@@ -4,8 +4,8 @@
  * row's words load with the run commands (./commands/startNoticeItem.ts, dist/runCommands.js).
  */
 import * as vscode from 'vscode';
-import type { UnconfirmedStart, UnconfirmedStarts } from './unconfirmedStarts';
-import type { Ledgers } from './ledgers';
+import type { UnconfirmedStart, UnconfirmedStarts } from '../run/unconfirmedStarts';
+import type { Ledgers } from '../run/ledgers';
 
 export class StartNoticeNode {
   constructor(readonly start: UnconfirmedStart) {}

@@ -4,10 +4,10 @@
  * cannot be reached.
  */
 import * as vscode from 'vscode';
-import type { Ledgers } from './ledgers';
-import { Disposable } from '../core/disposable';
-import { runLabel, statusText } from '../core/runs/presentation';
-import { runState } from '../core/ledger/runState';
+import type { Ledgers } from '../run/ledgers';
+import { Disposable } from '../base/common/disposable';
+import { runLabel, statusText } from './common/presentation';
+import { runState } from '../run/common/ledger/runState';
 
 const MAX_LISTED = 10;
 

@@ -2,14 +2,14 @@
  * The branch a person runs an app's tests on: asked once per service and app, then remembered
  * (`agentRuns.testBranch.v1:<baseUrl>:<appId>`); "Run on Another Branch…" asks again. "live"
  * runs against the live app with its live test user, so it is confirmed every time it is picked.
- * The branches offered are those known here (src/runs/branches.ts: the service lists none); a
+ * The branches offered are those known here (src/run/branches.ts: the service lists none); a
  * branch picked that has no synced version yet is offered a sync first.
  */
 import * as vscode from 'vscode';
-import { branchesFromVersions } from '../core/branches/known';
-import { isReady } from '../core/reviews/versions';
-import { branchKey, isLive, reviveBranch } from '../core/serviceTests/start';
-import { knownBranches, noteBranches, syncBranch } from '../runs/branches';
+import { branchesFromVersions } from '../run/common/branches/known';
+import { isReady } from '../reviews/common/versions';
+import { branchKey, isLive, reviveBranch } from './common/start';
+import { knownBranches, noteBranches, syncBranch } from '../run/branches';
 import type { ServiceTestsDeps } from './types';
 
 type BranchDeps = Pick<ServiceTestsDeps, 'globalState' | 'getClient' | 'log' | 'door' | 'api'>;

@@ -11,12 +11,12 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import type { ServiceTestGroup, ServiceTestGroupDetail, TestUser } from '../api/testTypes';
-import type { Capability } from '../core/capabilities';
-import { DEFAULT_POLLER_SETTINGS } from '../core/polling/settings';
-import { TestRunStore } from '../core/serviceTests/store';
-import { runsAsDescription } from '../core/serviceTests/testUsers';
-import { appGroups, testCountText } from '../core/testGroups/serviceGroups';
-import type { TestGroupRecord } from '../core/testGroups/store';
+import type { Capability } from '../connection/common/capabilities';
+import { DEFAULT_POLLER_SETTINGS } from '../run/common/polling/settings';
+import { TestRunStore } from './common/store';
+import { runsAsDescription } from './common/testUsers';
+import { appGroups, testCountText } from '../testGroups/common/serviceGroups';
+import type { TestGroupRecord } from '../testGroups/common/store';
 import type { FailureDescribers } from '../testing/register';
 import { makeItem, metaOf, RUNNABLE, setSteps } from './items';
 import { Runner } from './runner';

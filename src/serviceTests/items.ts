@@ -5,9 +5,9 @@
  * groups run from here with their members as the group run lists them.
  */
 import * as vscode from 'vscode';
-import type { L10n } from '../core/l10n';
-import { stepTree, type StepNode, type StepShape } from '../core/serviceTests/outcomes';
-import type { UserAssignment } from '../core/serviceTests/testUsers';
+import type { L10n } from '../base/common/l10n';
+import { stepTree, type StepNode, type StepShape } from './common/outcomes';
+import type { UserAssignment } from './common/testUsers';
 
 /** Only items with this tag are offered Run: tests and groups (not apps, components or steps). */
 export const RUNNABLE = new vscode.TestTag('agentRuns.serviceTests.runnable');

@@ -5,7 +5,7 @@
  * read while it is off, so against the reference's five endpoints nothing of it shows.
  */
 import * as vscode from 'vscode';
-import type { TestGroupRecord } from '../core/testGroups/store';
+import type { TestGroupRecord } from '../testGroups/common/store';
 import type { FailureDescribers } from '../testing/register';
 import { loadServiceTests } from './load';
 import type { ServiceTestsDeps } from './types';

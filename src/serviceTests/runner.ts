@@ -9,13 +9,13 @@
  */
 import * as vscode from 'vscode';
 import type { ServiceTestGroupDetail, TestGroupChildRun, TestRunStep, TestUser } from '../api/testTypes';
-import type { FailedTest } from '../core/assistant/prompts';
-import type { Outcome } from '../core/serviceTests/outcomes';
-import { failedServiceTest, startFailureText, stoppedReadingText } from '../core/serviceTests/start';
-import { uncertainText } from '../core/sends/uncertainText';
-import type { GroupRunUpdate, ReadEnd, TestRunStore, TestRunUpdate } from '../core/serviceTests/store';
-import { checkTestUser, environmentOf, userProblem } from '../core/serviceTests/testUsers';
-import { noteBranches } from '../runs/branches';
+import type { FailedTest } from '../assistant/common/prompts';
+import type { Outcome } from './common/outcomes';
+import { failedServiceTest, startFailureText, stoppedReadingText } from './common/start';
+import { uncertainText } from '../run/common/sends/uncertainText';
+import type { GroupRunUpdate, ReadEnd, TestRunStore, TestRunUpdate } from './common/store';
+import { checkTestUser, environmentOf, userProblem } from './common/testUsers';
+import { noteBranches } from '../run/branches';
 import type { TestRunBranch } from '../api/testTypes';
 import { branchFor } from './branch';
 import { makeItem, metaOf, setSteps } from './items';

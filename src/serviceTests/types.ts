@@ -3,7 +3,7 @@
  * (`deps.capabilities`), the send door's test-run entries, the client's test calls.
  */
 import { isApiError } from '../api/errors';
-import type { Deps } from '../runs/deps';
+import type { Deps } from '../run/deps';
 
 /** What the feature uses: the one Deps (its `capabilities`, its door's test-run entries). */
 export type ServiceTestsDeps = Deps;

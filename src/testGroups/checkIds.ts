@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import type { AppTest } from '../api/testTypes';
-import { unknownIdsMessage, unknownTestIds, withoutIds } from '../core/testGroups/serviceGroups';
+import { unknownIdsMessage, unknownTestIds, withoutIds } from './common/serviceGroups';
 
 export interface IdCheckDeps {
   /** Whether the service lists the app's tests (`agentRuns.serviceTests`). */

@@ -16,7 +16,7 @@
 import * as vscode from 'vscode';
 import { loadTestGroups } from './load';
 import { SETTING_ID_PATTERN, SETTING_PATTERNS, hasCustomPatterns, testFileMatcher } from './settings';
-import type { TestFileMatcher } from '../core/testIds/testFileGlobs';
+import type { TestFileMatcher } from './common/testIds/testFileGlobs';
 
 export const IS_TEST_FILE_KEY = 'agentRuns.isTestFile';
 export const CUSTOM_PATTERNS_KEY = 'agentRuns.testFiles.customPatterns';

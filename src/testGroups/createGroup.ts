@@ -7,17 +7,17 @@
 import * as vscode from 'vscode';
 import { runOwnCommand } from '../connection/ownCommands';
 import type { CreateTestGroupRequest, TestGroupCreated } from '../api/types';
-import { defaultGroupName } from '../core/testIds';
-import type { Deps } from '../runs/deps';
+import { defaultGroupName } from './common/testIds';
+import type { Deps } from '../run/deps';
 import { copyGroupId } from './copyId';
-import { createFailureActions, unauthorizedReport, type CreateFailureAction } from '../core/testGroups/failure';
+import { createFailureActions, unauthorizedReport, type CreateFailureAction } from './common/failure';
 import { BACK, checkAppId, inputText, pickAppId, pickTestIds, type StepFrame } from './inputs';
 import { noIdsMessage } from './notes';
 import { scanForCommand, type ScanOutcome } from './scan';
 import { resolveTargets, type TargetSet } from './targets';
 import { defaultAppId, showWithOpenSetting } from './settings';
-import type { TestGroupStore } from '../core/testGroups/store';
-import { isTestItemsArgument } from '../core/assistant/testItems';
+import type { TestGroupStore } from './common/store';
+import { isTestItemsArgument } from '../assistant/common/testItems';
 import { outcomeForTestItems } from './testItems';
 import { checkTestIds, type IdCheckDeps } from './checkIds';
 

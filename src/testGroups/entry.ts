@@ -1,6 +1,6 @@
 /**
  * Test-file scanning and what is built on it, as its own bundle (`dist/testGroups.js`):
- * reading files, test-ID extraction (`src/core/testIds`, with its worker), the create-group
+ * reading files, test-ID extraction (`src/base/common/testIds`, with its worker), the create-group
  * flow and the runs about tests. Loaded on the first such command, or when the test-ID
  * pattern setting changes (see `src/testGroups/load.ts`).
  *
@@ -8,12 +8,12 @@
  * `deps` come in as parameters, so nothing stateful exists twice.
  */
 import { isApiError } from '../api/errors';
-import type { Deps } from '../runs/deps';
+import type { Deps } from '../run/deps';
 import { CreateTestGroupFlow } from './createGroup';
-import type { TestGroupStore } from '../core/testGroups/store';
+import type { TestGroupStore } from './common/store';
 import type { ServiceCommandDeps } from './serviceCommands';
 import { ServiceGroupsView } from './serviceRows';
-import type { Capability } from '../core/capabilities';
+import type { Capability } from '../connection/common/capabilities';
 
 export { checkPatternSetting } from './scan';
 export { startRunForFiles, startRunForGroup } from './startRun';

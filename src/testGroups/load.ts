@@ -7,7 +7,7 @@ let loaded: TestGroupsModule | undefined;
 
 /**
  * Scanning test files for test IDs, creating test groups and starting runs about tests
- * (`src/testGroups/**` but the view, store and context keys, plus `src/core/testIds` but the globs)
+ * (`src/testGroups/**` but the view, store and context keys, plus `src/base/common/testIds` but the globs)
  * are their own bundle, dist/testGroups.js, loaded on the first such command.
  * Like `loadApi`: esbuild leaves this require alone (see esbuild.js).
  */

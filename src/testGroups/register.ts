@@ -7,13 +7,13 @@
  * (`src/testGroups/entry.ts`), loaded when one of those commands first runs.
  */
 import * as vscode from 'vscode';
-import type { Deps, TestGroupsAccess } from '../runs/deps';
+import type { Deps, TestGroupsAccess } from '../run/deps';
 import { loadTestGroups } from './load';
 import { TestFileContextKeys } from './contextKeys';
 import { copyGroupId } from './copyId';
 import type { CreateResult, CreateTestGroupFlow } from './createGroup';
 import type { RunPrefill } from './startRun';
-import { TestGroupStore } from '../core/testGroups/store';
+import { TestGroupStore } from './common/store';
 import { TestGroupsTree, VIEW_ID, groupFromArgs, type TestGroupsElement } from './view';
 
 export const CREATE_COMMAND = 'agentRuns.testGroups.create';

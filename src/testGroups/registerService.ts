@@ -5,7 +5,7 @@
  * commands' bodies load with dist/testGroups.js (src/testGroups/serviceCommands.ts).
  */
 import * as vscode from 'vscode';
-import type { Deps } from '../runs/deps';
+import type { Deps } from '../run/deps';
 import { loadTestGroups } from './load';
 import type { TestGroups } from './register';
 

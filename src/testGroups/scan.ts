@@ -1,13 +1,13 @@
 /**
  * What test IDs a command's files hold: each file read (readFile.ts) and scanned
- * (src/core/testIds) with the limits of the settings, behind a cancellable progress
+ * (src/base/common/testIds) with the limits of the settings, behind a cancellable progress
  * notification when it is slow; and the pattern setting's errors in the person's words.
  */
 import * as vscode from 'vscode';
 import {
   DEFAULT_SCAN_LIMITS, TestIdPatternError, compileTestIdPattern, extractTestIds, mergeFileTestIds, type ExtractResult, type MergedTestIds,
   type PatternProblem, type ScanLimits,
-} from '../core/testIds';
+} from './common/testIds';
 import { readText, type ReadProblem } from './readFile';
 import { SETTING_ID_PATTERN, section, showWithOpenSetting, testIdPattern } from './settings';
 import { displayPath, type Target } from './targets';

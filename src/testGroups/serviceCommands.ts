@@ -9,10 +9,10 @@
 import * as vscode from 'vscode';
 import type { AppTest, ServiceTestGroupDetail, UpdateTestGroupRequest } from '../api/testTypes';
 import { runOwnCommand } from '../connection/ownCommands';
-import { failureNotice, type DoorAnswer } from '../core/automations/outcome';
-import { editTestsChoices, groupRefOf, testIdsAfterEdit, unwritableMembers } from '../core/testGroups/serviceGroups';
-import type { TestGroupStore } from '../core/testGroups/store';
-import type { SendOptions } from '../runs/sendDoor';
+import { failureNotice, type DoorAnswer } from '../automations/common/outcome';
+import { editTestsChoices, groupRefOf, testIdsAfterEdit, unwritableMembers } from './common/serviceGroups';
+import type { TestGroupStore } from './common/store';
+import type { SendOptions } from '../run/sendDoor';
 import type { ServiceGroupsView } from './serviceRows';
 import { defaultAppId } from './settings';
 

@@ -5,13 +5,13 @@
  * no list, so there the groups created here are read by ID), each opening
  * to its members (`GET /test-groups/{id}`, read when expanded). Read when first shown and on
  * Refresh; the store's changes merge again without a request. The rules are
- * core/testGroups/serviceGroups.ts; view.ts delegates to this.
+ * testGroups/common/serviceGroups.ts; view.ts delegates to this.
  */
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import type { AppTest, ServiceTestGroup, ServiceTestGroupDetail, ServiceTestGroupMember } from '../api/testTypes';
-import { appsToList, appGroups, componentsUnsaid, groupContextValue, markComponents, memberRow, mergeGroups, testCountText, unwritableMembers, type GroupEntry } from '../core/testGroups/serviceGroups';
-import type { TestGroupStore } from '../core/testGroups/store';
+import { appsToList, appGroups, componentsUnsaid, groupContextValue, markComponents, memberRow, mergeGroups, testCountText, unwritableMembers, type GroupEntry } from './common/serviceGroups';
+import type { TestGroupStore } from './common/store';
 import { defaultAppId } from './settings';
 import type { ServiceGroupRows, TestGroupsElement } from './view';
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { DEFAULT_TEST_FILE_PATTERNS, compileTestFileGlobs, type TestFileMatcher } from '../core/testIds/testFileGlobs';
+import { DEFAULT_TEST_FILE_PATTERNS, compileTestFileGlobs, type TestFileMatcher } from './common/testIds/testFileGlobs';
 
 export const SETTING_PATTERNS = 'agentRuns.testFiles.patterns';
 export const SETTING_ID_PATTERN = 'agentRuns.testIds.pattern';

@@ -4,13 +4,13 @@
  * The app ID comes from `agentRuns.appId` (or the group's app).
  */
 import * as vscode from 'vscode';
-import { buildTestsPrompt, type PromptFile } from '../core/testIds';
-import type { Deps } from '../runs/deps';
+import { buildTestsPrompt, type PromptFile } from './common/testIds';
+import type { Deps } from '../run/deps';
 import { noIdsMessage } from './notes';
 import { scanForCommand } from './scan';
 import { resolveTargets } from './targets';
 import { defaultAppId } from './settings';
-import type { TestGroupRecord } from '../core/testGroups/store';
+import type { TestGroupRecord } from './common/store';
 
 /** What the launch flow is opened with. */
 export interface RunPrefill {

@@ -3,7 +3,7 @@
  * selections), or the active editor; and how a file is named to people.
  */
 import * as vscode from 'vscode';
-import type { OffsetRange } from '../core/testIds';
+import type { OffsetRange } from './common/testIds';
 
 /** At most this many files per command. */
 export const MAX_FILES = 100;

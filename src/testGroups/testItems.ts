@@ -5,9 +5,9 @@
  * setting says so (and for an item without a file or range, which has nothing to scan).
  */
 import * as vscode from 'vscode';
-import type { FilesScanAnswer } from '../runs/deps';
-import { groupByFile, idsFromLabels, leadingAnnotationStart, type ItemLines, type TestItemsArgument } from '../core/assistant/testItems';
-import { mergeFileTestIds, type ExtractResult } from '../core/testIds';
+import type { FilesScanAnswer } from '../run/deps';
+import { groupByFile, idsFromLabels, leadingAnnotationStart, type ItemLines, type TestItemsArgument } from '../assistant/common/testItems';
+import { mergeFileTestIds, type ExtractResult } from './common/testIds';
 import { noIdsMessage } from './notes';
 import { PatternSettingError, scanForCommand, scanTargets, type FileScan, type ScanOutcome } from './scan';
 import type { Target } from './targets';

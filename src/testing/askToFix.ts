@@ -6,8 +6,8 @@
  * open is linked to the test.
  */
 import * as vscode from 'vscode';
-import { buildFixPrompt, type FailedTest } from '../core/assistant/prompts';
-import type { Deps } from '../runs/deps';
+import { buildFixPrompt, type FailedTest } from '../assistant/common/prompts';
+import type { Deps } from '../run/deps';
 import type { TestRunLinks } from './links';
 import type { FailureDescribers } from './register';
 import { testKey, testName } from './testKey';

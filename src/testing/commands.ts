@@ -4,8 +4,8 @@
  */
 import * as vscode from 'vscode';
 import { runOwnCommand } from '../connection/ownCommands';
-import type { TestItemsArgument } from '../core/assistant/testItems';
-import type { Deps } from '../runs/deps';
+import type { TestItemsArgument } from '../assistant/common/testItems';
+import type { Deps } from '../run/deps';
 import { testKey } from './testKey';
 import { TestRunLinks } from './links';
 

@@ -12,8 +12,8 @@
  * state) and is shown through that command and the run's own label in the Runs view.
  */
 import * as vscode from 'vscode';
-import type { FailedTest } from '../core/assistant/prompts';
-import type { Deps } from '../runs/deps';
+import type { FailedTest } from '../assistant/common/prompts';
+import type { Deps } from '../run/deps';
 import { loadTesting } from './load';
 
 export const CREATE_FROM_TESTS = 'agentRuns.testing.createGroup';

@@ -11,12 +11,12 @@ import type { CodeReviewListItem, CodeReviewLists } from '../../src/api/reviewTy
 import type { ServiceSchemaInfo } from '../../src/api/types';
 import type { ConnectionState } from '../../src/connection/connection';
 import type { TokenChange } from '../../src/connection/tokenStore';
-import { RunLedger } from '../../src/core/ledger/ledger';
-import { servedPathsKey } from '../../src/core/reviews/gate';
-import type { ReviewTreeNode } from '../../src/core/reviews/nodes';
+import { RunLedger } from '../../src/run/common/ledger/ledger';
+import { servedPathsKey } from '../../src/reviews/common/gate';
+import type { ReviewTreeNode } from '../../src/reviews/common/nodes';
 import { reviewsGate, type CodeReviewsBase } from '../../src/reviews/gate';
 import { ReviewRows } from '../../src/reviews/rows';
-import { AppNode, RunNode } from '../../src/core/runs/nodes';
+import { AppNode, RunNode } from '../../src/runs/common/nodes';
 import { RunsTreeProvider, type RunsTreeElement } from '../../src/runs/runsTree';
 
 const BASE = 'http://127.0.0.1:1/api/public/v1';

@@ -4,7 +4,7 @@
 // The typing parts (every step, errors, selection, compose) are covered by the UI tests.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { RunRecord } from '../../src/core/ledger/ledger';
+import type { RunRecord } from '../../src/run/common/ledger/ledger';
 import type { AgentRunsTestApi } from '../../src/extension';
 import { readTestContext } from '../support/testContext';
 import { requestsSince } from './emulatorAdmin';

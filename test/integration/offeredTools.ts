@@ -7,7 +7,7 @@
 // (`agentRuns.codeReviews`, `agentRuns.serviceTests`, …), which the extension reports
 // (`api.codeReviews()`, `api.capability(…)`, set with the context keys).
 import * as vscode from 'vscode';
-import { CAPABILITIES, contextKeyOf } from '../../src/core/capabilities';
+import { CAPABILITIES, contextKeyOf } from '../../src/connection/common/capabilities';
 import type { AgentRunsTestApi } from '../../src/extension';
 
 interface ToolContribution {
@@ -29,7 +29,7 @@ export function offeredTools(api: AgentRunsTestApi, extension: vscode.Extension<
     const clause = when.get(name);
     if (clause === undefined) return true;
     if (clause === 'agentRuns.codeReviews') return api.codeReviews();
-    // The other clauses are single capability keys (core/capabilities.ts), reported by the extension.
+    // The other clauses are single capability keys (connection/common/capabilities.ts), reported by the extension.
     const capability = CAPABILITIES.find((c) => contextKeyOf(c) === clause);
     if (capability !== undefined) return api.capability(capability);
     throw new Error(`offeredTools cannot evaluate the when clause "${clause}" of ${name}`);

@@ -8,7 +8,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CodeReviewListItem } from '../../src/api/reviewTypes';
-import type { AppNode } from '../../src/core/runs/nodes';
+import type { AppNode } from '../../src/runs/common/nodes';
 import type { AgentRunsTestApi } from '../../src/extension';
 import type { RunsTreeElement } from '../../src/runs/runsTree';
 import { readTestContext } from '../support/testContext';

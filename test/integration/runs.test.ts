@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { AgentRunsTestApi } from '../../src/extension';
-import type { LedgerChange } from '../../src/core/ledger/ledger';
+import type { LedgerChange } from '../../src/run/common/ledger/ledger';
 import { SEED_TOKEN_FILE_ENV, readTestContext, type IntegrationTestContext } from '../support/testContext';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

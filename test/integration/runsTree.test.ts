@@ -5,7 +5,7 @@
 // base URL switched while the reveal resolved its row's parents (the roots read anew then).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { RunLedger } from '../../src/core/ledger/ledger';
+import { RunLedger } from '../../src/run/common/ledger/ledger';
 import { HOLD_MAX_MS, RunsTreeProvider } from '../../src/runs/runsTree';
 
 const BASE = 'http://127.0.0.1:1/api/public/v1';

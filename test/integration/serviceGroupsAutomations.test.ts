@@ -7,7 +7,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Automation } from '../../src/api/testTypes';
-import type { AppNode } from '../../src/core/runs/nodes';
+import type { AppNode } from '../../src/runs/common/nodes';
 import type { AgentRunsTestApi } from '../../src/extension';
 import type { RunsTreeElement } from '../../src/runs/runsTree';
 import type { TestGroupsElement } from '../../src/testGroups/view';

@@ -1,5 +1,5 @@
 // The run panel's webview as VS Code serves it, in headless Chromium: the panel's own HTML and
-// CSP (src/core/panel/html.ts) from a local origin, with the webview bundle and media/panel.css,
+// CSP (src/panel/common/html.ts) from a local origin, with the webview bundle and media/panel.css,
 // and a stand-in for VS Code's webview host in the page. Used by the browser unit tests
 // (test/unit/webview.browser*.test.ts, through fixtures/webviewSuite.ts), the fault suite
 // (test/faults/support/panelPage.ts) and the bench (bench/webview.ts).
@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { webviewHtml } from '../../src/core/panel/html';
+import { webviewHtml } from '../../src/panel/common/html';
 import { CHROMIUM_ARGS } from './browser';
 import { paths } from './paths';
 
@@ -35,10 +35,10 @@ declare const window: unknown;
 export const WEBVIEW_CHROMIUM = process.env.AGENT_RUNS_CHROMIUM ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const NONCE = 'd2Vidmlldy1wYWdlLW5vbmNlLTEyMzQ1Ng==';
 
-/** The webview bundle built from src/panel-app now (a development build, as the tests want it). */
+/** The webview bundle built from src/panel/page now (a development build, as the tests want it). */
 export async function buildWebviewBundle(): Promise<string> {
   const built = await esbuild.build({
-    entryPoints: [path.join(paths.repoRoot, 'src', 'panel-app', 'main.ts')],
+    entryPoints: [path.join(paths.repoRoot, 'src', 'panel', 'page', 'main.ts')],
     bundle: true,
     format: 'iife',
     platform: 'browser',

@@ -6,10 +6,10 @@ import * as assert from 'node:assert/strict';
 import MarkdownIt from 'markdown-it';
 import { parseCodeReviewDetail, parseCodeReviewLists } from '../../src/api';
 import type { CodeReviewDetail } from '../../src/api/reviewTypes';
-import { plainL10n } from '../../src/core/l10n';
+import { plainL10n } from '../../src/base/common/l10n';
 import {
   DEFAULT_REVIEW_TEXT_BOUNDS, blocksAsMarkdown, blocksAsText, fitBlocks, reviewAsText, reviewBlocks, reviewListAsText, reviewListBlocks,
-} from '../../src/core/assistant/reviewText';
+} from '../../src/assistant/common/reviewText';
 import { DETAIL_A, LIST_ITEM_A, LIST_ITEM_B_MERGED, REVIEW_ITEM_CHANGE, REVIEW_ITEM_TEST, THREAD_COMMENT } from './fixtures/reviewPayloads';
 
 const detailA = (): CodeReviewDetail => parseCodeReviewDetail(DETAIL_A);

@@ -6,18 +6,18 @@ import type * as vscode from 'vscode';
 import * as apiModule from '../../src/api/index';
 import type { AgentRunsApi } from '../../src/api/contract';
 import type { Agent, ServiceSchemaInfo } from '../../src/api/types';
-import { plainL10n } from '../../src/core/l10n';
-import { cut, escapeMarkdown, progressMarkdown, runAsText } from '../../src/core/assistant/format';
-import { buildFixPrompt, followUpConfirmation, startConfirmation, testGroupConfirmation } from '../../src/core/assistant/prompts';
-import type { Deps } from '../../src/runs/deps';
-import { MAX_TOOL_PROMPT, TOOL_NAMES, TOOL_SCHEMAS, ToolInputError, checkToolInput } from '../../src/core/assistant/schemas';
-import { groupByFile, idsFromLabels, isTestItemsArgument, leadingAnnotationStart } from '../../src/core/assistant/testItems';
-import { splitRunAndText } from '../../src/core/assistant/runWords';
+import { plainL10n } from '../../src/base/common/l10n';
+import { cut, escapeMarkdown, progressMarkdown, runAsText } from '../../src/assistant/common/format';
+import { buildFixPrompt, followUpConfirmation, startConfirmation, testGroupConfirmation } from '../../src/assistant/common/prompts';
+import type { Deps } from '../../src/run/deps';
+import { MAX_TOOL_PROMPT, TOOL_NAMES, TOOL_SCHEMAS, ToolInputError, checkToolInput } from '../../src/assistant/common/schemas';
+import { groupByFile, idsFromLabels, isTestItemsArgument, leadingAnnotationStart } from '../../src/assistant/common/testItems';
+import { splitRunAndText } from '../../src/assistant/common/runWords';
 import { loadTools, settings } from './fixtures/assistantTools';
 
 function findRoot(): string {
   for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    if (fs.existsSync(path.join(dir, 'package.json')) && fs.existsSync(path.join(dir, 'src', 'core', 'assistant'))) return dir;
+    if (fs.existsSync(path.join(dir, 'package.json')) && fs.existsSync(path.join(dir, 'src', 'assistant', 'common'))) return dir;
   }
   return process.cwd();
 }

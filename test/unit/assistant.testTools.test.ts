@@ -10,10 +10,10 @@ import type * as vscode from 'vscode';
 import * as apiModule from '../../src/api/index';
 import { ApiError } from '../../src/api/errors';
 import type { AppTest, AppTestDetail, Automation, StartTestRunRequest, TestGroupRunDetail, TestRunDetail, TestUser } from '../../src/api/testTypes';
-import { ToolInputError, checkToolInput } from '../../src/core/assistant/schemas';
-import type { Capability } from '../../src/core/capabilities';
-import type { AutomationRunResult, TestRunResult } from '../../src/runs/sendDoor';
-import type { Deps } from '../../src/runs/deps';
+import { ToolInputError, checkToolInput } from '../../src/assistant/common/schemas';
+import type { Capability } from '../../src/connection/common/capabilities';
+import type { AutomationRunResult, TestRunResult } from '../../src/run/sendDoor';
+import type { Deps } from '../../src/run/deps';
 import { loadParticipant, loadTools, settings } from './fixtures/assistantTools';
 
 const LIST = 'agentRuns_listAppTests';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { ApiError } from '../../src/api/errors';
-import type { UnauthorizedReport } from '../../src/core/connection/unauthorizedReport';
-import { RejectionState, isUnauthorizedReport } from '../../src/core/connection/unauthorizedState';
+import type { UnauthorizedReport } from '../../src/connection/common/unauthorizedReport';
+import { RejectionState, isUnauthorizedReport } from '../../src/connection/common/unauthorizedState';
 
 const A = 'https://a.example.com/api/public/v1';
 const B = 'https://b.example.com/api/public/v1';

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { ApiError } from '../../src/api/errors';
 import type { Automation } from '../../src/api/testTypes';
-import { plainL10n } from '../../src/core/l10n';
-import { type AutomationNode, AutomationsNode, automationChildren, automationRefOf } from '../../src/core/automations/nodes';
-import { failureNotice, refusalReason } from '../../src/core/automations/outcome';
-import { actionsLine, automationsDescription, presentAutomation, triggerLine } from '../../src/core/automations/presentation';
+import { plainL10n } from '../../src/base/common/l10n';
+import { type AutomationNode, AutomationsNode, automationChildren, automationRefOf } from '../../src/automations/common/nodes';
+import { failureNotice, refusalReason } from '../../src/automations/common/outcome';
+import { actionsLine, automationsDescription, presentAutomation, triggerLine } from '../../src/automations/common/presentation';
 
 const NOW = Date.UTC(2026, 5, 15, 12, 0, 0);
 const MIN = 60_000;

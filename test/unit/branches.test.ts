@@ -7,9 +7,9 @@ import { parseCodeReviewLists } from '../../src/api/parseReviews';
 import {
   KNOWN_BRANCHES_MAX, branchesFromReviews, branchesFromVersions, branchesToRemember, branchShown, isMainBranch, knownBranchesKey, mergeBranches,
   orderBranches, reviveKnownBranches, type KnownBranch,
-} from '../../src/core/branches/known';
-import { SYNC_LIMITS, followSync, nextSyncDelay, syncFailureText, syncPhase, type SyncIo } from '../../src/core/branches/sync';
-import { plainL10n } from '../../src/core/l10n';
+} from '../../src/run/common/branches/known';
+import { SYNC_LIMITS, followSync, nextSyncDelay, syncFailureText, syncPhase, type SyncIo } from '../../src/run/common/branches/sync';
+import { plainL10n } from '../../src/base/common/l10n';
 
 describe('known branches', () => {
   it('merges sightings: a branch\'s id and label are one branch, the versions\' id wins, sources and last use kept', () => {

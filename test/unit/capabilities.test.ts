@@ -3,7 +3,7 @@ import { extractSchemaInfo } from '../../src/api/schemaInfo';
 import {
   CAPABILITIES, contextKeyOf, operationsOf, reviveServedList, servedCapabilities, servedOperationsKey, servedPathsKey,
   shouldProbe, type Capability,
-} from '../../src/core/capabilities';
+} from '../../src/connection/common/capabilities';
 import { buildOpenApi } from '../emulator/openapi';
 import { PRESETS } from '../emulator/settings';
 

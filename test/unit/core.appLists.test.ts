@@ -1,9 +1,9 @@
-// The per-app lists under the Runs view's app rows (core/appLists.ts), which the code review
+// The per-app lists under the Runs view's app rows (run/common/appLists.ts), which the code review
 // and automation rows share: one node per app, one read at a time, a read asked for during
 // another done once after it, answers from before another service or token dropped.
 import * as assert from 'node:assert/strict';
-import { AppLists, type AppListNode } from '../../src/core/appLists';
-import type { AppRef } from '../../src/core/reviews/nodes';
+import { AppLists, type AppListNode } from '../../src/run/common/appLists';
+import type { AppRef } from '../../src/reviews/common/nodes';
 
 class Node implements AppListNode {
   state: AppListNode['state'] = { kind: 'unread' };

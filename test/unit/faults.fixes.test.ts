@@ -2,10 +2,10 @@
 // service can send that made the run panel lose content or never show at all.
 import * as assert from 'node:assert/strict';
 import { parseAgent } from '../../src/api/parse';
-import { PanelSession, RunObserver } from '../../src/core/panel/panelModel';
-import { isSafeLinkUrl, parseExtensionMessage, STRING_KEYS, type WebviewStrings } from '../../src/core/panel/protocol';
-import { domKey, keyFromDom } from '../../src/core/panel/render';
-import { TranscriptStore } from '../../src/core/transcript/store';
+import { PanelSession, RunObserver } from '../../src/panel/common/panelModel';
+import { isSafeLinkUrl, parseExtensionMessage, STRING_KEYS, type WebviewStrings } from '../../src/panel/common/protocol';
+import { domKey, keyFromDom } from '../../src/panel/common/render';
+import { TranscriptStore } from '../../src/run/common/transcript/store';
 
 const strings = Object.fromEntries(STRING_KEYS.map((k) => [k, k])) as WebviewStrings;
 

@@ -193,7 +193,7 @@ describe('npm run l10n (scripts/l10n.js)', function () {
     const isL10nT = (decl: ts.Declaration | undefined): boolean => {
       if (!decl || !(ts.isFunctionDeclaration(decl) || ts.isMethodSignature(decl)) || decl.name?.getText() !== 't') return false;
       const file = decl.getSourceFile().fileName.split(path.sep).join('/');
-      if (file.endsWith('/src/core/l10n.ts')) return true;
+      if (file.endsWith('/src/base/common/l10n.ts')) return true;
       // `export namespace l10n { export function t(...) }` in @types/vscode.
       const ns = decl.parent.parent;
       return file.endsWith('/@types/vscode/index.d.ts') && ts.isModuleDeclaration(ns) && ns.name.getText() === 'l10n';

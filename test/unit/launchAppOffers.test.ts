@@ -1,6 +1,6 @@
 // The App IDs the launch form's first step offers, in order, each once, with its project name.
 import * as assert from 'node:assert/strict';
-import { appIdOffers, recentAppsKey } from '../../src/core/launch/appOffers';
+import { appIdOffers, recentAppsKey } from '../../src/launch/common/appOffers';
 
 describe('launch App ID offers', () => {
   it('offers nothing when nothing is known', () => {

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { ApiError, type ApiErrorKind } from '../../src/api/errors';
-import { isUnauthorizedReport } from '../../src/core/connection/unauthorizedState';
-import { describeStartFailure, mayRunExist, unauthorizedReport, type FailureActionId } from '../../src/core/launch/failure';
-import { plainL10n as l10n } from '../../src/core/l10n';
+import { isUnauthorizedReport } from '../../src/connection/common/unauthorizedState';
+import { describeStartFailure, mayRunExist, unauthorizedReport, type FailureActionId } from '../../src/launch/common/failure';
+import { plainL10n as l10n } from '../../src/base/common/l10n';
 
 const TOKEN = 'agr_vgVM0TmuaGrhZz5JnDQtFEvfOSwjDfmvxfjCUqIM';
 const ctx = { model: 'openai/gpt-5', appId: 'app_todo', userEmail: 'dev@example.com', secrets: [TOKEN] };

@@ -2,9 +2,9 @@ import * as assert from 'node:assert/strict';
 import {
   buildStartRequest, checkBranches, checkEmail, checkWebhookUrl, emailToSend, emptyForm, firstProblem,
   formFromRecord, fullPrompt, hasTypedContent, isMultiLine, parseBranches, prefillFromArg, promptPreview, reviveForm,
-} from '../../src/core/launch/form';
-import type { RunRecord } from '../../src/core/ledger/ledger';
-import { plainL10n as l10n } from '../../src/core/l10n';
+} from '../../src/launch/common/form';
+import type { RunRecord } from '../../src/run/common/ledger/ledger';
+import { plainL10n as l10n } from '../../src/base/common/l10n';
 
 describe('launch form', () => {
   it('starts with the documented defaults and the configured app and model', () => {

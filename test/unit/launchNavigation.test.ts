@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { mainSteps, Navigator, type MainStep } from '../../src/core/launch/navigation';
+import { mainSteps, Navigator, type MainStep } from '../../src/launch/common/navigation';
 
 describe('launch navigation', () => {
   const plain = (): MainStep[] => mainSteps({ hasPresets: false, skip: new Set() });

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { emptyForm } from '../../src/core/launch/form';
-import type { ModelCatalog } from '../../src/core/launch/models';
-import { applyPreset, checkPreset, parsePresets } from '../../src/core/launch/presets';
-import { plainL10n as l10n } from '../../src/core/l10n';
+import { emptyForm } from '../../src/launch/common/form';
+import type { ModelCatalog } from '../../src/launch/common/models';
+import { applyPreset, checkPreset, parsePresets } from '../../src/launch/common/presets';
+import { plainL10n as l10n } from '../../src/base/common/l10n';
 
 const live: ModelCatalog = { models: ['hosted/auto', 'openai/gpt-5'], source: 'live' };
 

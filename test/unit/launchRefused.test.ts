@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { ApiError, type ApiErrorKind } from '../../src/api/errors';
 import type { AgentRun, StartAgentRequest } from '../../src/api/types';
-import { refusedValue, type FailureActionId, type StartFailure } from '../../src/core/launch/failure';
-import { acknowledgeRefusal, activeRefusals, addRefusal, cloneForm, emptyForm, firstProblem, reviveForm, type LaunchForm } from '../../src/core/launch/form';
-import { submitLaunch, type SubmitEnv, type SubmitUi } from '../../src/core/launch/submit';
-import { plainL10n } from '../../src/core/l10n';
+import { refusedValue, type FailureActionId, type StartFailure } from '../../src/launch/common/failure';
+import { acknowledgeRefusal, activeRefusals, addRefusal, cloneForm, emptyForm, firstProblem, reviveForm, type LaunchForm } from '../../src/launch/common/form';
+import { submitLaunch, type SubmitEnv, type SubmitUi } from '../../src/launch/common/submit';
+import { plainL10n } from '../../src/base/common/l10n';
 
 function apiError(kind: ApiErrorKind, status: number): ApiError {
   return new ApiError({ kind, status, message: `${kind}.`, mayHaveReachedServer: true });

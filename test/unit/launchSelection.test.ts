@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { buildSelectionAttachment, fenceFor, markdownLanguage } from '../../src/core/launch/selection';
-import { plainL10n as l10n } from '../../src/core/l10n';
+import { buildSelectionAttachment, fenceFor, markdownLanguage } from '../../src/launch/common/selection';
+import { plainL10n as l10n } from '../../src/base/common/l10n';
 
 describe('launch prompt from a selection', () => {
   it('puts the path, the line range and the fenced code with its language', () => {

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { ApiError, type ApiErrorKind } from '../../src/api/errors';
 import type { AgentRun, StartAgentRequest } from '../../src/api/types';
-import type { FailureActionId, StartFailure } from '../../src/core/launch/failure';
-import { emptyForm, type LaunchForm } from '../../src/core/launch/form';
-import { submitLaunch, type ExternalAction, type SubmitEnv, type SubmitUi } from '../../src/core/launch/submit';
-import { plainL10n } from '../../src/core/l10n';
+import type { FailureActionId, StartFailure } from '../../src/launch/common/failure';
+import { emptyForm, type LaunchForm } from '../../src/launch/common/form';
+import { submitLaunch, type ExternalAction, type SubmitEnv, type SubmitUi } from '../../src/launch/common/submit';
+import { plainL10n } from '../../src/base/common/l10n';
 
 const TOKEN = 'agr_0eLHBOQeMA1jI0mzMKfxoWdj63aQfrjwcdipZSPp';
 

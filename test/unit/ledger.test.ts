@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { RunLedger, runState, storageKeyFor, type KeyValueStore, type LedgerChange, type LedgerProblem, type RunRecord } from '../../src/core/ledger/ledger';
+import { RunLedger, runState, storageKeyFor, type KeyValueStore, type LedgerChange, type LedgerProblem, type RunRecord } from '../../src/run/common/ledger/ledger';
 import type { Agent } from '../../src/api/types';
 import { MemoryStore } from './fixtures/memoryStore';
 

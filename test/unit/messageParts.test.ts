@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { attachmentsOf, asJson, sameJson, toolParametersOf } from '../../src/api/json';
-import { attachmentLine, attachmentView, toolParametersLine, toolParametersView } from '../../src/core/transcript/parts';
-import { normalizeMessage, sameMessage, sizeOf } from '../../src/core/transcript/message';
+import { attachmentLine, attachmentView, toolParametersLine, toolParametersView } from '../../src/run/common/transcript/parts';
+import { normalizeMessage, sameMessage, sizeOf } from '../../src/run/common/transcript/message';
 
 describe('message parts: tool parameters and attachments in any shape', () => {
   it('shows object tool parameters as indented JSON, a JSON string indented too, other strings as sent', () => {

@@ -1,14 +1,14 @@
-// The commands one feature runs for another (src/core/ownCommands.ts) exist: each is declared
+// The commands one feature runs for another (src/base/common/ownCommands.ts) exist: each is declared
 // in package.json (or is the focus command VS Code makes for a declared view), and every raw
 // executeCommand('agentRuns.…') in src/ goes through runOwnCommand instead.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { OWN_COMMANDS } from '../../src/core/ownCommands';
+import { OWN_COMMANDS } from '../../src/base/common/ownCommands';
 
 function findRoot(): string {
   for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    if (fs.existsSync(path.join(dir, 'package.json')) && fs.existsSync(path.join(dir, 'src', 'core'))) return dir;
+    if (fs.existsSync(path.join(dir, 'package.json')) && fs.existsSync(path.join(dir, 'src', 'base'))) return dir;
   }
   return process.cwd();
 }

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { parseCodeReviewDetail } from '../../src/api/parseReviews';
 import type { CodeReviewDetail, ReviewComment } from '../../src/api/reviewTypes';
-import { parseExtensionMessage, parseWebviewMessage } from '../../src/core/panel/protocol';
-import { ReviewFeed, type ReviewFeedDeps } from '../../src/core/panel/reviewFeed';
-import { buildReviewView, MAX_REVIEW_ITEMS, MAX_REVIEW_TEXT, threadOrder } from '../../src/core/panel/reviewView';
+import { parseExtensionMessage, parseWebviewMessage } from '../../src/panel/common/protocol';
+import { ReviewFeed, type ReviewFeedDeps } from '../../src/panel/common/reviewFeed';
+import { buildReviewView, MAX_REVIEW_ITEMS, MAX_REVIEW_TEXT, threadOrder } from '../../src/panel/common/reviewView';
 import { DETAIL_A } from './fixtures/reviewPayloads';
 
 const detail = (): CodeReviewDetail => parseCodeReviewDetail(structuredClone(DETAIL_A));

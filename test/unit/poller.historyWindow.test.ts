@@ -2,9 +2,9 @@ import * as assert from 'node:assert/strict';
 import { createClient, type AgentRunsApi } from '../../src/api/index';
 import { ApiError } from '../../src/api/errors';
 import type { Agent, AgentMessage, HistoryLimitParam, ServiceSchemaInfo } from '../../src/api/types';
-import { HistoryWindows, MIN_WINDOW, windowNeeded } from '../../src/core/polling/historyWindow';
-import { DOCUMENTED_HISTORY_PARAM, RunReader, SCHEMA_RETRY_MS, type ReadClient, type RunReaderDeps } from '../../src/core/polling/runReads';
-import { Transcript } from '../../src/core/transcript/transcript';
+import { HistoryWindows, MIN_WINDOW, windowNeeded } from '../../src/run/common/polling/historyWindow';
+import { DOCUMENTED_HISTORY_PARAM, RunReader, SCHEMA_RETRY_MS, type ReadClient, type RunReaderDeps } from '../../src/run/common/polling/runReads';
+import { Transcript } from '../../src/run/common/transcript/transcript';
 import { startEmulator, type Emulator } from '../emulator/index';
 import { adminOk } from '../emulator/testing';
 

@@ -11,7 +11,7 @@ import {
   clampPollerSettings,
   type Clock,
   type PollerSettings,
-} from '../../src/core/polling/poller';
+} from '../../src/run/common/polling/poller';
 
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;

@@ -13,8 +13,8 @@ import {
   type InitMessage,
   type WebviewStrings,
   wireMessageSchema,
-} from '../../src/core/panel/protocol';
-import { compareOrder } from '../../src/core/transcript/order';
+} from '../../src/panel/common/protocol';
+import { compareOrder } from '../../src/run/common/transcript/order';
 
 const strings = Object.fromEntries(STRING_KEYS.map((k) => [k, k])) as WebviewStrings;
 

@@ -5,8 +5,8 @@
  */
 import * as assert from 'node:assert/strict';
 import type { AgentMessage } from '../../src/api/types';
-import { STRING_KEYS, parseExtensionMessage, toWireMessage, type WebviewStrings } from '../../src/core/panel/protocol';
-import { renderMessage, type RenderOptions } from '../../src/core/panel/render';
+import { STRING_KEYS, parseExtensionMessage, toWireMessage, type WebviewStrings } from '../../src/panel/common/protocol';
+import { renderMessage, type RenderOptions } from '../../src/panel/common/render';
 
 const strings = Object.fromEntries(STRING_KEYS.map((k) => [k, `«${k}» {0}`])) as WebviewStrings;
 const opts: RenderOptions = { strings, locale: 'en', now: Date.UTC(2025, 0, 1, 12, 0, 0) };

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { STRING_KEYS, type WebviewStrings } from '../../src/core/panel/protocol';
+import { STRING_KEYS, type WebviewStrings } from '../../src/panel/common/protocol';
 import {
   formatDuration,
   formatRelativeTime,
@@ -11,7 +11,7 @@ import {
   renderMessage,
   type RenderableMessage,
   type RenderOptions,
-} from '../../src/core/panel/render';
+} from '../../src/panel/common/render';
 
 const strings = Object.fromEntries(STRING_KEYS.map((k) => [k, `«${k}» {0}`])) as WebviewStrings;
 const opts: RenderOptions = { strings, locale: 'en', now: Date.UTC(2025, 0, 1, 12, 0, 0) };

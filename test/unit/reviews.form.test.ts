@@ -1,15 +1,15 @@
-// Issue 21: the code review form's own logic (src/core/reviews/): its checks and request, the
+// Issue 21: the code review form's own logic (src/reviews/common/): its checks and request, the
 // name a review is listed under, its steps walked with the launch form's Navigator, and the
 // versions of GET /versions as the form lists them.
 import * as assert from 'node:assert/strict';
 import type { AppVersion } from '../../src/api/reviewTypes';
-import { plainL10n } from '../../src/core/l10n';
+import { plainL10n } from '../../src/base/common/l10n';
 import {
   appChoices, appIdOfArg, applyReviewPreset, buildReviewRequest, emptyReviewForm, hasTypedReview, reviewProblem, reviewPrompt, reviveReviewForm,
   type ReviewForm,
-} from '../../src/core/reviews/form';
-import { reviewNavigator, reviewSteps, type ReviewMainStep } from '../../src/core/reviews/steps';
-import { addVersionPage, versionRow } from '../../src/core/reviews/versions';
+} from '../../src/reviews/common/form';
+import { reviewNavigator, reviewSteps, type ReviewMainStep } from '../../src/reviews/common/steps';
+import { addVersionPage, versionRow } from '../../src/reviews/common/versions';
 
 const filled = (over: Partial<ReviewForm> = {}): ReviewForm => ({ ...emptyReviewForm({ appId: 'app_todo' }), fromBranch: 'main', fromVersion: 'ver_4', toBranch: 'main', toVersion: 'ver_10', ...over });
 

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { extractSchemaInfo } from '../../src/api/schemaInfo';
-import { plainL10n } from '../../src/core/l10n';
-import { codeReviewsServed, reviveServedPaths, servedPathsKey, shouldProbe, type ProbeState } from '../../src/core/reviews/gate';
-import { groupByApp } from '../../src/core/runs/presentation';
+import { plainL10n } from '../../src/base/common/l10n';
+import { codeReviewsServed, reviveServedPaths, servedPathsKey, shouldProbe, type ProbeState } from '../../src/reviews/common/gate';
+import { groupByApp } from '../../src/runs/common/presentation';
 import { buildOpenApi } from '../emulator/openapi';
 import { PRESETS } from '../emulator/settings';
 

@@ -5,10 +5,10 @@ import type { CodeReviewDetail, CodeReviewListItem } from '../../src/api/reviewT
 import { parseCodeReviewLists } from '../../src/api/parseReviews';
 import {
   KNOWN_REVIEWS_MAX, knownFromDetail, rememberReview, reviewIdOf, reviewKey, reviveKnownReviews, trackedMatchesRow, type KnownReview,
-} from '../../src/core/reviews/identity';
-import { ReviewsNode, knownChildren, type ReviewGroupNode, type ReviewNode } from '../../src/core/reviews/nodes';
-import { plainL10n } from '../../src/core/l10n';
-import { presentReview } from '../../src/core/reviews/presentation';
+} from '../../src/reviews/common/identity';
+import { ReviewsNode, knownChildren, type ReviewGroupNode, type ReviewNode } from '../../src/reviews/common/nodes';
+import { plainL10n } from '../../src/base/common/l10n';
+import { presentReview } from '../../src/reviews/common/presentation';
 
 const APP = 'app_todo';
 /** A version C list item: no id, nulls where C allows them. */

@@ -1,12 +1,12 @@
 import * as assert from 'node:assert/strict';
 import type { CodeReviewListItem, CodeReviewLists } from '../../src/api/reviewTypes';
-import { plainL10n } from '../../src/core/l10n';
+import { plainL10n } from '../../src/base/common/l10n';
 import {
   ReviewNode, ReviewsNode, knownChildren, reviewsAppIdOf, type ReviewGroupNode, type ReviewTreeNode,
-} from '../../src/core/reviews/nodes';
+} from '../../src/reviews/common/nodes';
 import {
   conversationPhase, groupDescription, groupReviews, presentReview, reviewIcon, reviewLabel, reviewRequester, reviewVersions,
-} from '../../src/core/reviews/presentation';
+} from '../../src/reviews/common/presentation';
 
 const NOW = Date.UTC(2026, 5, 15, 12, 0, 0);
 const HOUR = 3_600_000;

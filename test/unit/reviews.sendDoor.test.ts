@@ -2,22 +2,22 @@
 // emulator's deployed profile. Acknowledged (202): its conversation is listed as a run of kind
 // code_review (with its reviewId, app, the review's name and model, source 'started') and
 // followed. A send that may have arrived is "may have started" and never sent again; a 409 at
-// the workspace's limit is a refusal, nothing recorded. The form's sending (core/reviews/submit.ts)
+// the workspace's limit is a refusal, nothing recorded. The form's sending (reviews/common/submit.ts)
 // on top of it: the launch form's words and buttons, the form kept.
 import * as assert from 'node:assert/strict';
 import { createClient, type AgentRunsApi } from '../../src/api';
 import { ApiError } from '../../src/api/errors';
 import type { StartCodeReviewRequest } from '../../src/api/reviewTypes';
 import { validateStartCodeReviewRequest } from '../../src/api/validateReviews';
-import { describeStartFailure, resumeOffer, type FailureActionId, type StartFailure } from '../../src/core/launch/failure';
-import { plainL10n } from '../../src/core/l10n';
-import { RunLedger } from '../../src/core/ledger/ledger';
-import { emptyReviewForm } from '../../src/core/reviews/form';
-import { submitReview, type ReviewSubmitEnv } from '../../src/core/reviews/submit';
-import { FollowUpSends } from '../../src/runs/followUpSends';
-import { SendDoor } from '../../src/runs/sendDoor';
-import * as sendPosts from '../../src/runs/sendPosts';
-import { UnconfirmedStarts } from '../../src/runs/unconfirmedStarts';
+import { describeStartFailure, resumeOffer, type FailureActionId, type StartFailure } from '../../src/launch/common/failure';
+import { plainL10n } from '../../src/base/common/l10n';
+import { RunLedger } from '../../src/run/common/ledger/ledger';
+import { emptyReviewForm } from '../../src/reviews/common/form';
+import { submitReview, type ReviewSubmitEnv } from '../../src/reviews/common/submit';
+import { FollowUpSends } from '../../src/run/followUpSends';
+import { SendDoor } from '../../src/run/sendDoor';
+import * as sendPosts from '../../src/run/sendPosts';
+import { UnconfirmedStarts } from '../../src/run/unconfirmedStarts';
 import { SEED, startEmulator, type Emulator } from '../emulator/index';
 import { adminOk } from '../emulator/testing';
 import { MemoryStore } from './fixtures/memoryStore';
@@ -105,7 +105,7 @@ describe('a code review\'s start through the send door (issue 21)', function () 
     assert.equal(describeStartFailure(r.kind === 'failed' ? r.error : undefined, { model: '', appId: SEED.apps.todo, secrets: [] }, plainL10n).message, START_REFUSED);
   });
 
-  describe('the form\'s sending (core/reviews/submit.ts) through the door', () => {
+  describe('the form\'s sending (reviews/common/submit.ts) through the door', () => {
     function env(over: Partial<ReviewSubmitEnv> = {}): ReviewSubmitEnv {
       return {
         l10n: plainL10n,

@@ -3,13 +3,13 @@
 // tab and kept its transcript: four places, four rules. Each surface's own function, fed the
 // one run state, says the same: ended, as the service said it.
 import * as assert from 'node:assert/strict';
-import { RunLedger, type RunRecord } from '../../src/core/ledger/ledger';
-import { isFinishedRun, runState } from '../../src/core/ledger/runState';
-import { runSnapshot } from '../../src/core/ledger/snapshot';
-import { plainL10n } from '../../src/core/l10n';
-import { LifecycleTracker } from '../../src/core/panel/lifecycle';
-import { panelTitle } from '../../src/core/panel/tabTitle';
-import { finishedAlert } from '../../src/core/runs/finishedAlert';
+import { RunLedger, type RunRecord } from '../../src/run/common/ledger/ledger';
+import { isFinishedRun, runState } from '../../src/run/common/ledger/runState';
+import { runSnapshot } from '../../src/run/common/ledger/snapshot';
+import { plainL10n } from '../../src/base/common/l10n';
+import { LifecycleTracker } from '../../src/panel/common/lifecycle';
+import { panelTitle } from '../../src/panel/common/tabTitle';
+import { finishedAlert } from '../../src/runs/common/finishedAlert';
 import { MemoryStore } from './fixtures/memoryStore';
 
 

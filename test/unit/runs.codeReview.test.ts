@@ -1,5 +1,5 @@
 // Issue 20 §1: a code review's conversation (`kind` `code_review`, `reviewId` set), tracked by ID,
-// is labelled as one and takes no follow-ups. One rule decides (core/ledger/runState.ts
+// is labelled as one and takes no follow-ups. One rule decides (run/common/ledger/runState.ts
 // `conversationOf`, through `runState`); each surface's own function, fed the one run state, and
 // the send door, which refuses without a POST, say the same.
 import * as assert from 'node:assert/strict';
@@ -7,19 +7,19 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createClient, type AgentRunsApi } from '../../src/api';
 import type { Agent } from '../../src/api/types';
-import { RunLedger, type RunRecord } from '../../src/core/ledger/ledger';
-import { reviveRecord } from '../../src/core/ledger/record';
-import { conversationOf, runState } from '../../src/core/ledger/runState';
-import { runSnapshot } from '../../src/core/ledger/snapshot';
-import { plainL10n } from '../../src/core/l10n';
-import { buildHeader } from '../../src/core/panel/panelModel';
-import { panelTitle } from '../../src/core/panel/tabTitle';
-import { finishedAlert } from '../../src/core/runs/finishedAlert';
-import { presentRun, runContextValue } from '../../src/core/runs/presentation';
-import { FollowUpSends } from '../../src/runs/followUpSends';
-import { SendDoor } from '../../src/runs/sendDoor';
-import * as sendPosts from '../../src/runs/sendPosts';
-import { UnconfirmedStarts } from '../../src/runs/unconfirmedStarts';
+import { RunLedger, type RunRecord } from '../../src/run/common/ledger/ledger';
+import { reviveRecord } from '../../src/run/common/ledger/record';
+import { conversationOf, runState } from '../../src/run/common/ledger/runState';
+import { runSnapshot } from '../../src/run/common/ledger/snapshot';
+import { plainL10n } from '../../src/base/common/l10n';
+import { buildHeader } from '../../src/panel/common/panelModel';
+import { panelTitle } from '../../src/panel/common/tabTitle';
+import { finishedAlert } from '../../src/runs/common/finishedAlert';
+import { presentRun, runContextValue } from '../../src/runs/common/presentation';
+import { FollowUpSends } from '../../src/run/followUpSends';
+import { SendDoor } from '../../src/run/sendDoor';
+import * as sendPosts from '../../src/run/sendPosts';
+import { UnconfirmedStarts } from '../../src/run/unconfirmedStarts';
 import { SEED, startEmulator, type Emulator } from '../emulator/index';
 import { MemoryStore } from './fixtures/memoryStore';
 

@@ -5,16 +5,16 @@
 import * as assert from 'node:assert/strict';
 import { createClient, type AgentRunsApi } from '../../src/api';
 import { ApiError, conflictCause } from '../../src/api/errors';
-import { RunLedger } from '../../src/core/ledger/ledger';
-import { describeStartFailure } from '../../src/core/launch/failure';
-import { emptyForm } from '../../src/core/launch/form';
-import { submitLaunch, type ExternalAction, type SubmitEnv, type SubmitUi } from '../../src/core/launch/submit';
-import { plainL10n } from '../../src/core/l10n';
-import { followUpConflict } from '../../src/core/runs/refusals';
-import { FollowUpSends } from '../../src/runs/followUpSends';
-import { SendDoor } from '../../src/runs/sendDoor';
-import * as sendPosts from '../../src/runs/sendPosts';
-import { UnconfirmedStarts } from '../../src/runs/unconfirmedStarts';
+import { RunLedger } from '../../src/run/common/ledger/ledger';
+import { describeStartFailure } from '../../src/launch/common/failure';
+import { emptyForm } from '../../src/launch/common/form';
+import { submitLaunch, type ExternalAction, type SubmitEnv, type SubmitUi } from '../../src/launch/common/submit';
+import { plainL10n } from '../../src/base/common/l10n';
+import { followUpConflict } from '../../src/runs/common/refusals';
+import { FollowUpSends } from '../../src/run/followUpSends';
+import { SendDoor } from '../../src/run/sendDoor';
+import * as sendPosts from '../../src/run/sendPosts';
+import { UnconfirmedStarts } from '../../src/run/unconfirmedStarts';
 import { SEED, startEmulator, type Emulator } from '../emulator/index';
 import { MemoryStore } from './fixtures/memoryStore';
 

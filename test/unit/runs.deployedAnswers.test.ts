@@ -2,11 +2,11 @@
 // deployed service answers (service-api-wider.md §1): 202 Accepted for a start and a follow-up.
 import * as assert from 'node:assert/strict';
 import { createClient, type AgentRunsApi } from '../../src/api';
-import { RunLedger } from '../../src/core/ledger/ledger';
-import { FollowUpSends } from '../../src/runs/followUpSends';
-import { SendDoor } from '../../src/runs/sendDoor';
-import * as sendPosts from '../../src/runs/sendPosts';
-import { UnconfirmedStarts } from '../../src/runs/unconfirmedStarts';
+import { RunLedger } from '../../src/run/common/ledger/ledger';
+import { FollowUpSends } from '../../src/run/followUpSends';
+import { SendDoor } from '../../src/run/sendDoor';
+import * as sendPosts from '../../src/run/sendPosts';
+import { UnconfirmedStarts } from '../../src/run/unconfirmedStarts';
 import { SEED, startEmulator, type Emulator } from '../emulator/index';
 import { MemoryStore } from './fixtures/memoryStore';
 

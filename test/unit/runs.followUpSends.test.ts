@@ -3,14 +3,14 @@ import * as FakeTimers from '@sinonjs/fake-timers';
 import type { AgentRunsApi } from '../../src/api/contract';
 import { ApiError, type ApiErrorKind } from '../../src/api/errors';
 import type { Agent, AgentMessage, FollowUpAck } from '../../src/api/types';
-import { plainL10n } from '../../src/core/l10n';
-import { RunLedger, runState } from '../../src/core/ledger/ledger';
-import { Poller, type Clock } from '../../src/core/polling/poller';
-import { applyRead } from '../../src/core/polling/runReads';
-import { describeFollowUpFailure, FOLLOW_UP_SENDS_KEY, FollowUpSends, UNCERTAIN_READ_MS, type SendMemento } from '../../src/runs/followUpSends';
-import { SendDoor } from '../../src/runs/sendDoor';
-import * as sendPosts from '../../src/runs/sendPosts';
-import { UnconfirmedStarts } from '../../src/runs/unconfirmedStarts';
+import { plainL10n } from '../../src/base/common/l10n';
+import { RunLedger, runState } from '../../src/run/common/ledger/ledger';
+import { Poller, type Clock } from '../../src/run/common/polling/poller';
+import { applyRead } from '../../src/run/common/polling/runReads';
+import { describeFollowUpFailure, FOLLOW_UP_SENDS_KEY, FollowUpSends, UNCERTAIN_READ_MS, type SendMemento } from '../../src/run/followUpSends';
+import { SendDoor } from '../../src/run/sendDoor';
+import * as sendPosts from '../../src/run/sendPosts';
+import { UnconfirmedStarts } from '../../src/run/unconfirmedStarts';
 import { MemoryStore } from './fixtures/memoryStore';
 
 function memento(initial: Record<string, unknown> = {}): SendMemento & { data: Map<string, unknown> } {

@@ -5,12 +5,12 @@
 import * as assert from 'node:assert/strict';
 import { createClient, type AgentRunsApi } from '../../src/api';
 import type { Agent } from '../../src/api/types';
-import { RunLedger, runState } from '../../src/core/ledger/ledger';
-import { applyRead } from '../../src/core/polling/runReads';
-import { FollowUpSends } from '../../src/runs/followUpSends';
-import { SendDoor } from '../../src/runs/sendDoor';
-import * as sendPosts from '../../src/runs/sendPosts';
-import { UnconfirmedStarts } from '../../src/runs/unconfirmedStarts';
+import { RunLedger, runState } from '../../src/run/common/ledger/ledger';
+import { applyRead } from '../../src/run/common/polling/runReads';
+import { FollowUpSends } from '../../src/run/followUpSends';
+import { SendDoor } from '../../src/run/sendDoor';
+import * as sendPosts from '../../src/run/sendPosts';
+import { UnconfirmedStarts } from '../../src/run/unconfirmedStarts';
 import { MANUAL_EPOCH, SEED, startEmulator, type Emulator } from '../emulator/index';
 import { waitFor } from '../emulator/testing';
 import { MemoryStore } from './fixtures/memoryStore';

@@ -5,11 +5,11 @@
 import type * as http from 'node:http';
 import * as assert from 'node:assert/strict';
 import { createClient, type AgentRunsApi } from '../../src/api';
-import { RunLedger } from '../../src/core/ledger/ledger';
-import { FollowUpSends } from '../../src/runs/followUpSends';
-import { SendDoor } from '../../src/runs/sendDoor';
-import * as sendPosts from '../../src/runs/sendPosts';
-import { UnconfirmedStarts } from '../../src/runs/unconfirmedStarts';
+import { RunLedger } from '../../src/run/common/ledger/ledger';
+import { FollowUpSends } from '../../src/run/followUpSends';
+import { SendDoor } from '../../src/run/sendDoor';
+import * as sendPosts from '../../src/run/sendPosts';
+import { UnconfirmedStarts } from '../../src/run/unconfirmedStarts';
 import { json, startServer, TOKEN, type TestServer } from './fixtures/apiServers';
 import { MemoryStore } from './fixtures/memoryStore';
 

@@ -5,15 +5,15 @@
 import type * as http from 'node:http';
 import * as assert from 'node:assert/strict';
 import { createClient, type ApiError, type AgentRunsApi } from '../../src/api';
-import { RunLedger } from '../../src/core/ledger/ledger';
-import { refusalWords } from '../../src/core/automations/outcome';
-import { FollowUpSends } from '../../src/runs/followUpSends';
-import { TARGET_SENDS_KEY, UNCERTAIN_TARGET_MS } from '../../src/core/sends/targetSends';
-import { uncertainText } from '../../src/core/sends/uncertainText';
-import { plainL10n } from '../../src/core/l10n';
-import { SendDoor } from '../../src/runs/sendDoor';
-import * as sendPosts from '../../src/runs/sendPosts';
-import { UnconfirmedStarts } from '../../src/runs/unconfirmedStarts';
+import { RunLedger } from '../../src/run/common/ledger/ledger';
+import { refusalWords } from '../../src/automations/common/outcome';
+import { FollowUpSends } from '../../src/run/followUpSends';
+import { TARGET_SENDS_KEY, UNCERTAIN_TARGET_MS } from '../../src/run/common/sends/targetSends';
+import { uncertainText } from '../../src/run/common/sends/uncertainText';
+import { plainL10n } from '../../src/base/common/l10n';
+import { SendDoor } from '../../src/run/sendDoor';
+import * as sendPosts from '../../src/run/sendPosts';
+import { UnconfirmedStarts } from '../../src/run/unconfirmedStarts';
 import { json, startServer, TOKEN, type TestServer } from './fixtures/apiServers';
 import { MemoryStore } from './fixtures/memoryStore';
 

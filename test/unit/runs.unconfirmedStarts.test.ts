@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { firstWords, UNCONFIRMED_STARTS_KEY, UnconfirmedStarts, type StartMemento } from '../../src/runs/unconfirmedStarts';
+import { firstWords, UNCONFIRMED_STARTS_KEY, UnconfirmedStarts, type StartMemento } from '../../src/run/unconfirmedStarts';
 
 function memento(initial: Record<string, unknown> = {}): StartMemento & { data: Map<string, unknown> } {
   const data = new Map<string, unknown>(Object.entries(initial));

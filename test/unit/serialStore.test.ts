@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { SerialStore, type MementoLike } from '../../src/core/serialStore';
+import { SerialStore, type MementoLike } from '../../src/base/common/serialStore';
 
 /**
  * The extension host's global-state memento and the workbench's store, as VS Code wires them

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { ApiError } from '../../src/api/errors';
 import type { TestRunStatus, TestStepStatus } from '../../src/api/testTypes';
-import { plainL10n } from '../../src/core/l10n';
-import { orderSteps, runOutcome, stepOutcome, stepTree, type StepNode, type StepShape } from '../../src/core/serviceTests/outcomes';
-import { branchKey, failedServiceTest, isLive, startFailureText } from '../../src/core/serviceTests/start';
+import { plainL10n } from '../../src/base/common/l10n';
+import { orderSteps, runOutcome, stepOutcome, stepTree, type StepNode, type StepShape } from '../../src/serviceTests/common/outcomes';
+import { branchKey, failedServiceTest, isLive, startFailureText } from '../../src/serviceTests/common/start';
 
 const l = plainL10n;
 

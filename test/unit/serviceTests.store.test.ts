@@ -2,9 +2,9 @@ import * as assert from 'node:assert/strict';
 import * as FakeTimers from '@sinonjs/fake-timers';
 import { ApiError } from '../../src/api/errors';
 import type { TestGroupRunDetail, TestRunDetail, TestRunStatus, TestRunStep, TestStepStatus } from '../../src/api/testTypes';
-import type { Clock } from '../../src/core/clock';
-import { plainL10n } from '../../src/core/l10n';
-import { TestRunStore, type GroupRunUpdate, type ReadEnd, type TestRunReads, type TestRunUpdate } from '../../src/core/serviceTests/store';
+import type { Clock } from '../../src/base/common/clock';
+import { plainL10n } from '../../src/base/common/l10n';
+import { TestRunStore, type GroupRunUpdate, type ReadEnd, type TestRunReads, type TestRunUpdate } from '../../src/serviceTests/common/store';
 
 const FAST = 1_000;
 const BACKGROUND = 15_000;

@@ -2,8 +2,8 @@
 import * as assert from 'node:assert/strict';
 import { parseTestUsers } from '../../src/api/parseTests';
 import type { TestUser } from '../../src/api/testTypes';
-import { plainL10n } from '../../src/core/l10n';
-import { checkTestUser, environmentOf, runsAsDescription, userProblem } from '../../src/core/serviceTests/testUsers';
+import { plainL10n } from '../../src/base/common/l10n';
+import { checkTestUser, environmentOf, runsAsDescription, userProblem } from '../../src/serviceTests/common/testUsers';
 
 const users: TestUser[] = [
   { id: 'tu_test', name: 'Tess', database: 'test', isDisabled: false },

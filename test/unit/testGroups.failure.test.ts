@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { ApiError, type ApiErrorKind } from '../../src/api/errors';
-import { isUnauthorizedReport, RejectionState } from '../../src/core/connection/unauthorizedState';
-import { createFailureActions, unauthorizedReport, type CreateFailureAction } from '../../src/core/testGroups/failure';
+import { isUnauthorizedReport, RejectionState } from '../../src/connection/common/unauthorizedState';
+import { createFailureActions, unauthorizedReport, type CreateFailureAction } from '../../src/testGroups/common/failure';
 
 const BASE = 'https://agents.example.com/api/public/v1';
 

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import type { AppTest, ServiceTestGroup, ServiceTestGroupDetail, ServiceTestGroupMember } from '../../src/api/testTypes';
-import { plainL10n } from '../../src/core/l10n';
+import { plainL10n } from '../../src/base/common/l10n';
 import {
   appsToList, editTestsChoices, groupContextValue, groupRefOf, memberRow, mergeGroups, testCountText, testIdsAfterEdit, unknownIdsMessage, unwritableMembers, groupsReadById, markComponents, componentsUnsaid, unknownTestIds, withoutIds,
-} from '../../src/core/testGroups/serviceGroups';
-import type { TestGroupRecord } from '../../src/core/testGroups/store';
+} from '../../src/testGroups/common/serviceGroups';
+import type { TestGroupRecord } from '../../src/testGroups/common/store';
 
 function local(groupId: string, over: Partial<TestGroupRecord> = {}): TestGroupRecord {
   return { groupId, name: `Local ${groupId}`, appId: 'app_todo', description: null, testCount: 2, testIds: ['t1', 't2'], files: ['a.test.ts'], createdAt: 1, ...over };

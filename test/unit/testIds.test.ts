@@ -5,7 +5,7 @@ import {
   DEFAULT_TEST_FILE_PATTERNS, TestIdPatternError, buildTestsPrompt, compileTestFileGlobs, compileTestIdPattern,
   defaultGroupName, extractTestIds, extractTestIdsSync, globToRegExpSource, globsToWhenClauseRegex,
   mergeFileTestIds, selectionSegments, testNameFromFileName, type ExtractResult, type PatternProblem,
-} from '../../src/core/testIds';
+} from '../../src/testGroups/common/testIds';
 
 // Tests run from a compiled copy (out/ or elsewhere); the fixtures stay in the source tree.
 function findRoot(): string {

@@ -3,9 +3,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentMessage } from '../../src/api/types';
-import { parseJournal } from '../../src/core/transcript/journal';
-import { hash, journalName } from '../../src/core/transcript/runJournal';
-import { TranscriptFiles } from '../../src/core/transcript/transcriptFiles';
+import { parseJournal } from '../../src/run/common/transcript/journal';
+import { hash, journalName } from '../../src/run/common/transcript/runJournal';
+import { TranscriptFiles } from '../../src/run/common/transcript/transcriptFiles';
 import { BASE, message, range } from './fixtures/transcriptMessages';
 
 const log = { info: () => undefined, warn: () => undefined };

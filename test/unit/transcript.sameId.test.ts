@@ -3,12 +3,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentMessage } from '../../src/api/types';
-import { parseJournal } from '../../src/core/transcript/journal';
-import { journalName } from '../../src/core/transcript/runJournal';
-import { Transcript } from '../../src/core/transcript/transcript';
-import { TranscriptFiles } from '../../src/core/transcript/transcriptFiles';
+import { parseJournal } from '../../src/run/common/transcript/journal';
+import { journalName } from '../../src/run/common/transcript/runJournal';
+import { Transcript } from '../../src/run/common/transcript/transcript';
+import { TranscriptFiles } from '../../src/run/common/transcript/transcriptFiles';
 import { BASE, message, range } from './fixtures/transcriptMessages';
-import { hash } from '../../src/core/transcript/runJournal';
+import { hash } from '../../src/run/common/transcript/runJournal';
 
 const log = { info: () => undefined, warn: () => undefined };
 /** Two different messages the service returns under one id. */

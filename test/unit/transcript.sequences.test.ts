@@ -4,11 +4,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { maxSequence, sequenceCeiling } from '../../src/api/sequence';
 import type { Agent, AgentMessage } from '../../src/api/types';
-import { RunLedger } from '../../src/core/ledger/ledger';
-import { RunReader, applyRead, type ReadClient } from '../../src/core/polling/runReads';
-import { HistoryWindows } from '../../src/core/polling/historyWindow';
-import { Transcript } from '../../src/core/transcript/transcript';
-import { TranscriptFiles } from '../../src/core/transcript/transcriptFiles';
+import { RunLedger } from '../../src/run/common/ledger/ledger';
+import { RunReader, applyRead, type ReadClient } from '../../src/run/common/polling/runReads';
+import { HistoryWindows } from '../../src/run/common/polling/historyWindow';
+import { Transcript } from '../../src/run/common/transcript/transcript';
+import { TranscriptFiles } from '../../src/run/common/transcript/transcriptFiles';
 import { BASE, message } from './fixtures/transcriptMessages';
 import { MemoryStore } from './fixtures/memoryStore';
 

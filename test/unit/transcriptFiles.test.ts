@@ -2,8 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { TranscriptFiles, type TranscriptLog } from '../../src/core/transcript/transcriptFiles';
-import { parseJournal } from '../../src/core/transcript/journal';
+import { TranscriptFiles, type TranscriptLog } from '../../src/run/common/transcript/transcriptFiles';
+import { parseJournal } from '../../src/run/common/transcript/journal';
 import { BASE, message, range } from './fixtures/transcriptMessages';
 
 

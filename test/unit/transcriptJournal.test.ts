@@ -2,10 +2,10 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { TranscriptFiles, type TranscriptLog } from '../../src/core/transcript/transcriptFiles';
-import { appendJournal, headerLine, parseJournal, recordLines, rewriteJournal } from '../../src/core/transcript/journal';
-import { chooseEvictions, type JournalFile } from '../../src/core/transcript/diskLimit';
-import { hash } from '../../src/core/transcript/runJournal';
+import { TranscriptFiles, type TranscriptLog } from '../../src/run/common/transcript/transcriptFiles';
+import { appendJournal, headerLine, parseJournal, recordLines, rewriteJournal } from '../../src/run/common/transcript/journal';
+import { chooseEvictions, type JournalFile } from '../../src/run/common/transcript/diskLimit';
+import { hash } from '../../src/run/common/transcript/runJournal';
 import { BASE, T0, message, range } from './fixtures/transcriptMessages';
 
 

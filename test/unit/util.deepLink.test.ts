@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { extractAgentId, isPlausibleAgentId } from '../../src/core/runs/agentId';
-import { buildRunLink, parseRunLink } from '../../src/core/runs/deepLink';
-import { plainL10n } from '../../src/core/l10n';
-import { tokenShapeProblem } from '../../src/core/connection/tokenShape';
+import { extractAgentId, isPlausibleAgentId } from '../../src/runs/common/agentId';
+import { buildRunLink, parseRunLink } from '../../src/runs/common/deepLink';
+import { plainL10n } from '../../src/base/common/l10n';
+import { tokenShapeProblem } from '../../src/connection/common/tokenShape';
 
 const BASE = 'https://agents.example.com/api/public/v1';
 

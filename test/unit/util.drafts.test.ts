@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
-import { Drafts } from '../../src/runs/drafts';
+import { Drafts } from '../../src/run/drafts';
 
 /** The part of vscode.Memento that Drafts uses, in memory. */
 function memento(initial: Record<string, unknown> = {}): vscode.Memento & { data: Map<string, unknown> } {

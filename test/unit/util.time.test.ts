@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { plainL10n } from '../../src/core/l10n';
-import { formatAge, formatDuration, nextAgeTick } from '../../src/core/time';
+import { plainL10n } from '../../src/base/common/l10n';
+import { formatAge, formatDuration, nextAgeTick } from '../../src/base/common/time';
 
 const NOW = Date.UTC(2025, 0, 15, 12, 0, 0);
 const S = 1000;

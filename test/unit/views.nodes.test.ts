@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import type { RunRecord } from '../../src/core/ledger/ledger';
-import { plainL10n } from '../../src/core/l10n';
-import { AppNode, RunNode, RunsTreeModel, agentIdOf, type TreeNode } from '../../src/core/runs/nodes';
-import { groupByApp } from '../../src/core/runs/presentation';
+import type { RunRecord } from '../../src/run/common/ledger/ledger';
+import { plainL10n } from '../../src/base/common/l10n';
+import { AppNode, RunNode, RunsTreeModel, agentIdOf, type TreeNode } from '../../src/runs/common/nodes';
+import { groupByApp } from '../../src/runs/common/presentation';
 
 const NOW = Date.UTC(2025, 0, 15, 12, 0, 0);
 const MIN = 60_000;

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
-import type { RunRecord } from '../../src/core/ledger/ledger';
-import { plainL10n } from '../../src/core/l10n';
+import type { RunRecord } from '../../src/run/common/ledger/ledger';
+import { plainL10n } from '../../src/base/common/l10n';
 import {
   LABEL_MAX, groupByApp, presentRun, runContextValue, runLabel, statusIcon,
-} from '../../src/core/runs/presentation';
+} from '../../src/runs/common/presentation';
 
 const NOW = Date.UTC(2025, 0, 15, 12, 0, 0);
 const MIN = 60_000;

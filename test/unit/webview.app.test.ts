@@ -1,5 +1,5 @@
 /**
- * The webview app (src/panel-app) on a linkedom document. The app is bundled with esbuild
+ * The webview app (src/panel/page) on a linkedom document. The app is bundled with esbuild
  * here (it is compiled against the DOM lib, not part of this node build) and driven through
  * the same validated messages the extension posts. DOMPurify needs a real browser, so these
  * tests use the allow-list sanitizer the app applies after DOMPurify.
@@ -22,7 +22,7 @@ import {
   type WebviewStrings,
   type WebviewToExtensionMessage,
   type WireMessage,
-} from '../../src/core/panel/protocol';
+} from '../../src/panel/common/protocol';
 
 // ------------------------------------------------------------------ minimal DOM typing
 
@@ -84,10 +84,10 @@ async function loadBundle(this: Mocha.Context): Promise<void> {
   const result = await esbuild.build({
     stdin: {
       contents: [
-        "export { App, parseBranches } from './src/panel-app/app';",
-        "export { createAllowListSanitizer, enforceAllowList } from './src/panel-app/sanitize';",
-        "export { forPosting } from './src/core/panel/protocol';",
-        "export { REVEAL_OFFSET_PX } from './src/panel-app/navigation';",
+        "export { App, parseBranches } from './src/panel/page/app';",
+        "export { createAllowListSanitizer, enforceAllowList } from './src/panel/page/sanitize';",
+        "export { forPosting } from './src/panel/common/protocol';",
+        "export { REVEAL_OFFSET_PX } from './src/panel/page/navigation';",
       ].join('\n'),
       resolveDir: process.cwd(),
       loader: 'ts',
@@ -948,7 +948,7 @@ describe('webview app: long runs (find, filters, jumps, gaps, send state, reload
   });
 
   // Issue 20 §1: a code review's conversation takes no follow-ups; the extension says so in the
-  // header (core/ledger/runState.ts conversationOf), and the page offers no box to write one in.
+  // header (run/common/ledger/runState.ts conversationOf), and the page offers no box to write one in.
   it('a code review: labelled, a line instead of the composer, nothing can be sent; the draft stays', () => {
     const h = harness();
     const header = { agentId: 'agent-1', status: 'completed', kind: 'code_review', reviewId: 'rev_1', appId: 'my-app', codeReview: true as const, noFollowUps: true as const };
@@ -968,7 +968,7 @@ describe('webview app: long runs (find, filters, jumps, gaps, send state, reload
     assert.ok(h.q('[data-ui="clone"]').hasAttribute('hidden'), 'a review is started as a review: no Clone Run');
 
     // Issue 33 §8: once the review is read, the badge says the review's status (as the tab
-    // does, core/panel/tabTitle.ts), and the conversation's own status moves to the details.
+    // does, panel/common/tabTitle.ts), and the conversation's own status moves to the details.
     assert.equal(h.q('.status-badge').textContent, strings.statusCompleted);
     assert.ok(h.q('.fact-conversation').hasAttribute('hidden'));
     const review = { reviewId: 'rev_1', status: 'open', changes: [], comments: [], tests: [], thread: [], counts: { changes: 0, comments: 0, tests: 0, thread: 0 } };

@@ -6,7 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { STRING_KEYS, forPosting, toWireMessage, type WebviewStrings, type WireMessage } from '../../src/core/panel/protocol';
+import { STRING_KEYS, forPosting, toWireMessage, type WebviewStrings, type WireMessage } from '../../src/panel/common/protocol';
 import { initWith } from './fixtures/webviewInit';
 import { webviewSuite } from './fixtures/webviewSuite';
 

@@ -8,7 +8,7 @@
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { AgentMessage } from '../../src/api/types';
-import { MAX_WIRE_CONTENT_CHARS, PROTOCOL_VERSION, STRING_KEYS, forPosting, toWireMessage, type InitMessage, type WebviewStrings, type WireMessage } from '../../src/core/panel/protocol';
+import { MAX_WIRE_CONTENT_CHARS, PROTOCOL_VERSION, STRING_KEYS, forPosting, toWireMessage, type InitMessage, type WebviewStrings, type WireMessage } from '../../src/panel/common/protocol';
 import { readPanelState } from '../support/webviewPage';
 import { webviewSuite } from './fixtures/webviewSuite';
 

@@ -1,9 +1,9 @@
-// Which draft the run panel reports is kept (core/panel/draftRule.ts). The case that made it:
+// Which draft the run panel reports is kept (panel/common/draftRule.ts). The case that made it:
 // a follow-up sent, the window reloaded before the page saved its cleared composer, the run read
 // (the follow-up settled) before the panel came back; the page's stale copy of the sent text,
 // restored and reported, came back as a draft (a UI fault scenario on a clean clone).
 import * as assert from 'node:assert/strict';
-import { keepsDraft } from '../../src/core/panel/draftRule';
+import { keepsDraft } from '../../src/panel/common/draftRule';
 
 describe('run panel drafts: what the page reports is kept unless it is a send', () => {
   const sent = ['Rename the flag to enable_cache'];

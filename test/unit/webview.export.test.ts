@@ -4,10 +4,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentMessage } from '../../src/api/types';
-import { messageToMarkdown, toJson, toMarkdown, writeJson, writeMarkdown, type ExportSink, type ExportTranscript } from '../../src/core/panel/export';
-import { writeExportFile } from '../../src/core/panel/exportFile';
-import { Transcript } from '../../src/core/transcript/transcript';
-import { TranscriptFiles } from '../../src/core/transcript/transcriptFiles';
+import { messageToMarkdown, toJson, toMarkdown, writeJson, writeMarkdown, type ExportSink, type ExportTranscript } from '../../src/run/common/export/export';
+import { writeExportFile } from '../../src/run/common/export/exportFile';
+import { Transcript } from '../../src/run/common/transcript/transcript';
+import { TranscriptFiles } from '../../src/run/common/transcript/transcriptFiles';
 
 const T0 = Date.UTC(2025, 0, 1, 9, 0, 0);
 const TOKEN = 'svc_live_9f8e7d6c5b4a39281706f5e4d3c2b1a0';

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { LifecycleTracker, laneDurations, latestTime, stallCheck } from '../../src/core/panel/lifecycle';
+import { LifecycleTracker, laneDurations, latestTime, stallCheck } from '../../src/panel/common/lifecycle';
 
 const T0 = Date.UTC(2025, 0, 1, 9, 0, 0);
 const s = (n: number) => n * 1_000;

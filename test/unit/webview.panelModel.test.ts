@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import type { Agent, AgentMessage } from '../../src/api/types';
-import { PanelSession, RunObserver, buildHeader, type RunView } from '../../src/core/panel/panelModel';
-import { compareOrder } from '../../src/core/transcript/order';
-import { STRING_KEYS, parseExtensionMessage, type InitMessage, type UpdateMessage, type WebviewStrings } from '../../src/core/panel/protocol';
-import { TranscriptStore } from '../../src/core/transcript/store';
+import { PanelSession, RunObserver, buildHeader, type RunView } from '../../src/panel/common/panelModel';
+import { compareOrder } from '../../src/run/common/transcript/order';
+import { STRING_KEYS, parseExtensionMessage, type InitMessage, type UpdateMessage, type WebviewStrings } from '../../src/panel/common/protocol';
+import { TranscriptStore } from '../../src/run/common/transcript/store';
 
 const T0 = Date.UTC(2025, 0, 1, 9, 0, 0);
 const strings = Object.fromEntries(STRING_KEYS.map((k) => [k, k])) as WebviewStrings;

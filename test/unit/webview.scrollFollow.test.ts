@@ -1,5 +1,5 @@
 /**
- * What a scroll mounts and when (src/panel-app/scrollFollow.ts), on the real History over a
+ * What a scroll mounts and when (src/panel/page/scrollFollow.ts), on the real History over a
  * linkedom document: a jump's frame mounts only the view, and the rows around it come in idle
  * slices of one step (`OVERSCAN_STEP_PX` above and below) each when a step takes the slice's
  * time, so no frame or idle task renders a whole overscan at once. Rows are estimated at 66 px
@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
-import { STRING_KEYS, type WebviewStrings, type WireMessage } from '../../src/core/panel/protocol';
+import { STRING_KEYS, type WebviewStrings, type WireMessage } from '../../src/panel/common/protocol';
 
 interface DomEl {
   getAttribute(name: string): string | null;
@@ -139,9 +139,9 @@ describe('webview: scrolling mounts the view in its frame and the rows around it
     const result = await esbuild.build({
       stdin: {
         contents: [
-          "export { History, JUMP_OVERSCAN_PX, OVERSCAN_PX } from './src/panel-app/history';",
-          "export { ScrollFollower, FILL_SLICE_MS, OVERSCAN_STEP_PX } from './src/panel-app/scrollFollow';",
-          "export { createAllowListSanitizer } from './src/panel-app/sanitize';",
+          "export { History, JUMP_OVERSCAN_PX, OVERSCAN_PX } from './src/panel/page/history';",
+          "export { ScrollFollower, FILL_SLICE_MS, OVERSCAN_STEP_PX } from './src/panel/page/scrollFollow';",
+          "export { createAllowListSanitizer } from './src/panel/page/sanitize';",
         ].join('\n'),
         resolveDir: process.cwd(),
         loader: 'ts',

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import type { AgentMessage } from '../../src/api/types';
-import { hashString } from '../../src/core/transcript/message';
-import { Transcript } from '../../src/core/transcript/transcript';
-import { TranscriptStore } from '../../src/core/transcript/store';
+import { hashString } from '../../src/run/common/transcript/message';
+import { Transcript } from '../../src/run/common/transcript/transcript';
+import { TranscriptStore } from '../../src/run/common/transcript/store';
 
 const T0 = Date.UTC(2025, 0, 1);
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { runOwnCommand } from '../ownCommands';
-import { tokenShapeProblem } from '../../core/connection/tokenShape';
+import { tokenShapeProblem } from '../common/tokenShape';
 import type { ConnectionServices } from '../connection';
 
 /**

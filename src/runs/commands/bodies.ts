@@ -17,7 +17,7 @@ export { copyAgentIdCommand } from './copyAgentId';
 export { openRunCommand } from './openRun';
 export { refreshCommand } from './refresh';
 // What "your run finished" says: loaded with the commands it offers (src/runs/alerts.ts), not at activation.
-export { finishedAlert } from '../../core/runs/finishedAlert';
+export { finishedAlert } from '../common/finishedAlert';
 export { notificationMode, showFinished, showOffline } from './finishedNotice';
 export { askInsecure, clearToken, explainMissing, setBaseUrl, setToken } from '../../connection/commands/bodies';
 // The row of a start that may have arrived: the first time one shows (src/runs/runsTree.ts).

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { isFinishedRun } from '../../core/ledger/ledger';
-import type { GlueDeps } from '../glueDeps';
+import { isFinishedRun } from '../../run/common/ledger/ledger';
+import type { GlueDeps } from '../../run/glueDeps';
 
 export async function clearFinishedCommand(deps: GlueDeps) {
   const ledger = deps.ledger();

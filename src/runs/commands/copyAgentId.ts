@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { GlueDeps } from '../glueDeps';
+import type { GlueDeps } from '../../run/glueDeps';
 import { resolveRunHere } from './pickRun';
 
 export async function copyAgentIdCommand(deps: GlueDeps, arg?: unknown) {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { GlueDeps } from '../glueDeps';
-import { buildRunLink } from '../../core/runs/deepLink';
+import type { GlueDeps } from '../../run/glueDeps';
+import { buildRunLink } from '../common/deepLink';
 import { resolveRunHere } from './pickRun';
 
 /**

@@ -1,8 +1,8 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { GlueDeps } from '../glueDeps';
-import { runSnapshot } from '../../core/ledger/snapshot';
+import type { GlueDeps } from '../../run/glueDeps';
+import { runSnapshot } from '../../run/common/ledger/snapshot';
 import { resolveRunHere } from './pickRun';
 
 type Format = 'markdown' | 'json';

@@ -4,8 +4,8 @@
  */
 import * as vscode from 'vscode';
 import { runOwnCommand } from '../../connection/ownCommands';
-import type { RunRecord } from '../../core/ledger/ledger';
-import type { FinishedAlert } from '../../core/runs/finishedAlert';
+import type { RunRecord } from '../../run/common/ledger/ledger';
+import type { FinishedAlert } from '../common/finishedAlert';
 
 export type NotificationMode = 'all' | 'failuresOnly' | 'off';
 

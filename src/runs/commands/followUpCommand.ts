@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
 import { runOwnCommand } from '../../connection/ownCommands';
-import type { GlueDeps } from '../glueDeps';
-import { runState } from '../../core/ledger/runState';
-import { runLabel } from '../../core/runs/presentation';
-import { noFollowUpsText } from '../../core/runs/refusals';
-import { discardFollowUp, followUpFailure, submitFollowUp } from '../followUp';
-import type { FollowUpOffer } from '../followUp';
-import type { SendState } from '../followUpSends';
+import type { GlueDeps } from '../../run/glueDeps';
+import { runState } from '../../run/common/ledger/runState';
+import { runLabel } from '../common/presentation';
+import { noFollowUpsText } from '../common/refusals';
+import { discardFollowUp, followUpFailure, submitFollowUp } from '../../run/followUp';
+import type { FollowUpOffer } from '../../run/followUp';
+import type { SendState } from '../../run/followUpSends';
 import { resolveRunHere } from './pickRun';
 
 /**

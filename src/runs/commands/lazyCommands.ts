@@ -1,6 +1,6 @@
 /** The run commands (Send Follow-up, Export Run…, Open, Refresh, Remove, Clear Finished, Copy Agent ID, Copy Link, Track Run by ID) and the run links, registered at activation; their bodies load on first use (dist/runCommands.js). */
 import * as vscode from 'vscode';
-import type { GlueDeps } from '../glueDeps';
+import type { GlueDeps } from '../../run/glueDeps';
 import type * as Bodies from './bodies';
 
 let loaded: typeof Bodies | undefined;

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { GlueDeps } from '../glueDeps';
+import type { GlueDeps } from '../../run/glueDeps';
 import { resolveRun } from './pickRun';
 
 export async function openRunCommand(deps: GlueDeps, arg?: unknown) {

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { runOwnCommand } from '../../connection/ownCommands';
-import type { GlueDeps } from '../glueDeps';
-import { agentIdOf } from '../../core/runs/nodes';
-import { presentRun } from '../../core/runs/presentation';
+import type { GlueDeps } from '../../run/glueDeps';
+import { agentIdOf } from '../common/nodes';
+import { presentRun } from '../common/presentation';
 
 interface RunPick extends vscode.QuickPickItem {
   agentId: string;

@@ -1,4 +1,4 @@
-import type { GlueDeps } from '../glueDeps';
+import type { GlueDeps } from '../../run/glueDeps';
 import { refreshRuns } from './refreshRun';
 
 /** The view's Refresh: reads every unfinished run now and redraws the list. */

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { GlueDeps } from '../glueDeps';
+import type { GlueDeps } from '../../run/glueDeps';
 import { selectedRunIds } from './pickRun';
 
 /** Reads the selected runs now (finished ones too: a follow-up may have restarted them elsewhere). */

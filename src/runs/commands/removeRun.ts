@@ -1,4 +1,4 @@
-import type { GlueDeps } from '../glueDeps';
+import type { GlueDeps } from '../../run/glueDeps';
 import { selectedRunIds } from './pickRun';
 
 /** Removes runs from the list only: the service keeps them, and "Track Run by ID" brings one back. */

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { GlueDeps } from '../glueDeps';
-import { extractAgentId } from '../../core/runs/agentId';
+import type { GlueDeps } from '../../run/glueDeps';
+import { extractAgentId } from '../common/agentId';
 
 /**
  * Adds a run started elsewhere (the service has no list endpoint): reads it once to make

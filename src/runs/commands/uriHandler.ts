@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { runOwnCommand } from '../../connection/ownCommands';
-import type { GlueDeps } from '../glueDeps';
+import type { GlueDeps } from '../../run/glueDeps';
 import { normalizeBaseUrl } from '../../api/baseUrl';
-import { parseRunLink } from '../../core/runs/deepLink';
+import { parseRunLink } from '../common/deepLink';
 import { trackRun } from './trackRun';
 
 /**

@@ -116,7 +116,7 @@ describe('faults in the extension host (real glue, real HTTP, trace logging)', f
       // as unreachable because the old one was (the view would say "cannot be reached" instead
       // of asking for a token).
       await waitFor('the connectivity of the new service to be unknown/online', () => host.api.connection().online, 5_000)
-        .catch(() => assert.fail('BUG (glue): the old service\'s offline state is still reported for the new base URL (src/runs/runSync.ts / src/extension.ts keep it across base URL changes)'));
+        .catch(() => assert.fail('BUG (glue): the old service\'s offline state is still reported for the new base URL (src/run/runSync.ts / src/extension.ts keep it across base URL changes)'));
     } finally {
       await config.update('baseUrl', host.baseUrl, vscode.ConfigurationTarget.Global);
       await host.clearFaults();

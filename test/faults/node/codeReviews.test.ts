@@ -1,6 +1,6 @@
 // "Start Code Review…" sent while the connection or the service fails after the request
 // arrived, and at the workspace's concurrent-agent limit (issue 21): the form's own sending
-// (src/core/reviews/submit.ts) through the send door (src/runs/sendDoor.ts, its POST in
+// (src/reviews/common/submit.ts) through the send door (src/run/sendDoor.ts, its POST in
 // sendPosts.ts) with the real client against the emulator's deployed profile. The emulator's
 // request log counts the POSTs and its state counts the reviews: the request is sent once, the
 // review exists once, the person is told it may have started (and the Runs view shows it so),
@@ -10,15 +10,15 @@ import * as assert from 'node:assert/strict';
 import { createClient } from '../../../src/api/client';
 import type { AgentRunsApi } from '../../../src/api/contract';
 import { validateStartCodeReviewRequest } from '../../../src/api/validateReviews';
-import { describeStartFailure, resumeOffer, type FailureActionId, type StartFailure } from '../../../src/core/launch/failure';
-import { plainL10n } from '../../../src/core/l10n';
-import { RunLedger } from '../../../src/core/ledger/ledger';
-import { emptyReviewForm, type ReviewForm } from '../../../src/core/reviews/form';
-import { submitReview, type ReviewSubmitEnv, type ReviewSubmitUi } from '../../../src/core/reviews/submit';
-import { FollowUpSends } from '../../../src/runs/followUpSends';
-import { SendDoor } from '../../../src/runs/sendDoor';
-import * as sendPosts from '../../../src/runs/sendPosts';
-import { UnconfirmedStarts } from '../../../src/runs/unconfirmedStarts';
+import { describeStartFailure, resumeOffer, type FailureActionId, type StartFailure } from '../../../src/launch/common/failure';
+import { plainL10n } from '../../../src/base/common/l10n';
+import { RunLedger } from '../../../src/run/common/ledger/ledger';
+import { emptyReviewForm, type ReviewForm } from '../../../src/reviews/common/form';
+import { submitReview, type ReviewSubmitEnv, type ReviewSubmitUi } from '../../../src/reviews/common/submit';
+import { FollowUpSends } from '../../../src/run/followUpSends';
+import { SendDoor } from '../../../src/run/sendDoor';
+import * as sendPosts from '../../../src/run/sendPosts';
+import { UnconfirmedStarts } from '../../../src/run/unconfirmedStarts';
 import type { Emulator, FaultRule } from '../../emulator/index';
 import { scenario, type Scenario } from '../registry';
 import { admin, useEmulator } from '../support/emulatorFixture';

@@ -1,5 +1,5 @@
 // Follow-ups and starts sent while the page is rebuilt, the window reloads, or the person clicks
-// twice: the extension's own send locks (src/runs/followUpSends.ts, src/runs/unconfirmedStarts.ts)
+// twice: the extension's own send locks (src/run/followUpSends.ts, src/run/unconfirmedStarts.ts)
 // with the real client against the emulator (real clock, so the service's timestamps and the
 // extension's agree as they do in production). The emulator's request log counts the POSTs and
 // its state counts what arrived; a "reload" is the old client torn down and a new lock built
@@ -8,8 +8,8 @@ import * as assert from 'node:assert/strict';
 import { createClient } from '../../../src/api/client';
 import type { AgentRunsApi } from '../../../src/api/contract';
 import type { FollowUpAck } from '../../../src/api/types';
-import { FollowUpSends, type SendMemento } from '../../../src/runs/followUpSends';
-import { UnconfirmedStarts } from '../../../src/runs/unconfirmedStarts';
+import { FollowUpSends, type SendMemento } from '../../../src/run/followUpSends';
+import { UnconfirmedStarts } from '../../../src/run/unconfirmedStarts';
 import { startEmulator, type Emulator } from '../../emulator/index';
 import { adminOk } from '../../emulator/testing';
 import { registerEmulatorTokens, scenario, type Scenario } from '../registry';

@@ -10,7 +10,7 @@ import { scenario } from '../registry';
 import type { Emulator } from '../../emulator/index';
 import { admin, requests, startRun, useEmulator } from '../support/emulatorFixture';
 import { Pipeline } from '../support/pipeline';
-import { runState, type RunRecord } from '../../../src/core/ledger/ledger';
+import { runState, type RunRecord } from '../../../src/run/common/ledger/ledger';
 
 const SECOND = 1_000;
 

@@ -3,7 +3,7 @@
 // control characters), not in the persisted ledger or the exports.
 import * as assert from 'node:assert/strict';
 import { isInsecureRemote, isLoopbackHost } from '../../../src/api/baseUrl';
-import { toJson, toMarkdown } from '../../../src/core/panel/export';
+import { toJson, toMarkdown } from '../../../src/run/common/export/export';
 import type { Emulator } from '../../emulator/index';
 import { scenario, type Scenario } from '../registry';
 import { agentPath, startRun, useEmulator } from '../support/emulatorFixture';

@@ -15,9 +15,9 @@
 // poller's (reads happen); both start at 2026-01-01T00:00:00Z, so their timestamps agree.
 import * as assert from 'node:assert/strict';
 import { isTerminalStatus, type StartAgentRequest } from '../../../src/api/types';
-import type { RunRecord } from '../../../src/core/ledger/ledger';
-import { runState } from '../../../src/core/ledger/runState';
-import { afterPost } from '../../../src/runs/afterPost';
+import type { RunRecord } from '../../../src/run/common/ledger/ledger';
+import { runState } from '../../../src/run/common/ledger/runState';
+import { afterPost } from '../../../src/run/afterPost';
 import type { Emulator } from '../../emulator/index';
 import { ApiCaller, type Json } from '../../emulator/testing';
 import { scenario, type Scenario } from '../registry';

@@ -1,5 +1,5 @@
 // "Start Agent Run" sent while the connection or the service fails after the request may have
-// arrived: the launch flow's own submit logic (src/core/launch/submit.ts) with the real client
+// arrived: the launch flow's own submit logic (src/launch/common/submit.ts) with the real client
 // against the emulator. The emulator's request log counts the POSTs and its state counts the
 // runs: the request is sent once, the run exists once, the person is told it may exist and
 // offered "Track Run by ID", and nothing is repeated unless the person clicks Retry.
@@ -7,10 +7,10 @@ import * as assert from 'node:assert/strict';
 import { createClient } from '../../../src/api/client';
 import type { AgentRunsApi } from '../../../src/api/contract';
 import { validateStartAgentRequest } from '../../../src/api/validate';
-import type { FailureActionId, StartFailure } from '../../../src/core/launch/failure';
-import { emptyForm } from '../../../src/core/launch/form';
-import { submitLaunch, type ExternalAction, type SubmitEnv, type SubmitUi } from '../../../src/core/launch/submit';
-import { plainL10n } from '../../../src/core/l10n';
+import type { FailureActionId, StartFailure } from '../../../src/launch/common/failure';
+import { emptyForm } from '../../../src/launch/common/form';
+import { submitLaunch, type ExternalAction, type SubmitEnv, type SubmitUi } from '../../../src/launch/common/submit';
+import { plainL10n } from '../../../src/base/common/l10n';
 import type { Emulator, FaultRule } from '../../emulator/index';
 import { scenario } from '../registry';
 import { admin, useEmulator } from '../support/emulatorFixture';

@@ -1,7 +1,7 @@
 // The app's test runs, group runs and automation runs (issue 22) sent while the answer fails
 // after the request arrived and did its work (the connection reset, the answer held past the
 // client's wait, a 502), each send in each way, and at the service's limit: each through the send door
-// (src/runs/sendDoor.ts, its requests in sendPosts.ts) with the real client against the
+// (src/run/sendDoor.ts, its requests in sendPosts.ts) with the real client against the
 // emulator's deployed profile, and told in the words the product shows for it (the Test
 // Explorer's run: src/serviceTests/runner.ts → startFailureText; Run Now, Rename and Delete of a
 // group: src/automations/runNow.ts, src/testGroups/serviceCommands.ts → failureNotice). The
@@ -14,14 +14,14 @@ import { describeApiError } from '../../../src/api/describe';
 import { isApiError } from '../../../src/api/errors';
 import { createClient } from '../../../src/api/client';
 import type { AgentRunsApi } from '../../../src/api/contract';
-import { failureNotice, type Notice } from '../../../src/core/automations/outcome';
-import { plainL10n } from '../../../src/core/l10n';
-import { RunLedger } from '../../../src/core/ledger/ledger';
-import { startFailureText } from '../../../src/core/serviceTests/start';
-import { FollowUpSends } from '../../../src/runs/followUpSends';
-import { SendDoor } from '../../../src/runs/sendDoor';
-import * as sendPosts from '../../../src/runs/sendPosts';
-import { UnconfirmedStarts } from '../../../src/runs/unconfirmedStarts';
+import { failureNotice, type Notice } from '../../../src/automations/common/outcome';
+import { plainL10n } from '../../../src/base/common/l10n';
+import { RunLedger } from '../../../src/run/common/ledger/ledger';
+import { startFailureText } from '../../../src/serviceTests/common/start';
+import { FollowUpSends } from '../../../src/run/followUpSends';
+import { SendDoor } from '../../../src/run/sendDoor';
+import * as sendPosts from '../../../src/run/sendPosts';
+import { UnconfirmedStarts } from '../../../src/run/unconfirmedStarts';
 import type { Emulator } from '../../emulator/index';
 import { scenario, type Scenario } from '../registry';
 import { admin, useEmulator } from '../support/emulatorFixture';

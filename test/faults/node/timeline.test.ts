@@ -2,7 +2,7 @@
 // minutes and back, failing with 503 for minutes, rate limiting with and without
 // Retry-After, and a token revoked while several runs are followed.
 import * as assert from 'node:assert/strict';
-import { RATE_LIMIT_DEFAULT_MS, RATE_LIMIT_STAGGER_MS } from '../../../src/core/polling/poller';
+import { RATE_LIMIT_DEFAULT_MS, RATE_LIMIT_STAGGER_MS } from '../../../src/run/common/polling/poller';
 import { scenario } from '../registry';
 import { admin, newToken, startRun, useEmulator } from '../support/emulatorFixture';
 import { Pipeline } from '../support/pipeline';

@@ -11,14 +11,14 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { TranscriptFiles } from '../../../src/core/transcript/transcriptFiles';
-import { parseJournal } from '../../../src/core/transcript/journal';
-import { hash } from '../../../src/core/transcript/runJournal';
+import { TranscriptFiles } from '../../../src/run/common/transcript/transcriptFiles';
+import { parseJournal } from '../../../src/run/common/transcript/journal';
+import { hash } from '../../../src/run/common/transcript/runJournal';
 import { scenario } from '../registry';
 
 const BASE = 'https://faults.example/api/public/v1';
 const RUN = 'run-killed';
-const FILES_MODULE = require.resolve('../../../src/core/transcript/transcriptFiles');
+const FILES_MODULE = require.resolve('../../../src/run/common/transcript/transcriptFiles');
 
 /** The writer: polls of a 50-message window, 2 KB each, saved one after another; prints "saved <n>" after each save. */
 const WRITER = `

@@ -5,7 +5,7 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import { STRING_KEYS, type WebviewStrings } from '../../../src/core/panel/protocol';
+import { STRING_KEYS, type WebviewStrings } from '../../../src/panel/common/protocol';
 import {
   buildWebviewBundle, launchChromium, openWebviewPage, pageErrors, readPanelState, serveWebview, type PanelState, type WebviewServer,
 } from '../../support/webviewPage';

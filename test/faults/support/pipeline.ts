@@ -1,4 +1,4 @@
-// The follow pipeline without VS Code, wired the way src/runs/runSync.ts (RunSync) wires it:
+// The follow pipeline without VS Code, wired the way src/run/runSync.ts (RunSync) wires it:
 // the real HTTP client against the emulator, the real poller on virtual time, the real run
 // ledger and transcript store, and describeApiError for what the person would read. Every
 // place text ends up (log lines, error messages and their causes, the persisted ledger, the
@@ -8,15 +8,15 @@ import type { AgentRunsApi, RequestLogEntry, Timeouts } from '../../../src/api/c
 import { describeApiError } from '../../../src/api/describe';
 import { isApiError } from '../../../src/api/errors';
 import type { Agent, RunStatus } from '../../../src/api/types';
-import { Emitter } from '../../../src/core/events';
-import { RunLedger, type KeyValueStore } from '../../../src/core/ledger/ledger';
-import { Poller, type PollerSettings } from '../../../src/core/polling/poller';
-import { HistoryWindows } from '../../../src/core/polling/historyWindow';
-import { RunReader, applyRead } from '../../../src/core/polling/runReads';
-import type { RunRecord } from '../../../src/core/ledger/ledger';
-import { afterPost } from '../../../src/runs/afterPost';
-import { TranscriptStore } from '../../../src/core/transcript/store';
-import { TranscriptFiles } from '../../../src/core/transcript/transcriptFiles';
+import { Emitter } from '../../../src/base/common/events';
+import { RunLedger, type KeyValueStore } from '../../../src/run/common/ledger/ledger';
+import { Poller, type PollerSettings } from '../../../src/run/common/polling/poller';
+import { HistoryWindows } from '../../../src/run/common/polling/historyWindow';
+import { RunReader, applyRead } from '../../../src/run/common/polling/runReads';
+import type { RunRecord } from '../../../src/run/common/ledger/ledger';
+import { afterPost } from '../../../src/run/afterPost';
+import { TranscriptStore } from '../../../src/run/common/transcript/store';
+import { TranscriptFiles } from '../../../src/run/common/transcript/transcriptFiles';
 import type { Scenario } from '../registry';
 import { VirtualClock } from './virtualClock';
 

@@ -1,7 +1,7 @@
 // Virtual time for the poller (its injected `Clock`), while HTTP stays real: time only moves
 // when the test says so, and it never moves while a request is in flight, so "ten minutes
 // without the service" takes a second and every timing is exact.
-import type { Clock } from '../../../src/core/clock';
+import type { Clock } from '../../../src/base/common/clock';
 
 interface Timer {
   id: number;

@@ -228,7 +228,7 @@ describe('faults in the workbench (what a person sees)', function () {
     s.note(`tree row: ${show(rowText.replace(/\s+/g, ' ')).slice(0, 120)}; notification: ${show(toastText.replace(/\s+/g, ' ')).slice(0, 120)}`);
     const problems: string[] = [];
     if (raw.test(rowText)) {
-      problems.push('the tree row (src/core/runs/presentation.ts runLabel/statusText)');
+      problems.push('the tree row (src/runs/common/presentation.ts runLabel/statusText)');
     }
     if (raw.test(toastText)) {
       problems.push('the failure notification (src/runs/alerts.ts)');

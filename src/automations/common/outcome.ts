@@ -1,0 +1,84 @@
+/**
+ * What a person is told after a send of the Test Groups view (PUT or DELETE of a group) or of an
+ * automation's Run Now went through the send door: pure words, unit-tested. The door sends each
+ * at most once; here nothing is ever resent, the words only say what is known.
+ */
+import { isApiError } from '../../api/errors';
+import type { L10n } from '../../base/common/l10n';
+import { uncertainText } from '../../run/common/sends/uncertainText';
+
+/** What the door answers for these sends, as far as the words need it (src/run/sendDoor.ts). */
+export type DoorAnswer =
+  | { readonly kind: 'done' | 'queued' }
+  | { readonly kind: 'busy' }
+  /** An earlier send for the same target began at `since` and may have arrived: nothing was sent. */
+  | { readonly kind: 'uncertain'; readonly since: number }
+  | { readonly kind: 'notConnected' }
+  | { readonly kind: 'failed'; readonly error: unknown; readonly mayHaveArrived: boolean };
+
+/** How the person is told: an information, a warning or an error notification; nothing when `undefined`. */
+export interface Notice {
+  severity: 'info' | 'warning' | 'error';
+  text: string;
+}
+
+/** A `reason` such as `automation_run_in_progress`: a code for programs, not words for a person. */
+const CODE_LIKE = /^[a-z0-9]+(?:[_.-][a-z0-9]+)+$/i;
+
+/**
+ * The service's words for a refusal: its `reason` when it is words, else its own `error` text
+ * (a `reason` such as `workspace_concurrent_test_run_limit_reached` is machine-readable, the
+ * `error` text is the sentence; service-api.md "Errors"), else a coded `reason`. Undefined when
+ * it gave none.
+ */
+export function refusalWords(error: { readonly reason?: string; readonly serverMessage?: string }): string | undefined {
+  const texts = [error.reason, error.serverMessage].filter((t): t is string => typeof t === 'string' && t.trim() !== '').map((t) => t.trim());
+  return texts.find((t) => !CODE_LIKE.test(t)) ?? texts[0];
+}
+
+/**
+ * The service's reason for refusing (a 409 or a 400): `refusalWords`, else the error's sentence.
+ * Undefined when the failure is not a refusal.
+ */
+export function refusalReason(error: unknown, describe: (e: unknown) => string): string | undefined {
+  if (!isApiError(error) || (error.status !== 409 && error.status !== 400)) {
+    return undefined;
+  }
+  return refusalWords(error) ?? describe(error);
+}
+
+/**
+ * The notice for a send that was not acknowledged, `what` naming it ("Deleting test group
+ * “Smoke”"): busy → nothing more sent; may have arrived → said, not resent; a refusal → the
+ * service's reason; anything else → the error's sentence. `notConnected`: the client already
+ * said what is missing, so `undefined`.
+ */
+export function failureNotice(answer: DoorAnswer, what: string, describe: (e: unknown) => string, l10n: L10n): Notice | undefined {
+  switch (answer.kind) {
+    case 'done':
+    case 'queued':
+    case 'notConnected':
+      return undefined;
+    case 'busy':
+      return { severity: 'info', text: l10n.t('{0}: already under way; nothing more was sent.', what) };
+    case 'uncertain':
+      return { severity: 'warning', text: l10n.t('{0}: not sent. {1}', what, uncertainText(undefined, answer.since, l10n)) };
+    default:
+      break;
+  }
+  if (answer.mayHaveArrived) {
+    return {
+      severity: 'warning',
+      // "No answer confirmed it": true of a cut, a timeout and a 502 after the work alike; the cause follows.
+      text: l10n.t('{0}: the request may have reached the service, but no answer confirmed it ({1}). It is not sent again; refresh to see whether it took effect.', what, describe(answer.error)),
+    };
+  }
+  const reason = refusalReason(answer.error, describe);
+  if (reason !== undefined) {
+    return { severity: 'error', text: l10n.t('{0}: the service refused: {1}', what, reason) };
+  }
+  return { severity: 'error', text: l10n.t('{0} failed: {1}', what, describe(answer.error)) };
+}
+
+/** After Run Now was queued, the list is read again this long after (a few seconds, then once more). */
+export const READ_AGAIN_AFTER_RUN_MS: readonly number[] = [4_000, 12_000];

@@ -1,0 +1,36 @@
+/**
+ * What a feature hands to the shared 401 gate (`Deps.reportUnauthorized`, `UnauthorizedGate`)
+ * when it knows more than the bare error: the base URL the refused request went to, and that
+ * it shows the token problem itself, with its own "Set API Token" action (the launch flow's
+ * failure message keeps the form and offers Retry and Edit, which the gate's prompt cannot).
+ *
+ * A type and one pure function, so the module may be bundled into each lazy bundle
+ * (dist/launch.js, dist/testGroups.js) without sharing state (see scripts/check-bundles.js);
+ * the gate recognises a report with `isUnauthorizedReport` (src/connection/common/unauthorizedState.ts).
+ */
+import { isApiError } from '../../api/errors';
+
+export interface UnauthorizedReport {
+  /** Tells the report from an error (`ApiError` has a `kind`, never this `type`). */
+  readonly type: 'agentRuns.unauthorizedReport';
+  /** The 401 itself (an `ApiError`); logged, never shown. */
+  readonly error: unknown;
+  /** Normalised base URL of the refused request. A report about another service than the current one changes nothing. */
+  readonly baseUrl: string;
+  /**
+   * The caller shows its own message about the refused token, with a "Set API Token" action.
+   * The gate then only pauses polling: it does not prompt for this base URL (now or on the
+   * 401s polling gets next), so the person sees one prompt, not two.
+   */
+  readonly prompted: boolean;
+}
+
+/**
+ * What a flow that shows its own "Set API Token" action tells the gate when the service refused
+ * the token: polling pauses for `baseUrl` (where the refused request went) and the gate shows
+ * no prompt of its own. Undefined for anything but a 401 the service answered.
+ */
+export function unauthorizedReport(error: unknown, baseUrl: string): UnauthorizedReport | undefined {
+  if (!isApiError(error) || error.kind !== 'unauthorized' || error.status !== 401) return undefined;
+  return { type: 'agentRuns.unauthorizedReport', error, baseUrl, prompted: true };
+}

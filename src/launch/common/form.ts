@@ -1,0 +1,337 @@
+/**
+ * The launch form: everything a person enters before `POST /agents`, kept as one value so
+ * going Back, "Edit" after a failure, "Clone Run" and a restored draft all work on the same
+ * thing. Pure: no `vscode`.
+ */
+import {
+  isPermission, REASONING_EFFORTS,
+  type Permission, type ReasoningEffort, type StartAgentRequest,
+} from '../../api/types';
+import { isEmailAddress, isHttpUrl } from '../../api/validate';
+import type { RunRecord } from '../../run/common/ledger/ledger';
+import type { L10n } from '../../base/common/l10n';
+
+export const DEFAULT_REASONING_EFFORT: ReasoningEffort = 'medium';
+export const DEFAULT_PERMISSION: Permission = 'read_only';
+
+/** Context attached below the typed prompt (an editor selection), shown to the person by its label. */
+export interface PromptAttachment {
+  /** Short description for the UI, e.g. `src/app.ts, lines 3–9`. */
+  label: string;
+  /** The Markdown appended to the prompt (file path and fenced code). */
+  text: string;
+}
+
+export interface LaunchForm {
+  appId: string;
+  /** The text the person typed or composed. */
+  prompt: string;
+  /** Appended below `prompt` when the run is started. */
+  attachment?: PromptAttachment;
+  model: string;
+  reasoningEffort: ReasoningEffort;
+  permission: Permission;
+  permittedBranches: string[];
+  /** Empty when none. */
+  completionWebhookUrl: string;
+  /**
+   * Typed by the person (or carried by a clone/draft): always sent. Empty means "send one only
+   * when the model is known to need it", resolved from settings or git at send time.
+   */
+  userEmail: string;
+  /** The preset the values came from, for titles only. */
+  presetName?: string;
+  /**
+   * Values the service refused when this form was last sent (kept with a saved draft): each is
+   * marked in the restored form and must be looked at before the next start.
+   */
+  refused?: RefusedValue[];
+}
+
+/** A value of the form the service refused, and why (one short clause). */
+export interface RefusedValue {
+  step: 'appId' | 'model' | 'userEmail';
+  value: string;
+  reason: string;
+}
+
+const REFUSABLE_STEPS: readonly RefusedValue['step'][] = ['appId', 'model', 'userEmail'];
+
+export interface FormDefaults {
+  appId?: string;
+  model?: string;
+}
+
+export function emptyForm(defaults: FormDefaults = {}): LaunchForm {
+  return {
+    appId: (defaults.appId ?? '').trim(),
+    prompt: '',
+    model: (defaults.model ?? '').trim(),
+    reasoningEffort: DEFAULT_REASONING_EFFORT,
+    permission: DEFAULT_PERMISSION,
+    permittedBranches: [],
+    completionWebhookUrl: '',
+    userEmail: '',
+  };
+}
+
+export function cloneForm(form: LaunchForm): LaunchForm {
+  const copy: LaunchForm = { ...form, permittedBranches: [...form.permittedBranches] };
+  if (form.attachment) copy.attachment = { ...form.attachment };
+  if (form.refused) copy.refused = form.refused.map((r) => ({ ...r }));
+  return copy;
+}
+
+function isReasoningEffort(v: unknown): v is ReasoningEffort {
+  return typeof v === 'string' && (REASONING_EFFORTS as readonly string[]).includes(v);
+}
+
+/** What can pre-fill the form: a ledger record ("Clone Run") or any subset of its fields. */
+export type LaunchPrefill = Partial<Pick<RunRecord,
+  'appId' | 'prompt' | 'model' | 'reasoningEffort' | 'permission' | 'permittedBranches' | 'completionWebhookUrl' | 'userEmail'>>;
+
+/** A form pre-filled from a run in the ledger ("Clone Run"). Unknown enum values fall back to defaults. */
+export function formFromRecord(record: LaunchPrefill, defaults: FormDefaults = {}): LaunchForm {
+  const form = emptyForm(defaults);
+  if (record.appId) form.appId = record.appId;
+  if (record.prompt) form.prompt = record.prompt;
+  if (record.model) form.model = record.model;
+  if (isReasoningEffort(record.reasoningEffort)) form.reasoningEffort = record.reasoningEffort;
+  if (isPermission(record.permission)) form.permission = record.permission;
+  if (record.permittedBranches) form.permittedBranches = [...record.permittedBranches];
+  if (record.completionWebhookUrl) form.completionWebhookUrl = record.completionWebhookUrl;
+  if (record.userEmail) form.userEmail = record.userEmail;
+  return form;
+}
+
+/**
+ * Rebuilds a form from stored JSON (a saved draft). Returns undefined when nothing usable is
+ * there; never throws.
+ */
+export function reviveForm(raw: unknown): LaunchForm | undefined {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
+  const r = raw as Record<string, unknown>;
+  const str = (k: string): string => (typeof r[k] === 'string' ? r[k] : '');
+  const form = emptyForm();
+  form.appId = str('appId');
+  form.prompt = str('prompt');
+  form.model = str('model');
+  if (isReasoningEffort(r.reasoningEffort)) form.reasoningEffort = r.reasoningEffort;
+  if (isPermission(r.permission)) form.permission = r.permission;
+  if (Array.isArray(r.permittedBranches)) {
+    form.permittedBranches = r.permittedBranches.filter((b): b is string => typeof b === 'string' && b.trim() !== '');
+  }
+  form.completionWebhookUrl = str('completionWebhookUrl');
+  form.userEmail = str('userEmail');
+  const a = r.attachment;
+  if (typeof a === 'object' && a !== null && !Array.isArray(a)) {
+    const { label, text } = a as Record<string, unknown>;
+    if (typeof label === 'string' && typeof text === 'string' && text !== '') form.attachment = { label, text };
+  }
+  if (typeof r.presetName === 'string' && r.presetName !== '') form.presetName = r.presetName;
+  const refused = reviveRefused(r.refused);
+  if (refused.length > 0) form.refused = refused;
+  if (form.prompt.trim() === '' && !form.attachment) return undefined;
+  return form;
+}
+
+function reviveRefused(raw: unknown): RefusedValue[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.filter((v): v is RefusedValue => typeof v === 'object' && v !== null
+    && REFUSABLE_STEPS.includes((v as RefusedValue).step)
+    && typeof (v as RefusedValue).value === 'string' && typeof (v as RefusedValue).reason === 'string')
+    .map((v) => ({ step: v.step, value: v.value, reason: v.reason.slice(0, 300) }));
+}
+
+/** The form's value for a refusable step, as sent. */
+function refusableValue(form: LaunchForm, step: RefusedValue['step']): string {
+  return form[step].trim();
+}
+
+/** The refusals that still apply: the field holds the value the service refused. */
+export function activeRefusals(form: LaunchForm): RefusedValue[] {
+  return (form.refused ?? []).filter((r) => refusableValue(form, r.step) === r.value.trim());
+}
+
+/** The form marked with a value the service just refused (replacing an older mark of that field). */
+export function addRefusal(form: LaunchForm, refused: RefusedValue | undefined): LaunchForm {
+  if (!refused) return form;
+  const copy = cloneForm(form);
+  copy.refused = [...(form.refused ?? []).filter((r) => r.step !== refused.step), { ...refused }];
+  return copy;
+}
+
+/** The person looked at (and accepted) a step: its refusal mark goes. */
+export function acknowledgeRefusal(form: LaunchForm, step: string): LaunchForm {
+  if (!form.refused?.some((r) => r.step === step)) return form;
+  const rest = form.refused.filter((r) => r.step !== step);
+  const copy = cloneForm(form);
+  if (rest.length > 0) copy.refused = rest;
+  else delete copy.refused;
+  return copy;
+}
+
+/** True when the form holds text the person would be sorry to lose. */
+export function hasTypedContent(form: LaunchForm): boolean {
+  return form.prompt.trim() !== '' || form.attachment !== undefined;
+}
+
+/** The prompt as it is sent: the typed text, then the attachment. Line endings are `\n`. */
+export function fullPrompt(form: Pick<LaunchForm, 'prompt' | 'attachment'>): string {
+  const typed = normalizeNewlines(form.prompt).replace(/\s+$/, '');
+  if (!form.attachment) return typed;
+  return typed === '' ? form.attachment.text : `${typed}\n\n${form.attachment.text}`;
+}
+
+export function normalizeNewlines(text: string): string {
+  return text.replace(/\r\n?/g, '\n');
+}
+
+export function isMultiLine(text: string): boolean {
+  return /[\r\n]/.test(text.replace(/\s+$/, ''));
+}
+
+/** First non-empty line, cut to `max` characters, plus how many lines there are. */
+export function promptPreview(text: string, max = 60): { firstLine: string; lines: number } {
+  const lines = normalizeNewlines(text).replace(/\s+$/, '').split('\n');
+  const first = lines.find((l) => l.trim() !== '') ?? '';
+  const trimmed = first.trim();
+  const firstLine = trimmed.length > max ? `${trimmed.slice(0, max - 1)}…` : trimmed;
+  return { firstLine, lines: lines.length };
+}
+
+// ---------------------------------------------------------------- field checks
+
+/** Comma- (or newline-) separated branch names; duplicates dropped, order kept. */
+export function parseBranches(text: string): string[] {
+  const out: string[] = [];
+  for (const part of text.split(/[,\n]/)) {
+    const name = part.trim();
+    if (name !== '' && !out.includes(name)) out.push(name);
+  }
+  return out;
+}
+
+export function formatBranches(branches: readonly string[]): string {
+  return branches.join(', ');
+}
+
+// Characters git refuses in ref names (git check-ref-format), plus whitespace.
+// eslint-disable-next-line no-control-regex
+const BAD_BRANCH_CHARS = /[\s~^:?*[\\\u0000-\u001f\u007f]/;
+
+export function checkBranches(text: string, l10n: L10n): string | undefined {
+  for (const name of parseBranches(text)) {
+    if (BAD_BRANCH_CHARS.test(name) || name.includes('..') || name.startsWith('-') || name.endsWith('/') || name.endsWith('.lock')) {
+      return l10n.t('“{0}” is not a valid branch name. Separate branches with commas.', name);
+    }
+  }
+  return undefined;
+}
+
+export function checkAppId(text: string, l10n: L10n): string | undefined {
+  const v = text.trim();
+  if (v === '') return l10n.t('Enter the App ID of a verified project in the token\'s workspace.');
+  if (/\s/.test(v)) return l10n.t('An App ID has no spaces.');
+  return undefined;
+}
+
+export function checkPrompt(text: string, l10n: L10n): string | undefined {
+  if (text.trim() === '') return l10n.t('Write what the agent should do.');
+  return undefined;
+}
+
+export function checkModel(text: string, l10n: L10n): string | undefined {
+  const v = text.trim();
+  if (v === '') return l10n.t('Choose a model.');
+  if (/\s/.test(v)) return l10n.t('A model ID has no spaces.');
+  return undefined;
+}
+
+/** Empty is fine (no webhook). */
+export function checkWebhookUrl(text: string, l10n: L10n): string | undefined {
+  const v = text.trim();
+  if (v === '') return undefined;
+  if (!isHttpUrl(v)) return l10n.t('Enter an absolute http:// or https:// URL, e.g. https://hooks.example.com/agent-done, or leave it empty.');
+  return undefined;
+}
+
+/** Empty is fine (sent only when the model needs it). */
+export function checkEmail(text: string, l10n: L10n): string | undefined {
+  const v = text.trim();
+  if (v === '') return undefined;
+  if (!isEmailAddress(v)) return l10n.t('“{0}” is not an email address.', v);
+  return undefined;
+}
+
+/** The first problem that would stop the form from being sent, with the step that fixes it. */
+export function firstProblem(form: LaunchForm, l10n: L10n): { step: 'appId' | 'prompt' | 'model' | 'permittedBranches' | 'completionWebhookUrl' | 'userEmail'; message: string } | undefined {
+  const checks = [
+    ['appId', checkAppId(form.appId, l10n)],
+    ['prompt', checkPrompt(form.prompt === '' && form.attachment ? ' ' : form.prompt, l10n)],
+    ['model', checkModel(form.model, l10n)],
+    ['permittedBranches', checkBranches(formatBranches(form.permittedBranches), l10n)],
+    ['completionWebhookUrl', checkWebhookUrl(form.completionWebhookUrl, l10n)],
+    ['userEmail', checkEmail(form.userEmail, l10n)],
+  ] as const;
+  for (const [step, message] of checks) {
+    if (message !== undefined) return { step, message };
+  }
+  const refused = activeRefusals(form)[0];
+  if (refused) {
+    return { step: refused.step, message: l10n.t('The service refused {0} last time ({1}). Check it before starting again.', refused.value, refused.reason) };
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------- request
+
+/**
+ * The email to send: the one in the form when the person gave one; otherwise the configured
+ * or git email, but only for a model known to need one (the service said so before). The
+ * service's reference does not say which models are connected-provider models, so nothing is
+ * guessed from the model's name.
+ */
+export function emailToSend(form: Pick<LaunchForm, 'userEmail'>, modelNeedsEmail: boolean, fallbackEmail: string | undefined): string | undefined {
+  const typed = form.userEmail.trim();
+  if (typed !== '') return typed;
+  if (modelNeedsEmail && fallbackEmail && fallbackEmail.trim() !== '') return fallbackEmail.trim();
+  return undefined;
+}
+
+/** The `POST /agents` body for the form. Defaults are sent explicitly so the record shows them. */
+export function buildStartRequest(form: LaunchForm, userEmail: string | undefined): StartAgentRequest {
+  const request: StartAgentRequest = {
+    appId: form.appId.trim(),
+    prompt: fullPrompt(form),
+    model: form.model.trim(),
+    reasoningEffort: form.reasoningEffort,
+    permission: form.permission,
+  };
+  if (form.permittedBranches.length > 0) request.permittedBranches = [...form.permittedBranches];
+  const webhook = form.completionWebhookUrl.trim();
+  if (webhook !== '') request.completionWebhookUrl = webhook;
+  if (userEmail !== undefined && userEmail.trim() !== '') request.userEmail = userEmail.trim();
+  return request;
+}
+
+/**
+ * A prefill passed as a command argument (e.g. `agentRuns.startRun` with `{ prompt, appId }`
+ * from "Start Agent Run for These Tests"). Only well-typed known fields are taken; anything
+ * else (a tree node, a URI) gives undefined.
+ */
+export function prefillFromArg(arg: unknown): LaunchPrefill | undefined {
+  if (typeof arg !== 'object' || arg === null || Array.isArray(arg)) return undefined;
+  const a = arg as Record<string, unknown>;
+  const out: LaunchPrefill = {};
+  for (const key of ['appId', 'prompt', 'model', 'reasoningEffort', 'permission', 'completionWebhookUrl', 'userEmail'] as const) {
+    const v = a[key];
+    if (typeof v === 'string' && v.trim() !== '') out[key] = v;
+  }
+  if (Array.isArray(a.permittedBranches) && a.permittedBranches.every((b) => typeof b === 'string')) {
+    out.permittedBranches = a.permittedBranches;
+  }
+  // A run record or tree node carries an agentId: that is "clone", not a plain prefill.
+  if (typeof a.agentId === 'string' || Object.keys(out).length === 0) return undefined;
+  return out;
+}

@@ -1,0 +1,312 @@
+/**
+ * What the run panel posts, computed without `vscode`: the `init` message of a webview
+ * session and, after each change of the run, an `update` holding only what changed.
+ * src/panel/host/manager.ts does the VS Code side (webview, serializer, commands) around it.
+ *
+ * Transcript changes are found by revision (transcript.ts): each read is merged once, into the
+ * shared store, before anything here hears of it (run/common/polling/runReads.ts); the session only
+ * remembers which transcript instance and revision it has shown.
+ */
+import type { Agent } from '../../api/types';
+import { conversationOf } from '../../run/common/ledger/runState';
+import { LifecycleTracker, latestTime } from './lifecycle';
+import {
+  cutText,
+  MAX_WIRE_CONTENT_CHARS,
+  PROTOCOL_VERSION,
+  toWireMessage,
+  type ActivityView,
+  type Freshness,
+  type InitMessage,
+  type RunHeader,
+  type TranscriptInfo,
+  type UpdateMessage,
+  type WebviewStrings,
+  type WireMessage,
+} from './protocol';
+import type { Transcript, TranscriptEntry } from '../../run/common/transcript/transcript';
+
+/** What the host knows about a run right now. */
+export interface RunView {
+  /** The latest Agent as polled (or from the ledger's cache), including `history`. */
+  agent: Agent;
+  /** Omitted means live. */
+  freshness?: Freshness;
+  /** When the user last marked this run seen (Unix ms); draws a "new since" divider. */
+  lastSeenAt?: number;
+}
+
+const MAX_HEADER_BRANCHES = 1_000;
+
+/** Header fields for the webview: documented fields only, type-checked and length-capped. */
+export function buildHeader(agent: Agent, agentId: string): RunHeader {
+  const h: RunHeader = { agentId: cutText(agentId, 1_000) };
+  const s = (v: unknown, max = 1_000) => (typeof v === 'string' && v.length > 0 ? cutText(v, max) : undefined);
+  const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= 8.64e15 ? v : undefined);
+  const set = <K extends keyof RunHeader>(k: K, v: RunHeader[K] | undefined) => {
+    if (v !== undefined) {
+      h[k] = v;
+    }
+  };
+  set('status', s(agent.status, 200));
+  set('kind', s(agent.kind, 200));
+  set('appId', s(agent.appId));
+  set('projectId', s(agent.projectId));
+  set('projectName', s(agent.projectName));
+  set('reviewId', s(agent.reviewId));
+  set('model', s(agent.model, 200));
+  set('reasoningEffort', s(agent.reasoningEffort, 200));
+  set('permission', s(agent.permission, 200));
+  if (Array.isArray(agent.permittedBranches)) {
+    h.permittedBranches = agent.permittedBranches
+      .filter((b): b is string => typeof b === 'string')
+      .slice(0, MAX_HEADER_BRANCHES)
+      .map((b) => cutText(b, 255));
+  }
+  set('createdAt', n(agent.createdAt));
+  set('updatedAt', n(agent.updatedAt));
+  set('completedAt', n(agent.completedAt));
+  set('lastError', s(agent.lastError, MAX_WIRE_CONTENT_CHARS));
+  // What the conversation allows is the run state's one rule, not the page's to work out.
+  const conversation = conversationOf(agent);
+  if (conversation.codeReview) h.codeReview = true;
+  if (!conversation.takesFollowUps) h.noFollowUps = true;
+  return h;
+}
+
+export interface RunObserverDeps {
+  getRun(agentId: string): RunView | undefined;
+  transcript(agentId: string): Transcript;
+  now(): number;
+  /** Runs followed at once; the least recently observed go first (never a pinned one). */
+  maxRuns?: number;
+  isPinned?(agentId: string): boolean;
+}
+
+interface RunState {
+  lifecycle: LifecycleTracker;
+  /** Local time of the last observed change (new/changed message or lifecycle move). */
+  lastChangeAt?: number;
+  /** Transcript revision at the previous observation. */
+  lastRevision?: number;
+  observedOnce: boolean;
+}
+
+/** Lifecycle lanes and activity of the runs shown in this session. */
+export class RunObserver {
+  private readonly runs = new Map<string, RunState>();
+
+  constructor(private readonly deps: RunObserverDeps) {}
+
+  has(agentId: string): boolean {
+    return this.runs.has(agentId);
+  }
+
+  private state(agentId: string): RunState {
+    let s = this.runs.get(agentId);
+    if (s) {
+      this.runs.delete(agentId);
+    } else {
+      s = { lifecycle: new LifecycleTracker(), observedOnce: false };
+    }
+    this.runs.set(agentId, s);
+    const max = this.deps.maxRuns ?? 50;
+    if (this.runs.size > max) {
+      for (const id of [...this.runs.keys()]) {
+        if (this.runs.size <= max) {
+          break;
+        }
+        if (id !== agentId && !this.deps.isPinned?.(id)) {
+          this.runs.delete(id);
+        }
+      }
+    }
+    return s;
+  }
+
+  /** Takes the host's latest data for a run into the lifecycle lanes and the activity clock (the transcript is already merged). */
+  observe(agentId: string): void {
+    const run = this.deps.getRun(agentId);
+    if (!run) {
+      return;
+    }
+    const s = this.state(agentId);
+    const now = this.deps.now();
+    const transcript = this.deps.transcript(agentId);
+    const lifecycleChanged = s.lifecycle.observe(
+      { lifecycle: run.agent.lifecycle, status: run.agent.status, completedAt: run.agent.completedAt },
+      now,
+    );
+    const moved = s.lastRevision !== undefined && s.lastRevision !== transcript.revision;
+    s.lastRevision = transcript.revision;
+    if (s.observedOnce && (moved || lifecycleChanged)) {
+      s.lastChangeAt = now;
+    }
+    s.observedOnce = true;
+  }
+
+  lifecycle(agentId: string): LifecycleTracker {
+    return this.state(agentId).lifecycle;
+  }
+
+  activity(agentId: string, agent: Agent, stallAfterMs: number): ActivityView {
+    const s = this.state(agentId);
+    const newest = this.deps.transcript(agentId).last()?.createdAt;
+    const a: ActivityView = { stallAfterMs };
+    const last = latestTime(agent.lifecycle?.lastLifecycleEventAt, agent.updatedAt, newest, s.lastChangeAt);
+    if (last !== undefined) {
+      a.lastActivityAt = last;
+    }
+    return a;
+  }
+}
+
+export interface SessionDeps {
+  getRun(agentId: string): RunView | undefined;
+  transcript(agentId: string): Transcript;
+  observer: RunObserver;
+  stallAfterMs: number;
+  locale: string;
+  isMac: boolean;
+  strings(): WebviewStrings;
+  draft(agentId: string): string;
+}
+
+/** An entry as the page gets it, with the gap before it (the page shows it there). */
+function wire(e: TranscriptEntry): WireMessage {
+  const w = toWireMessage(e.key, e.arrival, e.message);
+  if (e.sequence !== undefined && e.sequence !== e.message.sequence) {
+    w.orderSequence = e.sequence;
+  }
+  if (e.gapBefore !== undefined && e.gapBefore > 0) {
+    w.gapBefore = e.gapBefore;
+  }
+  return w;
+}
+
+function info(t: Transcript): TranscriptInfo {
+  const s = t.snapshotInfo();
+  return {
+    earlierMessagesUnavailable: s.earlierMessagesUnavailable,
+    missingMessageCount: s.missingMessageCount,
+    droppedMessageCount: s.droppedMessageCount,
+  };
+}
+
+/** One webview session of a run panel: an `init`, then updates relative to what it was sent. */
+export class PanelSession {
+  /** JSON of the parts last sent, so only changed parts are sent again. */
+  private last = { header: '', lifecycle: '', activity: '', freshness: '', transcript: '' };
+  private shown: { transcript: Transcript; revision: number } | undefined;
+
+  constructor(
+    readonly agentId: string,
+    private readonly deps: SessionDeps,
+  ) {}
+
+  init(): InitMessage {
+    const { deps, agentId } = this;
+    const run = deps.getRun(agentId);
+    const agent: Agent = run?.agent ?? { agentId };
+    const transcript = deps.transcript(agentId);
+    const snapshot = transcript.snapshot();
+    this.shown = { transcript, revision: transcript.revision };
+    const header = buildHeader(agent, agentId);
+    const lifecycle = deps.observer.lifecycle(agentId).view();
+    const activity = deps.observer.activity(agentId, agent, deps.stallAfterMs);
+    const freshness: Freshness = run?.freshness ?? { state: 'live' };
+    const tInfo = info(transcript);
+    const message: InitMessage = {
+      type: 'init',
+      protocol: PROTOCOL_VERSION,
+      agentId: cutText(agentId, 1_000),
+      locale: deps.locale.slice(0, 64) || 'en',
+      isMac: deps.isMac,
+      strings: deps.strings(),
+      header,
+      lifecycle,
+      activity,
+      freshness,
+      transcript: tInfo,
+      messages: snapshot.entries.map(wire),
+      draft: deps.draft(agentId),
+      maxContentChars: MAX_WIRE_CONTENT_CHARS,
+    };
+    const seen = run?.lastSeenAt;
+    if (typeof seen === 'number') {
+      const idx = snapshot.entries.findIndex((e) => typeof e.createdAt === 'number' && e.createdAt > seen);
+      // Only worth a divider when something before it was seen.
+      if (idx > 0) {
+        message.firstUnseenKey = snapshot.entries[idx].key;
+      }
+    }
+    this.last = {
+      header: JSON.stringify(header),
+      lifecycle: JSON.stringify(lifecycle),
+      activity: JSON.stringify(activity),
+      freshness: JSON.stringify(freshness),
+      transcript: JSON.stringify(tInfo),
+    };
+    return message;
+  }
+
+  /**
+   * What changed since the last init/update, or undefined when nothing did. Returns a fresh
+   * `init` instead when the webview must start over (the transcript instance was replaced,
+   * or evictions went further back than the log remembers).
+   */
+  update(): UpdateMessage | InitMessage | undefined {
+    const { deps, agentId } = this;
+    const run = deps.getRun(agentId);
+    if (!run) {
+      return undefined;
+    }
+    const transcript = deps.transcript(agentId);
+    if (!this.shown || this.shown.transcript !== transcript) {
+      return this.init();
+    }
+    const changes = transcript.changesSince(this.shown.revision);
+    if (!changes.complete) {
+      return this.init();
+    }
+    this.shown.revision = changes.revision;
+
+    const update: UpdateMessage = { type: 'update' };
+    const diff = <K extends keyof typeof this.last>(key: K, value: unknown): boolean => {
+      const json = JSON.stringify(value);
+      if (json === this.last[key]) {
+        return false;
+      }
+      this.last[key] = json;
+      return true;
+    };
+    const header = buildHeader(run.agent, agentId);
+    if (diff('header', header)) {
+      update.header = header;
+    }
+    const lifecycle = deps.observer.lifecycle(agentId).view();
+    if (diff('lifecycle', lifecycle)) {
+      update.lifecycle = lifecycle;
+    }
+    const activity = deps.observer.activity(agentId, run.agent, deps.stallAfterMs);
+    if (diff('activity', activity)) {
+      update.activity = activity;
+    }
+    const freshness: Freshness = run.freshness ?? { state: 'live' };
+    if (diff('freshness', freshness)) {
+      update.freshness = freshness;
+    }
+    const tInfo = info(transcript);
+    if (diff('transcript', tInfo)) {
+      update.transcript = tInfo;
+    }
+    const messages: WireMessage[] = changes.entries.map(wire);
+    if (messages.length > 0) {
+      update.messages = messages;
+    }
+    if (changes.evicted.length > 0) {
+      update.removedKeys = changes.evicted;
+    }
+    return Object.keys(update).length > 1 ? update : undefined;
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * What the panel host does only for an open panel, in the panel's own bundle (dist/panel.js,
+ * loaded once a panel exists): opening a link from the run after asking, and reading the code
+ * review shown above a review's conversation. The host (./host.ts, in the activation bundle)
+ * keeps one line for each.
+ */
+import * as vscode from 'vscode';
+import { isApiError } from '../../api/errors';
+import type { CodeReviewDetail } from '../../api/reviewTypes';
+import { whyNoClient } from '../../connection/common/whyNoClient';
+import type { GlueDeps } from '../../run/glueDeps';
+
+/** Opens an http(s) or mailto link from the run's output in the browser, once the person agreed. */
+export async function openExternalLink(url: string): Promise<void> {
+  let target: vscode.Uri;
+  try {
+    target = vscode.Uri.parse(url, true);
+  } catch {
+    return;
+  }
+  if (target.scheme !== 'http' && target.scheme !== 'https' && target.scheme !== 'mailto') {
+    return;
+  }
+  // Links come from agent output: say where they go before leaving the editor.
+  const open = vscode.l10n.t('Open Link');
+  const pick = await vscode.window.showInformationMessage(
+    vscode.l10n.t('Open this link from the run in your browser?'),
+    { modal: true, detail: url },
+    open,
+  );
+  if (pick === open) {
+    await vscode.env.openExternal(target);
+  }
+}
+
+/** `GET /code-reviews/{id}` for the review's panel; a 401 goes to the shared gate. */
+export async function readCodeReview(d: GlueDeps, reviewId: string): Promise<CodeReviewDetail> {
+  const client = await d.getClient({ quiet: true });
+  if (!client) {
+    throw new Error(whyNoClient(d.connection(), vscode.l10n));
+  }
+  try {
+    // The conversation comes from the run's own reads: one message is enough here.
+    return await client.getCodeReview(reviewId, { historyLimit: 1 });
+  } catch (e) {
+    if (isApiError(e) && e.kind === 'unauthorized') {
+      d.reportUnauthorized(e);
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * The run panels as activation sees them: the webview serializer, registered at once (VS Code
+ * restores panels after a reload only into a serializer that exists when it asks), in front
+ * of a `RunPanelManager` that is created on first use from dist/panel.js: when a panel is
+ * opened, or when VS Code restores one.
+ */
+import * as vscode from 'vscode';
+import { loadPanel } from './load';
+import type { RunPanelHost, RunPanelManager, RunPanelManagerOptions } from './manager';
+import { RUN_PANEL_VIEW_TYPE } from '../common/viewType';
+
+export class LazyRunPanels implements vscode.Disposable {
+  private manager: RunPanelManager | undefined;
+  private readonly serializer: vscode.Disposable;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly host: RunPanelHost,
+    private readonly options: RunPanelManagerOptions = {},
+  ) {
+    this.serializer = vscode.window.registerWebviewPanelSerializer(RUN_PANEL_VIEW_TYPE, {
+      // async: a failure to load the panel code rejects (VS Code logs it) instead of throwing.
+      deserializeWebviewPanel: async (panel, state) => this.get().restore(panel, state),
+    });
+  }
+
+  /** Opens the panel of a run, or reveals it when it is already open. */
+  open(agentId: string): void {
+    this.get().open(agentId);
+  }
+
+  /** The run whose panel is the active editor; none before a panel was ever opened. */
+  activeRun(): string | undefined {
+    return this.manager?.activeRun();
+  }
+
+  dispose(): void {
+    this.manager?.dispose();
+    this.serializer.dispose();
+  }
+
+  private get(): RunPanelManager {
+    this.manager ??= loadPanel().createRunPanelManager(this.extensionUri, this.host, this.options);
+    return this.manager;
+  }
+}

@@ -1,0 +1,389 @@
+/**
+ * Every run's transcript on disk under the extension's global storage (not globalState, which
+ * is loaded whole at startup): one folder per base URL, one append-only journal per run
+ * (journal.ts) that keeps every message the service ever returned; whole finished runs are
+ * pruned past the disk limit (diskLimit.ts). Memory holds a transcript only while a panel
+ * shows it (`setInUse`) or until it is saved: a moment after a change (or on `flush()`) what
+ * changed is appended and what no panel shows is dropped, to be read again when needed. Of a
+ * journal read this session a mark stays (journalMark.ts): where it ended, and for a run that
+ * may still change each record's fingerprint, so a background read appends what the journal
+ * lacks without reading it again.
+ *
+ * node:fs, not vscode.workspace.fs: when the window closes, the extension host closes its
+ * channel to the workbench before `deactivate()`, and vscode.workspace.fs needs it even for
+ * `file:` URIs. `dispose()` appends what is left synchronously, and logs nothing (the channel
+ * is closed too). No `vscode` import.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Transcript, MergeResult } from './transcript';
+import type { TranscriptStore } from './store';
+import { Disposable } from '../../../base/common/disposable';
+import { DiskLimit, readPruned, type PrunedInfo } from './diskLimit';
+import {
+  IN_MEMORY, errorText, exportSourceOf, hash, journalName, trackingStore, removeJournals, writeAllSync, writeRun, type ExportSource, type ReadContext,
+  type StorageRoot, type TranscriptFilesOptions, type TranscriptLog, type TranscriptRead,
+} from './runJournal';
+import { keepMark, loadRun, writeWindow, type Space, type SpaceReadHost } from './space';
+
+export type { ExportSource } from './runJournal';
+export type { PrunedInfo } from './diskLimit';
+export type { StorageRoot, TranscriptFilesOptions, TranscriptLog, TranscriptRead } from './runJournal';
+
+const SAVE_DELAY_MS = 2_000;
+const DEFAULT_MAX_DISK_BYTES = 200 * 1024 * 1024;
+const KEPT_READS = 20;
+
+export class TranscriptFiles extends Disposable {
+  private space: Space;
+  /** Spaces of former base URLs whose last changes are still being written. */
+  private readonly retired = new Set<Space>();
+  private readonly inUse = new Set<string>();
+  private readonly root: string;
+  private readonly saveDelayMs: number;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private writes: Promise<void> = Promise.resolve();
+  private changes = 0;
+  private temps = 0;
+  private closed = false;
+  private readonly readLog: TranscriptRead[] = [];
+  /** How a run's journal is read into a space (space.ts) from here. */
+  private readonly reader: SpaceReadHost = {
+    readContext: (tailBytes) => this.readContext(tailBytes),
+    logRead: (read) => this.logRead(read),
+    markDirty: (space, agentId) => this.markDirtyIn(space, agentId),
+    readClean: (space, agentId) => {
+      if (!this.inUse.has(agentId) && space === this.space) {
+        this.schedule();
+      }
+    },
+  };
+
+  constructor(
+    root: StorageRoot,
+    private readonly log: TranscriptLog,
+    baseUrl: string | undefined,
+    private readonly options: TranscriptFilesOptions = {},
+  ) {
+    super();
+    this.root = root.fsPath;
+    this.saveDelayMs = options.saveDelayMs ?? SAVE_DELAY_MS;
+    this.space = this.newSpace(baseUrl);
+  }
+
+  /** The in-memory store (shared with the run panel). */
+  get store(): TranscriptStore {
+    return this.space.store;
+  }
+
+  /** The latest reads of a journal into memory, newest last. */
+  get reads(): readonly TranscriptRead[] {
+    return this.readLog;
+  }
+
+  switchBaseUrl(baseUrl: string | undefined): void {
+    const old = this.space;
+    this.space = this.newSpace(baseUrl);
+    this.retired.add(old);
+    void this.save(old).then(() => this.retired.delete(old));
+  }
+
+  /**
+   * Whether a panel shows the run: its transcript then stays in memory (and is read now if it
+   * is not yet) and its journal counts as just used; otherwise it goes a moment after it was saved.
+   */
+  setInUse(agentId: string, inUse: boolean): void {
+    if (inUse) {
+      this.inUse.add(agentId);
+      this.space.limit?.touch(hash(agentId));
+      if (!this.isLoaded(agentId)) {
+        void this.load(agentId);
+      }
+    } else if (this.inUse.delete(agentId) && this.space.store.has(agentId)) {
+      this.schedule();
+    }
+  }
+
+  /** Whether the run's whole journal is merged into its transcript in memory. */
+  isLoaded(agentId: string): boolean {
+    const disk = this.space.disk.get(agentId);
+    return disk !== undefined && !disk.partial && !disk.window && this.space.store.has(agentId);
+  }
+
+  /**
+   * Where the next read of the run should reach back to, when this session's first read of its
+   * journal is behind what the run list says was seen: the window closed after the list was
+   * saved and before the journal was. Until `resumed()`. The journal is read for it when this
+   * session has not read it yet, panel or no panel: a background read needs it as much.
+   */
+  resumeAfter(agentId: string): number | undefined | Promise<number | undefined> {
+    const space = this.space;
+    const mark = space.marks.get(agentId);
+    if (mark || !space.dir) {
+      return mark?.resumeAfter;
+    }
+    return this.loadIn(space, agentId).then(() => space.marks.get(agentId)?.resumeAfter);
+  }
+
+  /** A read of the service reached back to `resumeAfter()`: the journal's point is spent. */
+  resumed(agentId: string): void {
+    const mark = this.space.marks.get(agentId);
+    if (mark) {
+      delete mark.resumeAfter;
+    }
+  }
+
+  /** The run's transcript, with what its journal holds merged in. */
+  load(agentId: string): Promise<Transcript> {
+    return this.loadIn(this.space, agentId);
+  }
+
+  /** Folds a polled history in; saved a little later when anything changed. */
+  merge(agentId: string, history: readonly unknown[] | undefined): MergeResult {
+    const result = this.space.store.get(agentId).merge(history);
+    if (result.added.length > 0 || result.changed.length > 0) {
+      this.markDirty(agentId);
+    }
+    if (!this.space.disk.has(agentId)) {
+      if (this.space.marks.get(agentId)?.records && !this.inUse.has(agentId)) {
+        // Read this session and marked: this read is saved against the mark, the journal not read again.
+        this.space.disk.set(agentId, { written: 0, pending: new Set(), valid: true, window: true });
+      } else {
+        // What the journal holds joins before anything is appended (see write()).
+        void this.load(agentId);
+      }
+    }
+    return result;
+  }
+
+  markDirty(agentId: string): void {
+    this.space.dirty.set(agentId, ++this.changes);
+    this.schedule();
+  }
+
+  /** Whether (and when) the run's saved transcript was pruned to stay under the disk limit. */
+  pruned(agentId: string): Promise<PrunedInfo | undefined> {
+    const dir = this.space.dir;
+    return dir ? readPruned(dir, hash(agentId), agentId) : Promise.resolve(undefined);
+  }
+
+  /** Deletes the runs' journals; a write under way does not bring one back. */
+  async remove(agentIds: readonly string[]): Promise<void> {
+    const space = this.space;
+    for (const id of agentIds) {
+      this.forget(space, id);
+      space.marks.delete(id);
+      space.dirty.delete(id);
+    }
+    const dir = space.dir;
+    if (!dir) {
+      return;
+    }
+    const job = this.writes.then(() => removeJournals(dir, agentIds, (m) => this.warn(m)));
+    this.writes = job;
+    await job;
+  }
+
+  /**
+   * The run's transcript for an export: its journal read in chunks after every change was
+   * appended, or (without a base URL) what memory holds.
+   */
+  async exportSource(agentId: string): Promise<ExportSource> {
+    const space = this.space;
+    await this.save(space);
+    const memory = space.store.has(agentId) ? space.store.get(agentId).snapshot() : undefined;
+    return exportSourceOf(space.dir, agentId, memory);
+  }
+
+  /**
+   * Appends every change now, then drops from memory every transcript no panel shows. Never
+   * rejects: failures are logged, and a transcript that could not be written stays in memory
+   * and is tried again with the next save.
+   */
+  flush(): Promise<void> {
+    this.clearTimer();
+    return this.save(this.space);
+  }
+
+  /** The last write: synchronous (VS Code may end the process soon after `deactivate()`), no log. */
+  override dispose(): void {
+    if (this.closed) {
+      return;
+    }
+    this.closed = true;
+    this.clearTimer();
+    for (const space of [...this.retired, this.space]) {
+      this.writeSync(space);
+    }
+    super.dispose();
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private newSpace(baseUrl: string | undefined): Space {
+    const dir = baseUrl ? path.join(this.root, 'transcripts', hash(baseUrl)) : undefined;
+    const store = trackingStore((id) => {
+      if (!this.inUse.has(id) && space === this.space) {
+        this.schedule();
+      }
+    }, this.options.maxMessages);
+    const limit = dir
+      ? new DiskLimit(dir, {
+          maxBytes: () => this.options.maxDiskBytes?.() ?? DEFAULT_MAX_DISK_BYTES,
+          isProtected: (id) => this.inUse.has(id) || space.dirty.has(id) || space.loading.has(id) || (this.options.isLive?.(id) ?? true),
+          log: this.log,
+          closed: () => this.closed,
+        })
+      : undefined;
+    const space: Space = { dir, store, loading: new Map(), disk: new Map(), marks: new Map(), dirty: new Map(), limit };
+    return space;
+  }
+
+  /** The run's transcript in the space, with its journal read in (see loadRun, space.ts). */
+  private loadIn(space: Space, agentId: string): Promise<Transcript> {
+    return loadRun(space, agentId, this.reader);
+  }
+
+  private readContext(tailBytes: number | undefined): ReadContext {
+    return { tailBytes, cap: this.options.maxMessages ?? IN_MEMORY.maxMessages, tempFor: (file) => this.tempFor(file), closed: () => this.closed, warn: (message) => this.warn(message) };
+  }
+
+  private logRead(read: TranscriptRead): void {
+    this.readLog.push({
+      agentId: read.agentId, messages: read.messages, bytes: read.bytes, ms: read.ms, parseMs: read.parseMs, mergeMs: read.mergeMs,
+      ...(read.firstMs === undefined ? {} : { firstMs: read.firstMs, firstMessages: read.firstMessages }),
+    });
+    this.readLog.splice(0, this.readLog.length - KEPT_READS);
+  }
+
+  private markDirtyIn(space: Space, agentId: string): void {
+    if (space.store.get(agentId).size > 0) {
+      space.dirty.set(agentId, ++this.changes);
+    }
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.timer !== undefined || this.closed) {
+      return;
+    }
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, this.saveDelayMs);
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  private save(space: Space): Promise<void> {
+    const job = this.writes
+      .then(() => this.write(space))
+      .then(() => this.sweep(space))
+      .then(async () => {
+        // Only the current service's: which runs are live is known for it alone.
+        if (!this.closed && space === this.space) {
+          await space.limit?.checkSoon();
+        }
+      })
+      .catch((e: unknown) => this.warn(`Could not save transcripts: ${errorText(e)}`));
+    this.writes = job;
+    return job;
+  }
+
+  private async write(space: Space): Promise<void> {
+    const dir = space.dir;
+    if (!dir) {
+      space.dirty.clear();
+      return;
+    }
+    if (this.closed || space.dirty.size === 0) {
+      return;
+    }
+    // The journal is read first (or its read under way awaited): only what it lacks is appended.
+    const reads = [...space.dirty.keys()].filter((id) => !space.disk.has(id) && space.store.has(id)).map((id) => this.loadIn(space, id));
+    if (reads.length > 0) {
+      await Promise.all(reads);
+    }
+    try {
+      await fs.promises.mkdir(dir, { recursive: true });
+      for (const [id, change] of [...space.dirty]) {
+        if (this.closed) {
+          return;
+        }
+        let disk = space.disk.get(id);
+        if (!space.store.has(id) || !disk) {
+          space.dirty.delete(id);
+          continue;
+        }
+        const file = path.join(dir, journalName(id, 'jsonl'));
+        if (disk.window) {
+          const done = await writeWindow(space, id, disk, file, this.reader);
+          disk = space.disk.get(id);
+          if (done || !disk) {
+            if (space.dirty.get(id) === change) space.dirty.delete(id);
+            continue;
+          }
+        }
+        const bytes = await writeRun(dir, id, space.store.get(id), disk, this.tempFor(file), () => this.closed || space.dirty.get(id) === undefined);
+        space.limit?.wrote(bytes ?? 0);
+        if (space.dirty.get(id) === change) {
+          space.dirty.delete(id);
+        }
+      }
+    } catch (e) {
+      this.warn(`Could not save transcripts: ${errorText(e)}`);
+    }
+  }
+
+  /** Drops every transcript no panel shows that is saved (or has nothing to save). */
+  private sweep(space: Space): void {
+    if (space !== this.space) {
+      return;
+    }
+    for (const id of space.store.ids()) {
+      if (!this.inUse.has(id) && !space.dirty.has(id) && !space.loading.has(id)) {
+        this.forget(space, id);
+      }
+    }
+  }
+
+  private forget(space: Space, agentId: string): void {
+    keepMark(space, agentId, this.options.isLive?.(agentId) ?? true);
+    space.loading.delete(agentId);
+    space.store.delete(agentId);
+    space.disk.delete(agentId);
+  }
+
+  private writeSync(space: Space): void {
+    if (space.dir && space.dirty.size > 0) {
+      writeAllSync(space.dir, [...space.dirty.keys()].filter((id) => space.store.has(id)).map((id) => ({ id, t: space.store.get(id), disk: space.disk.get(id), mark: space.marks.get(id) })));
+      space.dirty.clear();
+    }
+  }
+
+  private tempFor(file: string): string {
+    return `${file}.${process.pid}-${++this.temps}.tmp`;
+  }
+
+  /** The log channel is closed after deactivate(); a message then is dropped, never thrown. */
+  private warn(message: string): void {
+    if (this.closed) {
+      return;
+    }
+    try {
+      this.log.warn(message);
+    } catch {
+      // The channel was closed.
+    }
+  }
+}
+
+
+// What dist/transcripts.js also offers the activation side (src/run/transcripts.ts): the export writer.
+export { writeExportFile, ExportCancelled } from '../export/exportFile';
+export { exportLabels } from '../export/export';

@@ -1,0 +1,85 @@
+/**
+ * The editor's side of a follow-up, for the panel's composer and the palette/tree/notification
+ * command alike: the send goes through the one door (sendDoor.ts: the run's lock, the draft
+ * emptied while the text is on its way and given back only when nothing arrived); a refused
+ * token goes to the shared 401 gate; a failure is worded for the person.
+ */
+import * as vscode from 'vscode';
+import { isApiError } from '../api/errors';
+import { describeError } from '../connection/showApiError';
+import { runState } from './common/ledger/runState';
+import { followUpConflict } from '../runs/common/refusals';
+import { describeFollowUpFailure, type FollowUpFailureAction, type FollowUpInput, type FollowUpSends } from './followUpSends';
+import type { GlueDeps } from './glueDeps';
+import type { Ledgers } from './ledgers';
+import type { RunSync } from './runSync';
+import type { FollowUpResult, SendFailed } from './sendDoor';
+
+export type { FollowUpResult };
+
+export async function submitFollowUp(d: GlueDeps, agentId: string, input: FollowUpInput, options: { resend?: boolean; from: string }): Promise<FollowUpResult> {
+  const outcome = await d.door.followUp(agentId, input, options);
+  if (outcome.kind === 'failed' && isApiError(outcome.error) && outcome.error.kind === 'unauthorized') {
+    d.reportUnauthorized(outcome.error, { interactive: true });
+  }
+  return outcome;
+}
+
+/** What a failed follow-up may offer: those of followUpSends.ts, and the Runs view (its active runs). */
+export type FollowUpOffer = FollowUpFailureAction | 'showRuns';
+
+export interface FollowUpFailureText {
+  message: string;
+  actions: FollowUpOffer[];
+}
+
+/**
+ * The person's failure text and offers for a failed outcome. A 409 says which refusal it was
+ * (runs/common/refusals.ts, by the answer, else by the run's kind): at the workspace's limit the
+ * Runs view shows the active runs and the text is kept to send again; a conversation that takes
+ * no follow-ups needs a new run.
+ */
+export function followUpFailure(d: GlueDeps, agentId: string, outcome: SendFailed): FollowUpFailureText {
+  const record = d.ledger().get(agentId);
+  const conflict = followUpConflict(outcome.error, record ? runState(record) : undefined, vscode.l10n);
+  if (conflict) {
+    return { message: conflict.message, actions: conflict.cause === 'concurrency' ? ['showRuns', 'retry', 'edit'] : ['cloneRun'] };
+  }
+  return describeFollowUpFailure(outcome.error, outcome.mayHaveArrived, describeError(d, outcome.error), vscode.l10n);
+}
+
+/** Gives up an `uncertain` follow-up: its text goes back to the draft (ahead of anything typed since). */
+export function discardFollowUp(d: GlueDeps, agentId: string): string | undefined {
+  return d.door.discardFollowUp(agentId);
+}
+
+/** User messages with this text the run already has: they are not the one being sent. */
+export function knownUserMessageIds(d: Pick<GlueDeps, 'transcripts'>, agentId: string, prompt: string): string[] {
+  if (!d.transcripts.isLoaded(agentId)) {
+    return [];
+  }
+  const wanted = prompt.trim();
+  return d.transcripts.store.get(agentId).snapshot().entries
+    .map((e) => e.message)
+    .filter((m) => m.role === 'user' && typeof m.content === 'string' && m.content.trim() === wanted && typeof m.id === 'string')
+    .map((m) => m.id as string);
+}
+
+/**
+ * Reads each run with an `uncertain` follow-up (one cut by a reload) fast for a while, so its
+ * history can settle it; a run removed from the list takes its send state with it.
+ */
+export function watchFollowUpSends(sends: FollowUpSends, ledgers: Ledgers, sync: RunSync): vscode.Disposable {
+  for (const id of sends.uncertain()) {
+    if (ledgers.current.has(id)) {
+      sync.poller.burst(id);
+    }
+  }
+  return ledgers.onDidChangeRuns((change) => {
+    for (const id of change.agentIds) {
+      if (!ledgers.current.has(id)) {
+        sends.forget(id);
+      }
+    }
+  });
+}

@@ -1,0 +1,55 @@
+/**
+ * The runs as their one state shows them (run/common/ledger/runState.ts), for every surface outside
+ * the Runs view: the chat participant, the tools, the Testing view. Nothing here reads the
+ * service on its own: a refresh is one read through the one read path (RunSync), so the
+ * stale-read rule and the follow-up evidence apply to it like to any poll.
+ */
+import * as vscode from 'vscode';
+import type { Agent, AgentMessage } from '../api/types';
+import { runState, type RunRecord, type RunState } from './common/ledger/ledger';
+import { runSnapshot } from './common/ledger/snapshot';
+import type { Ledgers } from './ledgers';
+import type { RunSync } from './runSync';
+import type { Transcripts } from './transcripts';
+
+export interface RunShown {
+  readonly record: RunRecord;
+  readonly state: RunState;
+  /** The run in the service's shape, with the derived status (runSnapshot). */
+  readonly agent: Agent;
+}
+
+export interface RunsAccess {
+  get(agentId: string): RunShown | undefined;
+  /** The run's messages as the transcript holds them (the saved one is loaded first). */
+  messages(agentId: string): Promise<readonly AgentMessage[]>;
+  /** One read now, through the poller (never rejects; a failure marks the run stale). */
+  refresh(agentId: string): Promise<void>;
+  /** Fires with the agentId whenever a listed run changed. */
+  readonly onDidChange: vscode.Event<string>;
+}
+
+export function runsAccess(ledgers: Ledgers, transcripts: Transcripts, sync: RunSync): RunsAccess & vscode.Disposable {
+  const emitter = new vscode.EventEmitter<string>();
+  const sub = ledgers.onDidChangeRuns((c) => {
+    for (const id of c.agentIds) emitter.fire(id);
+  });
+  return {
+    get(agentId) {
+      const record = ledgers.current.get(agentId);
+      return record ? { record, state: runState(record), agent: runSnapshot(record) } : undefined;
+    },
+    async messages(agentId) {
+      if (!transcripts.isLoaded(agentId)) {
+        await transcripts.load(agentId);
+      }
+      return transcripts.store.get(agentId).snapshot().entries.map((e) => e.message);
+    },
+    refresh: (agentId) => sync.poller.pollNow(agentId),
+    onDidChange: emitter.event,
+    dispose() {
+      sub.dispose();
+      emitter.dispose();
+    },
+  };
+}

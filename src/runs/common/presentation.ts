@@ -1,0 +1,233 @@
+/**
+ * How a run looks in the tree, as plain data: label, description, icon, context value and
+ * tooltip lines. No `vscode` import, so it is unit-tested in plain mocha; `runsTree.ts`
+ * turns it into a TreeItem.
+ */
+import { oneLine } from '../../api/sanitize';
+import { runState, runTime, type RunRecord } from '../../run/common/ledger/ledger';
+import type { L10n } from '../../base/common/l10n';
+import { formatAge, formatDuration, formatTimestamp } from '../../base/common/time';
+
+export const LABEL_MAX = 60;
+
+/** Longest server-provided value kept in a tooltip row or warning. */
+const DETAIL_MAX = 500;
+
+/**
+ * Service-provided text for one line of the UI. Control and bidi characters are dropped (an
+ * RTL override could make `fdp.exe` read as `exe.pdf`), whitespace collapsed, length capped.
+ */
+export function plain(text: string, max = DETAIL_MAX): string {
+  return oneLine(text, max);
+}
+
+export interface IconSpec {
+  /** Codicon id, with `~spin` where it spins. */
+  id: string;
+  /** A theme color id, when the icon is tinted. */
+  color?: string;
+}
+
+export interface RunPresentation {
+  label: string;
+  description: string;
+  icon: IconSpec;
+  contextValue: string;
+  /** Tooltip rows as [label, value]; values are plain text (escaped by the caller). */
+  details: Array<[string, string]>;
+  /** Problems worth a line of their own under the details. */
+  warnings: string[];
+}
+
+/** A run's row: the description short, so a narrow side bar shows the label (the run's title) whole. */
+export interface RunRowPresentation extends RunPresentation {
+  /** The status in words, for screen readers and picks (on the row, the icon says it). */
+  status: string;
+}
+
+/** The first non-empty line of the prompt, shortened; falls back to the agent ID. */
+export function runLabel(r: RunRecord, l10n: L10n, max = LABEL_MAX): string {
+  const line = (r.prompt ?? '').split(/\r?\n/).map((s) => plain(s, Number.MAX_SAFE_INTEGER)).find((s) => s.length > 0);
+  if (!line) {
+    return l10n.t('Run {0}', plain(r.agentId, max));
+  }
+  return line.length > max ? `${cutAt(line, max - 1).trimEnd()}…` : line;
+}
+
+export function statusText(status: string, l10n: L10n): string {
+  switch (status) {
+    case 'queued':
+      return l10n.t('queued');
+    case 'running':
+      return l10n.t('running');
+    case 'completed':
+      return l10n.t('completed');
+    case 'error':
+      return l10n.t('failed');
+    default:
+      // An unknown status is shown as the service sent it, made plain.
+      return plain(status, 40);
+  }
+}
+
+export function statusIcon(status: string): IconSpec {
+  switch (status) {
+    case 'queued':
+      return { id: 'clock', color: 'charts.yellow' };
+    case 'running':
+      return { id: 'loading~spin' };
+    case 'completed':
+      return { id: 'pass', color: 'testing.iconPassed' };
+    case 'error':
+      return { id: 'error', color: 'testing.iconFailed' };
+    default:
+      return { id: 'question' };
+  }
+}
+
+/**
+ * Capability tokens matched by the menus' regex `when` clauses, e.g.
+ * `run;active;followup;` or `run;terminal;followup;unread;`.
+ */
+export function runContextValue(r: RunRecord): string {
+  const state = runState(r);
+  let v = 'run;';
+  v += state.finished ? 'terminal;' : 'active;';
+  // The service takes follow-ups for any REST-created run, finished or not; not for a code review's.
+  if (state.takesFollowUps) {
+    v += 'followup;';
+  }
+  // A code review's conversation: its listed prompt is our name for the review, nothing to clone.
+  if (state.codeReview) {
+    v += 'review;';
+  }
+  if (r.unread) {
+    v += 'unread;';
+  }
+  if (r.pollError !== undefined) {
+    v += 'stale;';
+  }
+  return v;
+}
+
+export function presentRun(r: RunRecord, now: number, l10n: L10n): RunRowPresentation {
+  // The run's one state (runState.ts): an unsettled follow-up outranks a stale `completed`.
+  const state = runState(r);
+  // The row's room goes to the label (the run's title): the description is the age, and the
+  // status only where the icon does not tell it. Model, app and the rest are in the tooltip.
+  const status = statusText(state.status, l10n);
+  const parts: string[] = [];
+  if (state.codeReview) {
+    parts.push(l10n.t('code review'));
+  }
+  if (statusIcon(state.status).id === 'question') {
+    parts.push(status);
+  }
+  parts.push(formatAge(runTime(r), now, l10n));
+  // Unread shows as a badge at the row's edge (runDecorations.ts), not here.
+  let description = parts.join(' · ');
+  if (r.pollError !== undefined) {
+    description += ` · ${l10n.t('stale')}`;
+  }
+
+  const details: Array<[string, string]> = [];
+  const add = (label: string, value: string | number | undefined): void => {
+    const text = value === undefined ? '' : plain(String(value));
+    if (text !== '') {
+      details.push([label, text]);
+    }
+  };
+  add(l10n.t('Status'), status);
+  if (state.codeReview) {
+    add(l10n.t('Kind'), l10n.t('code review (takes no follow-ups)'));
+    add(l10n.t('Review'), r.reviewId);
+  }
+  if (state.followUp) {
+    add(l10n.t('Follow-up'), state.followUp.arrived ? l10n.t('arrived; waiting for its turn to end') : l10n.t('sent; the service does not show it yet'));
+  }
+  add(l10n.t('App'), r.projectName ? `${r.projectName} (${r.appId ?? '?'})` : r.appId);
+  add(l10n.t('Model'), r.model);
+  add(l10n.t('Reasoning effort'), r.reasoningEffort);
+  add(l10n.t('Permission'), r.permission === 'allow_edits' ? l10n.t('allow edits') : r.permission === 'read_only' ? l10n.t('read only') : r.permission);
+  add(l10n.t('Branches'), r.permittedBranches && r.permittedBranches.length > 0 ? r.permittedBranches.join(', ') : undefined);
+  add(l10n.t('Conversation'), r.conversationState);
+  add(l10n.t('Sandbox'), r.sandboxState);
+  add(l10n.t('Queued turns'), r.queuedTurnCount);
+  add(l10n.t('Created'), r.createdAt !== undefined ? formatTimestamp(r.createdAt) : undefined);
+  add(l10n.t('Updated'), r.updatedAt !== undefined ? formatTimestamp(r.updatedAt) : undefined);
+  if (state.completedAt !== undefined) {
+    const took = r.createdAt !== undefined ? ` (${formatDuration(state.completedAt - r.createdAt, l10n)})` : '';
+    add(l10n.t('Finished'), formatTimestamp(state.completedAt) + took);
+  }
+  add(l10n.t('Last checked'), r.lastCheckedAt !== undefined ? formatTimestamp(r.lastCheckedAt) : undefined);
+  add(l10n.t('Agent ID'), r.agentId);
+
+  const warnings: string[] = [];
+  if (r.lastError && !state.followUp) {
+    warnings.push(l10n.t('Last error: {0}', plain(r.lastError)));
+  }
+  if (r.pollError !== undefined) {
+    warnings.push(
+      r.lastCheckedAt !== undefined
+        ? l10n.t('Could not refresh (shown as of {0}): {1}', formatTimestamp(r.lastCheckedAt), plain(r.pollError))
+        : l10n.t('Could not refresh: {0}', plain(r.pollError)),
+    );
+  }
+
+  return {
+    label: runLabel(r, l10n),
+    description,
+    status,
+    icon: statusIcon(state.status),
+    contextValue: runContextValue(r),
+    details,
+    warnings,
+  };
+}
+
+export interface AppGroup {
+  /** `appId`, or '' for runs whose app is not known yet. */
+  key: string;
+  label: string;
+  description?: string;
+  runs: RunRecord[];
+}
+
+/**
+ * Groups runs by app, newest run first inside a group, groups ordered by their newest run.
+ * `alwaysApp` (the configured app, while code reviews are served) gets a group even with no
+ * run, last, so its reviews can be found.
+ */
+export function groupByApp(runs: readonly RunRecord[], l10n: L10n, alwaysApp?: string): AppGroup[] {
+  const groups = new Map<string, AppGroup>();
+  const sorted = [...runs].sort((a, b) => runTime(b) - runTime(a));
+  for (const r of sorted) {
+    const key = r.appId ?? '';
+    let g = groups.get(key);
+    if (!g) {
+      g = { key, label: key === '' ? l10n.t('Unknown app') : plain(key, LABEL_MAX), runs: [] };
+      groups.set(key, g);
+    }
+    if (r.projectName && g.description === undefined && key !== '') {
+      g.label = plain(r.projectName, LABEL_MAX);
+      g.description = plain(key, LABEL_MAX);
+    }
+    g.runs.push(r);
+  }
+  if (alwaysApp && !groups.has(alwaysApp)) {
+    groups.set(alwaysApp, { key: alwaysApp, label: plain(alwaysApp, LABEL_MAX), runs: [] });
+  }
+  return [...groups.values()];
+}
+
+/** The first `n` UTF-16 units of `text`, without cutting a surrogate pair in half. */
+function cutAt(text: string, n: number): string {
+  const code = text.charCodeAt(n - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? n - 1 : n);
+}
+
+/** "Fix the login test and…": the first words of a prompt, for a one-line notice. */
+export function firstWords(prompt: string, max = 50): string {
+  const line = prompt.split(/\r?\n/).find((l) => l.trim() !== '')?.trim() ?? '';
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}

@@ -1,0 +1,35 @@
+/**
+ * What a failed `POST /test-groups` offers, without `vscode` (unit-tested in plain mocha); the
+ * messages are in `createGroup.ts`. The POST is never sent again on its own: every action is a
+ * button the person presses.
+ */
+import { isApiError } from '../../api/errors';
+export { unauthorizedReport } from '../../connection/common/unauthorizedReport';
+
+export type CreateFailureAction = 'setToken' | 'retry' | 'edit' | 'showLogs';
+
+/** Failures after which the same request may well succeed: Retry comes first. */
+const TRANSIENT: ReadonlySet<string> = new Set(['network', 'timeout', 'server', 'rate_limited', 'invalid_response']);
+/** Failures whose cause is in the log. */
+const LOGGED: ReadonlySet<string> = new Set(['network', 'timeout', 'server', 'invalid_response']);
+
+/**
+ * The buttons of the failure message, in order; undefined when nothing is to be said (the
+ * request was cancelled).
+ *
+ * - The token was refused, or went missing: Set API Token, Retry (the same inputs, once the
+ *   token is set), Edit.
+ * - A request refused before sending cannot succeed unchanged: Edit only.
+ * - After a transport or server failure, Retry first; when the service refused the content
+ *   (4xx), Edit first.
+ */
+export function createFailureActions(error: unknown): readonly CreateFailureAction[] | undefined {
+  if (!isApiError(error)) return ['retry', 'edit'];
+  if (error.kind === 'aborted') return undefined;
+  if (error.kind === 'unauthorized') return ['setToken', 'retry', 'edit'];
+  if (error.kind === 'invalid_input') return ['edit'];
+  const actions: CreateFailureAction[] = TRANSIENT.has(error.kind) ? ['retry', 'edit'] : ['edit', 'retry'];
+  if (LOGGED.has(error.kind)) actions.push('showLogs');
+  return actions;
+}
+
