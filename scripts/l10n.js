@@ -16,7 +16,7 @@
  * `const t = vscode.l10n.t` alias of src/panel/host/strings.ts: 283 of the 446 messages.
  *
  * What counts as a call, found with TypeScript's parser (no type checking, so it is fast; a
- * unit test checks it against the type checker, test/unit/l10n.script.test.ts):
+ * unit test checks it against the type checker, test/unit/scripts/l10n.test.ts):
  * - `<l10n>.t(...)`, where `<l10n>` is `l10n`, `somethingL10n`, `<anything>.l10n`, or such a
  *   value in parentheses, `??`, `||` or `?:` (`(input.l10n ?? plainL10n).t(...)`);
  * - `t(...)` where the file declares `const t = <l10n>.t` or `const { t } = <l10n>`.

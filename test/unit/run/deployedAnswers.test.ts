@@ -1,0 +1,76 @@
+// Issue 20 §1: the send door, with the real client against the emulator, answered the way the
+// deployed service answers (service-api-wider.md §1): 202 Accepted for a start and a follow-up.
+import * as assert from 'node:assert/strict';
+import { createClient, type AgentRunsApi } from '../../../src/api';
+import { RunLedger } from '../../../src/run/common/ledger/ledger';
+import { FollowUpSends } from '../../../src/run/followUpSends';
+import { SendDoor } from '../../../src/run/sendDoor';
+import * as sendPosts from '../../../src/run/sendPosts';
+import { UnconfirmedStarts } from '../../../src/run/unconfirmedStarts';
+import { SEED, startEmulator, type Emulator } from '../../emulator/index';
+import { MemoryStore } from '../fixtures/memoryStore';
+
+describe('the send door against the deployed service\'s answers (issue 20 §1)', function () {
+  this.timeout(20_000);
+  let emu: Emulator;
+  let client: AgentRunsApi;
+  let ledger: RunLedger;
+  let starts: UnconfirmedStarts;
+  let sends: FollowUpSends;
+  let drafts: Map<string, string>;
+  let door: SendDoor;
+  const starting = (prompt: string) => ({ appId: SEED.apps.todo, prompt, model: 'hosted/fast' });
+  const posts = (suffix: string): number => emu.requests.filter((r) => r.method === 'POST' && r.path.split('?')[0].endsWith(suffix)).length;
+
+  before(async () => {
+    emu = await startEmulator();
+  });
+  after(() => emu.close());
+  beforeEach(() => {
+    emu.reset();
+    client = createClient({ baseUrl: emu.baseUrl, token: emu.tokens.default });
+    const store = new MemoryStore();
+    ledger = new RunLedger(store, client.baseUrl);
+    starts = new UnconfirmedStarts(store);
+    sends = new FollowUpSends(store);
+    drafts = new Map();
+    door = new SendDoor({
+      client: () => Promise.resolve(client),
+      ledger: () => ledger,
+      poller: { track: () => undefined, burst: () => undefined },
+      starts,
+      sends, targetState: store,
+      drafts: { get: (id) => drafts.get(id), set: (id, text) => (text === undefined ? drafts.delete(id) : drafts.set(id, text)) },
+      log: { info: () => undefined, warn: () => undefined },
+    }, () => sendPosts);
+  });
+  afterEach(() => client.dispose());
+
+  it('a start answered 202: started, listed and followed, not "may have started"', async () => {
+    emu.inject({ method: 'POST', path: '^/agents$', status: 202, passThrough: true });
+    const r = await door.start(starting('Accepted, not created'), { from: 'test', quiet: true });
+    assert.equal(r.kind, 'started');
+    const id = r.kind === 'started' ? r.run.agentId : '';
+    assert.equal(emu.requests.find((q) => q.method === 'POST')?.status, 202, 'the emulator did answer 202');
+    assert.deepEqual(ledger.all().map((x) => x.agentId), [id]);
+    assert.deepEqual(starts.uncertain(), []);
+    assert.equal(posts('/agents'), 1);
+  });
+
+  it('a follow-up answered 202: sent, recorded as the run\'s follow-up, the lock free again', async () => {
+    const started = await door.start(starting('Then a follow-up'), { from: 'test', quiet: true });
+    const id = started.kind === 'started' ? started.run.agentId : '';
+    emu.inject({ method: 'POST', path: `^/agents/${id}/messages$`, status: 202, passThrough: true });
+    const r = await door.followUp(id, { prompt: 'And now this' }, { from: 'test', quiet: true });
+    assert.equal(r.kind, 'sent');
+    assert.deepEqual(ledger.get(id)?.acts?.map((a) => a.prompt), ['And now this']);
+    assert.equal(sends.get(id), undefined);
+    assert.equal(posts('/messages'), 1);
+  });
+
+  it('a test group answered 201: created', async () => {
+    const r = await door.createTestGroup({ appId: SEED.apps.todo, name: 'Smoke', testIds: ['t1'] }, { from: 'test', quiet: true });
+    assert.equal(r.kind, 'created');
+    assert.equal(emu.requests.find((q) => q.method === 'POST')?.status, 201);
+  });
+});
