@@ -32,4 +32,4 @@ export {
 } from './validateTests';
 export { describeApiError, parseRetryAfter, formatDelay } from './describe';
 export { sanitizeServerText, redactSecrets } from './sanitize';
-export { heldTokens, keepHeldTokens, noteTokenChange, TOKEN_BASE_URLS_KEY } from './heldTokens';
+export { storedTokens, watchStoredTokens, noteTokenChange, TOKEN_BASE_URLS_KEY } from './storedTokens';

@@ -14,7 +14,7 @@ import {
 import { READ_AGAIN_AFTER_RUN_MS } from './common/outcome';
 import { automationsDescription, presentAutomation } from './common/presentation';
 import type { AppRef } from '../reviews/common/nodes';
-import { AppLists } from '../run/common/appLists';
+import { AppRowReads } from '../run/common/appRowReads';
 import { Disposable } from '../base/common/disposable';
 import type { AppRows } from '../runs/runsTree';
 import { runTooltip } from '../runs/tooltip';
@@ -31,7 +31,7 @@ export interface AutomationsBase {
 }
 
 export class AutomationRows extends Disposable implements AppRows<AutomationTreeNode> {
-  private readonly lists: AppLists<AutomationsNode>;
+  private readonly lists: AppRowReads<AutomationsNode>;
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
 
   constructor(
@@ -41,7 +41,7 @@ export class AutomationRows extends Disposable implements AppRows<AutomationTree
     private readonly now: () => number = Date.now,
   ) {
     super();
-    this.lists = new AppLists({ make: (app) => new AutomationsNode(app), read: (node) => this.read(node), refreshTree: () => this.refreshTree() });
+    this.lists = new AppRowReads({ make: (app) => new AutomationsNode(app), read: (node) => this.read(node), refreshTree: () => this.refreshTree() });
     this._register(b.onDidChangeConnection(() => this.lists.forgetAll()));
     this._register(b.auth.onDidChange(() => this.lists.forgetAll()));
     this._register({ dispose: () => this.timers.forEach(clearTimeout) });

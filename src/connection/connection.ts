@@ -282,7 +282,7 @@ export class Connection extends Disposable {
     }
     const api = this.api();
     // Every token held (all base URLs, kept up to date): the client keeps them out of its messages.
-    const otherSecrets = await api.keepHeldTokens(this.options, baseUrl);
+    const otherSecrets = await api.watchStoredTokens(this.options, baseUrl);
     const proxy = readNetworkSettings();
     const proxyUrl = proxy.url;
     const log = this.options.log;

@@ -68,7 +68,7 @@ export function launchSubmitEnv(deps: Deps, c: SendingContext): { env: SubmitEnv
     },
     defaultEmail: () => c.defaultEmail,
     // Every token held, not only the one sent: the service may echo another one it was given.
-    secrets: () => deps.api().heldTokens(deps.globalState, deps.auth, sentTo),
+    secrets: () => deps.api().storedTokens(deps.globalState, deps.auth, sentTo),
   };
   return { env, sentTo: () => sentTo };
 }

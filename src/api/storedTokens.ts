@@ -42,7 +42,7 @@ export async function noteTokenChange(state: StateLike, tokens: TokenReader, bas
 }
 
 /** Every token held: those of `current`, of the listed base URLs and of those the global state names. */
-export async function heldTokens(state: StateLike, tokens: TokenReader, current: string | undefined): Promise<string[]> {
+export async function storedTokens(state: StateLike, tokens: TokenReader, current: string | undefined): Promise<string[]> {
   const urls = new Set(listed(state));
   for (const key of state.keys()) {
     const named = /:(https?:\/\/.+)$/.exec(key)?.[1];
@@ -72,7 +72,7 @@ const kept = new WeakMap<StateLike, Held>();
  * URL's token listed) and whenever a token is set or cleared, here or in another window, for the
  * life of the store. Kept here, loaded with the client, so activation carries none of it.
  */
-export async function keepHeldTokens(
+export async function watchStoredTokens(
   options: { globalState: StateLike; auth: WatchedTokens; log: { warn(message: string): void } },
   current: string,
 ): Promise<() => readonly string[]> {
@@ -83,7 +83,7 @@ export async function keepHeldTokens(
       list: [],
       current,
       refresh: async () => {
-        h.list = await heldTokens(state, tokens, h.current);
+        h.list = await storedTokens(state, tokens, h.current);
       },
     };
     tokens.onDidChange((e) => {
