@@ -23,10 +23,10 @@ export {
   validateSyncVersionRequest, versionStatusQuery,
 } from './validateReviews';
 export { extractSchemaInfo, extractModelIds, extractPaths, extractOperations, schemaFingerprint, canonicalJson } from './schemaInfo';
-export {
-  parseAppTests, parseAppTestDetail, parseTestRunStarted, parseTestGroupRunStarted, parseTestRunDetail, parseTestGroupRunDetail,
-  parseServiceTestGroups, parseServiceTestGroupDetail, parseAutomations, parseAutomationRunQueued, runStatusOf, stepStatusOf,
-} from './parseTests';
+export { parseAppTests, parseAppTestDetail, parseServiceTestGroups, parseServiceTestGroupDetail } from './parseTests';
+export { parseTestRunStarted, parseTestGroupRunStarted, parseTestRunDetail, parseTestGroupRunDetail } from './parseTestRuns';
+export { parseAutomations, parseAutomationRunQueued } from './parseAutomations';
+export { runStatusOf, stepStatusOf } from './parseTestFields';
 export {
   validateStartTestRunRequest, validateStartTestGroupRunRequest, validateUpdateTestGroupRequest, validateTestPathId,
 } from './validateTests';

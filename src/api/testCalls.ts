@@ -4,10 +4,9 @@
  * retried; every failure an `ApiError`), only the paths, queries and parsers are theirs.
  */
 import type { RequestOptions } from './contract';
-import {
-  parseAppTestDetail, parseAppTests, parseAutomationRunQueued, parseAutomations, parseOk, parseServiceTestGroupDetail,
-  parseServiceTestGroups, parseTestGroupRunDetail, parseTestGroupRunStarted, parseTestRunDetail, parseTestRunStarted, parseTestUsers,
-} from './parseTests';
+import { parseAutomationRunQueued, parseAutomations } from './parseAutomations';
+import { parseTestGroupRunDetail, parseTestGroupRunStarted, parseTestRunDetail, parseTestRunStarted } from './parseTestRuns';
+import { parseAppTestDetail, parseAppTests, parseOk, parseServiceTestGroupDetail, parseServiceTestGroups, parseTestUsers } from './parseTests';
 import type { ServiceTestCalls } from './testTypes';
 import {
   appIdOf, validateStartTestGroupRunRequest, validateStartTestRunRequest, validateTestPathId, validateUpdateTestGroupRequest,
