@@ -1,10 +1,7 @@
 /**
  * Parsing of the app's tests, test groups and test users (service-api-wider.md §3, §4, §7), as
- * tolerant as ./parse: unknown fields ignored, `null` and wrong-typed fields absent, list
- * elements that are not objects (or have no id) skipped; only a missing id the extension cannot
- * work without fails (`ApiError` kind `invalid_response`). Both published versions are read into
- * one shape: A's flat steps (`kind`) and B's graph (`stepType`, `graphNodeKey`, …); A's members
- * (`membershipId`) and B's (`isComponent`).
+ * tolerant as ./parse. Both published versions read into one shape: A's flat steps and members
+ * (`kind`, `membershipId`), B's graph and members (`stepType`, `graphNodeKey`, `isComponent`).
  */
 import * as z from 'zod/mini';
 import { compact, invalidResponse, isRecord, objectsOf, optString, requiredId, run } from './parse';
