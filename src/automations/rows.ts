@@ -1,9 +1,6 @@
 /**
- * The Runs view's automation rows (dist/automations.js): under each app a collapsed
- * "Automations" row whose automations are read (`GET /automations?appId=…`) when it is expanded
- * and on `agentRuns.automations.refresh`, and again a little later after Run Now (the list is
- * the only place a run's outcome shows: `lastRunAt`, `lastRunError`). runsTree.ts only
- * delegates to this; the elements are automations/common/nodes.ts. Like src/reviews/rows.ts.
+ * The Runs view's "Automations" row under each app, read when expanded, on refresh, and a little
+ * after Run Now (the list's `lastRunAt`/`lastRunError` are the only outcome the service gives).
  */
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';

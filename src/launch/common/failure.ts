@@ -1,8 +1,6 @@
 /**
- * What a failed start tells the person, and which buttons it offers. Every message says what
- * happened and what to do; every failure keeps the form (Retry and Edit), and a failure after
- * which the run may exist on the service says so and offers "Track Run by ID" — a POST is
- * never repeated without the person asking. Pure: no `vscode`.
+ * What a failed start says and offers: the form is kept (Retry, Edit); when the run may exist, it
+ * says so and offers "Track Run by ID", because a POST is never repeated unless the person asks.
  */
 import { isApiError, mayHaveArrived, type ApiError } from '../../api/errors';
 import { redactSecrets, sanitizeServerText } from '../../api/sanitize';
