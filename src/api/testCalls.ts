@@ -1,8 +1,4 @@
-/**
- * The client's test, test run, test group and automation calls (service-api-wider.md §3–§6), on
- * the exchange of ./client: the same policy (a POST, PUT or DELETE sent at most once, never
- * retried; every failure an `ApiError`), only the paths, queries and parsers are theirs.
- */
+/** The client's test, test run, test group and automation calls (service-api-wider.md §3–§6), under ./client's policy (a POST, PUT or DELETE sent at most once). */
 import type { RequestOptions } from './contract';
 import { parseAutomationRunQueued, parseAutomations } from './parseAutomations';
 import { parseTestGroupRunDetail, parseTestGroupRunStarted, parseTestRunDetail, parseTestRunStarted } from './parseTestRuns';
