@@ -1,8 +1,4 @@
-/**
- * What a person is told after a send of the Test Groups view (PUT or DELETE of a group) or of an
- * automation's Run Now went through the send door: pure words, unit-tested. The door sends each
- * at most once; here nothing is ever resent, the words only say what is known.
- */
+/** What a person is told after a group's PUT or DELETE, or a Run Now, went through the send door; nothing here resends. */
 import { isApiError } from '../../api/errors';
 import type { L10n } from '../../base/common/l10n';
 import { uncertainText } from '../../run/common/sends/uncertainText';

@@ -68,11 +68,7 @@ export function actionLabel(id: FailureActionId, l10n: L10n, mayExist = false): 
   }
 }
 
-/**
- * True when the run might exist: the request may have reached the service and no 4xx
- * answer says it was refused. A 4xx is a refusal before anything was created; a 5xx, a
- * timeout, a reset connection or an unreadable answer leaves it open.
- */
+/** True when the run might exist: the request may have reached the service and no 4xx (refused before creating anything) says otherwise. */
 export function mayRunExist(error: unknown): boolean {
   return mayHaveArrived(error);
 }

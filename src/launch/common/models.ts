@@ -167,11 +167,7 @@ export function pushRecent(list: readonly string[], id: string, max: number): st
   return [v, ...list.filter((x) => x !== v)].slice(0, max);
 }
 
-/**
- * The provider part of a model id such as `openai/gpt-5`, for messages only; undefined when
- * the id has no such prefix. The reference does not define id structure, so this never
- * decides behaviour.
- */
+/** The provider part of a model id (`openai/gpt-5`), for messages only: the reference defines no id structure. */
 export function providerHint(modelId: string): string | undefined {
   const slash = modelId.indexOf('/');
   if (slash <= 0) return undefined;

@@ -1,8 +1,4 @@
-/**
- * What a failed `POST /test-groups` offers, without `vscode` (unit-tested in plain mocha); the
- * messages are in `createGroup.ts`. The POST is never sent again on its own: every action is a
- * button the person presses.
- */
+/** What a failed `POST /test-groups` offers; it is never sent again on its own, only on a button the person presses. */
 import { isApiError } from '../../api/errors';
 export { unauthorizedReport } from '../../connection/common/unauthorizedReport';
 
