@@ -29,7 +29,7 @@ const ACTIVATION = 'dist/extension.js';
  */
 const STATELESS = {
   'src/connection/common/capabilities.ts': 'the pure capability table and pure functions over it (w-tapi); no module state',
-  'src/run/common/appLists.ts': 'the AppLists class keeps per-instance state only (one instance per rows object); nothing tests instanceof across bundles (dist/reviews.js, dist/automations.js)',
+  'src/run/common/appRowReads.ts': 'the AppRowReads class keeps per-instance state only (one instance per rows object); nothing tests instanceof across bundles (dist/reviews.js, dist/automations.js)',
   'src/run/common/sends/uncertainText.ts': 'a pure function: the words for a send the door refused as uncertain (the tools, the Test Explorer, the groups, Run Now, branch sync)',
   'src/automations/common/outcome.ts': 'pure functions and a constant: the words after a send of the Test Groups view or Run Now (dist/testGroups.js, dist/automations.js)',
   'src/api/types.ts': 'constants and pure predicates (isTerminalStatus)',
@@ -74,7 +74,7 @@ const STATELESS = {
   'src/run/common/ledger/runState.ts':
     'pure derivations of a run\'s state from its record; actId\'s counter only adds to a time and random part, so an ID stays unique from any bundle',
   'src/run/common/ledger/snapshot.ts': 'one pure function (a record as the service\'s Agent shape)',
-  'src/connection/common/whyNoClient.ts': 'one pure function of a connection state',
+  'src/connection/common/describeNoClient.ts': 'one pure function of a connection state',
   'src/runs/common/nodes.ts': 'pure tree-node model functions',
   'src/runs/common/presentation.ts': 'pure labels and descriptions of a run',
   'src/runs/common/refusals.ts': 'pure functions: the words of a refused send (no follow-ups, the 409s)',

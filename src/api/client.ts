@@ -1,11 +1,7 @@
 /**
- * The HTTP client. Policy, in one place:
- * - the token goes only to the configured base URL's origin; a redirect elsewhere is refused;
- * - same-origin redirects are followed for GET only (at most {@link MAX_REDIRECTS});
- * - nothing is retried, ever: a POST, PUT or DELETE is sent at most once per call, and GET
- *   retries are the poller's decision, not the client's;
- * - connect, headers and body each have a timeout, and the body a size cap;
- * - every failure is an `ApiError`; the token is in no message, cause or log entry.
+ * The HTTP client, its policy in one place: the token goes to the base URL's origin only (GET
+ * follows same-origin redirects); nothing is retried (a POST, PUT or DELETE is sent at most once,
+ * GET retries are the poller's); timeouts and a body cap; every failure an `ApiError` without the token.
  */
 import type { Dispatcher } from 'undici';
 import { normalizeBaseUrl } from './baseUrl';

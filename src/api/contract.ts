@@ -71,11 +71,7 @@ export interface ClientOptions {
   onSchemaInfo?: (info: ServiceSchemaInfo) => void;
 }
 
-/**
- * The service's documented endpoints, and the deployed service's tests, test runs, test groups
- * and automations (./testTypes; offered where the served schema lists them, see
- * `ServiceSchemaInfo.operations`). Every method rejects only with `ApiError`.
- */
+/** The service's endpoints (beyond the reference's only where the served schema lists them); every method rejects only with `ApiError`. */
 export interface AgentRunsApi extends ServiceTestCalls {
   readonly baseUrl: string;
   startAgent(request: StartAgentRequest, options?: RequestOptions): Promise<AgentRun>;

@@ -48,10 +48,8 @@ export interface ApiErrorInit {
   serverMessage?: string;
   retryAfterMs?: number;
   /**
-   * False only when the request certainly did not reach the server: refused locally, DNS
-   * failure, connection refused or timed out, a certificate refused in the TLS handshake, or any
-   * failure (a cancel, a reset, a closed client) before undici wrote the request to the socket.
-   * POSTs must never be retried automatically when true.
+   * False only when the request certainly did not reach the server (refused before undici wrote
+   * it to the socket: DNS, connect, TLS refusal, a cancel). When true, a POST is never retried on its own.
    */
   mayHaveReachedServer: boolean;
   method?: string;
@@ -91,10 +89,8 @@ export function isApiError(e: unknown): e is ApiError {
 }
 
 /**
- * Whether a failed POST may have taken effect on the service: it may have reached it (it was
- * written to the socket, or that is not known), and no 4xx answer says it was refused (a 4xx is
- * a refusal before anything was created). Such a request must never be sent again without the
- * person choosing to. Anything that is not an `ApiError` may have arrived.
+ * Whether a failed POST may have taken effect: it may have reached the service and no 4xx refused
+ * it. Such a request is never sent again unless the person chooses to; a non-`ApiError` may have arrived.
  */
 export function mayHaveArrived(error: unknown): boolean {
   if (!isApiError(error)) {
@@ -113,10 +109,8 @@ const NO_FOLLOW_UPS = /follow[\s_-]?ups?|(^|[^a-z])kind([^a-z]|$)|review|unsuppo
 const CONCURRENCY = /concurren|limit|too[\s_-]*many|capacity|parallel|simultaneous|quota|maximum|max[\s_-]*(agents|runs)/i;
 
 /**
- * What a 409 says it refused, from its `code`, then `reason`, then `error` text. None of them is
- * documented, so each is read tolerantly (a code mentioning concurrency or a limit, or one
- * mentioning follow-ups, a kind or a review), and the first that points one way only decides.
- * Undefined: not a 409, or nothing says which (the caller knows the run's kind).
+ * What a 409 refused, read tolerantly from its undocumented `code`, `reason`, then `error` (the
+ * first that points one way decides); undefined when nothing says (the caller knows the run's kind).
  */
 export function conflictCause(error: unknown): ConflictCause | undefined {
   if (!isApiError(error) || error.status !== 409) {

@@ -23,13 +23,13 @@ export {
   validateSyncVersionRequest, versionStatusQuery,
 } from './validateReviews';
 export { extractSchemaInfo, extractModelIds, extractPaths, extractOperations, schemaFingerprint, canonicalJson } from './schemaInfo';
-export {
-  parseAppTests, parseAppTestDetail, parseTestRunStarted, parseTestGroupRunStarted, parseTestRunDetail, parseTestGroupRunDetail,
-  parseServiceTestGroups, parseServiceTestGroupDetail, parseAutomations, parseAutomationRunQueued, runStatusOf, stepStatusOf,
-} from './parseTests';
+export { parseAppTests, parseAppTestDetail, parseServiceTestGroups, parseServiceTestGroupDetail } from './parseTests';
+export { parseTestRunStarted, parseTestGroupRunStarted, parseTestRunDetail, parseTestGroupRunDetail } from './parseTestRuns';
+export { parseAutomations, parseAutomationRunQueued } from './parseAutomations';
+export { runStatusOf, stepStatusOf } from './parseTestFields';
 export {
   validateStartTestRunRequest, validateStartTestGroupRunRequest, validateUpdateTestGroupRequest, validateTestPathId,
 } from './validateTests';
 export { describeApiError, parseRetryAfter, formatDelay } from './describe';
 export { sanitizeServerText, redactSecrets } from './sanitize';
-export { heldTokens, keepHeldTokens, noteTokenChange, TOKEN_BASE_URLS_KEY } from './heldTokens';
+export { storedTokens, watchStoredTokens, noteTokenChange, TOKEN_BASE_URLS_KEY } from './storedTokens';

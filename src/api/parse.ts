@@ -1,10 +1,7 @@
 /**
- * Response parsing, tolerant on purpose (the reference leaves most shapes "not shown" and the
- * API is in beta): unknown fields are ignored, `null` counts as absent, a field of the wrong
- * type is dropped rather than failing the whole response (but a message's tool parameters and
- * attachments are kept whatever their type: the deployed service sends objects there), unknown enum-like values are kept as
- * sent. Only what the extension cannot work without (an identifier) fails, with `ApiError`
- * kind `invalid_response`.
+ * Response parsing, tolerant because the reference leaves most shapes "not shown": unknown fields
+ * ignored, `null` absent, wrong-typed fields dropped (tool parameters and attachments kept: the
+ * deployed service sends objects), unknown enum values kept. Only a missing identifier fails.
  */
 import * as z from 'zod/mini';
 import { ApiError } from './errors';

@@ -1,11 +1,7 @@
 /**
- * Parsing of code review and version responses (service-api-wider.md §2, §7), as tolerant as
- * ./parse: unknown fields ignored, `null` and wrong-typed fields absent, unknown enum-like
- * values kept, list elements that are not objects skipped. Only an identifier the extension
- * cannot work without fails, with `ApiError` kind `invalid_response`. The three published
- * versions (A, B, C) are read: a review list item without `id` (C) is kept, `lastChange` may be
- * a number (C) or text, `appVersion` stands for `version`, times of a version may be ISO strings
- * or milliseconds.
+ * Parsing of code reviews and versions (service-api-wider.md §2, §7), as tolerant as ./parse, in
+ * all three published versions: C's list items without `id` are kept, `lastChange` is a number
+ * or text, `appVersion` stands for `version`, times are ISO strings or milliseconds.
  */
 import * as z from 'zod/mini';
 import {

@@ -1,8 +1,4 @@
-/**
- * The client's code review, version and version sync calls (service-api-wider.md §2, §7), on the exchange
- * of ./client: the same policy (a POST sent at most once, never retried; every failure an
- * `ApiError`), only the paths, queries and parsers are theirs.
- */
+/** The client's code review, version and sync calls (service-api-wider.md §2, §7), under ./client's policy (a POST sent at most once). */
 import type { AgentRunsApi, RequestOptions } from './contract';
 import { parseCodeReviewDetail, parseCodeReviewLists, parseCodeReviewStarted, parseVersionPage, parseVersionSync } from './parseReviews';
 import type { CodeReviewDetail, CodeReviewLists, CodeReviewStarted, VersionPage, VersionSync } from './reviewTypes';

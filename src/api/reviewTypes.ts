@@ -1,8 +1,4 @@
-/**
- * Code reviews and versions of the deployed service (service-api-wider.md §2 and §7), as the
- * extension uses them. Pure types, tolerant like ./types: enum-like fields keep values we do
- * not know yet, `null` counts as absent, and every read field but the identifier is optional.
- */
+/** Code reviews and versions of the deployed service (service-api-wider.md §2, §7), tolerant like ./types. */
 import type { Agent, Open, RunStatus } from './types';
 
 /** A review's place in `GET /code-reviews`. */

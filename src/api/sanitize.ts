@@ -21,10 +21,8 @@ const REDACTED = '[redacted]';
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
 
 /**
- * Replaces every occurrence of each secret in `text`, ignoring case (a host name echoing the
- * token comes back lower-cased), and every run of {@link MIN_SECRET_FRAGMENT} or more
- * characters copied from a secret (a server that cut the token in its echo must not leak
- * most of it).
+ * Redacts each secret ignoring case (a host name echoes it lower-cased), and any run of
+ * {@link MIN_SECRET_FRAGMENT}+ characters of one (an echo that cut the token must not leak most of it).
  */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
   let out = text;

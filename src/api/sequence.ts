@@ -1,8 +1,6 @@
 /**
- * Which `sequence` numbers a read can vouch for. The service numbers a run's messages; one
- * confused number (2^53−1 among 1…29) is a jump no run could make, and counting from it would
- * size every later window to two messages and report a billion missing. Such a message is
- * still kept and shown; only its number is not believed. Pure: no `vscode`.
+ * Which message `sequence` numbers a read can vouch for: one confused number (2^53−1 among 1…29)
+ * would size every later window to two messages, so its message is shown but its number not believed.
  */
 
 /**
@@ -12,12 +10,9 @@
 export const SEQUENCE_SLACK = 10_000;
 
 /**
- * The highest sequence a read vouches for. `sequences`: the read's safe-integer sequences in
- * any order; `known`: the highest believed before it. The read's lower median (with at least
- * three numbers, or when nothing is known) and `known` are its base; a believable sequence lies
- * within the read's length plus SEQUENCE_SLACK steps of it, a step being the read's typical
- * distance between neighbours (1 for a run numbered 1, 2, 3…). A lone outlier moves neither
- * the median nor the typical step, so it is left above the ceiling.
+ * The highest sequence a read vouches for: within the read's length plus SEQUENCE_SLACK typical
+ * steps of its lower median (and of `known`, the highest believed before). A lone outlier moves
+ * neither the median nor the step, so it stays above the ceiling.
  */
 export function sequenceCeiling(sequences: readonly number[], known?: number): number {
   const n = sequences.length;

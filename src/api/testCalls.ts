@@ -1,13 +1,8 @@
-/**
- * The client's test, test run, test group and automation calls (service-api-wider.md §3–§6), on
- * the exchange of ./client: the same policy (a POST, PUT or DELETE sent at most once, never
- * retried; every failure an `ApiError`), only the paths, queries and parsers are theirs.
- */
+/** The client's test, test run, test group and automation calls (service-api-wider.md §3–§6), under ./client's policy (a POST, PUT or DELETE sent at most once). */
 import type { RequestOptions } from './contract';
-import {
-  parseAppTestDetail, parseAppTests, parseAutomationRunQueued, parseAutomations, parseOk, parseServiceTestGroupDetail,
-  parseServiceTestGroups, parseTestGroupRunDetail, parseTestGroupRunStarted, parseTestRunDetail, parseTestRunStarted, parseTestUsers,
-} from './parseTests';
+import { parseAutomationRunQueued, parseAutomations } from './parseAutomations';
+import { parseTestGroupRunDetail, parseTestGroupRunStarted, parseTestRunDetail, parseTestRunStarted } from './parseTestRuns';
+import { parseAppTestDetail, parseAppTests, parseOk, parseServiceTestGroupDetail, parseServiceTestGroups, parseTestUsers } from './parseTests';
 import type { ServiceTestCalls } from './testTypes';
 import {
   appIdOf, validateStartTestGroupRunRequest, validateStartTestRunRequest, validateTestPathId, validateUpdateTestGroupRequest,

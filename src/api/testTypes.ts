@@ -1,10 +1,6 @@
 /**
- * The app's tests, test runs, test groups and automations of the deployed service
- * (service-api-wider.md §3–§6), as the extension uses them. Pure types, tolerant like ./types:
- * enum-like fields keep values we do not know yet, `null` counts as absent, and every read field
- * but the identifier is optional. Both published versions of the wider API (A: flat steps,
- * members with `membershipId`; B: a graph with conditions, members with `isComponent`) parse into
- * these shapes.
+ * The app's tests, test runs, test groups and automations (service-api-wider.md §3–§6), tolerant
+ * like ./types; versions A (flat steps) and B (a graph with conditions) both parse into them.
  */
 import type { RequestOptions } from './contract';
 import type { Open } from './types';

@@ -1,18 +1,8 @@
 /**
- * The network under the client: which way a request goes (direct or through a proxy), which
- * certificate authorities are trusted, and one bounded exchange on that route.
- *
- * The client keeps its own undici dispatcher (its timeouts, size cap and redirect policy are
- * the client's, and undici does not go through the editor's patched `http`/`https` modules),
- * so it applies the editor's network settings itself, the way the editor does:
- * - `http.proxy`, else HTTPS_PROXY/HTTP_PROXY (lower case first) from the environment;
- * - `http.noProxy` and NO_PROXY: hosts reached directly, never through the proxy;
- * - `http.proxyAuthorization`: the Proxy-Authorization header of the CONNECT request only;
- * - `http.proxyStrictSSL`: certificate verification on or off;
- * - `http.systemCertificates`: the operating system's CA store (the file OpenSSL reads:
- *   SSL_CERT_FILE, else the distribution's bundle) and NODE_EXTRA_CA_CERTS, on top of Node's.
- * Through a proxy the request always goes inside a CONNECT tunnel, also for http:// base URLs,
- * so the proxy sees the target host and its own credentials, never the bearer token.
+ * The network under the client: direct or through a proxy, the trusted CAs, one bounded exchange.
+ * undici bypasses the editor's patched `http` modules, so the editor's network settings are applied
+ * here (GUIDE.md "Network settings honoured"). Through a proxy every request, http:// too, goes in a
+ * CONNECT tunnel, so the proxy never sees the bearer token; `http.proxyAuthorization` goes on the CONNECT only.
  */
 import * as fs from 'node:fs';
 import * as tls from 'node:tls';
@@ -223,12 +213,9 @@ export function wasWritten(watch: WriteWatch): boolean | undefined {
 }
 
 /**
- * `handler`, also telling `watch` once undici has written the request. undici 7 says so only to
- * handlers of the old shape (the one `request` builds): `onRequestSent` right after the
- * `socket.write` of the headers and the (Buffer) body, `onBodySent` per body chunk. The new
- * shape that `dispatcher.compose` interceptors are given has no such hook (undici's
- * UnwrapHandler drops it), and its `onRequestStart` comes before the write, also for a request
- * cancelled at that very moment; so the handler is wrapped here, not in an interceptor.
+ * `handler`, also telling `watch` once undici wrote the request (whether it may have arrived).
+ * Only old-shape handlers get `onRequestSent`/`onBodySent`; an interceptor's `onRequestStart` comes
+ * before the write, even for a request cancelled then, so the handler is wrapped here instead.
  */
 function watchWrites(handler: Dispatcher.DispatchHandler, watch: WriteWatch): Dispatcher.DispatchHandler {
   // A handler of the new shape never hears of the write: left unwatched, it counts as written.

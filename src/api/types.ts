@@ -1,10 +1,7 @@
 /**
- * The service's data shapes as the extension uses them. Pure types: no runtime code, no `vscode`.
- *
- * The published reference leaves much "not shown"; these types are tolerant on purpose:
- * enum-like fields are `KnownX | (string & {})` so an unknown value the service sends is
- * kept and displayed rather than rejected, and every field of a read response except the
- * identifier is optional.
+ * The service's data shapes. Tolerant because the reference leaves much "not shown": enum-like
+ * fields are `KnownX | (string & {})` (an unknown value is shown, not refused), and every read
+ * field but the identifier is optional.
  */
 
 /** A string union that still accepts (and keeps) values we do not know yet. */

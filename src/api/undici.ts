@@ -1,10 +1,7 @@
 /**
- * The three parts of undici the transport uses (Agent, ProxyAgent and a dispatcher's
- * `request`), loaded from undici's own modules instead of its index. The index also loads
- * fetch, WebSocket, EventSource, the cache stores, the interceptors and the mock agents,
- * which nothing here uses: about 210 KB of dist/api.js, minified (`npm run bench` reports the
- * .vsix). undici is pinned in package.json, so these paths are the ones this build was tested
- * with; the transport's tests and the proxy scenarios go through every one of them.
+ * Agent, ProxyAgent and `request` from undici's own modules, not its index (which adds ~210 KB of
+ * unused fetch, WebSocket, caches and mocks to dist/api.js). undici is pinned, so these paths are
+ * the tested ones; the transport's tests and the proxy scenarios use each.
  */
 /* eslint-disable @typescript-eslint/no-require-imports -- undici's modules have no typings of their own: typed from its index's */
 import type * as Undici from 'undici';

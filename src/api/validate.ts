@@ -1,9 +1,6 @@
 /**
- * Requests are checked before anything is sent: a refused request costs nothing and can be
- * fixed by the person at once, while a sent one might already be queued on the service.
- * Each validator returns a normalised copy (trimmed identifiers, defaults filled in, only the
- * documented fields) or throws `ApiError` of kind `invalid_input` naming the field.
- * The prompt is never altered.
+ * Request checks before anything is sent (a refused request costs nothing; a sent one may be
+ * queued). Each returns a normalised copy or throws `invalid_input` naming the field; the prompt is never altered.
  */
 import { ApiError } from './errors';
 import { oneLine } from './sanitize';

@@ -1,8 +1,4 @@
-/**
- * Checks of code review and version requests before anything is sent, as ./validate does for
- * runs: a normalised copy (trimmed identifiers, only the documented fields) or `ApiError` of
- * kind `invalid_input` naming the field. Free text (description, focus areas) is not altered.
- */
+/** Code review and version request checks, like ./validate's; free text (description, focus areas) is never altered. */
 import type { ListCodeReviewsQuery, ListVersionsQuery, StartCodeReviewRequest, SyncVersionRequest } from './reviewTypes';
 import {
   asObject, offeredModel, optionalEmail, optionalWebhookUrl, quote, refuse, requiredTrimmed,

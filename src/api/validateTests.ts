@@ -1,8 +1,4 @@
-/**
- * Checks of the test, test run, test group and automation requests before anything is sent
- * (service-api-wider.md §3–§6), as ./validate does for runs: a normalised copy (trimmed
- * identifiers, only the documented fields) or `ApiError` of kind `invalid_input` naming the field.
- */
+/** Test, test run, test group and automation request checks (service-api-wider.md §3–§6), like ./validate's. */
 import type { StartTestGroupRunRequest, StartTestRunRequest, UpdateTestGroupRequest } from './testTypes';
 import { asObject, quote, refuse, requiredTrimmed, type Fields } from './validate';
 import { appIdOf, pathId } from './validateReviews';

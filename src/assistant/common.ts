@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { AgentRunsApi } from '../api/contract';
 import type { Deps } from '../run/deps';
 import { ToolInputError } from './common/schemas';
-import { whyNoClient } from '../connection/common/whyNoClient';
+import { describeNoClient } from '../connection/common/describeNoClient';
 
 /** A failure already worded for the person (missing setup, bad input). */
 export class Refusal extends Error {
@@ -24,9 +24,9 @@ export async function clientOrRefuse(deps: Deps): Promise<AgentRunsApi> {
   throw new Refusal(notConnectedText(deps));
 }
 
-/** Why there is no client, as the person reads it everywhere (connection/common/whyNoClient.ts). */
+/** Why there is no client, as the person reads it everywhere (connection/common/describeNoClient.ts). */
 export function notConnectedText(deps: Deps): string {
-  return whyNoClient(deps.connection(), vscode.l10n);
+  return describeNoClient(deps.connection(), vscode.l10n);
 }
 
 /** The models the service's own schema offers for a start; empty when it cannot be read (the service decides then). */

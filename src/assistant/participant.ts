@@ -18,7 +18,7 @@ import type { Deps } from '../run/deps';
 import { progressMarkdown, escapeMarkdown, statusWord, type ProgressState } from './common/format';
 import { conversationOf, runState } from '../run/common/ledger/runState';
 import { followUpConflict, noFollowUpsReason, startConflict } from '../runs/common/refusals';
-import { splitRunAndText } from './common/runWords';
+import { splitRunAndText } from './common/chatRunId';
 import { clientOrRefuse, failureText, modelsOffered, setting, notConnectedText } from './common';
 import { reviews } from './reviewChat';
 import { automations, serviceTests } from './testChat';

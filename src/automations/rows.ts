@@ -1,9 +1,6 @@
 /**
- * The Runs view's automation rows (dist/automations.js): under each app a collapsed
- * "Automations" row whose automations are read (`GET /automations?appId=…`) when it is expanded
- * and on `agentRuns.automations.refresh`, and again a little later after Run Now (the list is
- * the only place a run's outcome shows: `lastRunAt`, `lastRunError`). runsTree.ts only
- * delegates to this; the elements are automations/common/nodes.ts. Like src/reviews/rows.ts.
+ * The Runs view's "Automations" row under each app, read when expanded, on refresh, and a little
+ * after Run Now (the list's `lastRunAt`/`lastRunError` are the only outcome the service gives).
  */
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
@@ -14,7 +11,7 @@ import {
 import { READ_AGAIN_AFTER_RUN_MS } from './common/outcome';
 import { automationsDescription, presentAutomation } from './common/presentation';
 import type { AppRef } from '../reviews/common/nodes';
-import { AppLists } from '../run/common/appLists';
+import { AppRowReads } from '../run/common/appRowReads';
 import { Disposable } from '../base/common/disposable';
 import type { AppRows } from '../runs/runsTree';
 import { runTooltip } from '../runs/tooltip';
@@ -31,7 +28,7 @@ export interface AutomationsBase {
 }
 
 export class AutomationRows extends Disposable implements AppRows<AutomationTreeNode> {
-  private readonly lists: AppLists<AutomationsNode>;
+  private readonly lists: AppRowReads<AutomationsNode>;
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
 
   constructor(
@@ -41,7 +38,7 @@ export class AutomationRows extends Disposable implements AppRows<AutomationTree
     private readonly now: () => number = Date.now,
   ) {
     super();
-    this.lists = new AppLists({ make: (app) => new AutomationsNode(app), read: (node) => this.read(node), refreshTree: () => this.refreshTree() });
+    this.lists = new AppRowReads({ make: (app) => new AutomationsNode(app), read: (node) => this.read(node), refreshTree: () => this.refreshTree() });
     this._register(b.onDidChangeConnection(() => this.lists.forgetAll()));
     this._register(b.auth.onDidChange(() => this.lists.forgetAll()));
     this._register({ dispose: () => this.timers.forEach(clearTimeout) });

@@ -1,9 +1,6 @@
 /**
- * Run Now (`agentRuns.automations.runNow`): a modal confirmation naming the automation, one
- * `POST /automations/{id}/run` through the send door, then "queued" and the list read again a
- * little later (its `lastRunAt`/`lastRunError` are the only outcome the service gives). A
- * failure says why (the service's reason on a 409 or 400); one that may have arrived is said
- * and never sent again.
+ * Run Now: a modal confirmation, one POST through the send door, then the list read again a little
+ * later; a send that may have arrived is said and never sent again.
  */
 import * as vscode from 'vscode';
 import type { AutomationRunQueued } from '../api/testTypes';

@@ -1,11 +1,8 @@
 /**
- * The capability context keys (`agentRuns.codeReviews`, `agentRuns.serviceTests`, …; the table
- * is connection/common/capabilities.ts), each on exactly when the current service's `/openapi.json` lists
- * its operations. In the activation bundle, so it is small (closures, not a class: the minifier
- * shortens their names): at activation the keys come from what is stored for the base URL (no
- * network); every read of the schema, whoever asked, updates it; a base URL or token change
- * evaluates again (off until known); and when the operations are not known while the Runs view
- * is visible and a token is set, the schema is read once per session.
+ * The capability context keys (`agentRuns.codeReviews`, …; table in common/capabilities.ts), on
+ * when the service's `/openapi.json` lists their operations. In the activation bundle, so closures
+ * (the minifier shortens them) and no network at activation: keys come from the stored schema; the
+ * schema is read at most once per session, when unknown while the Runs view shows and a token is set.
  */
 import * as vscode from 'vscode';
 import type { Connection } from './connection';

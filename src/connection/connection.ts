@@ -1,11 +1,7 @@
 /**
- * Where the extension stands with the service: the configured base URL (normalised), whether
- * a token is stored for it, and the API client built from both. Owns the context keys that
- * drive the welcome views.
- *
- * The client is built on first use, never during activation: loading it pulls in the HTTP
- * stack (dist/api.js). It is dropped and rebuilt when the base URL, the token or the
- * editor's proxy settings change.
+ * The base URL, whether a token is stored for it, the client built from both, and the welcome
+ * views' context keys. The client is built on first use (dist/api.js is not for activation) and
+ * rebuilt when the base URL, the token or the proxy settings change.
  */
 import * as vscode from 'vscode';
 import type * as Prompts from './commands/missing';
@@ -282,7 +278,7 @@ export class Connection extends Disposable {
     }
     const api = this.api();
     // Every token held (all base URLs, kept up to date): the client keeps them out of its messages.
-    const otherSecrets = await api.keepHeldTokens(this.options, baseUrl);
+    const otherSecrets = await api.watchStoredTokens(this.options, baseUrl);
     const proxy = readNetworkSettings();
     const proxyUrl = proxy.url;
     const log = this.options.log;

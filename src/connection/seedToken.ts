@@ -1,8 +1,6 @@
 /**
- * Test hook, built alone as dist/testHooks.js, which the .vsix leaves out (.vscodeignore): the
- * test harness puts it beside the installed bundles. When `AGENT_RUNS_SEED_TOKEN_FILE` names a
- * file, its content becomes the token for the configured base URL and the file is deleted.
- * Runs after activation, never blocking it. The token itself is never logged.
+ * Test hook (dist/testHooks.js, left out of the .vsix): stores the token in `AGENT_RUNS_SEED_TOKEN_FILE`
+ * for the base URL, then deletes the file; after activation, and never logging the token.
  */
 import { promises as fs } from 'node:fs';
 import type * as vscode from 'vscode';

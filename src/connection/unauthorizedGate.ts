@@ -1,13 +1,6 @@
 /**
- * A 401 means the token is wrong for every run on that service, not for one run: the first
- * one anywhere pauses polling (through `onDidChange`) and offers "Set API Token" once.
- * Storing a new token for that base URL, switching to another base URL, or a request the
- * service answers with success using the same token (sent after the 401) lifts it.
- *
- * A feature that shows the token problem itself (the launch flow: its failure message has
- * "Set API Token", Retry and Edit) reports an `UnauthorizedReport` with `prompted: true`:
- * polling pauses, and the gate shows no prompt of its own for that base URL. The decisions
- * are in `RejectionState` (pure, unit-tested).
+ * A 401 means the token is wrong for every run on that service: the first pauses polling
+ * (`onDidChange`) and offers "Set API Token" once. The rules are `RejectionState`'s (common/unauthorizedState.ts).
  */
 import * as vscode from 'vscode';
 import { runOwnCommand } from './ownCommands';

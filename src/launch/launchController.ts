@@ -1,12 +1,7 @@
 /**
- * Ties the launch form to the editor: settings and remembered values, the model list
- * (modelList.ts), the multi-step input (launchFlow.ts), sending (launchSending.ts, then
- * `submitLaunch`; the POST goes through the send door, which lists and follows the run).
- *
- * The typed prompt is never lost: a cancelled form, a failed start the person walked away
- * from, and a prompt being composed in an editor (promptComposer.ts) are all kept as a draft
- * (workspace state) and offered again by the next "Start Agent Run". A value the service
- * refused (an email, a model, an app) stays marked in the form and its draft until looked at.
+ * Ties the launch form to the editor. The typed prompt is never lost: a cancelled form, a failed
+ * start and a prompt composed in an editor stay a draft (workspace state) for the next "Start Agent
+ * Run", a refused value marked until looked at.
  */
 import * as vscode from 'vscode';
 import { runOwnCommand } from '../connection/ownCommands';

@@ -1,9 +1,6 @@
 /**
- * The launch form as a multi-step quick input: [preset] → app ID → prompt → model → review,
- * with the options (effort, permission, branches, webhook, email) reachable from the review
- * (those and the review are in formSteps.ts). Values live in one `LaunchForm`, so Back, Edit
- * and Clone never lose anything. Rendering only: sending is `submit.ts`, the decisions are in
- * the pure modules.
+ * The launch form as a multi-step quick input (the options and review: formSteps.ts). Rendering
+ * only; values live in one `LaunchForm`, so Back, Edit and Clone lose nothing.
  */
 import * as vscode from 'vscode';
 import { appIdOffers, type AppOffer } from './common/appOffers';

@@ -1,12 +1,7 @@
 /**
- * The editor's side of sending the launch form (`submitLaunch` in launch/common/submit.ts): the
- * client as the settings and token are at that moment, status bar progress, the 401 report,
- * the confirmation and failure messages, and the commands a failure offers.
- *
- * Each `POST /agents` goes through the send door (run/sendDoor.ts), which registers it while it
- * is under way: when the window is reloaded before the answer, or the answer never comes after
- * the body was sent, the Runs view shows that a start may have reached the service instead of
- * losing it silently; an acknowledged run is listed and followed there.
+ * The editor's side of `submitLaunch`: the client, progress, the 401 report, the messages. Each
+ * POST goes through the send door, so a start cut off or outlived by a reload shows as "may have
+ * started" in the Runs view instead of being lost.
  */
 import * as vscode from 'vscode';
 import { runOwnCommand } from '../connection/ownCommands';
@@ -68,7 +63,7 @@ export function launchSubmitEnv(deps: Deps, c: SendingContext): { env: SubmitEnv
     },
     defaultEmail: () => c.defaultEmail,
     // Every token held, not only the one sent: the service may echo another one it was given.
-    secrets: () => deps.api().heldTokens(deps.globalState, deps.auth, sentTo),
+    secrets: () => deps.api().storedTokens(deps.globalState, deps.auth, sentTo),
   };
   return { env, sentTo: () => sentTo };
 }

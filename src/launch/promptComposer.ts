@@ -1,9 +1,4 @@
-/**
- * "Compose in Editor": the prompt is written in an untitled Markdown editor while the form
- * waits. Continue (on the notification, the status bar item, or "Start Agent Run" again) takes
- * the editor's text back into the form. The text is kept as the draft all along, also when the
- * editor is closed.
- */
+/** "Compose in Editor": the prompt in an untitled Markdown editor, kept as the draft all along (also once closed). */
 import * as vscode from 'vscode';
 import { fullPrompt, type LaunchForm } from './common/form';
 import type { StepId } from './common/navigation';

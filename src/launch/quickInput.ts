@@ -1,8 +1,6 @@
 /**
- * One step of a multi-step input: a QuickPick or an InputBox with the step counter, a Back
- * button when there is somewhere to go back to, and extra title-bar buttons. Each call
- * resolves exactly once, whether the person accepts, goes back, presses a button, or the
- * input is hidden (Escape, or another quick input taking its place).
+ * One step of a multi-step input (QuickPick or InputBox). Each call resolves exactly once, also
+ * when the input is hidden by Escape or by another quick input.
  */
 import * as vscode from 'vscode';
 

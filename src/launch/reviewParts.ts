@@ -1,9 +1,4 @@
-/**
- * What the code review start flow (dist/reviews.js, src/reviews/) takes from the launch flow's
- * bundle instead of carrying its own copies: the step chrome and the shared steps, the model
- * list, presets, the failure words and sending's editor side. Handed to it by the command's
- * registration (src/reviews/registerStart.ts) as `loadLaunch().reviewParts`.
- */
+/** What the code review start flow borrows from dist/launch.js (`loadLaunch().reviewParts`) rather than bundling its own copy. */
 export { showInput, showPick } from './quickInput';
 export { emailStep, inputValue, separator, webhookStep } from './formSteps';
 export { loadModelCatalog } from './modelList';

@@ -12,8 +12,8 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import { describeError } from '../connection/showApiError';
-import { whyNoClient } from '../connection/common/whyNoClient';
-import { AppLists } from '../run/common/appLists';
+import { describeNoClient } from '../connection/common/describeNoClient';
+import { AppRowReads } from '../run/common/appRowReads';
 import { Disposable } from '../base/common/disposable';
 import { isFinishedRun } from '../run/common/ledger/runState';
 import {
@@ -31,7 +31,7 @@ import type { CodeReviewsBase } from './gate';
 class NoClient extends Error {}
 
 export class ReviewRows extends Disposable implements TreeReviewRows {
-  private readonly lists: AppLists<ReviewsNode>;
+  private readonly lists: AppRowReads<ReviewsNode>;
   /** Reviews started here that a read did not find in their app's list: read again for them once, not on every change. */
   private readonly missedOnce = new Set<string>();
 
@@ -46,7 +46,7 @@ export class ReviewRows extends Disposable implements TreeReviewRows {
     private readonly now: () => number = Date.now,
   ) {
     super();
-    this.lists = new AppLists({ make: (app) => new ReviewsNode(app), read: (node) => this.read(node), refreshTree: () => this.refreshTree() });
+    this.lists = new AppRowReads({ make: (app) => new ReviewsNode(app), read: (node) => this.read(node), refreshTree: () => this.refreshTree() });
     this._register(b.conn.onDidChange(() => this.lists.forgetAll()));
     this._register(b.auth.onDidChange((e) => {
       if (e.baseUrl === b.conn.current.baseUrl) {
@@ -95,7 +95,7 @@ export class ReviewRows extends Disposable implements TreeReviewRows {
     try {
       const client = await this.b.conn.getClient({ quiet: true });
       if (!client) {
-        throw new NoClient(whyNoClient(this.b.conn.current, vscode.l10n));
+        throw new NoClient(describeNoClient(this.b.conn.current, vscode.l10n));
       }
       const lists = await client.listCodeReviews(node.appId, { limit: REVIEW_LIST_LIMIT });
       // Version C lists reviews without their ID: those started or tracked here are matched by number.

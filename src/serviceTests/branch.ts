@@ -1,9 +1,6 @@
 /**
- * The branch a person runs an app's tests on: asked once per service and app, then remembered
- * (`agentRuns.testBranch.v1:<baseUrl>:<appId>`); "Run on Another Branch…" asks again. "live"
- * runs against the live app with its live test user, so it is confirmed every time it is picked.
- * The branches offered are those known here (src/run/branches.ts: the service lists none); a
- * branch picked that has no synced version yet is offered a sync first.
+ * The branch an app's tests run on, remembered per service and app. "live" is confirmed each time
+ * (the live app, its live test user); a branch without a synced version is offered a sync first.
  */
 import * as vscode from 'vscode';
 import { branchesFromVersions } from '../run/common/branches/known';

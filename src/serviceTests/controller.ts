@@ -1,12 +1,6 @@
 /**
- * The test controller `agentRuns.serviceTests` ("Agent Runs: App Tests"): per app (the
- * configured `agentRuns.appId`, and any app a group was run for) its tests (`GET /tests`, each
- * saying which test user it signs in as on a branch and live, from `GET /test-users`), the
- * reusable components apart under "Components" (never run), each test's steps read when it is
- * expanded (`GET /tests/{id}`), groups run from here. Refreshed by the Test Explorer's refresh,
- * `agentRuns.serviceTests.refresh`, when the app setting changes, and when a group is created,
- * changed or deleted through the send door. Made while the service offers its tests
- * (register.ts); disposing it stops every read.
+ * The test controller "Agent Runs: App Tests": per app its tests, components apart (never run),
+ * steps read on expand. Exists while the service offers tests; disposing it stops every read.
  */
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';

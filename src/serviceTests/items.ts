@@ -1,9 +1,4 @@
-/**
- * The Test Explorer items of the app's tests and what each stands for: per app its tests
- * (runnable), a "Components" item with the reusable components (never run: no run tag), a test's
- * steps as read (conditions with "if met" / "if not met", component references named), and
- * groups run from here with their members as the group run lists them.
- */
+/** The Test Explorer items of the app's tests; components get no run tag, so they are never run. */
 import * as vscode from 'vscode';
 import type { L10n } from '../base/common/l10n';
 import { stepTree, type StepNode, type StepShape } from './common/outcomes';

@@ -1,11 +1,6 @@
 /**
- * Running the app's tests from the Test Explorer: the branch once per app, a modal before runs
- * whose test user will fail them before they start, one start through the
- * send door per test (`POST /test-runs`) or group (`POST /test-group-runs`), then the runs read by
- * the test-run store while they are active, each read put into the TestRun as it lands: a step's
- * state as it ends (a warning a pass with its words in the output and on the item, a cancel a skip
- * that says so), its comment and artifacts, the run's summary; the run's status with the
- * service's word. Cancelling the TestRun stops the reading only: the service has no cancel.
+ * Running the app's tests: one start per test or group through the send door, then each read put
+ * into the TestRun as it lands. Cancelling stops the reading only: the service has no cancel.
  */
 import * as vscode from 'vscode';
 import type { ServiceTestGroupDetail, TestGroupChildRun, TestRunStep, TestUser } from '../api/testTypes';

@@ -1,9 +1,6 @@
 /**
- * Create Test Group from File(s), before the POST: the IDs found are checked against the app's
- * tests (`GET /tests?appId=…`, while `agentRuns.serviceTests` is on) and the unknown ones named,
- * with "Create Anyway" and "Drop Unknown" (or cancel: every input kept). A check that cannot be
- * made (no connection, a network failure) does not stand in the way: the group is created as
- * before.
+ * Before Create Test Group's POST: IDs unknown to the app's tests are named ("Create Anyway",
+ * "Drop Unknown"); a check that cannot be made does not stand in the way.
  */
 import * as vscode from 'vscode';
 import type { AppTest } from '../api/testTypes';

@@ -1,17 +1,8 @@
 /**
- * Context keys that decide where the test-group menu entries appear.
- *
- * A `when` clause cannot take a regex from a setting, and a key listing every test file would
- * be as big as the workspace. So package.json matches `resourcePath` against a regex generated
- * from the *default* globs (`globsToWhenClauseRegex`, kept in sync by a unit test): set by the
- * workbench itself, it is right the moment an editor or Explorer row shows. For other patterns:
- * - `agentRuns.testFiles.customPatterns`: the patterns differ from the defaults. The regex is
- *   then ignored; the Explorer entry shows on every file (the command reports files without IDs).
- * - `agentRuns.isTestFile`: the active editor's file matches the configured patterns
- *   (workspace-relative, exact glob semantics); it drives `editor/context` with custom patterns.
- *   Set from the extension host, it lags a fresh editor by a moment.
- * With the default patterns (most people) the regex alone decides: neither key is set and no
- * glob is compiled, at activation or on any editor change.
+ * Context keys for where the test-group menus appear. A `when` clause cannot read a setting's
+ * regex, so package.json matches the *default* globs (`globsToWhenClauseRegex`, kept in sync by a
+ * unit test) and nothing is compiled at activation; only custom patterns set
+ * `customPatterns` (Explorer: every file) and `isTestFile` (the active editor, a moment late).
  */
 import * as vscode from 'vscode';
 import { loadTestGroups } from './load';

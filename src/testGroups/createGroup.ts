@@ -1,8 +1,6 @@
 /**
- * "Create Test Group from File(s)": files → test IDs → a few inputs → `POST /test-groups`.
- * The POST is never retried on its own; a failure offers Retry (same request) and Edit
- * (the inputs reopened, every value kept), and Set API Token when the token was refused.
- * Inputs of an unfinished attempt are kept for the next run of the command on the same files.
+ * "Create Test Group from File(s)": files → test IDs → inputs → `POST /test-groups`, never retried
+ * on its own; an unfinished attempt's inputs are kept for the same files.
  */
 import * as vscode from 'vscode';
 import { runOwnCommand } from '../connection/ownCommands';
@@ -234,12 +232,8 @@ export class CreateTestGroupFlow {
   }
 
   /**
-   * Says why the group was not created, with what helps: Retry (the same request, once more)
-   * and Edit (the inputs, reopened). A refused token (401) is reported to the shared 401 gate
-   * (`UnauthorizedReport`, `prompted: true`: polling pauses for `baseUrl`, where the request
-   * went, and the gate shows no prompt of its own), and this message is the one prompt: Set API
-   * Token, Retry, Edit. After Set API Token it offers Retry and Edit; nothing is sent again
-   * until the person picks Retry, and then with the client as it is then (the new token).
+   * Why the group was not created, with Retry and Edit. A 401 goes to the gate as `prompted`, so
+   * this is the one prompt; nothing is sent again until Retry, then with the new token's client.
    */
   private async reportFailure(e: unknown, request: CreateTestGroupRequest, baseUrl: string): Promise<'retry' | 'edit' | undefined> {
     const api = this.deps.api();

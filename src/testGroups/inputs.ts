@@ -16,12 +16,7 @@ export interface StepFrame {
   title: string;
 }
 
-/**
- * Shows one step: `input` gets the frame (title, step x of n, kept open on focus loss), `wire`
- * registers its handlers, and the step resolves once: to what `finish` is given first, to
- * `BACK` when its Back button is pressed, or to undefined when it is hidden. The input is
- * disposed then.
- */
+/** Shows one step; it resolves once (to `finish`'s value, `BACK`, or undefined when hidden), then disposes the input. */
 function runStep<T, I extends vscode.QuickPickItem = vscode.QuickPickItem>(
   input: vscode.QuickPick<I> | vscode.InputBox,
   frame: StepFrame,

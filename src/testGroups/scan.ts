@@ -1,8 +1,4 @@
-/**
- * What test IDs a command's files hold: each file read (readFile.ts) and scanned
- * (src/base/common/testIds) with the limits of the settings, behind a cancellable progress
- * notification when it is slow; and the pattern setting's errors in the person's words.
- */
+/** The test IDs a command's files hold, scanned (common/testIds) within the settings' limits, behind a cancellable progress when slow. */
 import * as vscode from 'vscode';
 import {
   DEFAULT_SCAN_LIMITS, TestIdPatternError, compileTestIdPattern, extractTestIds, mergeFileTestIds, type ExtractResult, type MergedTestIds,

@@ -1,10 +1,6 @@
 /**
- * The Test Groups view's commands on a group the service lists (dist/testGroups.js): Rename and
- * Edit Tests (`PUT /test-groups/{id}`, the whole group: name, test IDs, description), Delete
- * (`DELETE`, after a modal confirmation) through the send door, each sent at most once; Run
- * Group hands the group to the Test Explorer's `agentRuns.serviceTests.runGroup`. A failure
- * says why (the service's reason on a 409 or 400); one that may have arrived is said and never
- * sent again; the list is read again after each.
+ * Rename, Edit Tests and Delete on a group the service lists, each sent at most once through the
+ * send door (`PUT` takes the whole group); one that may have arrived is said and never resent.
  */
 import * as vscode from 'vscode';
 import type { AppTest, ServiceTestGroupDetail, UpdateTestGroupRequest } from '../api/testTypes';

@@ -1,11 +1,6 @@
 /**
- * The Test Groups view while `agentRuns.serviceTestGroups` is on (dist/testGroups.js): the
- * groups created here merged with those the service lists (`GET /test-groups?appId=…` for the
- * configured app and the apps of the groups created here; one entry per group ID; version A has
- * no list, so there the groups created here are read by ID), each opening
- * to its members (`GET /test-groups/{id}`, read when expanded). Read when first shown and on
- * Refresh; the store's changes merge again without a request. The rules are
- * testGroups/common/serviceGroups.ts; view.ts delegates to this.
+ * The Test Groups view with the service's groups (rules: common/serviceGroups.ts): read when first
+ * shown and on Refresh; version A has no list, so the groups created here are read by ID.
  */
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';

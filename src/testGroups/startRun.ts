@@ -1,8 +1,4 @@
-/**
- * "Start Agent Run for These Tests": the launch flow, with the prompt pre-filled with the
- * file path(s) (and selected lines) and their test IDs, or with a created group's IDs.
- * The app ID comes from `agentRuns.appId` (or the group's app).
- */
+/** "Start Agent Run for These Tests": the launch flow with the files' (or a group's) test IDs in the prompt. */
 import * as vscode from 'vscode';
 import { buildTestsPrompt, type PromptFile } from './common/testIds';
 import type { Deps } from '../run/deps';

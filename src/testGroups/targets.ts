@@ -42,12 +42,7 @@ function editorSelections(editor: vscode.TextEditor): Pick<Target, 'selections' 
   return { selections, lines: { from, to } };
 }
 
-/**
- * The files of a command invocation, in order:
- * - explorer: `(uri, uris)`; `uris` is the multi-selection in the order the editor gives it;
- * - editor context menu: `(uri)` of the editor; its non-empty selections limit the scan;
- * - palette or a view button: nothing; the active editor (with its selections).
- */
+/** The files of a command invocation in order: the Explorer's selection, else the (active) editor with its selections. */
 export async function resolveTargets(args: readonly unknown[]): Promise<TargetSet> {
   const [first, second] = args;
   const active = vscode.window.activeTextEditor;

@@ -1,8 +1,6 @@
 /**
- * "Create Test Group from These Tests" (Test Explorer items, passed by src/testing as plain
- * data): the same scanner and settings as the file menus, limited to each item's lines (widened
- * upwards over the annotation comments just above them), or the items' labels when the
- * setting says so (and for an item without a file or range, which has nothing to scan).
+ * "Create Test Group from These Tests": the file menus' scanner on each item's lines (and the
+ * annotation comments above), or the items' labels when set so or when there is nothing to scan.
  */
 import * as vscode from 'vscode';
 import type { FilesScanAnswer } from '../run/deps';

@@ -9,11 +9,7 @@ export const GROUP_CONTEXT_VALUE = 'testGroup';
 /** A tree node is the record itself; commands receive it as their first argument. */
 export type TestGroupNode = TestGroupRecord;
 
-/**
- * The view while `agentRuns.serviceTestGroups` is on (src/testGroups/serviceRows.ts, in
- * dist/testGroups.js): the groups created here merged with the service's, and their members.
- * Its elements have a `kind`; they carry `groupId`, so the commands above take them as well.
- */
+/** The view's rows while `agentRuns.serviceTestGroups` is on (serviceRows.ts); they carry `groupId`, so the commands above take them too. */
 export interface ServiceGroupRows {
   children(element?: TestGroupsElement): ServiceElement[] | Promise<ServiceElement[]>;
   item(element: ServiceElement): vscode.TreeItem;

@@ -1,9 +1,6 @@
 /**
- * The Runs view's automation rows under an app, without `vscode` (unit-tested in plain mocha;
- * src/automations/rows.ts is the VS Code side). Like reviews/common/nodes.ts: one
- * `AutomationsNode` per app key for the session, one `AutomationNode` per automation while it is
- * listed (its item updated in place). Every kind starts with "automation": runsTree.ts hands
- * those elements to the automation rows.
+ * The Runs view's automation rows under an app: one node per app key for the session, one per
+ * listed automation. Every kind starts with "automation", which is how runsTree.ts routes them here.
  */
 import type { Automation } from '../../api/testTypes';
 import type { AppRef } from '../../reviews/common/nodes';

@@ -1,8 +1,4 @@
-/**
- * What a person is told after a send of the Test Groups view (PUT or DELETE of a group) or of an
- * automation's Run Now went through the send door: pure words, unit-tested. The door sends each
- * at most once; here nothing is ever resent, the words only say what is known.
- */
+/** What a person is told after a group's PUT or DELETE, or a Run Now, went through the send door; nothing here resends. */
 import { isApiError } from '../../api/errors';
 import type { L10n } from '../../base/common/l10n';
 import { uncertainText } from '../../run/common/sends/uncertainText';
@@ -25,12 +21,7 @@ export interface Notice {
 /** A `reason` such as `automation_run_in_progress`: a code for programs, not words for a person. */
 const CODE_LIKE = /^[a-z0-9]+(?:[_.-][a-z0-9]+)+$/i;
 
-/**
- * The service's words for a refusal: its `reason` when it is words, else its own `error` text
- * (a `reason` such as `workspace_concurrent_test_run_limit_reached` is machine-readable, the
- * `error` text is the sentence; service-api.md "Errors"), else a coded `reason`. Undefined when
- * it gave none.
- */
+/** The service's words for a refusal: a worded `reason`, else its `error` sentence, else a coded `reason`. */
 export function refusalWords(error: { readonly reason?: string; readonly serverMessage?: string }): string | undefined {
   const texts = [error.reason, error.serverMessage].filter((t): t is string => typeof t === 'string' && t.trim() !== '').map((t) => t.trim());
   return texts.find((t) => !CODE_LIKE.test(t)) ?? texts[0];
@@ -48,10 +39,8 @@ export function refusalReason(error: unknown, describe: (e: unknown) => string):
 }
 
 /**
- * The notice for a send that was not acknowledged, `what` naming it ("Deleting test group
- * “Smoke”"): busy → nothing more sent; may have arrived → said, not resent; a refusal → the
- * service's reason; anything else → the error's sentence. `notConnected`: the client already
- * said what is missing, so `undefined`.
+ * The notice for an unacknowledged send (`what`: "Deleting test group “Smoke”"); one that may have
+ * arrived is said, never resent; none when not connected (the client already said what is missing).
  */
 export function failureNotice(answer: DoorAnswer, what: string, describe: (e: unknown) => string, l10n: L10n): Notice | undefined {
   switch (answer.kind) {

@@ -1,8 +1,4 @@
-/**
- * How an app's automations look in the Runs view (service-api-wider.md §6), as plain data: each
- * automation's label, description, icon, context value and tooltip lines. No `vscode` import
- * (unit-tested in plain mocha); src/automations/rows.ts turns it into TreeItems.
- */
+/** How an app's automations look in the Runs view (service-api-wider.md §6), as plain data for rows.ts's TreeItems. */
 import type { Automation, AutomationAction, AutomationTrigger } from '../../api/testTypes';
 import type { L10n } from '../../base/common/l10n';
 import { LABEL_MAX, plain, type RunPresentation } from '../../runs/common/presentation';

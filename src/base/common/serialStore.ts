@@ -1,15 +1,7 @@
 /**
- * The extension's global state, written one batch at a time.
- *
- * VS Code's extension host keeps one in-memory copy of an extension's global state and
- * replaces all of it with every change the workbench reports back, its own writes included.
- * When two writes are in flight, the report of the first can arrive after the second
- * update() changed the copy: the change is undone, and the next write stores the undone copy.
- * In code-server this lost a cached schema ~20 ms after its update() had resolved, while
- * the run list was being saved (microsoft/vscode#171827 describes the same loss).
- *
- * With one write in flight at a time, every report is of the latest write. Updates made
- * meanwhile wait in memory (reads see them) and go out together in the next write.
+ * The global state, written one batch at a time: with two writes in flight, the workbench's echo
+ * of the first can undo the second (microsoft/vscode#171827; it lost a cached schema). Updates made
+ * meanwhile wait in memory, where reads see them.
  */
 
 /** What of vscode.Memento this needs and offers (`vscode.Memento` fits it). */

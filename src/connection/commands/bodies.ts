@@ -1,8 +1,4 @@
-/**
- * The connection commands' bodies, loaded on their first use with dist/runCommands.js (which
- * re-exports them; see ../register.ts): the prompts for the base URL and the token are not
- * needed to activate.
- */
+/** The connection commands' bodies, loaded on first use with dist/runCommands.js: activation needs none of their prompts. */
 export { askInsecure, explainMissing } from './missing';
 export { clearToken } from './clearToken';
 export { setBaseUrl } from './setBaseUrl';

@@ -1,9 +1,6 @@
 /**
- * What the current service serves beyond the reference's five endpoints, as capabilities: each
- * is on exactly when the served `/openapi.json` lists all of its operations (method and path,
- * path parameters written `{}`), and each has a context key (`agentRuns.<capability>`) that
- * package.json's `when` clauses test. Decided from what was stored of the last read of a base
- * URL's schema; pure: no `vscode` (src/connection/capabilities.ts keeps the keys).
+ * What the service serves beyond the reference's five endpoints: a capability is on when the
+ * stored `/openapi.json` lists all its operations; its context key `agentRuns.<capability>` gates package.json's `when`.
  */
 
 export type Capability =

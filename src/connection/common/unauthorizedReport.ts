@@ -1,12 +1,7 @@
 /**
- * What a feature hands to the shared 401 gate (`Deps.reportUnauthorized`, `UnauthorizedGate`)
- * when it knows more than the bare error: the base URL the refused request went to, and that
- * it shows the token problem itself, with its own "Set API Token" action (the launch flow's
- * failure message keeps the form and offers Retry and Edit, which the gate's prompt cannot).
- *
- * A type and one pure function, so the module may be bundled into each lazy bundle
- * (dist/launch.js, dist/testGroups.js) without sharing state (see scripts/check-bundles.js);
- * the gate recognises a report with `isUnauthorizedReport` (src/connection/common/unauthorizedState.ts).
+ * What a feature tells the shared 401 gate beyond the error: the base URL refused, and whether it
+ * shows "Set API Token" itself (the launch form does, with Retry and Edit). Stateless, so each lazy
+ * bundle may carry its own copy (scripts/check-bundles.js).
  */
 import { isApiError } from '../../api/errors';
 

@@ -1,14 +1,8 @@
 /**
- * The decisions of the shared 401 gate (`UnauthorizedGate`), without `vscode`: which base URL's
- * token is known to be rejected, whether a report prompts, and what lifts the rejection.
- *
- * - The first 401 for the current base URL rejects its token (polling pauses) and prompts once;
- *   background 401s after it (polling) stay silent; a 401 from something the person just did
- *   (`interactive`) always says why.
- * - A caller that shows its own "Set API Token" message (`UnauthorizedReport.prompted`, the
- *   launch flow) rejects the token without a prompt from the gate: one prompt, not two.
- * - A new token for that base URL, another base URL, or a request that the service answered
- *   with success using the same token (sent after the 401) lifts it.
+ * The 401 gate's decisions: the first 401 rejects the base URL's token (polling pauses) and prompts
+ * once, background ones stay silent, an `interactive` one always says why, and a caller that
+ * prompted itself gets no second prompt. A new token, another base URL, or a success with the same
+ * token sent after the 401 lifts it.
  */
 import type { UnauthorizedReport } from './unauthorizedReport';
 

@@ -1,8 +1,4 @@
-/**
- * The App IDs the launch form's first step offers: the one in the form, the configured
- * default, the recently used ones and the apps of runs in the list, each once, with the
- * project name a run of that app was read with. Pure: no `vscode`.
- */
+/** The App IDs the launch form's first step offers, each once, with the project name a run of it was read with. */
 import { oneLine } from '../../api/sanitize';
 
 /** Why an App ID is offered; an ID offered for several reasons keeps them all, in this order. */

@@ -1,8 +1,6 @@
 /**
- * What a failed start tells the person, and which buttons it offers. Every message says what
- * happened and what to do; every failure keeps the form (Retry and Edit), and a failure after
- * which the run may exist on the service says so and offers "Track Run by ID" — a POST is
- * never repeated without the person asking. Pure: no `vscode`.
+ * What a failed start says and offers: the form is kept (Retry, Edit); when the run may exist, it
+ * says so and offers "Track Run by ID", because a POST is never repeated unless the person asks.
  */
 import { isApiError, mayHaveArrived, type ApiError } from '../../api/errors';
 import { redactSecrets, sanitizeServerText } from '../../api/sanitize';
@@ -70,11 +68,7 @@ export function actionLabel(id: FailureActionId, l10n: L10n, mayExist = false): 
   }
 }
 
-/**
- * True when the run might exist: the request may have reached the service and no 4xx
- * answer says it was refused. A 4xx is a refusal before anything was created; a 5xx, a
- * timeout, a reset connection or an unreadable answer leaves it open.
- */
+/** True when the run might exist: the request may have reached the service and no 4xx (refused before creating anything) says otherwise. */
 export function mayRunExist(error: unknown): boolean {
   return mayHaveArrived(error);
 }

@@ -1,8 +1,4 @@
-/**
- * The launch form: everything a person enters before `POST /agents`, kept as one value so
- * going Back, "Edit" after a failure, "Clone Run" and a restored draft all work on the same
- * thing. Pure: no `vscode`.
- */
+/** The launch form, one value so that Back, "Edit" after a failure, "Clone Run" and a restored draft work on the same thing. */
 import {
   isPermission, REASONING_EFFORTS,
   type Permission, type ReasoningEffort, type StartAgentRequest,

@@ -1,8 +1,4 @@
-/**
- * `git config user.email` through a child process, for when the built-in git extension is
- * not there to ask. Pure Node: no `vscode`. Never throws; a missing git, a folder outside a
- * repository or a slow disk all simply give undefined.
- */
+/** `git config user.email` for when the git extension is absent; never throws (no git, no repository, a slow disk: undefined). */
 import { execFile } from 'node:child_process';
 import { isEmailAddress } from '../../api/validate';
 

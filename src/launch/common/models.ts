@@ -1,8 +1,6 @@
 /**
- * The model list of the launch form. The reference says the `model` enum has 10 values but
- * does not list them, so they come from the served `/openapi.json`; the last good list is
- * cached per base URL (with the schema's fingerprint, to notice when the service changes),
- * and a list from settings is the last resort. Pure: no `vscode`.
+ * The launch form's models: the reference does not list them, so they come from the served
+ * `/openapi.json`, cached per base URL with its fingerprint; the settings' list is the last resort.
  */
 import type { ServiceSchemaInfo } from '../../api/types';
 import { plainL10n, type L10n } from '../../base/common/l10n';
@@ -97,10 +95,8 @@ export interface ResolveResult {
 }
 
 /**
- * Decides which list the form offers and what to cache. A live schema that lists models wins
- * and refreshes the cache; a schema change (new fingerprint) is reported once, because the
- * cache then holds the new fingerprint. A live schema that lists no models (restructured,
- * say) is not cached: the last good list stays more useful than an empty one.
+ * Which list the form offers and what to cache; a schema change is reported once (the cache then
+ * has the new fingerprint), and a live schema without models is not cached over the last good list.
  */
 export function resolveCatalog(input: ResolveInput): ResolveResult {
   const { live, cached } = input;
@@ -171,11 +167,7 @@ export function pushRecent(list: readonly string[], id: string, max: number): st
   return [v, ...list.filter((x) => x !== v)].slice(0, max);
 }
 
-/**
- * The provider part of a model id such as `openai/gpt-5`, for messages only; undefined when
- * the id has no such prefix. The reference does not define id structure, so this never
- * decides behaviour.
- */
+/** The provider part of a model id (`openai/gpt-5`), for messages only: the reference defines no id structure. */
 export function providerHint(modelId: string): string | undefined {
   const slash = modelId.indexOf('/');
   if (slash <= 0) return undefined;

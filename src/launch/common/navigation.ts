@@ -1,12 +1,7 @@
 /**
- * Which step of the launch flow comes next, and which one Back returns to. Pure: the
- * vscode side only renders the step `current` names. The code review start flow
- * (reviews/common/steps.ts) walks its own steps with the same `Navigator`.
- *
- * Main steps run in order: [preset] → app ID → prompt → model → review. A preset that fixes
- * the app or the model skips that step. From the review step any field can be opened; such a
- * step returns to the review when accepted, and Back returns there too. Values are kept in
- * the form, never in the navigator, so going Back never loses anything.
+ * Which step comes next and where Back returns ([preset] → app ID → prompt → model → review; a
+ * field opened from the review returns there). Values live in the form, not here, so Back loses
+ * nothing. The code review start flow uses the same `Navigator`.
  */
 export type MainStep = 'preset' | 'appId' | 'prompt' | 'model' | 'review';
 export type OptionStep = 'reasoningEffort' | 'permission' | 'permittedBranches' | 'completionWebhookUrl' | 'userEmail';
@@ -43,9 +38,7 @@ export class Navigator<S extends string = StepId> {
 
   /**
    * @param plan read on every move, so a preset picked along the way changes what follows.
-   * @param start where to open; the main steps before it become Back history (for "Edit"
-   *   and "Choose Another Model", which open in the middle of a pre-filled form).
-   * @param isOption which steps are options reached from the review.
+   * @param start where to open ("Edit" opens mid-form); the steps before it become Back history.
    */
   constructor(
     private readonly plan: () => NoInfer<S>[],

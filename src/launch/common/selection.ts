@@ -1,8 +1,4 @@
-/**
- * "Start Agent Run with Selection": the selected code becomes a Markdown attachment below
- * the typed prompt: the workspace-relative path and line range, then the code in a fenced
- * block tagged with the language. Pure: no `vscode` (the command passes plain values in).
- */
+/** "Start Agent Run with Selection": the selected code as a Markdown attachment below the prompt. */
 import { normalizeNewlines, type PromptAttachment } from './form';
 import type { L10n } from '../../base/common/l10n';
 
@@ -84,11 +80,7 @@ export interface SelectionOptions {
   maxChars?: number;
 }
 
-/**
- * Builds the attachment. Line endings become `\n`; trailing blank lines of a selection are
- * dropped; when the code is longer than the cap, it is cut at a line end and a note says how
- * many lines were left out, so the agent knows it sees only part.
- */
+/** Builds the attachment; code over the cap is cut at a line end with a note, so the agent knows it sees only part. */
 export function buildSelectionAttachment(input: SelectionInput, l10n: L10n, options: SelectionOptions = {}): PromptAttachment | undefined {
   const max = Math.max(200, options.maxChars ?? DEFAULT_MAX_SELECTION_CHARS);
   const ranges = input.ranges

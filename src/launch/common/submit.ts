@@ -1,8 +1,6 @@
 /**
- * Sending the launch form: `POST /agents` once, then whatever the person chooses. Nothing is
- * ever sent twice on its own: every repeat is a click (Retry, or an email the person
- * confirmed after the service refused with 400 `user_email_required`, which it does before
- * creating anything). Pure: the vscode side supplies `SubmitEnv` and `SubmitUi`.
+ * Sending the launch form: `POST /agents` once; every repeat is the person's click (Retry, or an
+ * email after a 400 `user_email_required`, which the service refuses before creating anything).
  */
 import { isApiError } from '../../api/errors';
 import type { AgentRun, StartAgentRequest } from '../../api/types';

@@ -4,7 +4,7 @@
  * through the host, so the activation bundle does not carry the wording.
  */
 import * as vscode from 'vscode';
-import { whyNoClient } from '../../connection/common/whyNoClient';
+import { describeNoClient } from '../../connection/common/describeNoClient';
 import { noFollowUpsText } from '../../runs/common/refusals';
 import { followUpFailure } from '../../run/followUp';
 import type { GlueDeps } from '../../run/glueDeps';
@@ -13,7 +13,7 @@ import type { FollowUpSubmitResult } from './manager';
 
 export function followUpNotSent(d: GlueDeps, agentId: string, outcome: SendFailed | { readonly kind: 'noFollowUps' } | { readonly kind: 'notConnected' }): FollowUpSubmitResult {
   if (outcome.kind === 'notConnected') {
-    return { kind: 'failed', message: whyNoClient(d.connection(), vscode.l10n), mayHaveArrived: false, offerClone: false };
+    return { kind: 'failed', message: describeNoClient(d.connection(), vscode.l10n), mayHaveArrived: false, offerClone: false };
   }
   if (outcome.kind === 'noFollowUps') {
     // A page that still offered the composer: the way forward is a new run.

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../../api/errors';
 import type { CodeReviewDetail } from '../../api/reviewTypes';
-import { whyNoClient } from '../../connection/common/whyNoClient';
+import { describeNoClient } from '../../connection/common/describeNoClient';
 import type { GlueDeps } from '../../run/glueDeps';
 
 /** Opens an http(s) or mailto link from the run's output in the browser, once the person agreed. */
@@ -37,7 +37,7 @@ export async function openExternalLink(url: string): Promise<void> {
 export async function readCodeReview(d: GlueDeps, reviewId: string): Promise<CodeReviewDetail> {
   const client = await d.getClient({ quiet: true });
   if (!client) {
-    throw new Error(whyNoClient(d.connection(), vscode.l10n));
+    throw new Error(describeNoClient(d.connection(), vscode.l10n));
   }
   try {
     // The conversation comes from the run's own reads: one message is enough here.

@@ -1,6 +1,6 @@
 /**
  * The history as a virtualised list. Every message is kept as data (a `Row`); only the rows near
- * the viewport have elements (`HistoryWindow`, historyWindow.ts). Each row has a height:
+ * the viewport have elements (`RowWindow`, rowWindow.ts). Each row has a height:
  * estimated from its text until it has been on screen, then measured. Heights give every row a
  * top (`RowIndex`, prefix sums over the rows the filter shows); spacers above and below the
  * mounted rows stand in for the rest, so the page's scrollbar is the whole history's.
@@ -11,12 +11,12 @@
  */
 import type { WireMessage } from '../common/protocol';
 import { compareOrder } from '../../run/common/transcript/order';
-import { HistoryWindow, type WindowDeps } from './historyWindow';
+import { RowWindow, type WindowDeps } from './rowWindow';
 import { estimateHeight, mergeRows, RowIndex, type Row } from './rowIndex';
 import { RowRenderer, type RowRendererDeps } from './rows';
 
 export type { Row, Viewport } from './rowIndex';
-export { JUMP_OVERSCAN_PX, OVERSCAN_PX } from './historyWindow';
+export { JUMP_OVERSCAN_PX, OVERSCAN_PX } from './rowWindow';
 
 export interface HistoryDeps extends RowRendererDeps, WindowDeps {}
 
@@ -36,12 +36,12 @@ export class History {
   private readonly shown = new RowIndex();
   private filter: ((m: WireMessage) => boolean) | undefined;
   private readonly renderer: RowRenderer;
-  private readonly window: HistoryWindow;
+  private readonly window: RowWindow;
   private firstUnseenKey: string | undefined;
 
   constructor(private readonly deps: HistoryDeps) {
     this.renderer = new RowRenderer(deps);
-    this.window = new HistoryWindow(deps, this.shown, this.renderer, () => this.firstUnseenKey);
+    this.window = new RowWindow(deps, this.shown, this.renderer, () => this.firstUnseenKey);
   }
 
   get shownCount(): number {

@@ -1,10 +1,6 @@
 /**
- * What a service test run's statuses mean in the Test Explorer (service-api-wider.md §5): the
- * run's six statuses and a step's six onto the Testing API's states, without losing which was
- * which (the service's own word stays in the message: `warning` is a pass that says so,
- * `canceled` and `cancelled` are skips that say which), the steps in the order they run, and the
- * tree of a test's steps (conditions with their two branches, component references named).
- * Pure: the Test Explorer glue (src/serviceTests/) turns these into TestRun calls.
+ * Service test statuses as Test Explorer states, keeping the service's word in the message (a
+ * `warning` is a pass that says so, a cancel a skip), and the tree of a test's steps.
  */
 import type { ConditionOutcome, TestRunStatus, TestRunStep, TestStepStatus, TestStepType } from '../../api/testTypes';
 import type { L10n } from '../../base/common/l10n';

@@ -1,10 +1,6 @@
 /**
- * Starting the app's tests from the Test Explorer, in words: the branch remembered per service
- * and app, "live" told apart (it runs against the live app with its live test user, so it is
- * confirmed), what a failed start says (one that may have arrived is never sent again; a 409 at
- * the concurrency limit says so in a sentence, another 409 gives the service's words), and the
- * "Ask Agent to Fix" failure of a service test, built from its failed steps and their comments.
- * Pure.
+ * Starting the app's tests, in words: the branch, "live" confirmed, what a failed start says (one
+ * that may have arrived is never sent again), and the "Ask Agent to Fix" text of a failed test.
  */
 import { conflictCause, isApiError } from '../../api/errors';
 import type { TestRunStep } from '../../api/testTypes';

@@ -1,12 +1,7 @@
 /**
- * The service test runs the Test Explorer is showing, and the one rule for reading them: a run
- * is read (`GET /test-runs/{id}`, a group's `GET /test-group-runs/{id}` and its child runs) only
- * while it is active, at the fast cadence (the poller's `burstMs`, 1 s unless set otherwise),
- * backing off on failures and holding on `Retry-After`, and, like a dormant agent run, ever less
- * often while it has a status nobody lists and no `completedAt` (version A sends none); when nothing is active there is no
- * timer and no request. Each read is handed over as what changed: the steps that ended since the
- * last read (each once, in run order) and the run's outcome; the last read says `done`.
- * Pure: the clock and the reads are passed in (the unit tests drive a fake clock).
+ * The service test runs shown, read only while active (at `burstMs`, backing off, holding on
+ * `Retry-After`; ever less often with an unlisted status and no `completedAt`, as version A
+ * sends none); no timer when none is. Each read hands over the steps ended since the last, once each.
  */
 import type { RequestOptions } from '../../api/contract';
 import { isApiError } from '../../api/errors';

@@ -1,9 +1,6 @@
 /**
- * Which test user a test runs as, in words, and whether that run will fail before it starts
- * (service-api-wider.md §5, §7): a live run signs in as the test's live test user, a run on a
- * branch as its test-version user; none assigned runs without a login (not a failure); a user
- * disabled, missing, or of the other environment's database fails the run before its first step.
- * Pure: the Test Explorer (src/serviceTests/) shows these and asks before such a run.
+ * Which test user a test runs as (live or the branch's test-version user), and whether the run
+ * will fail before its first step (user disabled, missing, or of the other database); none is no failure.
  */
 import type { TestUser } from '../../api/testTypes';
 import type { L10n } from '../../base/common/l10n';

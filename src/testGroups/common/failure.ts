@@ -1,8 +1,4 @@
-/**
- * What a failed `POST /test-groups` offers, without `vscode` (unit-tested in plain mocha); the
- * messages are in `createGroup.ts`. The POST is never sent again on its own: every action is a
- * button the person presses.
- */
+/** What a failed `POST /test-groups` offers; it is never sent again on its own, only on a button the person presses. */
 import { isApiError } from '../../api/errors';
 export { unauthorizedReport } from '../../connection/common/unauthorizedReport';
 
@@ -14,14 +10,8 @@ const TRANSIENT: ReadonlySet<string> = new Set(['network', 'timeout', 'server', 
 const LOGGED: ReadonlySet<string> = new Set(['network', 'timeout', 'server', 'invalid_response']);
 
 /**
- * The buttons of the failure message, in order; undefined when nothing is to be said (the
- * request was cancelled).
- *
- * - The token was refused, or went missing: Set API Token, Retry (the same inputs, once the
- *   token is set), Edit.
- * - A request refused before sending cannot succeed unchanged: Edit only.
- * - After a transport or server failure, Retry first; when the service refused the content
- *   (4xx), Edit first.
+ * The failure message's buttons, in order (none when cancelled): a refused request cannot succeed
+ * unchanged, so Edit comes first after a 4xx and alone after a local refusal.
  */
 export function createFailureActions(error: unknown): readonly CreateFailureAction[] | undefined {
   if (!isApiError(error)) return ['retry', 'edit'];

@@ -1,8 +1,6 @@
 /**
- * The Test Groups view with the service's groups (service-api-wider.md §4): the groups created
- * here (testGroups/common/store.ts) merged with those `GET /test-groups?appId=…` lists, a group's
- * members, the choices of Edit Tests, and the check of Create Test Group's IDs against the app's
- * tests. No `vscode` (unit-tested in plain mocha); src/testGroups/serviceRows.ts is the VS Code side.
+ * The Test Groups view with the service's groups (service-api-wider.md §4): those created here
+ * merged with those listed, a group's members, Edit Tests' choices, the IDs' check against the app's tests.
  */
 import { isApiError } from '../../api/errors';
 import type { AppTest, ServiceTestGroup, ServiceTestGroupDetail, ServiceTestGroupMember } from '../../api/testTypes';
@@ -29,10 +27,8 @@ export function testCountText(n: number, l10n: L10n): string {
 }
 
 /**
- * One entry per group ID: the ones created here first (newest first, as the store keeps them),
- * each with what the service lists of it (name, description, count are the service's); then the
- * service's other groups, app by app in the order given, by name. `listed` maps an app ID to
- * the service's groups of that app (apps whose list could not be read are absent).
+ * One entry per group ID: those created here first (newest first, the service's name and count
+ * winning), then the service's others by app and name. `listed` lacks apps whose list failed.
  */
 export function mergeGroups(local: readonly TestGroupRecord[], listed: ReadonlyMap<string, readonly ServiceTestGroup[]>): GroupEntry[] {
   const byId = new Map<string, { appId: string; group: ServiceTestGroup }>();
@@ -178,10 +174,8 @@ export function editTestsChoices(tests: readonly AppTest[], detail: Pick<Service
 }
 
 /**
- * The test IDs Edit Tests sends (`PUT` takes the whole group): the group's members in the
- * group's order (an ordered group, a "Sign in" component first, stays ordered), less those
- * unpicked; its components, which are not offered, kept where they are; then the new picks, in
- * the order offered.
+ * The test IDs Edit Tests sends (`PUT` replaces the whole group): the members in order less those
+ * unpicked, components (not offered) kept in place so an ordered group stays ordered, then the new picks.
  */
 export function testIdsAfterEdit(choices: readonly TestChoice[], picked: ReadonlySet<string>, detail: Pick<ServiceTestGroupDetail, 'members'>, tests: readonly AppTest[]): string[] {
   const componentIds = new Set(tests.filter((t) => t.isComponent).map((t) => t.id));

@@ -12,7 +12,7 @@ import { buildFixPrompt, followUpConfirmation, startConfirmation, testGroupConfi
 import type { Deps } from '../../../src/run/deps';
 import { MAX_TOOL_PROMPT, TOOL_NAMES, TOOL_SCHEMAS, ToolInputError, checkToolInput } from '../../../src/assistant/common/schemas';
 import { groupByFile, idsFromLabels, isTestItemsArgument, leadingAnnotationStart } from '../../../src/assistant/common/testItems';
-import { splitRunAndText } from '../../../src/assistant/common/runWords';
+import { splitRunAndText } from '../../../src/assistant/common/chatRunId';
 import { loadTools, settings } from '../fixtures/assistantTools';
 
 function findRoot(): string {

@@ -6,14 +6,9 @@ import type { LineIndex } from './lines';
 import type { RawMatch } from './types';
 
 /*
- * One regex, several branches; the first defined group is the ID. All branches stay on one
- * line ([ \t], [^\r\n]) so the text can be scanned in line-aligned chunks, and no branch can
- * split the same text two ways, so it runs in linear time (a long line costs its length once).
- *   1–3  key: `testId: "…"`, `"testId": "…"`, `'testId': '…'`, `testId: \`…\``
- *   4–6  annotation: `@testId ID`, `@testId: ID`, `@testId "ID with spaces"`
- *   7–8  decorator: `@testId("ID")`, `@TestId('ID')`
- * In YAML files a first branch (group 1, shifting the others by one) takes a bare value on
- * its own line: `testId: ID`, `- testId: ID  # comment`.
+ * One regex; the first defined group is the ID (branches: key, annotation, decorator; in YAML a
+ * first branch for a bare value). Every branch stays on one line (chunked scans) and none can
+ * split a text two ways, so it runs in linear time.
  */
 const KEY = String.raw`(?<![\w$@.])(?:"testId"|'testId'|testId)[ \t]*:[ \t]*(?:"((?:[^"\\\r\n]|\\.)*)"|'((?:[^'\\\r\n]|\\.)*)'|` +
   '`' + String.raw`([^` + '`' + String.raw`\\\r\n$]*)` + '`)';

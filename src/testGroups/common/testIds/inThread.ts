@@ -1,12 +1,7 @@
 /**
- * Scanning in this thread (the built-in convention, and a user pattern in tests), bounded by
- * the time budget and the ID cap everywhere, including inside one long line.
- *
- * The scan pauses between chunks and, inside a chunk, whenever it has moved `chunkChars` on
- * since the last pause; at each pause it checks the deadline and the signal, and the async
- * driver yields to the event loop. A pause only keeps `lastIndex`, so the matches are the same
- * as one pass over the chunk. What runs without a pause is one `exec` from a match to the next,
- * which is linear in that distance (the built-in regex never backtracks much; see convention.ts).
+ * Scanning in this thread, bounded by the time budget and the ID cap even inside one long line:
+ * it pauses every `chunkChars` (deadline, signal, a yield) keeping only `lastIndex`, so the matches
+ * equal one pass; between pauses runs one `exec`, linear for the built-in regex (convention.ts).
  */
 import { chunksOf } from './segments';
 import type { RawMatch, ScanLimits, ScanOutcome, Segment, Stop } from './types';

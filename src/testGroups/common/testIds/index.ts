@@ -1,8 +1,4 @@
-/**
- * Test files and test IDs, without `vscode`: which paths are test files (globs), and which
- * test IDs a file holds (a documented convention, or a user regular expression). The public
- * surface of src/base/common/testIds; import from here.
- */
+/** Which paths are test files and which test IDs a file holds: this folder's public surface; import from here. */
 export {
   DEFAULT_TEST_FILE_PATTERNS, normalizeGlob, globToRegExpSource, compileTestFileGlobs, globsToWhenClauseRegex,
   type TestFileMatcher,

@@ -1,8 +1,6 @@
 /**
- * Which paths are test files: the test-file globs, without `vscode`. Its own module because
- * the context keys (activation) need only this, while the test-ID scanning (the rest of this folder)
- * loads with the test-group commands. Pure functions and constants only: it is bundled into
- * both.
+ * Which paths are test files. Its own module because activation's context keys need only this;
+ * stateless, as it is bundled both there and with the scanner.
  */
 
 /**

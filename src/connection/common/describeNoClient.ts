@@ -10,7 +10,7 @@ export interface ClientPrerequisites {
   readonly signedIn: boolean;
 }
 
-export function whyNoClient(state: ClientPrerequisites, l10n: L10n): string {
+export function describeNoClient(state: ClientPrerequisites, l10n: L10n): string {
   if (!state.baseUrl) {
     return state.baseUrlProblem
       ? l10n.t('The service URL in agentRuns.baseUrl cannot be used: {0} Fix it with “Agent Runs: Set Base URL”, then try again.', state.baseUrlProblem)

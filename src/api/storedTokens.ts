@@ -1,13 +1,8 @@
 /**
- * The tokens the editor holds: one for each base URL a token was stored for (SecretStorage is
- * keyed by the normalised base URL). The client keeps every one of them out of its messages,
- * causes and log entries, not only the token it sends: a service, a proxy or a mistyped base
- * URL can echo a token held for another service (a person who switched base URLs holds two).
- *
- * The editors the manifest accepts cannot list SecretStorage's keys, so the base URLs with a
- * token are listed in the global state (the URLs, never a token). Tokens stored before that
- * list existed are found through the base URLs the global state already names: per-service
- * state is kept under `<name>:<base URL>` (the run list, the schema cache ...).
+ * Every token stored (one per base URL), which the client keeps out of its messages and logs: a
+ * service or proxy can echo a token held for another base URL. SecretStorage cannot list its keys,
+ * so the base URLs with a token are listed in the global state (never a token); older tokens are
+ * found through the `<name>:<base URL>` keys of per-service state.
  */
 
 export const TOKEN_BASE_URLS_KEY = 'agentRuns.tokenBaseUrls.v1';
@@ -42,7 +37,7 @@ export async function noteTokenChange(state: StateLike, tokens: TokenReader, bas
 }
 
 /** Every token held: those of `current`, of the listed base URLs and of those the global state names. */
-export async function heldTokens(state: StateLike, tokens: TokenReader, current: string | undefined): Promise<string[]> {
+export async function storedTokens(state: StateLike, tokens: TokenReader, current: string | undefined): Promise<string[]> {
   const urls = new Set(listed(state));
   for (const key of state.keys()) {
     const named = /:(https?:\/\/.+)$/.exec(key)?.[1];
@@ -72,7 +67,7 @@ const kept = new WeakMap<StateLike, Held>();
  * URL's token listed) and whenever a token is set or cleared, here or in another window, for the
  * life of the store. Kept here, loaded with the client, so activation carries none of it.
  */
-export async function keepHeldTokens(
+export async function watchStoredTokens(
   options: { globalState: StateLike; auth: WatchedTokens; log: { warn(message: string): void } },
   current: string,
 ): Promise<() => readonly string[]> {
@@ -83,7 +78,7 @@ export async function keepHeldTokens(
       list: [],
       current,
       refresh: async () => {
-        h.list = await heldTokens(state, tokens, h.current);
+        h.list = await storedTokens(state, tokens, h.current);
       },
     };
     tokens.onDidChange((e) => {

@@ -1,9 +1,9 @@
 // Every token the editor holds is redacted, not only the one a client sends: the list of held
-// tokens (src/api/heldTokens.ts) and the client's use of it (otherSecrets in src/api/client.ts).
+// tokens (src/api/storedTokens.ts) and the client's use of it (otherSecrets in src/api/client.ts).
 import * as assert from 'node:assert/strict';
 import { inspect } from 'node:util';
 import {
-  ApiError, createClient, describeApiError, heldTokens, keepHeldTokens, noteTokenChange, TOKEN_BASE_URLS_KEY, type AgentRunsApi, type ClientOptions,
+  ApiError, createClient, describeApiError, storedTokens, watchStoredTokens, noteTokenChange, TOKEN_BASE_URLS_KEY, type AgentRunsApi, type ClientOptions,
 } from '../../../src/api';
 import { json, logSink, startServer, TOKEN, type TestServer } from '../fixtures/apiServers';
 
@@ -104,7 +104,7 @@ describe('api: the tokens held, for every base URL', () => {
     // Stored before the list existed: found through the run list kept for that service.
     await state.update(`agentRuns.ledger.v1:${older}`, { version: 1, runs: [] });
     await state.update('agentRuns.insecureBaseUrlsAccepted', [THERE]);
-    const held = await heldTokens(state, tokenStore({ [HERE]: TOKEN, [THERE]: OTHER, [older]: 'arun_0ld3rT0k3nV4lu3_1234567890' }), HERE);
+    const held = await storedTokens(state, tokenStore({ [HERE]: TOKEN, [THERE]: OTHER, [older]: 'arun_0ld3rT0k3nV4lu3_1234567890' }), HERE);
     assert.deepEqual([...held].sort(), [TOKEN, OTHER, 'arun_0ld3rT0k3nV4lu3_1234567890'].sort());
   });
 
@@ -113,9 +113,9 @@ describe('api: the tokens held, for every base URL', () => {
     await state.update(TOKEN_BASE_URLS_KEY, { not: 'a list' });
     await state.update(`agentRuns.schemaInfo.v1:${THERE}`, {});
     await state.update('agentRuns.ledger.v1:https://gone.example/api/public/v1', {});
-    assert.deepEqual(await heldTokens(state, tokenStore({ [HERE]: TOKEN, [THERE]: OTHER }, [HERE]), HERE), [OTHER]);
+    assert.deepEqual(await storedTokens(state, tokenStore({ [HERE]: TOKEN, [THERE]: OTHER }, [HERE]), HERE), [OTHER]);
     await state.update(TOKEN_BASE_URLS_KEY, [42, THERE, null]);
-    assert.deepEqual(await heldTokens(state, tokenStore({ [THERE]: OTHER }), undefined), [OTHER]);
+    assert.deepEqual(await storedTokens(state, tokenStore({ [THERE]: OTHER }), undefined), [OTHER]);
   });
 
   it('kept for the client: the current base URL is listed, and a token set or cleared later (any base URL) is read again', async () => {
@@ -124,7 +124,7 @@ describe('api: the tokens held, for every base URL', () => {
     const listeners: ((e: { baseUrl: string }) => unknown)[] = [];
     const auth = { ...tokenStore(tokens), get: (u: string) => Promise.resolve(tokens[u]), onDidChange: (l: (e: { baseUrl: string }) => unknown) => listeners.push(l) };
     const warned: string[] = [];
-    const held = await keepHeldTokens({ globalState: state, auth, log: { warn: (m) => warned.push(m) } }, HERE);
+    const held = await watchStoredTokens({ globalState: state, auth, log: { warn: (m) => warned.push(m) } }, HERE);
     assert.deepEqual(held(), [TOKEN]);
     assert.deepEqual(state.get(TOKEN_BASE_URLS_KEY), [HERE]);
     tokens[THERE] = OTHER;
@@ -135,7 +135,7 @@ describe('api: the tokens held, for every base URL', () => {
     for (const l of listeners) l({ baseUrl: THERE });
     await new Promise((r) => setTimeout(r, 10));
     assert.deepEqual(held(), [TOKEN]);
-    await keepHeldTokens({ globalState: state, auth, log: { warn: (m) => warned.push(m) } }, HERE);
+    await watchStoredTokens({ globalState: state, auth, log: { warn: (m) => warned.push(m) } }, HERE);
     assert.equal(listeners.length, 1, 'one subscription per global state');
     assert.deepEqual(warned, []);
   });

@@ -1,12 +1,12 @@
-// The per-app lists under the Runs view's app rows (run/common/appLists.ts), which the code review
+// The per-app lists under the Runs view's app rows (run/common/appRowReads.ts), which the code review
 // and automation rows share: one node per app, one read at a time, a read asked for during
 // another done once after it, answers from before another service or token dropped.
 import * as assert from 'node:assert/strict';
-import { AppLists, type AppListNode } from '../../../src/run/common/appLists';
+import { AppRowReads, type AppRowNode } from '../../../src/run/common/appRowReads';
 import type { AppRef } from '../../../src/reviews/common/nodes';
 
-class Node implements AppListNode {
-  state: AppListNode['state'] = { kind: 'unread' };
+class Node implements AppRowNode {
+  state: AppRowNode['state'] = { kind: 'unread' };
   stale = false;
   taken: string[] = [];
   constructor(public parent: AppRef) {}
@@ -22,7 +22,7 @@ class Node implements AppListNode {
 function harness() {
   const waiting: Array<{ appId: string; answer: (v: string) => void }> = [];
   let renders = 0;
-  const lists = new AppLists<Node>({
+  const lists = new AppRowReads<Node>({
     make: (app) => new Node(app),
     read: (node) => new Promise<string>((resolve) => waiting.push({ appId: node.appId, answer: resolve })).then((v) => () => {
       node.taken.push(v);
@@ -34,7 +34,7 @@ function harness() {
   return { lists, waiting, renders: () => renders, tick };
 }
 
-describe('core: AppLists (the per-app lists under the Runs view\'s app rows)', () => {
+describe('core: AppRowReads (the per-app lists under the Runs view\'s app rows)', () => {
   it('one node per app key, its parent the app\'s row of now', () => {
     const { lists } = harness();
     const a = lists.root({ key: 'app_a' });

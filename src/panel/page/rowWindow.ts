@@ -30,7 +30,7 @@ const ANCHOR_TOLERANCE_PX = 0.01;
 /** Viewport height assumed when it is unknown (tests on linkedom). */
 const DEFAULT_HEIGHT_PX = 800;
 
-export class HistoryWindow {
+export class RowWindow {
   private mounted: Row[] = [];
   private readonly spacerTop: HTMLElement;
   private readonly spacerBottom: HTMLElement;

@@ -9,7 +9,7 @@
 import type { AppRef } from '../../reviews/common/nodes';
 
 /** What an app's list row holds: the state a read moves through, `forget()` to start over. */
-export interface AppListNode {
+export interface AppRowNode {
   parent: AppRef;
   readonly appId: string;
   state: { kind: 'unread' } | { kind: 'loading'; promise: Promise<void> } | { kind: string };
@@ -18,7 +18,7 @@ export interface AppListNode {
   forget(): void;
 }
 
-export interface AppListsOptions<N extends AppListNode> {
+export interface AppRowReadsOptions<N extends AppRowNode> {
   make(app: AppRef): N;
   /** Reads the node's list; resolves to what takes the answer (or the failure) in. */
   read(node: N): Promise<() => void>;
@@ -26,12 +26,12 @@ export interface AppListsOptions<N extends AppListNode> {
   refreshTree(): void;
 }
 
-export class AppLists<N extends AppListNode> {
+export class AppRowReads<N extends AppRowNode> {
   readonly apps = new Map<string, N>();
   /** Bumped when another service or token makes what was read meaningless. */
   private generation = 0;
 
-  constructor(private readonly o: AppListsOptions<N>) {}
+  constructor(private readonly o: AppRowReadsOptions<N>) {}
 
   /** The app's row: one element per app key for the session (its parent the app's row now). */
   root(app: AppRef): N {
@@ -106,6 +106,6 @@ export class AppLists<N extends AppListNode> {
   }
 }
 
-function isLoading(s: AppListNode['state']): s is { kind: 'loading'; promise: Promise<void> } {
+function isLoading(s: AppRowNode['state']): s is { kind: 'loading'; promise: Promise<void> } {
   return s.kind === 'loading' && 'promise' in s;
 }
