@@ -31,7 +31,7 @@ const STATELESS = {
   'src/connection/common/capabilities.ts': 'the pure capability table and pure functions over it (w-tapi); no module state',
   'src/run/common/appLists.ts': 'the AppLists class keeps per-instance state only (one instance per rows object); nothing tests instanceof across bundles (dist/reviews.js, dist/automations.js)',
   'src/run/common/sends/uncertainText.ts': 'a pure function: the words for a send the door refused as uncertain (the tools, the Test Explorer, the groups, Run Now, branch sync)',
-  'src/automations/common/outcome.ts': 'pure functions and a constant: the words after a send of the Test Groups view or Run Now (dist/testGroups.js, dist/automations.js)',
+  'src/run/common/sends/outcome.ts': 'pure functions: the words after a send of the Test Groups view or Run Now (dist/testGroups.js, dist/automations.js)',
   'src/api/types.ts': 'constants and pure predicates (isTerminalStatus)',
   'src/api/sequence.ts': 'pure functions over sequence numbers (maxSequence, sequenceCeiling) and a constant',
   'src/api/errors.ts':

@@ -11,7 +11,6 @@ import type { Automation } from '../api/testTypes';
 import {
   AutomationsMessageNode, AutomationsNode, automationChildren, type AutomationNode, type AutomationTreeNode,
 } from './common/nodes';
-import { READ_AGAIN_AFTER_RUN_MS } from './common/outcome';
 import { automationsDescription, presentAutomation } from './common/presentation';
 import type { AppRef } from '../reviews/common/nodes';
 import { AppLists } from '../run/common/appLists';
@@ -29,6 +28,9 @@ export interface AutomationsBase {
   describe(error: unknown): string;
   readonly log: Pick<vscode.LogOutputChannel, 'warn'>;
 }
+
+/** After Run Now was queued, the list is read again this long after (a few seconds, then once more). */
+const READ_AGAIN_AFTER_RUN_MS: readonly number[] = [4_000, 12_000];
 
 export class AutomationRows extends Disposable implements AppRows<AutomationTreeNode> {
   private readonly lists: AppLists<AutomationsNode>;

@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import type { AppTest, ServiceTestGroupDetail, UpdateTestGroupRequest } from '../api/testTypes';
 import { runOwnCommand } from '../connection/ownCommands';
-import { failureNotice, type DoorAnswer } from '../automations/common/outcome';
+import { failureNotice, type DoorAnswer } from '../run/common/sends/outcome';
 import { editTestsChoices, groupRefOf, testIdsAfterEdit, unwritableMembers } from './common/serviceGroups';
 import type { TestGroupStore } from './common/store';
 import type { SendOptions } from '../run/sendDoor';

@@ -9,7 +9,7 @@
 import { conflictCause, isApiError } from '../../api/errors';
 import type { TestRunStep } from '../../api/testTypes';
 import type { FailedTest } from '../../assistant/common/prompts';
-import { refusalWords } from '../../automations/common/outcome';
+import { refusalWords } from '../../run/common/sends/outcome';
 import type { L10n } from '../../base/common/l10n';
 import { orderSteps, stepLabel, stepOutcome } from './outcomes';
 

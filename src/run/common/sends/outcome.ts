@@ -1,11 +1,12 @@
 /**
  * What a person is told after a send of the Test Groups view (PUT or DELETE of a group) or of an
- * automation's Run Now went through the send door: pure words, unit-tested. The door sends each
+ * automation's Run Now went through the send door, and the service's words for a refusal (the tools
+ * and the service tests say them too): pure words, unit-tested. The door sends each
  * at most once; here nothing is ever resent, the words only say what is known.
  */
-import { isApiError } from '../../api/errors';
-import type { L10n } from '../../base/common/l10n';
-import { uncertainText } from '../../run/common/sends/uncertainText';
+import { isApiError } from '../../../api/errors';
+import type { L10n } from '../../../base/common/l10n';
+import { uncertainText } from './uncertainText';
 
 /** What the door answers for these sends, as far as the words need it (src/run/sendDoor.ts). */
 export type DoorAnswer =
@@ -79,6 +80,3 @@ export function failureNotice(answer: DoorAnswer, what: string, describe: (e: un
   }
   return { severity: 'error', text: l10n.t('{0} failed: {1}', what, describe(answer.error)) };
 }
-
-/** After Run Now was queued, the list is read again this long after (a few seconds, then once more). */
-export const READ_AGAIN_AFTER_RUN_MS: readonly number[] = [4_000, 12_000];
