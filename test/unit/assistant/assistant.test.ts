@@ -11,7 +11,6 @@ import { cut, escapeMarkdown, progressMarkdown, runAsText } from '../../../src/a
 import { buildFixPrompt, followUpConfirmation, startConfirmation, testGroupConfirmation } from '../../../src/assistant/common/prompts';
 import type { Deps } from '../../../src/run/deps';
 import { MAX_TOOL_PROMPT, TOOL_NAMES, TOOL_SCHEMAS, ToolInputError, checkToolInput } from '../../../src/assistant/common/schemas';
-import { groupByFile, idsFromLabels, isTestItemsArgument, leadingAnnotationStart } from '../../../src/assistant/common/testItems';
 import { splitRunAndText } from '../../../src/assistant/common/runWords';
 import { loadTools, settings } from '../fixtures/assistantTools';
 
@@ -321,27 +320,5 @@ describe('assistant: the start tool checks the model before asking', () => {
     const cancelled = await start.prepareInvocation!({ input: { prompt: 'Fix it' } }, token(true));
     assert.equal(cancelled?.confirmationMessages, undefined);
     assert.equal(schemaReads[0]?.aborted, true, 'the schema read was given the cancelled token\'s signal');
-  });
-});
-
-describe('assistant: Test Explorer items', () => {
-  it('widens a range over the annotation comments just above it, not over code or blank lines', () => {
-    const lines = ['const x = 1;', '', '  /** @testId CHK-001 */', '  // more', '  it("a", () => {'];
-    assert.equal(leadingAnnotationStart(lines, 4), 2);
-    assert.equal(leadingAnnotationStart(['foo();', '@testId("A")', 'def test_a():'], 2), 1);
-    assert.equal(leadingAnnotationStart(['foo();', 'it("b")'], 1), 1);
-  });
-
-  it('groups items by file in the order given and keeps label IDs unique', () => {
-    const g = groupByFile([
-      { file: 'b', startLine: 5, endLine: 6, label: 'x' }, { file: 'a', startLine: 1, endLine: 2, label: 'y' },
-      { file: 'b', startLine: 1, endLine: 2, label: 'z' }, { label: 'no file' },
-    ]);
-    assert.deepEqual(g.files.map((f) => f.file), ['b', 'a']);
-    assert.deepEqual(g.files[0]?.spans, [{ startLine: 5, endLine: 6 }, { startLine: 1, endLine: 2 }]);
-    assert.deepEqual(g.withoutRange.map((i) => i.label), ['no file']);
-    assert.deepEqual(idsFromLabels([' A ', 'B', 'A', '']), ['A', 'B']);
-    assert.ok(isTestItemsArgument({ kind: 'agentRuns.testItems', idSource: 'scan', items: [{ label: 'a' }] }));
-    assert.ok(!isTestItemsArgument({ kind: 'agentRuns.testItems', idSource: 'guess', items: [] }));
   });
 });
