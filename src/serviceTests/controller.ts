@@ -17,7 +17,7 @@ import { TestRunStore } from './common/store';
 import { runsAsDescription } from './common/testUsers';
 import { appGroups, testCountText } from '../testGroups/common/serviceGroups';
 import type { TestGroupRecord } from '../testGroups/common/store';
-import type { FailureDescribers } from '../testing/register';
+import type { FailureDescribers } from '../run/failureDescribers';
 import { makeItem, metaOf, RUNNABLE, setSteps } from './items';
 import { Runner } from './runner';
 import { describeError, isRunGroupArgument, type ServiceTestsDeps } from './types';

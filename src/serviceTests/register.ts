@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { TestGroupRecord } from '../testGroups/common/store';
-import type { FailureDescribers } from '../testing/register';
+import type { FailureDescribers } from '../run/failureDescribers';
 import { loadServiceTests } from './load';
 import type { ServiceTestsDeps } from './types';
 

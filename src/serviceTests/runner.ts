@@ -9,7 +9,7 @@
  */
 import * as vscode from 'vscode';
 import type { ServiceTestGroupDetail, TestGroupChildRun, TestRunStep, TestUser } from '../api/testTypes';
-import type { FailedTest } from '../assistant/common/prompts';
+import type { FailedTest } from '../run/common/fixPrompt';
 import type { Outcome } from './common/outcomes';
 import { failedServiceTest, startFailureText, stoppedReadingText } from './common/start';
 import { uncertainText } from '../run/common/sends/uncertainText';

@@ -8,7 +8,7 @@
  */
 import { conflictCause, isApiError } from '../../api/errors';
 import type { TestRunStep } from '../../api/testTypes';
-import type { FailedTest } from '../../assistant/common/prompts';
+import type { FailedTest } from '../../run/common/fixPrompt';
 import { refusalWords } from '../../run/common/sends/outcome';
 import type { L10n } from '../../base/common/l10n';
 import { orderSteps, stepLabel, stepOutcome } from './outcomes';
