@@ -44,7 +44,7 @@ const STATELESS = {
   'src/api/validate.ts': 'pure request checks (they throw ApiError; see src/api/errors.ts)',
   'src/base/common/disposable.ts': 'an abstract base class with per-instance state only; nothing tests `instanceof Disposable`',
   'src/base/common/l10n.ts': 'a constant',
-  'src/serviceTests/common/testUsers.ts': 'pure functions: which test user a run signs in as and why it would fail (the Test Explorer, the Run App Test tool\'s confirmation)',
+  'src/run/common/testUsers.ts': 'pure functions: which test user a run signs in as and why it would fail (the Test Explorer, the Run App Test tool\'s confirmation)',
   'src/serviceTests/common/start.ts': 'pure functions and a key builder: the words of a test run start (isLive for the Run App Test tool through testUsers.ts); no module state',
   'src/testGroups/common/serviceGroups.ts': 'pure functions of their arguments (the group words, merging and checks): no module state',
   'src/panel/common/viewType.ts': 'a constant',

@@ -14,7 +14,7 @@ import type { ServiceTestGroup, ServiceTestGroupDetail, TestUser } from '../api/
 import type { Capability } from '../connection/common/capabilities';
 import { DEFAULT_POLLER_SETTINGS } from '../run/common/polling/settings';
 import { TestRunStore } from './common/store';
-import { runsAsDescription } from './common/testUsers';
+import { runsAsDescription } from '../run/common/testUsers';
 import { appGroups, testCountText } from '../testGroups/common/serviceGroups';
 import type { TestGroupRecord } from '../testGroups/common/store';
 import type { FailureDescribers } from '../run/failureDescribers';

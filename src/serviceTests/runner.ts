@@ -14,7 +14,7 @@ import type { Outcome } from './common/outcomes';
 import { failedServiceTest, startFailureText, stoppedReadingText } from './common/start';
 import { uncertainText } from '../run/common/sends/uncertainText';
 import type { GroupRunUpdate, ReadEnd, TestRunStore, TestRunUpdate } from './common/store';
-import { checkTestUser, environmentOf, userProblem } from './common/testUsers';
+import { checkTestUser, environmentOf, userProblem } from '../run/common/testUsers';
 import { noteBranches } from '../run/branches';
 import type { TestRunBranch } from '../api/testTypes';
 import { branchFor } from './branch';

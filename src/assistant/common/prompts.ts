@@ -156,7 +156,7 @@ export interface TestRunSummary {
   testName?: string;
   branch: string;
   appId?: string;
-  /** Who the run signs in as (serviceTests/common/testUsers.ts's words), when the app's test users were read. */
+  /** Who the run signs in as (run/common/testUsers.ts's words), when the app's test users were read. */
   signsInAs?: string;
   /** Why the service will fail the run before it starts (its test user), when it will. */
   userProblem?: string;
