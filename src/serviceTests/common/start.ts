@@ -1,10 +1,9 @@
 /**
- * Starting the app's tests from the Test Explorer, in words: the branch remembered per service
- * and app, "live" told apart (it runs against the live app with its live test user, so it is
- * confirmed), what a failed start says (one that may have arrived is never sent again; a 409 at
- * the concurrency limit says so in a sentence, another 409 gives the service's words), and the
- * "Ask Agent to Fix" failure of a service test, built from its failed steps and their comments.
- * Pure.
+ * Starting the app's tests from the Test Explorer, in words: what a failed start says (one that
+ * may have arrived is never sent again; a 409 at the concurrency limit says so in a sentence,
+ * another 409 gives the service's words), and the "Ask Agent to Fix" failure of a service test,
+ * built from its failed steps and their comments (the branch and "live":
+ * run/common/branches/testBranch.ts). Pure.
  */
 import { conflictCause, isApiError } from '../../api/errors';
 import type { TestRunStep } from '../../api/testTypes';
@@ -12,20 +11,6 @@ import type { FailedTest } from '../../run/common/fixPrompt';
 import { refusalWords } from '../../run/common/sends/outcome';
 import type { L10n } from '../../base/common/l10n';
 import { orderSteps, stepLabel, stepOutcome } from './outcomes';
-
-/** The global-state key of the branch a person runs an app's tests on (the contract's). */
-export function branchKey(baseUrl: string, appId: string): string {
-  return `agentRuns.testBranch.v1:${baseUrl}:${appId}`;
-}
-
-export function reviveBranch(value: unknown): string | undefined {
-  return typeof value === 'string' && value.trim() !== '' && value.length <= 200 ? value.trim() : undefined;
-}
-
-/** The live app rather than a branch. */
-export function isLive(branch: string): boolean {
-  return branch.trim().toLowerCase() === 'live';
-}
 
 export interface FailedStart {
   readonly error: unknown;
