@@ -85,7 +85,7 @@ const STATELESS = {
   'src/connection/seedToken.ts': 'a constant (the variable\'s name) in dist/extension.js; the function only in the test hooks (dist/testHooks.js)',
   'src/connection/tokenStore.ts':
     'dist/runCommands.js takes only validateTokenShape (Set API Token), a pure function; the TokenStore class (the one instance is made in activate()) is tree-shaken out of it',
-  'src/runs/tooltip.ts': 'one pure function building a MarkdownString (runs\' and code reviews\' tooltips)',
+  'src/run/rowTooltip.ts': 'one pure function building a MarkdownString (the tooltips of runs, code reviews and automations)',
   'src/runs/commands/pickRun.ts': 'functions over deps; no module state',
   'src/run/followUp.ts': 'functions over deps (the one send lock is deps.sends); no module state',
   'src/run/followUpSends.ts':
@@ -94,7 +94,7 @@ const STATELESS = {
   'src/launch/common/form.ts': 'pure field checks and form helpers (the code review form checks its fields with them)',
   'src/launch/common/navigation.ts': 'the Navigator class keeps per-instance state only (one per form shown); nothing tests `instanceof`',
   'src/launch/common/submit.ts': 'pure functions: what the person clicks after a failed start (the launch form\'s and the code review form\'s)',
-  'src/connection/common/capabilities.ts': 'a pure table of capabilities and pure functions over stored lists (the gate in dist/extension.js, the assistant through reviews/common/gate.ts)',
+  'src/connection/common/capabilities.ts': 'a pure table of capabilities and pure functions over stored lists (the gate in dist/extension.js, the assistant through connection/common/codeReviewsServed.ts)',
   'src/reviews/common/': 'pure functions and constants (the code review form, its steps and versions; the name a review is listed under, in dist/send.js)',
   'src/run/common/branches/': 'pure functions and constants (an app\'s known branches, following a branch\'s sync): no module state (dist/reviews.js, dist/serviceTests.js)',
   'src/serviceTests/common/start.ts': 'pure functions and constants (the test branch\'s global-state key, the live app told apart, the words of a failed start)',

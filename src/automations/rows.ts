@@ -12,11 +12,11 @@ import {
   AutomationsMessageNode, AutomationsNode, automationChildren, type AutomationNode, type AutomationTreeNode,
 } from './common/nodes';
 import { automationsDescription, presentAutomation } from './common/presentation';
-import type { AppRef } from '../reviews/common/nodes';
+import type { AppRef } from '../run/common/rows';
 import { AppLists } from '../run/common/appLists';
 import { Disposable } from '../base/common/disposable';
-import type { AppRows } from '../runs/runsTree';
-import { runTooltip } from '../runs/tooltip';
+import type { AppRows } from '../run/appRows';
+import { runTooltip } from '../run/rowTooltip';
 
 /** What the rows stand on (a part of `Deps`, src/run/deps.ts). */
 export interface AutomationsBase {

@@ -11,7 +11,7 @@ import { oneLine } from '../../api/sanitize';
 import { attachmentLine, toolParametersLine } from '../../run/common/transcript/parts';
 import type { L10n } from '../../base/common/l10n';
 import { cleanText, cut } from '../../base/common/text';
-import { statusText } from '../../runs/common/presentation';
+import { statusText } from '../../run/common/rows';
 
 export interface RunTextBounds {
   maxMessages: number;

@@ -13,7 +13,7 @@
 import type { CodeReviewDetail, CodeReviewListItem, CodeReviewLists, ReviewComment, ReviewItem } from '../../api/reviewTypes';
 import { oneLine } from '../../api/sanitize';
 import type { L10n } from '../../base/common/l10n';
-import { REVIEW_BUCKETS, groupReviews, type ReviewBucket } from '../../reviews/common/presentation';
+import { REVIEW_BUCKETS, groupReviews, type ReviewBucket } from '../../run/common/reviews';
 import { escapeMarkdown } from './format';
 import { cut } from '../../base/common/text';
 

@@ -6,7 +6,7 @@
  * those elements to the automation rows.
  */
 import type { Automation } from '../../api/testTypes';
-import type { AppRef } from '../../reviews/common/nodes';
+import type { AppRef } from '../../run/common/rows';
 
 /** What is known of an app's automations. */
 export type AutomationsState =

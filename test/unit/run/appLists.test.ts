@@ -3,7 +3,7 @@
 // another done once after it, answers from before another service or token dropped.
 import * as assert from 'node:assert/strict';
 import { AppLists, type AppListNode } from '../../../src/run/common/appLists';
-import type { AppRef } from '../../../src/reviews/common/nodes';
+import type { AppRef } from '../../../src/run/common/rows';
 
 class Node implements AppListNode {
   state: AppListNode['state'] = { kind: 'unread' };
