@@ -11,7 +11,7 @@ import type { Deps } from '../run/deps';
 import { escapeMarkdown } from './common/format';
 import { DEFAULT_REVIEW_TEXT_BOUNDS, blocksAsMarkdown, fitBlocks, reviewBlocks, reviewListBlocks, type TextBlock } from './common/reviewText';
 import { DEFAULT_REVIEW_LIST_LIMIT } from './common/schemas';
-import { reviewLabel } from '../reviews/common/presentation';
+import { reviewLabel } from '../run/common/reviews';
 import { Refusal, clientOrRefuse, setting, signalOf } from './common';
 import { requireCodeReviews, reviewIdsFor, reviewOfRun } from './reviewReads';
 

@@ -8,8 +8,8 @@ import type { AgentRunsApi } from '../api/contract';
 import type { CodeReviewListItem, CodeReviewLists } from '../api/reviewTypes';
 import type { Deps } from '../run/deps';
 import { knownReviewsForList } from '../run/knownReviews';
-import { CODE_REVIEWS_PATH, codeReviewsServed } from '../reviews/common/gate';
-import { reviewIdOf } from '../reviews/common/identity';
+import { CODE_REVIEWS_PATH, codeReviewsServed } from '../connection/common/codeReviewsServed';
+import { reviewIdOf } from '../run/common/reviews';
 import { Refusal } from './common';
 
 export function noCodeReviewsText(): string {

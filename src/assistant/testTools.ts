@@ -22,7 +22,7 @@ import { uncertainText } from '../run/common/sends/uncertainText';
 import { Refusal, clientOrRefuse, failureText, notConnectedText, setting } from './common';
 import type { Capability } from '../connection/common/capabilities';
 import { AgentRunsTool, prepared, type Input } from './toolBase';
-import { checkTestUser, environmentOf, userProblem, userWords, type UserAssignment } from '../serviceTests/common/testUsers';
+import { checkTestUser, environmentOf, userProblem, userWords, type UserAssignment } from '../run/common/testUsers';
 
 /** Why a capability is off, in the words every surface of the assistant uses. */
 export function capabilityOffText(c: Capability): string {

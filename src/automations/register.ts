@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { Automation } from '../api/testTypes';
 import type { Deps } from '../run/deps';
-import type { RunsView } from '../runs/runsView';
+import type { AppRowsHost } from '../run/appRows';
 import { loadAutomations } from './load';
 import type { AutomationRows } from './rows';
 import type { RunNowDeps } from './runNow';
@@ -18,7 +18,7 @@ export interface AutomationsDeps extends Pick<Deps, 'onDidChangeConnection' | 'a
   readonly door: RunNowDeps['door'];
 }
 
-export function registerAutomations(context: vscode.ExtensionContext, d: AutomationsDeps, view: RunsView): void {
+export function registerAutomations(context: vscode.ExtensionContext, d: AutomationsDeps, view: { readonly provider: AppRowsHost }): void {
   const provider = view.provider;
   const gate = { get enabled() { return d.capabilities.has('automations'); }, onDidChange: d.capabilities.onDidChange };
   provider.showRows('automation', gate, () => loadAutomations().automationRows(d, () => provider.refreshAll()));

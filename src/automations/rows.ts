@@ -8,13 +8,12 @@ import type { Automation } from '../api/testTypes';
 import {
   AutomationsMessageNode, AutomationsNode, automationChildren, type AutomationNode, type AutomationTreeNode,
 } from './common/nodes';
-import { READ_AGAIN_AFTER_RUN_MS } from './common/outcome';
 import { automationsDescription, presentAutomation } from './common/presentation';
-import type { AppRef } from '../reviews/common/nodes';
+import type { AppRef } from '../run/common/rows';
 import { AppRowReads } from '../run/common/appRowReads';
 import { Disposable } from '../base/common/disposable';
-import type { AppRows } from '../runs/runsTree';
-import { runTooltip } from '../runs/tooltip';
+import type { AppRows } from '../run/appRows';
+import { runTooltip } from '../run/rowTooltip';
 
 /** What the rows stand on (a part of `Deps`, src/run/deps.ts). */
 export interface AutomationsBase {
@@ -26,6 +25,9 @@ export interface AutomationsBase {
   describe(error: unknown): string;
   readonly log: Pick<vscode.LogOutputChannel, 'warn'>;
 }
+
+/** After Run Now was queued, the list is read again this long after (a few seconds, then once more). */
+const READ_AGAIN_AFTER_RUN_MS: readonly number[] = [4_000, 12_000];
 
 export class AutomationRows extends Disposable implements AppRows<AutomationTreeNode> {
   private readonly lists: AppRowReads<AutomationsNode>;

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { AutomationRunQueued } from '../api/testTypes';
 import { automationRefOf } from './common/nodes';
-import { failureNotice, type DoorAnswer, type Notice } from './common/outcome';
+import { failureNotice, type DoorAnswer, type Notice } from '../run/common/sends/outcome';
 import { actionsLine, triggerLine } from './common/presentation';
 import type { SendOptions } from '../run/sendDoor';
 import type { AutomationRows } from './rows';

@@ -8,7 +8,7 @@ import type { TokenStore } from '../connection/tokenStore';
 import type { UnauthorizedGate } from '../connection/unauthorizedGate';
 import type { MementoLike } from '../base/common/serialStore';
 import type { Ledgers } from '../run/ledgers';
-import type { RunsView } from '../runs/runsView';
+import type { AppRowsHost } from '../run/appRows';
 import { capabilityGate, type Capabilities } from '../connection/capabilities';
 import { loadReviews } from './load';
 
@@ -67,13 +67,13 @@ export function reviewsGate(b: Pick<CodeReviewsBase, 'globalState' | 'conn' | 'a
 }
 
 /** The gate, the Runs view's review rows (dist/reviews.js, loaded when first shown) and their two commands. */
-export function registerCodeReviews(context: vscode.ExtensionContext, b: CodeReviewsBase, view: RunsView, log: vscode.LogOutputChannel, caps: Capabilities): ReviewsGate {
+export function registerCodeReviews(context: vscode.ExtensionContext, b: CodeReviewsBase, view: { readonly provider: AppRowsHost }, log: vscode.LogOutputChannel, caps: Capabilities): ReviewsGate {
   const gate = codeReviewsFlag(caps);
   const provider = view.provider;
-  provider.showCodeReviews(gate, () => new (loadReviews().ReviewRows)(b, () => provider.refreshAll(), log));
+  provider.showRows('codeReview', gate, () => new (loadReviews().ReviewRows)(b, () => provider.refreshAll(), log));
   context.subscriptions.push(
     gate,
-    vscode.commands.registerCommand('agentRuns.refreshCodeReviews', (arg?: unknown) => provider.reviewRows()?.refresh(arg)),
+    vscode.commands.registerCommand('agentRuns.refreshCodeReviews', (arg?: unknown) => provider.rowsOf('codeReview')?.refresh(arg)),
     vscode.commands.registerCommand('agentRuns.copyReviewId', (arg?: unknown) => loadReviews().copyReviewId(arg)),
   );
   return gate;

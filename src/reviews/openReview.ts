@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import type { CodeReviewDetail } from '../api/reviewTypes';
-import { knownFromDetail } from './common/identity';
+import { knownFromDetail } from '../run/common/reviews';
 import type { Deps } from '../run/deps';
 import { rememberKnownReview } from '../run/knownReviews';
 import { reviewPrompt } from './common/form';

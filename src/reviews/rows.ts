@@ -17,20 +17,21 @@ import { AppRowReads } from '../run/common/appRowReads';
 import { Disposable } from '../base/common/disposable';
 import { isFinishedRun } from '../run/common/ledger/runState';
 import {
-  ReviewsMessageNode, ReviewsNode, knownChildren, reviewsAppIdOf, type AppRef, type ReviewGroupNode, type ReviewNode, type ReviewTreeNode,
+  ReviewsMessageNode, ReviewsNode, knownChildren, reviewsAppIdOf, type ReviewGroupNode, type ReviewNode, type ReviewTreeNode,
 } from './common/nodes';
+import type { AppRef } from '../run/common/rows';
 import { REVIEW_LIST_LIMIT, bucketText, conversationPhase, groupDescription, presentReview } from './common/presentation';
-import type { ReviewRows as TreeReviewRows } from '../runs/runsTree';
 import { branchesFromReviews } from '../run/common/branches/known';
 import { noteBranches } from '../run/branches';
 import { knownReviewsForList } from '../run/knownReviews';
-import { runTooltip } from '../runs/tooltip';
+import type { AppRows } from '../run/appRows';
+import { runTooltip } from '../run/rowTooltip';
 import type { CodeReviewsBase } from './gate';
 
 /** Why there is no client, as a failure of the read. */
 class NoClient extends Error {}
 
-export class ReviewRows extends Disposable implements TreeReviewRows {
+export class ReviewRows extends Disposable implements AppRows<ReviewTreeNode> {
   private readonly lists: AppRowReads<ReviewsNode>;
   /** Reviews started here that a read did not find in their app's list: read again for them once, not on every change. */
   private readonly missedOnce = new Set<string>();

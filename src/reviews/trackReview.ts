@@ -8,7 +8,7 @@
  */
 import * as vscode from 'vscode';
 import { runOwnCommand } from '../connection/ownCommands';
-import { knownFromDetail, trackedMatchesRow, type KnownReview } from './common/identity';
+import { knownFromDetail, trackedMatchesRow, type KnownReview } from '../run/common/reviews';
 import type { Deps } from '../run/deps';
 import { rememberKnownReview } from '../run/knownReviews';
 import { askForId, showReadReview } from './openReview';

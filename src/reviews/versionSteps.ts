@@ -16,7 +16,7 @@ import type { StepOutcome, ValueItem } from '../launch/formSteps';
 import type { PickUpdate } from '../launch/quickInput';
 import { branchShown, isMainBranch, type KnownBranch } from '../run/common/branches/known';
 import { checkBranch, checkVersionId, versionShown, type ReviewForm } from './common/form';
-import { addVersionPage, isReady, versionRow, type VersionList } from './common/versions';
+import { addVersionPage, isReady, versionRow, type VersionList } from '../run/common/branches/versions';
 import type { BranchSyncResult } from '../run/branches';
 import type { ReviewHost } from './startFlow';
 

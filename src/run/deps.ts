@@ -17,7 +17,7 @@ import type { UnconfirmedStarts } from './unconfirmedStarts';
 import type { SendDoor } from './sendDoor';
 import type { Capabilities } from '../connection/capabilities';
 import type { RunsAccess } from './runsAccess';
-import type { TestGroupRecord } from '../testGroups/common/store';
+import type { TestGroupRecord } from './common/testGroupStore';
 
 
 export interface Deps {

@@ -1,11 +1,11 @@
 /**
  * The code reviews whose ID is known here, per service (global state): tracked by ID, or started
  * here and read once to learn their number. Version C lists reviews without `id`, so the Runs
- * view's rows, the chat and the tools match list items to these (reviews/common/identity.ts).
+ * view's rows, the chat and the tools match list items to these (run/common/reviews.ts).
  */
 import type { AgentRunsApi } from '../api/contract';
 import type { CodeReviewListItem, CodeReviewLists } from '../api/reviewTypes';
-import { knownFromDetail, knownReviewsKey, rememberReview, reviewIdOf, reviveKnownReviews, type KnownReview } from '../reviews/common/identity';
+import { knownFromDetail, knownReviewsKey, rememberReview, reviewIdOf, reviveKnownReviews, type KnownReview } from './common/reviews';
 import type { MementoLike } from '../base/common/serialStore';
 
 /** Reviews read per list read to learn their number, at most (the rest on the next read). */

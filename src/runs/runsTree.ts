@@ -18,34 +18,21 @@ import { groupByApp, presentRun } from './common/presentation';
 import { StartNoticeNode } from './startNotices';
 import { bodies } from './commands/lazyCommands';
 import type { UnconfirmedStarts } from '../run/unconfirmedStarts';
-import { runTooltip } from './tooltip';
-import type { AppRef, ReviewTreeNode } from '../reviews/common/nodes';
-import type { AutomationTreeNode } from '../automations/common/nodes';
-
-/** A row of the Runs view: an app, a run, a start that may have reached the service, a code review or an automation row. */
-export type RunsTreeElement = TreeNode | StartNoticeNode | ReviewTreeNode | AutomationTreeNode;
+import { runTooltip } from '../run/rowTooltip';
+import type { AppRow, AppRows, AppRowsHost, RowsGate } from '../run/appRows';
 
 /**
- * What the tree asks of the rows a feature shows under each app (code reviews: src/reviews/rows.ts
- * in dist/reviews.js; automations: src/automations/rows.ts in dist/automations.js).
+ * A row of the Runs view: an app, a run, a start that may have reached the service, or another
+ * feature's row (a code review's, an automation's: src/run/appRows.ts).
  */
-export interface AppRows<N extends { readonly kind: string }> {
-  /** The app's row ("Code reviews", "Automations"), the same element for the same app. */
-  root(app: AppRef): N;
-  children(node: N): N[] | Promise<N[]>;
-  item(node: N): vscode.TreeItem;
-  /** `agentRuns.refreshCodeReviews`, `agentRuns.automations.refresh`. */
-  refresh(arg?: unknown): Promise<void>;
-  dispose(): void;
-}
-export type ReviewRows = AppRows<ReviewTreeNode>;
+export type RunsTreeElement = TreeNode | StartNoticeNode | AppRow;
 
 /** A feature's rows: shown while `gate` is on; its elements' `kind` starts with `prefix`. */
 interface ExtraRows {
   prefix: string;
-  gate: { readonly enabled: boolean };
-  make: () => AppRows<RunsTreeElement & { kind: string }>;
-  rows?: AppRows<RunsTreeElement & { kind: string }>;
+  gate: RowsGate;
+  make: () => AppRows<AppRow>;
+  rows?: AppRows<AppRow>;
 }
 
 export const RUNS_VIEW_ID = 'agentRuns.runs';
@@ -64,7 +51,7 @@ interface PendingChanges {
   all: boolean;
 }
 
-export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvider<RunsTreeElement> {
+export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvider<RunsTreeElement>, AppRowsHost {
   private readonly changeEmitter = this._register(new vscode.EventEmitter<RunsTreeElement | RunsTreeElement[] | undefined>());
   readonly onDidChangeTreeData: vscode.Event<RunsTreeElement | RunsTreeElement[] | undefined> = this.changeEmitter.event;
   private readonly flushEmitter = this._register(new vscode.EventEmitter<void>());
@@ -105,16 +92,12 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
   }
 
   /**
-   * Gives each app row a "Code reviews" row while the gate is on, and the configured app
-   * (agentRuns.appId) a row even with no run listed, so its reviews can be found.
+   * Another feature's rows under each app (`prefix`: how its elements' kinds start) while the
+   * gate is on, and the configured app (agentRuns.appId) a row even with no run listed, so its
+   * rows can be found.
    */
-  showCodeReviews(gate: ExtraRows['gate'] & { onDidChange: vscode.Event<unknown> }, make: () => ReviewRows): void {
-    this.showRows('codeReview', gate, make);
-  }
-
-  /** Another feature's rows under each app (`prefix`: how its elements' kinds start), like the code reviews. */
-  showRows<N extends { readonly kind: string }>(prefix: string, gate: ExtraRows['gate'] & { onDidChange: vscode.Event<unknown> }, make: () => AppRows<N>): void {
-    this.extra.push({ prefix, gate, make: make as unknown as ExtraRows['make'] });
+  showRows<N extends AppRow>(prefix: string, gate: RowsGate, make: () => AppRows<N>): void {
+    this.extra.push({ prefix, gate, make });
     this._register(gate.onDidChange(() => this.refreshAll()));
     this._register(vscode.workspace.onDidChangeConfiguration((e) => {
       if (gate.enabled && e.affectsConfiguration('agentRuns.appId')) {
@@ -123,19 +106,14 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     }));
   }
 
-  /** The review rows, made on first use while the gate is on (this loads dist/reviews.js). */
-  reviewRows(): ReviewRows | undefined {
-    return this.rowsOf('codeReview') as ReviewRows | undefined;
-  }
-
   /** A feature's rows, made on first use while its gate is on (this loads its bundle). */
-  rowsOf(prefix: string): AppRows<RunsTreeElement & { kind: string }> | undefined {
+  rowsOf(prefix: string): AppRows<AppRow> | undefined {
     const r = this.extra.find((x) => x.prefix === prefix);
     return r?.gate.enabled ? (r.rows ??= this._register(r.make())) : undefined;
   }
 
   /** The rows an element of a feature belongs to. */
-  private ownerOf(element: RunsTreeElement): AppRows<RunsTreeElement & { kind: string }> | undefined {
+  private ownerOf(element: RunsTreeElement): AppRows<AppRow> | undefined {
     const kind = (element as { kind?: unknown }).kind;
     const r = this.extra.find((x) => typeof kind === 'string' && kind.startsWith(x.prefix));
     return r ? this.rowsOf(r.prefix) : undefined;
@@ -277,7 +255,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
   }
 
   getParent(element: RunsTreeElement): RunsTreeElement | undefined {
-    return 'parent' in element ? element.parent as RunsTreeElement : undefined;
+    return 'parent' in element ? element.parent : undefined;
   }
 
   getTreeItem(element: RunsTreeElement): vscode.TreeItem {

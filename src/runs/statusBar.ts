@@ -6,7 +6,8 @@
 import * as vscode from 'vscode';
 import type { Ledgers } from '../run/ledgers';
 import { Disposable } from '../base/common/disposable';
-import { runLabel, statusText } from './common/presentation';
+import { runLabel } from './common/presentation';
+import { statusText } from '../run/common/rows';
 import { runState } from '../run/common/ledger/runState';
 
 const MAX_LISTED = 10;

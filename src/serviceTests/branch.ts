@@ -4,8 +4,8 @@
  */
 import * as vscode from 'vscode';
 import { branchesFromVersions } from '../run/common/branches/known';
-import { isReady } from '../reviews/common/versions';
-import { branchKey, isLive, reviveBranch } from './common/start';
+import { isReady } from '../run/common/branches/versions';
+import { branchKey, isLive, reviveBranch } from '../run/common/branches/testBranch';
 import { knownBranches, noteBranches, syncBranch } from '../run/branches';
 import type { ServiceTestsDeps } from './types';
 

@@ -8,10 +8,10 @@ import type { ServiceTestGroup, ServiceTestGroupDetail, TestUser } from '../api/
 import type { Capability } from '../connection/common/capabilities';
 import { DEFAULT_POLLER_SETTINGS } from '../run/common/polling/settings';
 import { TestRunStore } from './common/store';
-import { runsAsDescription } from './common/testUsers';
-import { appGroups, testCountText } from '../testGroups/common/serviceGroups';
-import type { TestGroupRecord } from '../testGroups/common/store';
-import type { FailureDescribers } from '../testing/register';
+import { runsAsDescription } from '../run/common/testUsers';
+import { appGroups, testCountText } from '../run/common/appTestGroups';
+import type { TestGroupRecord } from '../run/common/testGroupStore';
+import type { FailureDescribers } from '../run/failureDescribers';
 import { makeItem, metaOf, RUNNABLE, setSteps } from './items';
 import { Runner } from './runner';
 import { describeError, isRunGroupArgument, type ServiceTestsDeps } from './types';

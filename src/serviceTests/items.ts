@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { L10n } from '../base/common/l10n';
 import { stepTree, type StepNode, type StepShape } from './common/outcomes';
-import type { UserAssignment } from './common/testUsers';
+import type { UserAssignment } from '../run/common/testUsers';
 
 /** Only items with this tag are offered Run: tests and groups (not apps, components or steps). */
 export const RUNNABLE = new vscode.TestTag('agentRuns.serviceTests.runnable');

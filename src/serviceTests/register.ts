@@ -5,8 +5,8 @@
  * read while it is off, so against the reference's five endpoints nothing of it shows.
  */
 import * as vscode from 'vscode';
-import type { TestGroupRecord } from '../testGroups/common/store';
-import type { FailureDescribers } from '../testing/register';
+import type { TestGroupRecord } from '../run/common/testGroupStore';
+import type { FailureDescribers } from '../run/failureDescribers';
 import { loadServiceTests } from './load';
 import type { ServiceTestsDeps } from './types';
 

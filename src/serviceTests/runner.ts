@@ -4,12 +4,12 @@
  */
 import * as vscode from 'vscode';
 import type { ServiceTestGroupDetail, TestGroupChildRun, TestRunStep, TestUser } from '../api/testTypes';
-import type { FailedTest } from '../assistant/common/prompts';
+import type { FailedTest } from '../run/common/fixPrompt';
 import type { Outcome } from './common/outcomes';
 import { failedServiceTest, startFailureText, stoppedReadingText } from './common/start';
 import { uncertainText } from '../run/common/sends/uncertainText';
 import type { GroupRunUpdate, ReadEnd, TestRunStore, TestRunUpdate } from './common/store';
-import { checkTestUser, environmentOf, userProblem } from './common/testUsers';
+import { checkTestUser, environmentOf, userProblem } from '../run/common/testUsers';
 import { noteBranches } from '../run/branches';
 import type { TestRunBranch } from '../api/testTypes';
 import { branchFor } from './branch';

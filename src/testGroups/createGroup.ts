@@ -14,8 +14,8 @@ import { noIdsMessage } from './notes';
 import { scanForCommand, type ScanOutcome } from './scan';
 import { resolveTargets, type TargetSet } from './targets';
 import { defaultAppId, showWithOpenSetting } from './settings';
-import type { TestGroupStore } from './common/store';
-import { isTestItemsArgument } from '../assistant/common/testItems';
+import type { TestGroupStore } from '../run/common/testGroupStore';
+import { isTestItemsArgument } from '../base/common/testItems';
 import { outcomeForTestItems } from './testItems';
 import { checkTestIds, type IdCheckDeps } from './checkIds';
 

@@ -10,7 +10,7 @@
 import { isApiError } from '../api/errors';
 import type { Deps } from '../run/deps';
 import { CreateTestGroupFlow } from './createGroup';
-import type { TestGroupStore } from './common/store';
+import type { TestGroupStore } from '../run/common/testGroupStore';
 import type { ServiceCommandDeps } from './serviceCommands';
 import { ServiceGroupsView } from './serviceRows';
 import type { Capability } from '../connection/common/capabilities';

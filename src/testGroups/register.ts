@@ -13,7 +13,7 @@ import { TestFileContextKeys } from './contextKeys';
 import { copyGroupId } from './copyId';
 import type { CreateResult, CreateTestGroupFlow } from './createGroup';
 import type { RunPrefill } from './startRun';
-import { TestGroupStore } from './common/store';
+import { TestGroupStore } from '../run/common/testGroupStore';
 import { TestGroupsTree, VIEW_ID, groupFromArgs, type TestGroupsElement } from './view';
 
 export const CREATE_COMMAND = 'agentRuns.testGroups.create';

@@ -5,9 +5,9 @@
 import * as vscode from 'vscode';
 import type { AppTest, ServiceTestGroupDetail, UpdateTestGroupRequest } from '../api/testTypes';
 import { runOwnCommand } from '../connection/ownCommands';
-import { failureNotice, type DoorAnswer } from '../automations/common/outcome';
+import { failureNotice, type DoorAnswer } from '../run/common/sends/outcome';
 import { editTestsChoices, groupRefOf, testIdsAfterEdit, unwritableMembers } from './common/serviceGroups';
-import type { TestGroupStore } from './common/store';
+import type { TestGroupStore } from '../run/common/testGroupStore';
 import type { SendOptions } from '../run/sendDoor';
 import type { ServiceGroupsView } from './serviceRows';
 import { defaultAppId } from './settings';

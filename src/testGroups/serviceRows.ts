@@ -5,8 +5,9 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import type { AppTest, ServiceTestGroup, ServiceTestGroupDetail, ServiceTestGroupMember } from '../api/testTypes';
-import { appsToList, appGroups, componentsUnsaid, groupContextValue, markComponents, memberRow, mergeGroups, testCountText, unwritableMembers, type GroupEntry } from './common/serviceGroups';
-import type { TestGroupStore } from './common/store';
+import { appGroups, testCountText } from '../run/common/appTestGroups';
+import { appsToList, componentsUnsaid, groupContextValue, markComponents, memberRow, mergeGroups, unwritableMembers, type GroupEntry } from './common/serviceGroups';
+import type { TestGroupStore } from '../run/common/testGroupStore';
 import { defaultAppId } from './settings';
 import type { ServiceGroupRows, TestGroupsElement } from './view';
 

@@ -6,7 +6,7 @@ import { noIdsMessage } from './notes';
 import { scanForCommand } from './scan';
 import { resolveTargets } from './targets';
 import { defaultAppId } from './settings';
-import type { TestGroupRecord } from './common/store';
+import type { TestGroupRecord } from '../run/common/testGroupStore';
 
 /** What the launch flow is opened with. */
 export interface RunPrefill {

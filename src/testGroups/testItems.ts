@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { FilesScanAnswer } from '../run/deps';
-import { groupByFile, idsFromLabels, leadingAnnotationStart, type ItemLines, type TestItemsArgument } from '../assistant/common/testItems';
+import { groupByFile, idsFromLabels, leadingAnnotationStart, type ItemLines, type TestItemsArgument } from '../base/common/testItems';
 import { mergeFileTestIds, type ExtractResult } from './common/testIds';
 import { noIdsMessage } from './notes';
 import { PatternSettingError, scanForCommand, scanTargets, type FileScan, type ScanOutcome } from './scan';

@@ -1,7 +1,7 @@
 /** The "Test Groups" view: the groups this editor created against the current base URL. */
 import * as vscode from 'vscode';
-import type { TestGroupRecord, TestGroupStore } from './common/store';
-import { testCountText } from './common/serviceGroups';
+import type { TestGroupRecord, TestGroupStore } from '../run/common/testGroupStore';
+import { testCountText } from '../run/common/appTestGroups';
 
 export const VIEW_ID = 'agentRuns.testGroups';
 export const GROUP_CONTEXT_VALUE = 'testGroup';

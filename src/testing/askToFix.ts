@@ -6,10 +6,10 @@
  * open is linked to the test.
  */
 import * as vscode from 'vscode';
-import { buildFixPrompt, type FailedTest } from '../assistant/common/prompts';
+import { buildFixPrompt, type FailedTest } from '../run/common/fixPrompt';
 import type { Deps } from '../run/deps';
 import type { TestRunLinks } from './links';
-import type { FailureDescribers } from './register';
+import type { FailureDescribers } from '../run/failureDescribers';
 import { testKey, testName } from './testKey';
 
 const DEFAULT_MAX = 20_000;

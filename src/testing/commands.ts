@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { runOwnCommand } from '../connection/ownCommands';
-import type { TestItemsArgument } from '../assistant/common/testItems';
+import type { TestItemsArgument } from '../base/common/testItems';
 import type { Deps } from '../run/deps';
 import { testKey } from './testKey';
 import { TestRunLinks } from './links';

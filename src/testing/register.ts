@@ -12,21 +12,13 @@
  * state) and is shown through that command and the run's own label in the Runs view.
  */
 import * as vscode from 'vscode';
-import type { FailedTest } from '../assistant/common/prompts';
+import type { FailureDescribers } from '../run/failureDescribers';
 import type { Deps } from '../run/deps';
 import { loadTesting } from './load';
 
 export const CREATE_FROM_TESTS = 'agentRuns.testing.createGroup';
 export const ASK_TO_FIX = 'agentRuns.testing.askToFix';
 export const SHOW_RUN = 'agentRuns.testing.showRun';
-
-/**
- * Items whose failure another feature describes itself ("Ask Agent to Fix" of a service test:
- * its failed steps and comments): the first describer that knows the item answers, with the
- * item the agent run is linked to. Features add theirs to the set registerTesting returns.
- */
-export type FailureDescriber = (item: vscode.TestItem) => { failed: FailedTest; linkTo: vscode.TestItem } | undefined;
-export type FailureDescribers = Set<FailureDescriber>;
 
 /** The commands; their bodies load on first use (dist/testing.js, ./commands.ts). */
 export function registerTesting(context: vscode.ExtensionContext, deps: Deps): FailureDescribers {

@@ -12,7 +12,7 @@ import type { ServiceSchemaInfo } from '../../src/api/types';
 import type { ConnectionState } from '../../src/connection/connection';
 import type { TokenChange } from '../../src/connection/tokenStore';
 import { RunLedger } from '../../src/run/common/ledger/ledger';
-import { servedPathsKey } from '../../src/reviews/common/gate';
+import { servedPathsKey } from '../../src/connection/common/codeReviewsServed';
 import type { ReviewTreeNode } from '../../src/reviews/common/nodes';
 import { reviewsGate, type CodeReviewsBase } from '../../src/reviews/gate';
 import { ReviewRows } from '../../src/reviews/rows';
@@ -216,7 +216,7 @@ describe('Code reviews: the Runs view\'s review rows', () => {
     reports = b.reports;
     provider = new RunsTreeProvider({ current: ledger, onDidChangeRuns: (l) => ledger.onDidChange(l) }, b.conn);
     gate = { enabled: true, emitter: new vscode.EventEmitter<boolean>() };
-    provider.showCodeReviews({ get enabled() { return gate.enabled; }, onDidChange: gate.emitter.event }, () => new ReviewRows(b, () => provider.refreshAll(), { warn: () => undefined, info: () => undefined }));
+    provider.showRows('codeReview', { get enabled() { return gate.enabled; }, onDidChange: gate.emitter.event }, () => new ReviewRows(b, () => provider.refreshAll(), { warn: () => undefined, info: () => undefined }));
     disposables.push(service, provider, gate.emitter);
     ledger.upsert({ agentId: 'agt_a', source: 'tracked', status: 'completed', appId: 'app_todo' });
     await vscode.workspace.getConfiguration('agentRuns').update('appId', undefined, vscode.ConfigurationTarget.Global);
@@ -289,7 +289,7 @@ describe('Code reviews: the Runs view\'s review rows', () => {
     assert.equal(reports.length, 1, 'the 401 went to the shared gate');
 
     service.lists = { open: [], merged: [], closed: [] };
-    await provider.reviewRows()?.refresh(item.command?.arguments?.[0]);
+    await provider.rowsOf('codeReview')?.refresh(item.command?.arguments?.[0]);
     assert.deepEqual(service.listCalls, ['app_todo', 'app_todo']);
     const [empty] = await children(row);
     assert.equal(label(empty), 'No code reviews yet');
@@ -331,7 +331,7 @@ describe('Code reviews: the Runs view\'s review rows', () => {
     assert.equal(rows[1].contextValue, 'codeReviewUnknown');
 
     // Read again: the number is remembered, nothing read for it again.
-    await provider.reviewRows()?.refresh('app_todo');
+    await provider.rowsOf('codeReview')?.refresh('app_todo');
     await children(row);
     assert.deepEqual(service.detailCalls, ['rev_mine']);
   });

@@ -10,7 +10,8 @@ import type { Agent, AgentMessage } from '../../api/types';
 import { oneLine } from '../../api/sanitize';
 import { attachmentLine, toolParametersLine } from '../../run/common/transcript/parts';
 import type { L10n } from '../../base/common/l10n';
-import { statusText } from '../../runs/common/presentation';
+import { cleanText, cut } from '../../base/common/text';
+import { statusText } from '../../run/common/rows';
 
 export interface RunTextBounds {
   maxMessages: number;
@@ -19,24 +20,6 @@ export interface RunTextBounds {
 }
 
 export const DEFAULT_RUN_TEXT_BOUNDS: RunTextBounds = { maxMessages: 5, maxMessageChars: 2000, maxChars: 8000 };
-
-// C0/C1 controls but tab and newline, zero-width and bidi controls.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
-
-/** Multi-line service text made safe to show: no control characters, CRLF as LF. */
-export function cleanText(text: string): string {
-  return text.replace(/\r\n?/g, '\n').replace(CONTROL, '');
-}
-
-/** Cuts `text` to `max` characters (not inside a surrogate pair); says whether it did. */
-export function cut(text: string, max: number): { text: string; cut: boolean } {
-  if (text.length <= max) return { text, cut: false };
-  let end = Math.max(0, max);
-  const code = text.charCodeAt(end - 1);
-  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
-  return { text: text.slice(0, end), cut: true };
-}
 
 /** Escapes Markdown so service text shows as typed: no links, images, HTML or headings. */
 export function escapeMarkdown(text: string): string {

@@ -1,10 +1,10 @@
 /**
- * Texts built from data: the confirmation a person sees before a tool sends something, and the
- * prompt of "Ask Agent to Fix" built from a failed test. Pure, so unit-tested without an editor.
+ * Texts built from data: the confirmation a person sees before a tool sends something (the
+ * "Ask Agent to Fix" prompt is run/common/fixPrompt.ts). Pure, so unit-tested without an editor.
  */
 import { oneLine } from '../../api/sanitize';
 import type { L10n } from '../../base/common/l10n';
-import { cleanText, cut } from './format';
+import { cleanText, cut, fence, longestBacktickRun } from '../../base/common/text';
 
 export interface Confirmation {
   title: string;
@@ -21,11 +21,6 @@ export interface Confirmation {
 // fenced block, always last (the dialog runs whatever follows into the block's last line).
 const field = (label: string, value: string): string => `${label}: ${value}`;
 
-/** The longest run of backticks in `text` (0 without any). */
-function longestBacktickRun(text: string): number {
-  return Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-}
-
 /**
  * One line of untrusted text as inline code, shown as typed (backticks included): the
  * delimiter is longer than any backtick run in it, and a space pads a leading or trailing
@@ -37,11 +32,6 @@ function code(value: string, max = 120): string {
   const delimiter = '`'.repeat(longestBacktickRun(text) + 1);
   const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
   return `${delimiter}${pad}${text}${pad}${delimiter}`;
-}
-
-/** A fence (backticks) longer than any backtick run in `text`, at least three. */
-function fence(text: string): string {
-  return '`'.repeat(Math.max(3, longestBacktickRun(text) + 1));
 }
 
 /**
@@ -166,7 +156,7 @@ export interface TestRunSummary {
   testName?: string;
   branch: string;
   appId?: string;
-  /** Who the run signs in as (serviceTests/common/testUsers.ts's words), when the app's test users were read. */
+  /** Who the run signs in as (run/common/testUsers.ts's words), when the app's test users were read. */
   signsInAs?: string;
   /** Why the service will fail the run before it starts (its test user), when it will. */
   userProblem?: string;
@@ -210,54 +200,4 @@ export function automationRunConfirmation(s: AutomationRunSummary, l10n: L10n): 
     lines.push(field(l10n.t('Actions, in order'), s.actionKinds.slice(0, 10).map((a) => code(a, 40)).join(' → ')));
   }
   return { title: l10n.t('Run automation “{0}” now?', what), message: lines.join('\n\n') };
-}
-
-export interface FailedTest {
-  /** The test's label, with its parents' labels before it. */
-  name: string;
-  /** Workspace-relative path and 1-based line, when known. */
-  location?: string;
-  message: string;
-  expected?: string;
-  actual?: string;
-  /** Stack frames as lines. */
-  stack?: readonly string[];
-  /** The test's source (its range in the file). */
-  source?: string;
-  languageId?: string;
-}
-
-/**
- * The "Ask Agent to Fix" prompt. At most `maxChars` characters: the parts are cut in the
- * order that matters least first (source, stack, then expected/actual, then the message),
- * each noting the cut, so the name and the failure always survive.
- */
-export function buildFixPrompt(t: FailedTest, maxChars: number, l10n: L10n): string {
-  const head = [
-    l10n.t('The test “{0}” fails. Find the cause and fix the code (or the test, if the test is wrong).', oneLine(t.name, 300)),
-    t.location ? l10n.t('Test location: {0}', oneLine(t.location, 300)) : '',
-  ].filter((s) => s !== '').join('\n');
-  const block = (title: string, text: string | undefined, lang = ''): { title: string; text: string; lang: string } | undefined =>
-    text !== undefined && text.trim() !== '' ? { title, text: cleanText(text).replace(/\s+$/, ''), lang } : undefined;
-  const parts = [
-    block(l10n.t('Failure message'), t.message),
-    block(l10n.t('Expected'), t.expected),
-    block(l10n.t('Actual'), t.actual),
-    block(l10n.t('Stack'), t.stack?.join('\n')),
-    block(l10n.t('Test source'), t.source, t.languageId ?? ''),
-  ].filter((p): p is { title: string; text: string; lang: string } => p !== undefined);
-  const render = (): string => [head, ...parts.map((p) => {
-    const f = fence(p.text);
-    return `${p.title}:\n${f}${p.lang}\n${p.text}\n${f}`;
-  })].join('\n\n');
-  const note = ` ${l10n.t('[cut]')}`;
-  // Least important first: source, stack, actual, expected, message.
-  const order = [...parts].reverse();
-  for (const p of order) {
-    const over = render().length - maxChars;
-    if (over <= 0) break;
-    const keep = Math.max(0, p.text.length - over - note.length);
-    p.text = keep > 0 ? cut(p.text, keep).text + note : note.trim();
-  }
-  return cut(render(), maxChars).text;
 }

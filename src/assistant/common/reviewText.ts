@@ -13,8 +13,9 @@
 import type { CodeReviewDetail, CodeReviewListItem, CodeReviewLists, ReviewComment, ReviewItem } from '../../api/reviewTypes';
 import { oneLine } from '../../api/sanitize';
 import type { L10n } from '../../base/common/l10n';
-import { REVIEW_BUCKETS, groupReviews, type ReviewBucket } from '../../reviews/common/presentation';
-import { cut, escapeMarkdown } from './format';
+import { REVIEW_BUCKETS, groupReviews, type ReviewBucket } from '../../run/common/reviews';
+import { escapeMarkdown } from './format';
+import { cut } from '../../base/common/text';
 
 /** A heading and its lines: what both renderings (text, Markdown) are made of. */
 export interface TextBlock {

@@ -16,7 +16,7 @@ import { isApiError } from '../../api/errors';
 import { oneLine } from '../../api/sanitize';
 import type { L10n } from '../../base/common/l10n';
 import { blocksAsText, fitBlocks, quoted, utcTime, type TextBlock } from './reviewText';
-import { refusalWords } from '../../automations/common/outcome';
+import { refusalWords } from '../../run/common/sends/outcome';
 
 export interface TestTextBounds {
   /** Tests (and components, and automations) listed; the rest are counted. */

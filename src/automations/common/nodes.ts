@@ -3,7 +3,7 @@
  * listed automation. Every kind starts with "automation", which is how runsTree.ts routes them here.
  */
 import type { Automation } from '../../api/testTypes';
-import type { AppRef } from '../../reviews/common/nodes';
+import type { AppRef } from '../../run/common/rows';
 
 /** What is known of an app's automations. */
 export type AutomationsState =

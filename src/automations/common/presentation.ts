@@ -1,7 +1,7 @@
 /** How an app's automations look in the Runs view (service-api-wider.md §6), as plain data for rows.ts's TreeItems. */
 import type { Automation, AutomationAction, AutomationTrigger } from '../../api/testTypes';
 import type { L10n } from '../../base/common/l10n';
-import { LABEL_MAX, plain, type RunPresentation } from '../../runs/common/presentation';
+import { LABEL_MAX, plain, type RowPresentation } from '../../run/common/rows';
 import { formatAge, formatTimestamp } from '../../base/common/time';
 
 /** The words for a trigger kind; one the service added later is shown as it sent it. */
@@ -60,7 +60,7 @@ export function canRunNow(a: Automation): boolean {
 }
 
 /** The row of one automation. */
-export function presentAutomation(a: Automation, now: number, l10n: L10n): RunPresentation {
+export function presentAutomation(a: Automation, now: number, l10n: L10n): RowPresentation {
   const label = plain(a.name ?? '', LABEL_MAX) || l10n.t('Automation {0}', plain(a.id, LABEL_MAX));
   const error = plain(a.lastRunError ?? '');
   const lastRun = a.lastRunAt === undefined ? l10n.t('never run') : l10n.t('last run {0}', formatAge(a.lastRunAt, now, l10n));

@@ -2,7 +2,7 @@
  * The extension's own commands that one feature runs for another, with their arguments (see
  * src/connection/ownCommands.ts, which runs them). Pure: the unit test reads the list.
  */
-import type { TestItemsArgument } from '../../assistant/common/testItems';
+import type { TestItemsArgument } from './testItems';
 
 export interface OwnCommandArgs {
   'agentRuns.setBaseUrl': [];

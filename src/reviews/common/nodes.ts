@@ -8,13 +8,8 @@
  * the activation bundle.
  */
 import type { CodeReviewListItem, CodeReviewLists } from '../../api/reviewTypes';
-import { reviewIdOf, reviewKey, type KnownReview } from './identity';
-import { groupReviews, type ReviewBucket } from './presentation';
-
-/** The app row a "Code reviews" row sits under (runs/common/nodes.ts `AppNode`). */
-export interface AppRef {
-  readonly key: string;
-}
+import { groupReviews, reviewIdOf, reviewKey, type KnownReview, type ReviewBucket } from '../../run/common/reviews';
+import type { AppRef } from '../../run/common/rows';
 
 /** What is known of an app's reviews. */
 export type ReviewsState =
@@ -118,7 +113,7 @@ export class ReviewNode {
   constructor(
     public parent: ReviewGroupNode,
     public item: CodeReviewListItem,
-    /** What keeps it apart from the app's other reviews (reviews/common/identity.ts `reviewKey`). */
+    /** What keeps it apart from the app's other reviews (run/common/reviews.ts `reviewKey`). */
     readonly key: string = item.id ?? '',
   ) {
     this.reviewId = item.id;

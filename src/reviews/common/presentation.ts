@@ -1,52 +1,17 @@
 /**
  * How an app's code reviews look in the Runs view, as plain data: the Open / Merged / Closed
- * groups, and each review's label, description, icon and tooltip lines. No `vscode` import
+ * groups' words, and each review's description, icon and tooltip lines (their order and label:
+ * run/common/reviews.ts). No `vscode` import
  * (unit-tested in plain mocha); src/reviews/rows.ts turns it into TreeItems.
  */
-import type { CodeReviewListItem, CodeReviewLists } from '../../api/reviewTypes';
+import type { CodeReviewListItem } from '../../api/reviewTypes';
 import type { L10n } from '../../base/common/l10n';
-import { LABEL_MAX, plain, type IconSpec, type RunPresentation } from '../../runs/common/presentation';
+import { plain, type IconSpec, type RowPresentation } from '../../run/common/rows';
 import { formatAge, formatTimestamp } from '../../base/common/time';
-import { reviewKey } from './identity';
+import { reviewLabel, reviewVersions, type ReviewBucket } from '../../run/common/reviews';
 
 /** Reviews asked for per list (`limit` applies to each of open, merged and closed). */
 export const REVIEW_LIST_LIMIT = 50;
-
-export type ReviewBucket = keyof CodeReviewLists;
-
-/** The groups in the order they are shown. */
-export const REVIEW_BUCKETS: readonly ReviewBucket[] = ['open', 'merged', 'closed'];
-
-export interface ReviewGroup {
-  status: ReviewBucket;
-  /** Newest first. */
-  reviews: CodeReviewListItem[];
-}
-
-const timeOf = (r: CodeReviewListItem): number => r.createdAt ?? r.updatedAt ?? 0;
-
-// Review identity: identity.ts (a list item without `id` is kept apart by its sequence or mergeId).
-
-/**
- * The non-empty groups, Open then Merged then Closed, newest first in each (the service says it
- * sends them so; this does not count on it). A review listed twice (it moved between lists
- * while the service answered) is shown once, in the first list that has it.
- */
-export function groupReviews(lists: CodeReviewLists): ReviewGroup[] {
-  const seen = new Set<string>();
-  const groups: ReviewGroup[] = [];
-  for (const status of REVIEW_BUCKETS) {
-    // An item with nothing that tells it apart (no id, sequence or mergeId) is never taken for another.
-    const reviews = lists[status].filter((r) => {
-      const key = reviewKey(r);
-      return key === undefined || (!seen.has(key) && seen.add(key));
-    });
-    if (reviews.length > 0) {
-      groups.push({ status, reviews: [...reviews].sort((a, b) => timeOf(b) - timeOf(a)) });
-    }
-  }
-  return groups;
-}
 
 export function bucketText(status: ReviewBucket, l10n: L10n): string {
   return status === 'open' ? l10n.t('Open') : status === 'merged' ? l10n.t('Merged') : l10n.t('Closed');
@@ -55,19 +20,6 @@ export function bucketText(status: ReviewBucket, l10n: L10n): string {
 /** A group's description: how many, or that only the newest were asked for. */
 export function groupDescription(count: number, l10n: L10n, limit = REVIEW_LIST_LIMIT): string {
   return count >= limit ? l10n.t('newest {0}', limit) : String(count);
-}
-
-/** "#<sequence> " and the title, else the branches or versions compared (version C titles may be null). */
-export function reviewLabel(r: CodeReviewListItem, l10n: L10n): string {
-  const title = plain(r.title ?? '', LABEL_MAX);
-  const name = title !== '' ? title : r.fromVersion !== undefined || r.toVersion !== undefined || r.id === undefined ? reviewVersions(r) : l10n.t('Review {0}', plain(r.id, LABEL_MAX));
-  return r.sequence !== undefined ? `#${r.sequence} ${name}` : name;
-}
-
-/** The versions compared: their labels, else their IDs (`?` when neither came). */
-export function reviewVersions(r: CodeReviewListItem): string {
-  const side = (label: string | undefined, id: string | undefined): string => plain(label ?? id ?? '', 40) || '?';
-  return `${side(r.fromVersionLabel, r.fromVersion)} → ${side(r.toVersionLabel, r.toVersion)}`;
 }
 
 /** Who asked for the review: the name, else the email. */
@@ -121,7 +73,7 @@ export function reviewIcon(r: CodeReviewListItem): IconSpec {
  * `reviewId`: the review's ID when known here (from the list, or a review started or tracked
  * here); without it the row says it cannot be opened here.
  */
-export function presentReview(r: CodeReviewListItem, now: number, l10n: L10n, reviewId: string | undefined = r.id): RunPresentation {
+export function presentReview(r: CodeReviewListItem, now: number, l10n: L10n, reviewId: string | undefined = r.id): RowPresentation {
   const phase = conversationPhase(r);
   const parts: string[] = [];
   if (reviewId === undefined) {

@@ -6,7 +6,7 @@
  * while one is under way: once more after it), and drops answers that come after another
  * service or token made them meaningless.
  */
-import type { AppRef } from '../../reviews/common/nodes';
+import type { AppRef } from './rows';
 
 /** What an app's list row holds: the state a read moves through, `forget()` to start over. */
 export interface AppRowNode {

@@ -3,7 +3,7 @@ import { runOwnCommand } from '../../connection/ownCommands';
 import type { GlueDeps } from '../../run/glueDeps';
 import { runState } from '../../run/common/ledger/runState';
 import { runLabel } from '../common/presentation';
-import { noFollowUpsText } from '../common/refusals';
+import { noFollowUpsText } from '../../run/common/refusals';
 import { discardFollowUp, followUpFailure, submitFollowUp } from '../../run/followUp';
 import type { FollowUpOffer } from '../../run/followUp';
 import type { SendState } from '../../run/followUpSends';

@@ -6,7 +6,8 @@
 import type { L10n } from '../../base/common/l10n';
 import type { RunRecord } from '../../run/common/ledger/record';
 import { runState } from '../../run/common/ledger/runState';
-import { plain, runLabel, statusText } from './presentation';
+import { runLabel } from './presentation';
+import { plain, statusText } from '../../run/common/rows';
 
 export interface FinishedAlert {
   /** A warning (the run failed) rather than information. */

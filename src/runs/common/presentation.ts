@@ -3,44 +3,13 @@
  * tooltip lines. No `vscode` import, so it is unit-tested in plain mocha; `runsTree.ts`
  * turns it into a TreeItem.
  */
-import { oneLine } from '../../api/sanitize';
 import { runState, runTime, type RunRecord } from '../../run/common/ledger/ledger';
 import type { L10n } from '../../base/common/l10n';
+import { LABEL_MAX, plain, statusText, type IconSpec, type RowPresentation } from '../../run/common/rows';
 import { formatAge, formatDuration, formatTimestamp } from '../../base/common/time';
 
-export const LABEL_MAX = 60;
-
-/** Longest server-provided value kept in a tooltip row or warning. */
-const DETAIL_MAX = 500;
-
-/**
- * Service-provided text for one line of the UI. Control and bidi characters are dropped (an
- * RTL override could make `fdp.exe` read as `exe.pdf`), whitespace collapsed, length capped.
- */
-export function plain(text: string, max = DETAIL_MAX): string {
-  return oneLine(text, max);
-}
-
-export interface IconSpec {
-  /** Codicon id, with `~spin` where it spins. */
-  id: string;
-  /** A theme color id, when the icon is tinted. */
-  color?: string;
-}
-
-export interface RunPresentation {
-  label: string;
-  description: string;
-  icon: IconSpec;
-  contextValue: string;
-  /** Tooltip rows as [label, value]; values are plain text (escaped by the caller). */
-  details: Array<[string, string]>;
-  /** Problems worth a line of their own under the details. */
-  warnings: string[];
-}
-
 /** A run's row: the description short, so a narrow side bar shows the label (the run's title) whole. */
-export interface RunRowPresentation extends RunPresentation {
+export interface RunRowPresentation extends RowPresentation {
   /** The status in words, for screen readers and picks (on the row, the icon says it). */
   status: string;
 }
@@ -52,22 +21,6 @@ export function runLabel(r: RunRecord, l10n: L10n, max = LABEL_MAX): string {
     return l10n.t('Run {0}', plain(r.agentId, max));
   }
   return line.length > max ? `${cutAt(line, max - 1).trimEnd()}…` : line;
-}
-
-export function statusText(status: string, l10n: L10n): string {
-  switch (status) {
-    case 'queued':
-      return l10n.t('queued');
-    case 'running':
-      return l10n.t('running');
-    case 'completed':
-      return l10n.t('completed');
-    case 'error':
-      return l10n.t('failed');
-    default:
-      // An unknown status is shown as the service sent it, made plain.
-      return plain(status, 40);
-  }
 }
 
 export function statusIcon(status: string): IconSpec {

@@ -1,27 +1,13 @@
 /**
- * Starting the app's tests, in words: the branch, "live" confirmed, what a failed start says (one
- * that may have arrived is never sent again), and the "Ask Agent to Fix" text of a failed test.
+ * Starting the app's tests, in words: what a failed start says (one that may have arrived is never
+ * sent again) and the "Ask Agent to Fix" text of a failed test (branch and "live": run/common/branches/testBranch.ts).
  */
 import { conflictCause, isApiError } from '../../api/errors';
 import type { TestRunStep } from '../../api/testTypes';
-import type { FailedTest } from '../../assistant/common/prompts';
-import { refusalWords } from '../../automations/common/outcome';
+import type { FailedTest } from '../../run/common/fixPrompt';
+import { refusalWords } from '../../run/common/sends/outcome';
 import type { L10n } from '../../base/common/l10n';
 import { orderSteps, stepLabel, stepOutcome } from './outcomes';
-
-/** The global-state key of the branch a person runs an app's tests on (the contract's). */
-export function branchKey(baseUrl: string, appId: string): string {
-  return `agentRuns.testBranch.v1:${baseUrl}:${appId}`;
-}
-
-export function reviveBranch(value: unknown): string | undefined {
-  return typeof value === 'string' && value.trim() !== '' && value.length <= 200 ? value.trim() : undefined;
-}
-
-/** The live app rather than a branch. */
-export function isLive(branch: string): boolean {
-  return branch.trim().toLowerCase() === 'live';
-}
 
 export interface FailedStart {
   readonly error: unknown;

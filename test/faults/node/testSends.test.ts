@@ -14,7 +14,7 @@ import { describeApiError } from '../../../src/api/describe';
 import { isApiError } from '../../../src/api/errors';
 import { createClient } from '../../../src/api/client';
 import type { AgentRunsApi } from '../../../src/api/contract';
-import { failureNotice, type Notice } from '../../../src/automations/common/outcome';
+import { failureNotice, type Notice } from '../../../src/run/common/sends/outcome';
 import { plainL10n } from '../../../src/base/common/l10n';
 import { RunLedger } from '../../../src/run/common/ledger/ledger';
 import { startFailureText } from '../../../src/serviceTests/common/start';

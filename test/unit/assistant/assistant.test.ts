@@ -7,11 +7,11 @@ import * as apiModule from '../../../src/api/index';
 import type { AgentRunsApi } from '../../../src/api/contract';
 import type { Agent, ServiceSchemaInfo } from '../../../src/api/types';
 import { plainL10n } from '../../../src/base/common/l10n';
-import { cut, escapeMarkdown, progressMarkdown, runAsText } from '../../../src/assistant/common/format';
-import { buildFixPrompt, followUpConfirmation, startConfirmation, testGroupConfirmation } from '../../../src/assistant/common/prompts';
+import { escapeMarkdown, progressMarkdown, runAsText } from '../../../src/assistant/common/format';
+import { cut } from '../../../src/base/common/text';
+import { followUpConfirmation, startConfirmation, testGroupConfirmation } from '../../../src/assistant/common/prompts';
 import type { Deps } from '../../../src/run/deps';
 import { MAX_TOOL_PROMPT, TOOL_NAMES, TOOL_SCHEMAS, ToolInputError, checkToolInput } from '../../../src/assistant/common/schemas';
-import { groupByFile, idsFromLabels, isTestItemsArgument, leadingAnnotationStart } from '../../../src/assistant/common/testItems';
 import { splitRunAndText } from '../../../src/assistant/common/chatRunId';
 import { loadTools, settings } from '../fixtures/assistantTools';
 
@@ -183,7 +183,7 @@ function assertInert(html: string): void {
   assert.deepEqual([...new Set(tags)].filter((t) => !['p', 'code', 'pre', 'strong'].includes(t)), [], html);
 }
 
-describe('assistant: confirmations and the fix prompt', () => {
+describe('assistant: confirmations', () => {
   it('names app, model and permission, and allow_edits plainly with its branches', () => {
     const c = startConfirmation({ appId: 'app_todo', model: 'm1', reasoningEffort: 'medium', permission: 'allow_edits', permittedBranches: ['main'], prompt: 'Fix it' }, plainL10n);
     assert.equal(c.title, 'Start an agent run that may edit app_todo?');
@@ -244,17 +244,6 @@ describe('assistant: confirmations and the fix prompt', () => {
     const c = startConfirmation({ appId: 'a', model: 'm', reasoningEffort: 'low', permission: 'read_only', prompt: `${'x'.repeat(700)}` }, plainL10n);
     const { plain } = readConfirmation(c.message);
     assert.ok(plain.endsWith(`Prompt (the first 600 of 700 characters):\n${'x'.repeat(600)}`), plain.slice(-120));
-  });
-
-  it('builds the fix prompt from the failure and keeps it within the bound, cutting the source first', () => {
-    const t = { name: 'checkout › adds an item', location: 'tests/checkout.test.js:9', message: 'Expected 3, got 2', expected: '3', actual: '2', stack: ['at add (cart.js:4:1)'], source: 'x'.repeat(50_000) };
-    const full = buildFixPrompt({ ...t, source: 'it("adds", () => {})' }, 20_000, plainL10n);
-    assert.match(full, /^The test “checkout › adds an item” fails\./);
-    for (const part of ['Failure message:\n```\nExpected 3, got 2', 'Expected:\n```\n3', 'Actual:\n```\n2', 'Stack:\n```\nat add', 'Test source:\n```\nit("adds"']) assert.ok(full.includes(part), part);
-    const bounded = buildFixPrompt(t, 2000, plainL10n);
-    assert.ok(bounded.length <= 2000, `${bounded.length}`);
-    assert.match(bounded, /Expected 3, got 2/);
-    assert.match(bounded, /x \[cut\]\n```$/);
   });
 });
 
@@ -321,27 +310,5 @@ describe('assistant: the start tool checks the model before asking', () => {
     const cancelled = await start.prepareInvocation!({ input: { prompt: 'Fix it' } }, token(true));
     assert.equal(cancelled?.confirmationMessages, undefined);
     assert.equal(schemaReads[0]?.aborted, true, 'the schema read was given the cancelled token\'s signal');
-  });
-});
-
-describe('assistant: Test Explorer items', () => {
-  it('widens a range over the annotation comments just above it, not over code or blank lines', () => {
-    const lines = ['const x = 1;', '', '  /** @testId CHK-001 */', '  // more', '  it("a", () => {'];
-    assert.equal(leadingAnnotationStart(lines, 4), 2);
-    assert.equal(leadingAnnotationStart(['foo();', '@testId("A")', 'def test_a():'], 2), 1);
-    assert.equal(leadingAnnotationStart(['foo();', 'it("b")'], 1), 1);
-  });
-
-  it('groups items by file in the order given and keeps label IDs unique', () => {
-    const g = groupByFile([
-      { file: 'b', startLine: 5, endLine: 6, label: 'x' }, { file: 'a', startLine: 1, endLine: 2, label: 'y' },
-      { file: 'b', startLine: 1, endLine: 2, label: 'z' }, { label: 'no file' },
-    ]);
-    assert.deepEqual(g.files.map((f) => f.file), ['b', 'a']);
-    assert.deepEqual(g.files[0]?.spans, [{ startLine: 5, endLine: 6 }, { startLine: 1, endLine: 2 }]);
-    assert.deepEqual(g.withoutRange.map((i) => i.label), ['no file']);
-    assert.deepEqual(idsFromLabels([' A ', 'B', 'A', '']), ['A', 'B']);
-    assert.ok(isTestItemsArgument({ kind: 'agentRuns.testItems', idSource: 'scan', items: [{ label: 'a' }] }));
-    assert.ok(!isTestItemsArgument({ kind: 'agentRuns.testItems', idSource: 'guess', items: [] }));
   });
 });

@@ -1,9 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { ApiError } from '../../../src/api/errors';
 import type { Automation } from '../../../src/api/testTypes';
 import { plainL10n } from '../../../src/base/common/l10n';
 import { type AutomationNode, AutomationsNode, automationChildren, automationRefOf } from '../../../src/automations/common/nodes';
-import { failureNotice, refusalReason } from '../../../src/automations/common/outcome';
 import { actionsLine, automationsDescription, presentAutomation, triggerLine } from '../../../src/automations/common/presentation';
 
 const NOW = Date.UTC(2026, 5, 15, 12, 0, 0);
@@ -11,7 +9,6 @@ const MIN = 60_000;
 function automation(id: string, over: Partial<Automation> = {}): Automation {
   return { id, name: `Nightly ${id}`, enabled: true, triggerKind: 'manual', actionKinds: ['run_tests', 'send_message'], canRunManually: true, ...over };
 }
-const describeErr = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 describe('Automations in the Runs view: rows and words', () => {
   it('shows name, trigger, enabled and last run age; the tooltip has the trigger\'s description and the actions in order', () => {
@@ -77,38 +74,5 @@ describe('Automations in the Runs view: nodes', () => {
     assert.deepEqual(automationRefOf({ automationId: 'a9' }), { automationId: 'a9' });
     assert.equal(automationRefOf({ automationId: ' ' }), undefined);
     assert.equal(automationRefOf('a1'), undefined);
-  });
-});
-
-describe('Sends of the Test Groups view and Run Now: what the person is told', () => {
-  const conflict = new ApiError({ kind: 'client', status: 409, reason: 'automation_not_manual', serverMessage: 'Only manual automations can be run', message: 'The service refused (409).', mayHaveReachedServer: true });
-  const cut = new ApiError({ kind: 'network', message: 'The connection was cut.', mayHaveReachedServer: true });
-
-  it('a 409 or 400 gives the service\'s reason: its words, not a code', () => {
-    assert.equal(refusalReason(conflict, describeErr), 'Only manual automations can be run');
-    const worded = new ApiError({ kind: 'client', status: 409, reason: 'Only one run at a time', serverMessage: 'Conflict', message: 'x', mayHaveReachedServer: true });
-    assert.equal(refusalReason(worded, describeErr), 'Only one run at a time');
-    const coded = new ApiError({ kind: 'client', status: 409, reason: 'automation_run_in_progress', message: 'The service refused (409).', mayHaveReachedServer: true });
-    assert.equal(refusalReason(coded, describeErr), 'automation_run_in_progress', 'a code is better than nothing');
-    const bad = new ApiError({ kind: 'client', status: 400, serverMessage: 'testIds must not be empty', message: 'x', mayHaveReachedServer: true });
-    assert.deepEqual(failureNotice({ kind: 'failed', error: bad, mayHaveArrived: false }, 'Saving “Smoke”', describeErr, plainL10n), { severity: 'error', text: 'Saving “Smoke”: the service refused: testIds must not be empty' });
-    assert.equal(refusalReason(cut, describeErr), undefined);
-  });
-
-  it('may have arrived: said, and that it is not sent again', () => {
-    const n = failureNotice({ kind: 'failed', error: cut, mayHaveArrived: true }, 'Running “Nightly”', describeErr, plainL10n);
-    assert.equal(n?.severity, 'warning');
-    assert.match(n?.text ?? '', /may have reached the service, but no answer confirmed it \(.+\)\. It is not sent again/);
-    assert.ok(n?.text.includes(`(${describeErr(cut)})`), `the cause is said: ${n?.text ?? ''}`);
-  });
-
-  it('busy sends nothing more; done, queued and not connected need no notice here', () => {
-    assert.match(failureNotice({ kind: 'busy' }, 'Deleting “Smoke”', describeErr, plainL10n)?.text ?? '', /already under way; nothing more was sent/);
-    assert.deepEqual(failureNotice({ kind: 'uncertain', since: new Date(2026, 0, 2, 15, 30).getTime() }, 'Deleting “Smoke”', describeErr, plainL10n), {
-      severity: 'warning', text: 'Deleting “Smoke”: not sent. An earlier request may have reached the service at 15:30; check it before sending again.',
-    });
-    assert.equal(failureNotice({ kind: 'queued' }, 'x', describeErr, plainL10n), undefined);
-    assert.equal(failureNotice({ kind: 'notConnected' }, 'x', describeErr, plainL10n), undefined);
-    assert.equal(failureNotice({ kind: 'failed', error: new Error('boom'), mayHaveArrived: false }, 'Deleting “Smoke”', describeErr, plainL10n)?.text, 'Deleting “Smoke” failed: boom');
   });
 });

@@ -9,7 +9,7 @@ import {
   type ReviewForm,
 } from '../../../src/reviews/common/form';
 import { reviewNavigator, reviewSteps, type ReviewMainStep } from '../../../src/reviews/common/steps';
-import { addVersionPage, versionRow } from '../../../src/reviews/common/versions';
+import { addVersionPage, versionRow } from '../../../src/run/common/branches/versions';
 
 const filled = (over: Partial<ReviewForm> = {}): ReviewForm => ({ ...emptyReviewForm({ appId: 'app_todo' }), fromBranch: 'main', fromVersion: 'ver_4', toBranch: 'main', toVersion: 'ver_10', ...over });
 

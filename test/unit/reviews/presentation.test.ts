@@ -5,8 +5,9 @@ import {
   ReviewNode, ReviewsNode, knownChildren, reviewsAppIdOf, type ReviewGroupNode, type ReviewTreeNode,
 } from '../../../src/reviews/common/nodes';
 import {
-  conversationPhase, groupDescription, groupReviews, presentReview, reviewIcon, reviewLabel, reviewRequester, reviewVersions,
+  conversationPhase, groupDescription, presentReview, reviewIcon, reviewRequester,
 } from '../../../src/reviews/common/presentation';
+import { groupReviews, reviewLabel, reviewVersions } from '../../../src/run/common/reviews';
 
 const NOW = Date.UTC(2026, 5, 15, 12, 0, 0);
 const HOUR = 3_600_000;

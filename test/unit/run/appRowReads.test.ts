@@ -3,7 +3,7 @@
 // another done once after it, answers from before another service or token dropped.
 import * as assert from 'node:assert/strict';
 import { AppRowReads, type AppRowNode } from '../../../src/run/common/appRowReads';
-import type { AppRef } from '../../../src/reviews/common/nodes';
+import type { AppRef } from '../../../src/run/common/rows';
 
 class Node implements AppRowNode {
   state: AppRowNode['state'] = { kind: 'unread' };

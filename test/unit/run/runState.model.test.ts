@@ -33,7 +33,8 @@ import { RunLedger, runState, type FollowUpRecord, type KeyValueStore, type RunR
 import { FOLLOW_UP_WAIT_MS } from '../../../src/run/common/ledger/runState';
 import { runSnapshot } from '../../../src/run/common/ledger/snapshot';
 import { applyRead } from '../../../src/run/common/polling/runReads';
-import { presentRun, statusIcon, statusText } from '../../../src/runs/common/presentation';
+import { presentRun, statusIcon } from '../../../src/runs/common/presentation';
+import { statusText } from '../../../src/run/common/rows';
 import { plainL10n } from '../../../src/base/common/l10n';
 import type { AgentRunsApi } from '../../../src/api/contract';
 import { Drafts } from '../../../src/run/drafts';

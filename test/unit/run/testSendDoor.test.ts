@@ -6,7 +6,7 @@ import type * as http from 'node:http';
 import * as assert from 'node:assert/strict';
 import { createClient, type ApiError, type AgentRunsApi } from '../../../src/api';
 import { RunLedger } from '../../../src/run/common/ledger/ledger';
-import { refusalWords } from '../../../src/automations/common/outcome';
+import { refusalWords } from '../../../src/run/common/sends/outcome';
 import { FollowUpSends } from '../../../src/run/followUpSends';
 import { TARGET_SENDS_KEY, UNCERTAIN_TARGET_MS } from '../../../src/run/common/sends/targetSends';
 import { uncertainText } from '../../../src/run/common/sends/uncertainText';

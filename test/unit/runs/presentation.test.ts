@@ -2,8 +2,9 @@ import * as assert from 'node:assert/strict';
 import type { RunRecord } from '../../../src/run/common/ledger/ledger';
 import { plainL10n } from '../../../src/base/common/l10n';
 import {
-  LABEL_MAX, groupByApp, presentRun, runContextValue, runLabel, statusIcon,
+  groupByApp, presentRun, runContextValue, runLabel, statusIcon,
 } from '../../../src/runs/common/presentation';
+import { LABEL_MAX } from '../../../src/run/common/rows';
 
 const NOW = Date.UTC(2025, 0, 15, 12, 0, 0);
 const MIN = 60_000;

@@ -3,7 +3,8 @@ import { ApiError } from '../../../src/api/errors';
 import type { TestRunStatus, TestStepStatus } from '../../../src/api/testTypes';
 import { plainL10n } from '../../../src/base/common/l10n';
 import { orderSteps, runOutcome, stepOutcome, stepTree, type StepNode, type StepShape } from '../../../src/serviceTests/common/outcomes';
-import { branchKey, failedServiceTest, isLive, startFailureText } from '../../../src/serviceTests/common/start';
+import { failedServiceTest, startFailureText } from '../../../src/serviceTests/common/start';
+import { branchKey, isLive } from '../../../src/run/common/branches/testBranch';
 
 const l = plainL10n;
 

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
-import type { AppTest, ServiceTestGroup, ServiceTestGroupDetail, ServiceTestGroupMember } from '../../../src/api/testTypes';
+import type { AppTest, ServiceTestGroup, ServiceTestGroupMember } from '../../../src/api/testTypes';
 import { plainL10n } from '../../../src/base/common/l10n';
 import {
-  appsToList, editTestsChoices, groupContextValue, groupRefOf, memberRow, mergeGroups, testCountText, testIdsAfterEdit, unknownIdsMessage, unwritableMembers, groupsReadById, markComponents, componentsUnsaid, unknownTestIds, withoutIds,
+  appsToList, editTestsChoices, groupContextValue, groupRefOf, memberRow, mergeGroups, testIdsAfterEdit, unknownIdsMessage, unwritableMembers, markComponents, componentsUnsaid, unknownTestIds, withoutIds,
 } from '../../../src/testGroups/common/serviceGroups';
-import type { TestGroupRecord } from '../../../src/testGroups/common/store';
+import type { TestGroupRecord } from '../../../src/run/common/testGroupStore';
 
 function local(groupId: string, over: Partial<TestGroupRecord> = {}): TestGroupRecord {
   return { groupId, name: `Local ${groupId}`, appId: 'app_todo', description: null, testCount: 2, testIds: ['t1', 't2'], files: ['a.test.ts'], createdAt: 1, ...over };
@@ -15,12 +15,6 @@ function svc(id: string, over: Partial<ServiceTestGroup> = {}): ServiceTestGroup
 const test = (id: string, over: Partial<AppTest> = {}): AppTest => ({ id, name: `Test ${id}`, isComponent: false, ...over });
 
 describe('Test groups from the service: merged with the ones created here', () => {
-  it('says a group\'s size in words, one and many alike in both views', () => {
-    assert.equal(testCountText(1, plainL10n), '1 test');
-    assert.equal(testCountText(0, plainL10n), '0 tests');
-    assert.equal(testCountText(12, plainL10n), '12 tests');
-  });
-
   it('lists a group created here and listed by the service once, with the service\'s name and count and the local files', () => {
     const entries = mergeGroups([local('g1'), local('g2')], new Map([['app_todo', [svc('g2', { name: 'Renamed', testCount: 5 }), svc('g3')]]]));
     assert.deepEqual(entries.map((e) => e.groupId), ['g1', 'g2', 'g3']);
@@ -120,25 +114,6 @@ describe('Test groups from the service: a member list read short is never writte
     assert.equal(unwritableMembers({ members: [m('t1'), m('t2')], testCount: 2 }, 'Smoke', plainL10n), undefined);
     assert.equal(unwritableMembers({ members: [m('t1')] }, 'Smoke', plainL10n), undefined);
     assert.equal(unwritableMembers({ members: [], testCount: 0 }, 'Empty', plainL10n), undefined);
-  });
-});
-
-describe('Test groups from the service: version A has no list, the groups created here are read by ID', () => {
-  it('reads each of the app\'s groups created here, leaves out the ones the service no longer has (404), counts a complete member list', async () => {
-    const asked: string[] = [];
-    const notFound = new Error('404');
-    const read = (id: string): Promise<ServiceTestGroupDetail> => {
-      asked.push(id);
-      if (id === 'gone') return Promise.reject(notFound);
-      return Promise.resolve({ id, name: `S ${id}`, members: [{ testId: 't1' }, { testId: 't2' }], ...(id === 'short' ? { unreadMembers: 1 } : {}) });
-    };
-    const mine = [local('g1'), local('gone'), local('other', { appId: 'app_x' }), local('short')];
-    const groups = await groupsReadById(read, mine, 'app_todo', (e) => e === notFound);
-    assert.deepEqual(asked, ['g1', 'gone', 'short']);
-    assert.deepEqual(groups.map((g) => [g.id, g.name, g.testCount, 'members' in g]), [['g1', 'S g1', 2, false], ['short', 'S short', undefined, false]]);
-  });
-  it('another failure fails the read (the rows shown stay as they were)', async () => {
-    await assert.rejects(groupsReadById(() => Promise.reject(new Error('503')), [local('g1')], 'app_todo', () => false), /503/);
   });
 });
 

@@ -1,10 +1,10 @@
 /**
  * The versions a code review compares, as the form lists them: the pages of `GET /versions`
  * read so far (newest first, each version once) and how one version
- * reads in a list. Pure.
+ * reads in a list (the code review form), and which are ready (a service test's branch). Pure.
  */
-import type { AppVersion, VersionPage } from '../../api/reviewTypes';
-import type { L10n } from '../../base/common/l10n';
+import type { AppVersion, VersionPage } from '../../../api/reviewTypes';
+import type { L10n } from '../../../base/common/l10n';
 
 /** The versions read so far for one app and branch; `nextCursor` while there are more. */
 export interface VersionList {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { MAX_GROUPS, MAX_STORED_IDS, TestGroupStore, reviveTestGroup, testGroupsKey, type TestGroupRecord } from '../../../src/testGroups/common/store';
+import { MAX_GROUPS, MAX_STORED_IDS, TestGroupStore, reviveTestGroup, testGroupsKey, type TestGroupRecord } from '../../../src/run/common/testGroupStore';
 import { MemoryStore } from '../fixtures/memoryStore';
 
 

@@ -1,11 +1,14 @@
 /**
- * Which review a list item is, when the list does not say: version C lists code reviews without
- * their `id`, and only `POST /code-reviews` (started here) or a detail read (tracked by ID here)
+ * A code review as every surface lists it (the Runs view, the chat, the run list's known
+ * reviews): its groups in order, its label, and which review a list item is when the list does
+ * not say. Version C lists code reviews without their `id`, and only `POST /code-reviews` (started here) or a detail read (tracked by ID here)
  * gives a `reviewId`. A list item is matched to a known review by its per-project `sequence` or
  * its `mergeId`, and only when exactly one known review of that app agrees and none contradicts:
  * an item not matched is shown without one, never with a guessed one. Pure.
  */
-import type { CodeReviewDetail, CodeReviewListItem } from '../../api/reviewTypes';
+import type { CodeReviewDetail, CodeReviewListItem, CodeReviewLists } from '../../api/reviewTypes';
+import type { L10n } from '../../base/common/l10n';
+import { LABEL_MAX, plain } from './rows';
 
 /** A review whose `reviewId` is known here, with what identifies it in a list without ids. */
 export interface KnownReview {
@@ -93,4 +96,51 @@ export function reviewKey(item: CodeReviewListItem): string | undefined {
  */
 export function trackedMatchesRow(detail: KnownReview, item: Pick<CodeReviewListItem, 'sequence' | 'mergeId'>): boolean {
   return !clash(detail.sequence, item.sequence) && !clash(detail.mergeId, item.mergeId);
+}
+
+export type ReviewBucket = keyof CodeReviewLists;
+
+/** The groups in the order they are shown. */
+export const REVIEW_BUCKETS: readonly ReviewBucket[] = ['open', 'merged', 'closed'];
+
+export interface ReviewGroup {
+  status: ReviewBucket;
+  /** Newest first. */
+  reviews: CodeReviewListItem[];
+}
+
+const timeOf = (r: CodeReviewListItem): number => r.createdAt ?? r.updatedAt ?? 0;
+
+/**
+ * The non-empty groups, Open then Merged then Closed, newest first in each (the service says it
+ * sends them so; this does not count on it). A review listed twice (it moved between lists
+ * while the service answered) is shown once, in the first list that has it.
+ */
+export function groupReviews(lists: CodeReviewLists): ReviewGroup[] {
+  const seen = new Set<string>();
+  const groups: ReviewGroup[] = [];
+  for (const status of REVIEW_BUCKETS) {
+    // An item with nothing that tells it apart (no id, sequence or mergeId) is never taken for another.
+    const reviews = lists[status].filter((r) => {
+      const key = reviewKey(r);
+      return key === undefined || (!seen.has(key) && seen.add(key));
+    });
+    if (reviews.length > 0) {
+      groups.push({ status, reviews: [...reviews].sort((a, b) => timeOf(b) - timeOf(a)) });
+    }
+  }
+  return groups;
+}
+
+/** "#<sequence> " and the title, else the branches or versions compared (version C titles may be null). */
+export function reviewLabel(r: CodeReviewListItem, l10n: L10n): string {
+  const title = plain(r.title ?? '', LABEL_MAX);
+  const name = title !== '' ? title : r.fromVersion !== undefined || r.toVersion !== undefined || r.id === undefined ? reviewVersions(r) : l10n.t('Review {0}', plain(r.id, LABEL_MAX));
+  return r.sequence !== undefined ? `#${r.sequence} ${name}` : name;
+}
+
+/** The versions compared: their labels, else their IDs (`?` when neither came). */
+export function reviewVersions(r: CodeReviewListItem): string {
+  const side = (label: string | undefined, id: string | undefined): string => plain(label ?? id ?? '', 40) || '?';
+  return `${side(r.fromVersionLabel, r.fromVersion)} → ${side(r.toVersionLabel, r.toVersion)}`;
 }

@@ -1,4 +1,4 @@
-/** A row's tooltip in the Runs view (runs, code reviews): one function, no state. */
+/** A row's tooltip in the Runs view (runs, code reviews, automations): one function, no state. */
 import * as vscode from 'vscode';
 
 /** Untrusted markdown: values are escaped text, no command links, no HTML. */

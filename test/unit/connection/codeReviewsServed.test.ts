@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { extractSchemaInfo } from '../../../src/api/schemaInfo';
 import { plainL10n } from '../../../src/base/common/l10n';
-import { codeReviewsServed, reviveServedPaths, servedPathsKey, shouldProbe, type ProbeState } from '../../../src/reviews/common/gate';
+import { codeReviewsServed, reviveServedPaths, servedPathsKey, shouldProbe, type ProbeState } from '../../../src/connection/common/codeReviewsServed';
 import { groupByApp } from '../../../src/runs/common/presentation';
 import { buildOpenApi } from '../../emulator/openapi';
 import { PRESETS } from '../../emulator/settings';

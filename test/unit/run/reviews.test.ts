@@ -5,7 +5,7 @@ import type { CodeReviewDetail, CodeReviewListItem } from '../../../src/api/revi
 import { parseCodeReviewLists } from '../../../src/api/parseReviews';
 import {
   KNOWN_REVIEWS_MAX, knownFromDetail, rememberReview, reviewIdOf, reviewKey, reviveKnownReviews, trackedMatchesRow, type KnownReview,
-} from '../../../src/reviews/common/identity';
+} from '../../../src/run/common/reviews';
 import { ReviewsNode, knownChildren, type ReviewGroupNode, type ReviewNode } from '../../../src/reviews/common/nodes';
 import { plainL10n } from '../../../src/base/common/l10n';
 import { presentReview } from '../../../src/reviews/common/presentation';

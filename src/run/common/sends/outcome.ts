@@ -1,7 +1,7 @@
-/** What a person is told after a group's PUT or DELETE, or a Run Now, went through the send door; nothing here resends. */
-import { isApiError } from '../../api/errors';
-import type { L10n } from '../../base/common/l10n';
-import { uncertainText } from '../../run/common/sends/uncertainText';
+/** What a person is told after a send of the Test Groups view or a Run Now, and the service's words for a refusal; nothing here resends. */
+import { isApiError } from '../../../api/errors';
+import type { L10n } from '../../../base/common/l10n';
+import { uncertainText } from './uncertainText';
 
 /** What the door answers for these sends, as far as the words need it (src/run/sendDoor.ts). */
 export type DoorAnswer =
@@ -68,6 +68,3 @@ export function failureNotice(answer: DoorAnswer, what: string, describe: (e: un
   }
   return { severity: 'error', text: l10n.t('{0} failed: {1}', what, describe(answer.error)) };
 }
-
-/** After Run Now was queued, the list is read again this long after (a few seconds, then once more). */
-export const READ_AGAIN_AFTER_RUN_MS: readonly number[] = [4_000, 12_000];

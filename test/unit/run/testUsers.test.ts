@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { parseTestUsers } from '../../../src/api/parseTests';
 import type { TestUser } from '../../../src/api/testTypes';
 import { plainL10n } from '../../../src/base/common/l10n';
-import { checkTestUser, environmentOf, runsAsDescription, userProblem } from '../../../src/serviceTests/common/testUsers';
+import { checkTestUser, environmentOf, runsAsDescription, userProblem } from '../../../src/run/common/testUsers';
 
 const users: TestUser[] = [
   { id: 'tu_test', name: 'Tess', database: 'test', isDisabled: false },

@@ -4,7 +4,7 @@
  */
 import type { TestUser } from '../../api/testTypes';
 import type { L10n } from '../../base/common/l10n';
-import { isLive } from './start';
+import { isLive } from './branches/testBranch';
 
 /** A test's (or group member's) two assignments, as `GET /tests` and a group's members give them. */
 export interface UserAssignment {
