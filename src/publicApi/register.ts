@@ -36,7 +36,7 @@ export function registerPublicApi(context: vscode.ExtensionContext, deps: GlueDe
 }
 
 /** The exports of activate(): the test API beside getAPI only for the test harness (see above). */
-export function activationExports(exports: AgentRunsExtension, testApi: () => AgentRunsExtension): AgentRunsExtension {
-  if (process.env[TEST_HOOKS_ENV] !== '1' || !fs.existsSync(path.join(__dirname, 'testHooks.js'))) return exports;
+export function activationExports(forAll: AgentRunsExtension, testApi: () => AgentRunsExtension): AgentRunsExtension {
+  if (process.env[TEST_HOOKS_ENV] !== '1' || !fs.existsSync(path.join(__dirname, 'testHooks.js'))) return forAll;
   return testApi();
 }
