@@ -42,6 +42,8 @@ const lazyEntries = {
   serviceTests: 'src/serviceTests/entry.ts',
   // Automations: the Runs view's automation rows and Run Now (src/automations/load.ts).
   automations: 'src/automations/entry.ts',
+  // The API other extensions get from getAPI(1): the first getAPI call (src/publicApi/register.ts).
+  publicApi: 'src/publicApi/publicApi.ts',
 };
 /**
  * Test hooks, built beside the production bundles but left out of the .vsix (.vscodeignore):

@@ -12,7 +12,7 @@ const noVscode = {
 // common/ never imports vscode; a feature never imports another feature, only the shared
 // folders below it (base, api, connection, run), and those never import a feature.
 const SHARED = ['base', 'api', 'connection', 'run'];
-const FEATURES = ['assistant', 'automations', 'launch', 'panel', 'reviews', 'runs', 'serviceTests', 'testGroups', 'testing'];
+const FEATURES = ['assistant', 'automations', 'launch', 'panel', 'publicApi', 'reviews', 'runs', 'serviceTests', 'testGroups', 'testing'];
 // Crossings left from the old tree, each to be removed by moving the shared part down; the list only shrinks.
 const CROSSINGS = new Set(['reviews>launch', 'run>launch', 'run>panel', 'run>reviews', 'run>runs']);
 

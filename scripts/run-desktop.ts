@@ -17,13 +17,14 @@ import {
   resolveCliArgsFromVSCodeExecutablePath,
   runTests,
 } from '@vscode/test-electron';
-import { createProfile, installTestHooks, installVsix } from '../test/support/codeServer';
+import { createProfile, installTestHooks, installVsix, TEST_HOOKS_ENV } from '../test/support/codeServer';
 import { startEmulator } from '../test/support/emulator';
 import { extensionId, paths, readManifest } from '../test/support/paths';
 import { launcherLog, resultStatus, runLauncher } from '../test/support/launcher';
 import { makeTempDir } from '../test/support/processes';
 import { readResult, streamFile } from '../test/support/reportStream';
 import { writeSuiteContext } from '../test/support/session';
+import { API_CLIENT_FIXTURE } from '../test/support/fixtureExtension';
 import { SEED_TOKEN_FILE_ENV, TEST_CONTEXT_ENV } from '../test/support/testContext';
 
 /** The VS Code version code-server 4.100.3 embeds, so both tiers test the same editor. */
@@ -61,7 +62,7 @@ async function main(): Promise<number> {
 
   const seedTokenFile = path.join(root, 'seed-token');
   fs.writeFileSync(seedTokenFile, emulator.tokens.default, { mode: 0o600 });
-  const env: Record<string, string> = { [SEED_TOKEN_FILE_ENV]: seedTokenFile };
+  const env: Record<string, string> = { [SEED_TOKEN_FILE_ENV]: seedTokenFile, [TEST_HOOKS_ENV]: '1' };
   const contextFile = path.join(root, 'context.json');
   const context = writeSuiteContext(contextFile, { emulator, profile, extension }, { grep, testTimeoutMs: 20_000 });
   env[TEST_CONTEXT_ENV] = contextFile;
@@ -70,7 +71,8 @@ async function main(): Promise<number> {
   try {
     await runTests({
       vscodeExecutablePath,
-      extensionDevelopmentPath: extension.path,
+      // Beside ours, the fixture extension that builds on its API (test/integration/publicApi.test.ts).
+      extensionDevelopmentPath: [extension.path, API_CLIENT_FIXTURE.dir],
       extensionTestsPath: testsEntry,
       launchArgs: [
         profile.workspaceDir,

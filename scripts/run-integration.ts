@@ -10,6 +10,7 @@
 //    extensions dir (so the packaged code is what runs: a development extension replaces an
 //    installed one with the same id, and here both are the same files), and
 //    extensionTestsPath = out/test/integration/index.js.
+//    The fixture extension test/fixtures/api-client-extension is installed beside it.
 // 3. index.js runs mocha in the extension host and appends its report to a file that this
 //    launcher streams to the terminal; the exit status follows mocha's result.
 // Launcher and tests talk through AGENT_RUNS_TEST_CONTEXT (see test/support/testContext.ts).
@@ -22,6 +23,7 @@ import { launcherLog, resultStatus, runLauncher } from '../test/support/launcher
 import { interruptedBy, makeTempDir } from '../test/support/processes';
 import { readResult, streamFile } from '../test/support/reportStream';
 import { startSession, writeSuiteContext, type Session } from '../test/support/session';
+import { API_CLIENT_FIXTURE, installFixtureExtension } from '../test/support/fixtureExtension';
 import { TEST_CONTEXT_ENV, type IntegrationTestContext, type TestRunResult } from '../test/support/testContext';
 
 const RUN_TIMEOUT_MS = Number(process.env.AGENT_RUNS_INTEGRATION_TIMEOUT_MS ?? 10 * 60_000);
@@ -127,6 +129,8 @@ async function main(): Promise<number> {
     extensionTests: true,
     env: { [TEST_CONTEXT_ENV]: contextFile },
   });
+  // Another extension that builds on ours through getAPI(1) (test/integration/publicApi.test.ts).
+  await installFixtureExtension(session.profile, API_CLIENT_FIXTURE);
   const context = writeSuiteContext(contextFile, session, { grep: args.grep, testTimeoutMs: 20_000 });
   log(`${describeCodeServer()} at ${session.server.url} ready in ${((Date.now() - started) / 1000).toFixed(1)} s; extension from ${session.extension.path}`);
 

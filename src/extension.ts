@@ -50,9 +50,15 @@ import { registerCodeReviews, type ReviewsGate } from './reviews/gate';
 import { capabilityGate, type CapabilityGate } from './connection/capabilities';
 import type { Capability } from './connection/common/capabilities';
 import type { RunsTreeElement } from './runs/runsTree';
+import { activationExports, registerPublicApi, type PublicApiTestHooks } from './publicApi/register';
+import type { AgentRunsExtension } from './publicApi/agent-runs';
+import { loadAssistant } from './assistant/load';
 
-/** What activate() returns: enough for the integration tests to watch, never the token. */
-export interface AgentRunsTestApi {
+/**
+ * What activate() also returns to the test harness alone (src/publicApi/register.ts): enough for
+ * the integration tests to watch, never the token. Other extensions get `getAPI(1)` only.
+ */
+export interface AgentRunsTestApi extends AgentRunsExtension {
   ledger(): RunLedger;
   readonly poller: Poller;
   /** "Set API Token" prompts shown after a 401. */
@@ -90,11 +96,13 @@ export interface AgentRunsTestApi {
   readonly testGroupsTree: vscode.TreeDataProvider<TestGroupsElement>;
   /** The extension's global state (tests: what branches and reviews are known here, set or forgotten). */
   readonly globalState: Pick<vscode.Memento, 'get' | 'update'>;
+  /** Answers the public API's confirmations in the person's place. */
+  readonly publicApi: PublicApiTestHooks;
 }
 
 let shutdown: (() => Promise<void>) | undefined;
 
-export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
+export function activate(context: vscode.ExtensionContext): AgentRunsExtension {
   const started = performance.now();
   const log = vscode.window.createOutputChannel('Agent Runs', { log: true });
   context.subscriptions.push(log);
@@ -123,7 +131,8 @@ export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
 
   const activationMs = performance.now() - started;
   log.debug(`Agent Runs activated in ${activationMs.toFixed(1)} ms on ${base.conn.current.baseUrl} (${base.ledgers.current.active().length} unfinished run(s) to follow).`);
-  return testApi(base, runs, log, flush, activationMs, assistant, reviews, capabilities, testGroups.tree);
+  const publicApi = registerPublicApi(context, deps, loadAssistant);
+  return activationExports(publicApi.exports, () => Object.assign(testApi(base, runs, log, flush, activationMs, assistant, reviews, capabilities, testGroups.tree), publicApi.exports, { publicApi: publicApi.hooks }));
 }
 
 /**
@@ -279,7 +288,7 @@ function registerRunCommands(context: vscode.ExtensionContext, deps: GlueDeps, b
   registerLazyRunCommands(context, deps);
 }
 
-function testApi(b: Base, r: Runs, log: vscode.LogOutputChannel, flush: () => Promise<void>, activationMs: number, assistant: AssistantTestHooks, reviews: ReviewsGate, caps: CapabilityGate, testGroupsTree: AgentRunsTestApi['testGroupsTree']): AgentRunsTestApi {
+function testApi(b: Base, r: Runs, log: vscode.LogOutputChannel, flush: () => Promise<void>, activationMs: number, assistant: AssistantTestHooks, reviews: ReviewsGate, caps: CapabilityGate, testGroupsTree: AgentRunsTestApi['testGroupsTree']): Omit<AgentRunsTestApi, 'publicApi' | 'getAPI'> {
   const { conn, ledgers, gate } = b;
   return {
     ledger: () => ledgers.current,

@@ -5,3 +5,5 @@
  */
 export { createTools, type AgentRunsTools } from './tools';
 export { handleChat, DEFAULT_FOLLOW, type FollowOptions } from './participant';
+// The confirmations the public API puts before the person (src/publicApi): the tools' own words.
+export { startConfirmation, followUpConfirmation } from './common/prompts';

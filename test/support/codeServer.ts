@@ -165,6 +165,12 @@ export async function installVsix(profile: Profile, vsix: string, id: string, cl
 
 /** The test hooks (esbuild.js testEntries): `npm run package` writes them beside the .vsix, which leaves them out. */
 export const TEST_HOOKS_FILE = 'testHooks.js';
+/**
+ * Set for every extension host the harness starts: with the test hooks installed, activate()
+ * returns the test API beside getAPI (src/publicApi/register.ts); without, other extensions'
+ * view of it, getAPI alone.
+ */
+export const TEST_HOOKS_ENV = 'AGENT_RUNS_TEST_HOOKS';
 
 /**
  * Puts the test hooks found beside `vsix` into the installed extension's dist/, where
@@ -213,7 +219,7 @@ export async function startCodeServer(profile: Profile, options: StartOptions = 
       profile.workspaceDir],
     {
       label: 'code-server',
-      env: { ...process.env, ...options.env },
+      env: { ...process.env, [TEST_HOOKS_ENV]: '1', ...options.env },
       logFile: profile.serverLog,
       echo: options.echo ?? process.env.AGENT_RUNS_VERBOSE === '1',
     },

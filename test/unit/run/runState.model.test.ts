@@ -17,12 +17,18 @@
 //  - a follow-up a window got acknowledged stays an open act there until its turn really ended
 //    (whatever the other window saved, merged or read);
 //  - a draft never holds the text of a settled act, and a send that certainly did not arrive
-//    gives its text back to an empty draft.
+//    gives its text back to an empty draft;
+//  - the public API's run events (src/publicApi/common/runEvents.ts) of each window fire once per
+//    change and in order: each state change starts where the one before ended, none repeats, a
+//    finish needs a state change since the last one, each acknowledged follow-up is announced
+//    once; together they bring a listener to the run's one state; a read older than what the
+//    window knew (by `updatedAt`) announces no state change and no finish of its own.
 // At quiescence (the service done, every window read fresh and synced): the tree row
 // (presentRun), the status bar's count (ledger.active), the run as the panel, chat and tools see
 // it (runSnapshot, runState) all agree with the truth.
 //
-// Mutants (a ledger that drops recordFollowUp; send locks that are never busy) must be falsified,
+// Mutants (a ledger that drops recordFollowUp; send locks that are never busy; events that fire
+// twice) must be falsified,
 // so the properties cannot pass by being weak.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
@@ -43,6 +49,7 @@ import { SendDoor } from '../../../src/run/sendDoor';
 import * as sendPosts from '../../../src/run/sendPosts';
 import { UnconfirmedStarts } from '../../../src/run/unconfirmedStarts';
 import { MemoryStore } from '../fixtures/memoryStore';
+import { RunEvents, type RunEvent } from '../../../src/publicApi/common/runEvents';
 
 const BASE = 'http://127.0.0.1:1/api/public/v1';
 const ID = 'agent_model_1';
@@ -210,6 +217,17 @@ type PostOutcome = 'ack' | 'refused' | 'cutBefore' | 'cutAfter' | 'lostAfter';
 interface Classes {
   Ledger: new (store: KeyValueStore, baseUrl: string, warn: undefined, own: KeyValueStore) => RunLedger;
   Sends: new (memento: vscode.Memento, now: () => number) => FollowUpSends;
+  Events: new (source: RunLedger) => RunEvents;
+}
+
+/** What a listener of the public API's events knows of the run, from the events alone. */
+interface Listener {
+  status: string | undefined;
+  finishedSinceChange: boolean;
+  /** Acknowledgements announced, by prompt. */
+  readonly acked: Map<string, number>;
+  /** Events of the current step. */
+  step: RunEvent[];
 }
 
 class Window {
@@ -220,22 +238,39 @@ class Window {
   /** Prompts this window got acknowledged, and when. */
   readonly acked = new Map<string, number>();
   readonly workspace = new MemoryStore();
+  readonly listener: Listener = { status: undefined, finishedSinceChange: false, acked: new Map(), step: [] };
+  /** Every act ID the window's record held, by prompt (how many acknowledgements there were to announce). */
+  readonly actIds = new Map<string, Set<string>>();
 
   constructor(readonly name: string, private readonly shared: MemoryStore, private readonly world: World, private readonly classes: Classes) {
     this.drafts = new Drafts(this.workspace);
     this.ledger = new classes.Ledger(shared, BASE, undefined, this.workspace);
     this.sends = new classes.Sends(this.workspace, () => world.now);
     this.door = this.makeDoor();
+    this.listen();
+  }
+
+  /** The public API's events of this window's ledger, as a listener gets them from now on (what is listed now is not news). */
+  private listen(): void {
+    const r = this.record();
+    this.listener.status = r ? runState(r).status : undefined;
+    this.listener.finishedSinceChange = r ? runState(r).finished : false;
+    const events = new this.classes.Events(this.ledger);
+    const ledger = this.ledger;
+    ledger.onDidChange((c) => this.listener.step.push(...events.changed(ledger, c.agentIds)));
   }
 
   /** The window reloads: what it saved is read back (a `sending` lock becomes `uncertain`). */
   async reload(): Promise<void> {
+    // What the old ledger announced is checked against it before the new one's listener starts.
+    checkEvents(this);
     await this.ledger.flush();
     this.ledger.dispose();
     this.sends.dispose();
     this.ledger = new this.classes.Ledger(this.shared, BASE, undefined, this.workspace);
     this.sends = new this.classes.Sends(this.workspace, () => this.world.now);
     this.door = this.makeDoor();
+    this.listen();
   }
 
   record(): RunRecord | undefined {
@@ -357,6 +392,7 @@ const counted = { runs: 0, steps: 0 };
 
 async function play(v: Variant, steps: readonly Step[], classes: Classes): Promise<void> {
   const world = new World(v, classes);
+  for (const x of world.windows) checkEvents(x);
   const s = world.service;
   let typed = 0;
   counted.runs++;
@@ -365,10 +401,18 @@ async function play(v: Variant, steps: readonly Step[], classes: Classes): Promi
     const posts = s.posts;
     const w = 'w' in st ? world.windows[st.w] : undefined;
     const lockBefore = w?.lock();
+    const recordBefore = w?.record();
+    const knownBefore = recordBefore?.updatedAt;
+    let readAt: number | undefined;
     switch (st.kind) {
       case 'progress': s.progress(st.error); break;
       case 'cancel': s.cancel(); break;
-      case 'read': w?.take(st.how === 'fresh' ? s.read() : st.how === 'laggy' ? s.laggy() : s.stale(st.back)); break;
+      case 'read': {
+        const copy = st.how === 'fresh' ? s.read() : st.how === 'laggy' ? s.laggy() : s.stale(st.back);
+        readAt = copy.updatedAt;
+        w?.take(copy);
+        break;
+      }
       case 'send': {
         const prompt = `${w?.name ?? ''} follow-up ${++typed}`;
         await w?.send(prompt, st.outcome, false);
@@ -405,8 +449,70 @@ async function play(v: Variant, steps: readonly Step[], classes: Classes): Promi
       assert.equal(s.posts, posts, `${st.kind} POSTed on its own`);
     }
     check(world);
+    const staleRead = st.kind === 'read' && readAt !== undefined && knownBefore !== undefined && readAt < knownBefore;
+    for (const x of world.windows) {
+      const announced = checkEvents(x);
+      const changes = announced.filter((e) => e.kind === 'stateChanged' || e.kind === 'finished');
+      if (staleRead && x === w && changes.length > 0) {
+        // Such a step may still announce what it brought besides the read: another window's
+        // fresher read merged as it saved, a follow-up given up on after FOLLOW_UP_WAIT_MS. Never
+        // the old copy itself: the record's read fields stay another read's.
+        const after = x.record();
+        assert.notEqual(after?.updatedAt, readAt, `a read older than what ${x.name} knew became its record and announced ${JSON.stringify(changes)}`);
+        if (after?.updatedAt === knownBefore) {
+          assert.equal(after?.status, recordBefore?.status, `a read older than what ${x.name} knew changed its status and announced ${JSON.stringify(changes)}`);
+        }
+      }
+    }
   }
   await quiesce(world);
+}
+
+/**
+ * The public API's events of one step in a window: once per change, in order, and together
+ * they bring the listener to the run's one state. Returns the step's events.
+ */
+function checkEvents(w: Window): RunEvent[] {
+  const l = w.listener;
+  const events = l.step;
+  l.step = [];
+  for (const e of events) {
+    switch (e.kind) {
+      case 'added':
+        assert.equal(l.status, undefined, `${w.name} announced a run it had announced`);
+        l.status = runState(w.record()!).status;
+        break;
+      case 'stateChanged':
+        assert.equal(e.oldStatus, l.status, `${w.name} announced a change from ${e.oldStatus}, the last one ended at ${String(l.status)}`);
+        assert.notEqual(e.newStatus, e.oldStatus, `${w.name} announced a change to the same state`);
+        l.status = e.newStatus;
+        l.finishedSinceChange = false;
+        break;
+      case 'finished':
+        assert.ok(!l.finishedSinceChange, `${w.name} announced a finish twice`);
+        l.finishedSinceChange = true;
+        break;
+      case 'followUpAcknowledged': {
+        const n = (l.acked.get(e.prompt) ?? 0) + 1;
+        l.acked.set(e.prompt, n);
+        break;
+      }
+      case 'removed':
+        l.status = undefined;
+        break;
+    }
+  }
+  const r = w.record();
+  for (const a of r?.acts ?? []) {
+    const ids = w.actIds.get(a.prompt) ?? new Set<string>();
+    ids.add(a.id);
+    w.actIds.set(a.prompt, ids);
+  }
+  for (const [prompt, n] of l.acked) {
+    assert.ok(n <= (w.actIds.get(prompt)?.size ?? 0), `${w.name} announced "${prompt}" acknowledged ${n} times, for ${w.actIds.get(prompt)?.size ?? 0} acknowledgements`);
+  }
+  assert.equal(l.status, r ? runState(r).status : undefined, `${w.name}'s events leave a listener at another state than the run's`);
+  return events;
 }
 
 /** The properties that hold after every step. */
@@ -448,6 +554,7 @@ async function quiesce(world: World): Promise<void> {
     s.progress(false);
     for (const w of world.windows) w.take(s.read());
     check(world);
+    for (const w of world.windows) checkEvents(w);
   }
   assert.ok(s.finished());
   world.now += 60_000;
@@ -479,7 +586,7 @@ async function quiesce(world: World): Promise<void> {
 /** Replays one counterexample (MODEL_REPLAY='[variant, steps]' as printed by fast-check), for MODEL_TRACE. */
 export async function replay(json: string): Promise<void> {
   const [v, steps] = JSON.parse(json) as [Variant, Step[]];
-  await play(v, steps, { Ledger: RunLedger, Sends: FollowUpSends });
+  await play(v, steps, { Ledger: RunLedger, Sends: FollowUpSends, Events: RunEvents });
 }
 
 const STEPS = fc.array(step, { minLength: 4, maxLength: 60, size: 'medium' });
@@ -490,7 +597,7 @@ const STEPS = fc.array(step, { minLength: 4, maxLength: 60, size: 'medium' });
  */
 const SEED = Number(process.env.MODEL_SEED ?? 19);
 const RUNS = Number(process.env.MODEL_RUNS ?? 400);
-const REAL: Classes = { Ledger: RunLedger, Sends: FollowUpSends };
+const REAL: Classes = { Ledger: RunLedger, Sends: FollowUpSends, Events: RunEvents };
 
 describe('one truth per run, one door per send: a model of the service, two windows and a person', () => {
   it('holds over generated histories (fast-check)', async function () {
@@ -520,7 +627,24 @@ describe('one truth per run, one door per send: a model of the service, two wind
     }
   }
 
-  for (const [name, classes] of [['drops acknowledged follow-ups', { ...REAL, Ledger: DroppingLedger }], ['never says busy', { ...REAL, Sends: NeverBusy }]] as const) {
+  /** Events announced on every change event that names the run, without keeping what was announced. */
+  class EveryChange extends RunEvents {
+    override changed(source: RunLedger, agentIds: readonly string[]): RunEvent[] {
+      const events = super.changed(source, agentIds);
+      return [...events, ...events.filter((e) => e.kind !== 'added' && e.kind !== 'removed')];
+    }
+  }
+
+  /** A ledger that takes an older read's fields as news (it sees every read as written no earlier than what it knew). */
+  class TakesStaleReads extends RunLedger {
+    override applyAgent(agent: Agent, options?: { now?: number; viewing?: boolean }): ReturnType<RunLedger['applyAgent']> {
+      const known = this.get(agent.agentId)?.updatedAt;
+      return super.applyAgent(agent.updatedAt !== undefined && known !== undefined ? { ...agent, updatedAt: Math.max(agent.updatedAt, known) } : agent, options);
+    }
+  }
+
+  for (const [name, classes] of [['drops acknowledged follow-ups', { ...REAL, Ledger: DroppingLedger }], ['never says busy', { ...REAL, Sends: NeverBusy }],
+    ['announces each change twice', { ...REAL, Events: EveryChange }], ['takes stale reads', { ...REAL, Ledger: TakesStaleReads }]] as const) {
     it(`finds the mutant that ${name}`, async function () {
       this.timeout(120_000);
       const result = await fc.check(fc.asyncProperty(variant, STEPS, (v, steps) => play(v, steps, classes)), { numRuns: RUNS, seed: SEED });

@@ -1,0 +1,42 @@
+/**
+ * What activate() returns: `getAPI(1)` for other extensions (agent-runs.d.ts), its code loaded
+ * on first use (dist/publicApi.js). The test API (ledger, poller, tool hooks) is added only when
+ * the test harness asks for it (AGENT_RUNS_TEST_HOOKS=1) and installed dist/testHooks.js, which a
+ * person's install does not have: no other extension reaches it.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type * as vscode from 'vscode';
+import type { GlueDeps } from '../run/glueDeps';
+import type { AgentRunsApi, AgentRunsExtension } from './agent-runs';
+import type * as Entry from './publicApi';
+
+export const TEST_HOOKS_ENV = 'AGENT_RUNS_TEST_HOOKS';
+
+/** What the integration tests use instead of the person: the confirmations the API would show. */
+export interface PublicApiTestHooks {
+  /** `answer` decides every confirmation from now on (and sees it); undefined: the dialog again. */
+  answerConfirmations(answer: ((c: Entry.Confirmation) => boolean) | undefined): void;
+}
+
+export function registerPublicApi(context: vscode.ExtensionContext, deps: GlueDeps, texts: () => Entry.ConfirmationTexts): { exports: AgentRunsExtension; hooks: PublicApiTestHooks } {
+  let answer: ((c: Entry.Confirmation) => boolean) | undefined;
+  let v1: AgentRunsApi | undefined;
+  const getAPI = (version: number): AgentRunsApi => {
+    if (version !== 1) throw new Error(`Agent Runs has no API version ${String(version)}; it offers version 1.`);
+    if (!v1) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const api = new (require('./publicApi.js') as typeof Entry).PublicApiV1({ deps, texts, answer: () => answer });
+      context.subscriptions.push(api);
+      v1 = api;
+    }
+    return v1;
+  };
+  return { exports: { getAPI }, hooks: { answerConfirmations: (a) => { answer = a; } } };
+}
+
+/** The exports of activate(): the test API beside getAPI only for the test harness (see above). */
+export function activationExports(forAll: AgentRunsExtension, testApi: () => AgentRunsExtension): AgentRunsExtension {
+  if (process.env[TEST_HOOKS_ENV] !== '1' || !fs.existsSync(path.join(__dirname, 'testHooks.js'))) return forAll;
+  return testApi();
+}

@@ -1,0 +1,40 @@
+// What activate() hands to other extensions (src/publicApi/register.ts): getAPI alone, unless
+// the test harness both set AGENT_RUNS_TEST_HOOKS=1 and installed dist/testHooks.js beside it.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type * as vscode from 'vscode';
+import { activationExports, registerPublicApi, TEST_HOOKS_ENV } from '../../../src/publicApi/register';
+import type { GlueDeps } from '../../../src/run/glueDeps';
+
+describe('public API: what activate() exports', () => {
+  const saved = process.env[TEST_HOOKS_ENV];
+  const hooksFile = path.join(__dirname, '..', '..', '..', 'src', 'publicApi', 'testHooks.js');
+  afterEach(() => {
+    if (saved === undefined) delete process.env[TEST_HOOKS_ENV];
+    else process.env[TEST_HOOKS_ENV] = saved;
+    fs.rmSync(hooksFile, { force: true });
+  });
+
+  const { exports } = registerPublicApi({ subscriptions: [] } as unknown as vscode.ExtensionContext, {} as GlueDeps, () => { throw new Error('not asked'); });
+  const testApi = () => ({ ...exports, ledger: 'internal' });
+
+  it('getAPI alone without the harness: no environment, or no test hooks installed', () => {
+    delete process.env[TEST_HOOKS_ENV];
+    fs.writeFileSync(hooksFile, '');
+    assert.deepEqual(Object.keys(activationExports(exports, testApi)), ['getAPI']);
+    fs.rmSync(hooksFile);
+    process.env[TEST_HOOKS_ENV] = '1';
+    assert.deepEqual(Object.keys(activationExports(exports, testApi)), ['getAPI']);
+  });
+
+  it('the test API beside getAPI when the harness set the environment and installed the hooks', () => {
+    process.env[TEST_HOOKS_ENV] = '1';
+    fs.writeFileSync(hooksFile, '');
+    assert.deepEqual(Object.keys(activationExports(exports, testApi)).sort(), ['getAPI', 'ledger']);
+  });
+
+  it('refuses a version it does not have, saying which it has', () => {
+    assert.throws(() => exports.getAPI(2 as 1), /Agent Runs has no API version 2; it offers version 1\./);
+  });
+});
