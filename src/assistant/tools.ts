@@ -13,7 +13,7 @@ import * as vscode from 'vscode';
 import type { CreateTestGroupRequest, FollowUpRequest } from '../api/types';
 import type { NormalizedStartAgentRequest } from '../api/validate';
 import type { Deps, TestGroupsAccess } from '../run/deps';
-import { conversationOf, runState, type RunState } from '../run/common/ledger/runState';
+import { conversationOf, runState, type Run } from '../run/common/ledger/runState';
 import { DEFAULT_RUN_TEXT_BOUNDS, runAsText } from './common/format';
 import { followUpConfirmation, startConfirmation, testGroupConfirmation } from './common/prompts';
 import {
@@ -183,7 +183,7 @@ class TestGroupTool extends AgentRunsTool<GroupPlan> {
 }
 
 /** What the run's one state adds to its text: an unsettled follow-up, a stale read. */
-function stateNotes(state: RunState, pollError: string | undefined): string {
+function stateNotes(state: Run, pollError: string | undefined): string {
   const notes: string[] = [];
   if (!state.takesFollowUps) notes.push('This conversation is a code review: it takes no follow-ups.');
   if (state.followUp) {

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { Agent, AgentMessage } from '../api/types';
-import { runState, type RunRecord, type RunState } from './common/ledger/ledger';
+import { runState, type RunRecord, type Run } from './common/ledger/ledger';
 import { runSnapshot } from './common/ledger/snapshot';
 import type { Ledgers } from './ledgers';
 import type { RunSync } from './runSync';
@@ -14,7 +14,7 @@ import type { Transcripts } from './transcripts';
 
 export interface RunShown {
   readonly record: RunRecord;
-  readonly state: RunState;
+  readonly state: Run;
   /** The run in the service's shape, with the derived status (runSnapshot). */
   readonly agent: Agent;
 }

@@ -27,7 +27,7 @@
  */
 import type { AgentRunsApi } from '../api/contract';
 import type { CodeReviewStarted, StartCodeReviewRequest, SyncVersionRequest, VersionSync } from '../api/reviewTypes';
-import type { Agent, AgentRun, CreateTestGroupRequest, FollowUpAck, StartAgentRequest, TestGroupCreated } from '../api/types';
+import type { Agent, AgentStarted, CreateTestGroupRequest, FollowUpAck, StartAgentRequest, TestGroupCreated } from '../api/types';
 import type {
   AutomationRunQueued, StartTestGroupRunRequest, StartTestRunRequest, TestGroupRunStarted, TestRunStarted, UpdateTestGroupRequest,
 } from '../api/testTypes';
@@ -83,7 +83,7 @@ export interface NotConnected { readonly kind: 'notConnected' }
 /** The request failed; `mayHaveArrived`: it may have taken effect, and was recorded as uncertain. */
 export interface SendFailed { readonly kind: 'failed'; readonly error: unknown; readonly mayHaveArrived: boolean; readonly baseUrl: string }
 
-export type StartResult = { readonly kind: 'started'; readonly run: AgentRun; readonly baseUrl: string } | NotConnected | SendFailed;
+export type StartResult = { readonly kind: 'started'; readonly run: AgentStarted; readonly baseUrl: string } | NotConnected | SendFailed;
 
 export type FollowUpResult =
   | { readonly kind: 'sent'; readonly ack: FollowUpAck }

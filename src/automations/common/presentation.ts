@@ -5,7 +5,7 @@
  */
 import type { Automation, AutomationAction, AutomationTrigger } from '../../api/testTypes';
 import type { L10n } from '../../base/common/l10n';
-import { LABEL_MAX, plain, type RunPresentation } from '../../runs/common/presentation';
+import { LABEL_MAX, plain, type RowPresentation } from '../../runs/common/presentation';
 import { formatAge, formatTimestamp } from '../../base/common/time';
 
 /** The words for a trigger kind; one the service added later is shown as it sent it. */
@@ -64,7 +64,7 @@ export function canRunNow(a: Automation): boolean {
 }
 
 /** The row of one automation. */
-export function presentAutomation(a: Automation, now: number, l10n: L10n): RunPresentation {
+export function presentAutomation(a: Automation, now: number, l10n: L10n): RowPresentation {
   const label = plain(a.name ?? '', LABEL_MAX) || l10n.t('Automation {0}', plain(a.id, LABEL_MAX));
   const error = plain(a.lastRunError ?? '');
   const lastRun = a.lastRunAt === undefined ? l10n.t('never run') : l10n.t('last run {0}', formatAge(a.lastRunAt, now, l10n));

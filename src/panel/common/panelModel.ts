@@ -18,7 +18,7 @@ import {
   type ActivityView,
   type Freshness,
   type InitMessage,
-  type RunHeader,
+  type PanelHeader,
   type TranscriptInfo,
   type UpdateMessage,
   type WebviewStrings,
@@ -39,11 +39,11 @@ export interface RunView {
 const MAX_HEADER_BRANCHES = 1_000;
 
 /** Header fields for the webview: documented fields only, type-checked and length-capped. */
-export function buildHeader(agent: Agent, agentId: string): RunHeader {
-  const h: RunHeader = { agentId: cutText(agentId, 1_000) };
+export function buildHeader(agent: Agent, agentId: string): PanelHeader {
+  const h: PanelHeader = { agentId: cutText(agentId, 1_000) };
   const s = (v: unknown, max = 1_000) => (typeof v === 'string' && v.length > 0 ? cutText(v, max) : undefined);
   const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= 8.64e15 ? v : undefined);
-  const set = <K extends keyof RunHeader>(k: K, v: RunHeader[K] | undefined) => {
+  const set = <K extends keyof PanelHeader>(k: K, v: PanelHeader[K] | undefined) => {
     if (v !== undefined) {
       h[k] = v;
     }
@@ -83,7 +83,7 @@ export interface RunObserverDeps {
   isPinned?(agentId: string): boolean;
 }
 
-interface RunState {
+interface Observation {
   lifecycle: LifecycleTracker;
   /** Local time of the last observed change (new/changed message or lifecycle move). */
   lastChangeAt?: number;
@@ -94,7 +94,7 @@ interface RunState {
 
 /** Lifecycle lanes and activity of the runs shown in this session. */
 export class RunObserver {
-  private readonly runs = new Map<string, RunState>();
+  private readonly runs = new Map<string, Observation>();
 
   constructor(private readonly deps: RunObserverDeps) {}
 
@@ -102,7 +102,7 @@ export class RunObserver {
     return this.runs.has(agentId);
   }
 
-  private state(agentId: string): RunState {
+  private state(agentId: string): Observation {
     let s = this.runs.get(agentId);
     if (s) {
       this.runs.delete(agentId);

@@ -18,14 +18,14 @@ import { PROTOCOL_VERSION, MAX_ID_CHARS, MAX_PROMPT_CHARS, MAX_BRANCHES, MAX_BRA
 import { checkWireMessages, wireMessageSchema } from './wire';
 import { stringsSchema } from './webviewStrings';
 import { reviewViewSchema } from './reviewView';
-import { runHeaderSchema, lifecycleViewSchema, activityViewSchema, freshnessSchema, transcriptInfoSchema, sendStateSchema, PERMISSION_VALUES } from './viewSchemas';
+import { panelHeaderSchema, lifecycleViewSchema, activityViewSchema, freshnessSchema, transcriptInfoSchema, sendStateSchema, PERMISSION_VALUES } from './viewSchemas';
 
 export { MAX_BRANCHES, MAX_MESSAGES_PER_POST, MAX_PROMPT_CHARS, MAX_WIRE_CONTENT_CHARS, PROTOCOL_VERSION, INIT_MESSAGES, HISTORY_CHUNK } from './limits';
 export { checkWireMessage, cutText, toWireMessage, wireMessageSchema, type WireAttachment, type WireMessage } from './wire';
 export { isSafeLinkUrl, isWebUrl } from './links';
 export { STRING_KEYS, format, type StringKey, type WebviewStrings } from './webviewStrings';
 export {
-  runHeaderSchema,
+  panelHeaderSchema,
   lifecycleViewSchema,
   activityViewSchema,
   freshnessSchema,
@@ -33,7 +33,7 @@ export {
   sendStateSchema,
   PERMISSION_VALUES,
   isPermissionValue,
-  type RunHeader,
+  type PanelHeader,
   type LaneView,
   type LifecycleView,
   type ActivityView,
@@ -54,7 +54,7 @@ export const initMessageSchema = z.object({
   /** `darwin` shows Cmd instead of Ctrl in hints; only the hint text depends on it. */
   isMac: z.boolean(),
   strings: stringsSchema,
-  header: runHeaderSchema,
+  header: panelHeaderSchema,
   lifecycle: lifecycleViewSchema,
   activity: activityViewSchema,
   freshness: freshnessSchema,
@@ -73,7 +73,7 @@ export type InitMessage = z.infer<typeof initMessageSchema>;
 /** Only what changed since the last init/update. Absent fields did not change. */
 export const updateMessageSchema = z.object({
   type: z.literal('update'),
-  header: z.optional(runHeaderSchema),
+  header: z.optional(panelHeaderSchema),
   lifecycle: z.optional(lifecycleViewSchema),
   activity: z.optional(activityViewSchema),
   freshness: z.optional(freshnessSchema),

@@ -8,7 +8,7 @@ import * as z from 'zod/mini';
 import { PERMISSIONS } from '../../api/types';
 import { MAX_WIRE_CONTENT_CHARS, MAX_SHORT_CHARS, MAX_ID_CHARS, MAX_PROMPT_CHARS, MAX_BRANCHES, MAX_BRANCH_CHARS, MAX_STRING_CHARS, str, optStr, timestamp, count } from './limits';
 
-export const runHeaderSchema = z.object({
+export const panelHeaderSchema = z.object({
   agentId: str(MAX_ID_CHARS),
   status: optStr(MAX_SHORT_CHARS),
   kind: optStr(MAX_SHORT_CHARS),
@@ -29,7 +29,7 @@ export const runHeaderSchema = z.object({
   /** The conversation takes no follow-ups: the page offers no composer (the same rule). */
   noFollowUps: z.optional(z.literal(true)),
 });
-export type RunHeader = z.infer<typeof runHeaderSchema>;
+export type PanelHeader = z.infer<typeof panelHeaderSchema>;
 
 const laneSchema = z.object({
   /** The state now, when the service reported one. */

@@ -5,7 +5,7 @@
  */
 import type { CodeReviewListItem, CodeReviewLists } from '../../api/reviewTypes';
 import type { L10n } from '../../base/common/l10n';
-import { LABEL_MAX, plain, type IconSpec, type RunPresentation } from '../../runs/common/presentation';
+import { LABEL_MAX, plain, type IconSpec, type RowPresentation } from '../../runs/common/presentation';
 import { formatAge, formatTimestamp } from '../../base/common/time';
 import { reviewKey } from './identity';
 
@@ -121,7 +121,7 @@ export function reviewIcon(r: CodeReviewListItem): IconSpec {
  * `reviewId`: the review's ID when known here (from the list, or a review started or tracked
  * here); without it the row says it cannot be opened here.
  */
-export function presentReview(r: CodeReviewListItem, now: number, l10n: L10n, reviewId: string | undefined = r.id): RunPresentation {
+export function presentReview(r: CodeReviewListItem, now: number, l10n: L10n, reviewId: string | undefined = r.id): RowPresentation {
   const phase = conversationPhase(r);
   const parts: string[] = [];
   if (reviewId === undefined) {

@@ -28,7 +28,7 @@ export interface IconSpec {
   color?: string;
 }
 
-export interface RunPresentation {
+export interface RowPresentation {
   label: string;
   description: string;
   icon: IconSpec;
@@ -40,7 +40,7 @@ export interface RunPresentation {
 }
 
 /** A run's row: the description short, so a narrow side bar shows the label (the run's title) whole. */
-export interface RunRowPresentation extends RunPresentation {
+export interface RunRowPresentation extends RowPresentation {
   /** The status in words, for screen readers and picks (on the row, the icon says it). */
   status: string;
 }

@@ -87,7 +87,7 @@ export function conversationOf(r: { readonly kind?: string; readonly reviewId?: 
 
 export type RunOutcome = 'completed' | 'error' | 'ended';
 
-export interface RunState extends Conversation {
+export interface Run extends Conversation {
   /** The status every surface shows. */
   readonly status: RunStatus;
   /** Over, and no acknowledged follow-up unsettled: not polled, not counted active, announced once. */
@@ -108,7 +108,7 @@ export function openActs(r: Pick<RunFacts, 'acts'>): FollowUpAct[] {
 }
 
 /** The one derivation of a run's state from its record. */
-export function runState(r: RunFacts): RunState {
+export function runState(r: RunFacts): Run {
   const conversation = conversationOf(r);
   const open = openActs(r);
   const newest = open[open.length - 1];
