@@ -84,7 +84,7 @@ class ReadRunTool extends AgentRunsTool<{ agentId: string; maxMessages: number }
       const shown = this.deps.runs.get(c.agentId);
       if (shown) {
         const history = await this.deps.runs.messages(c.agentId);
-        return runAsText({ ...shown.agent, history: [...history] }, bounds) + stateNotes(shown.state, shown.record.pollError);
+        return runAsText({ ...shown.run, agentId: c.agentId, history: [...history] }, bounds) + stateNotes(shown.run, shown.record.pollError);
       }
     }
     const client = await clientOrRefuse(this.deps);
@@ -97,7 +97,7 @@ class FollowUpTool extends AgentRunsTool<{ agentId: string; request: FollowUpReq
   protected check(input: Input): { agentId: string; request: FollowUpRequest } {
     const agentId = this.validated(() => this.deps.api().validateAgentId(input.agentId));
     // A listed run that takes no follow-ups: refused before the person is asked to confirm.
-    if (this.deps.runs.get(agentId)?.state.takesFollowUps === false) throw new Refusal(noFollowUpsReason(vscode.l10n));
+    if (this.deps.runs.get(agentId)?.run.takesFollowUps === false) throw new Refusal(noFollowUpsReason(vscode.l10n));
     const { agentId: _id, ...body } = input;
     return { agentId, request: this.validated(() => this.deps.api().validateFollowUpRequest(body)) };
   }
@@ -125,7 +125,7 @@ class FollowUpTool extends AgentRunsTool<{ agentId: string; request: FollowUpReq
       case 'failed':
         if (!result.mayHaveArrived) {
           // A 409 says which refusal it was (by the answer, else by the run's kind).
-          const conflict = followUpConflict(result.error, this.deps.runs.get(c.agentId)?.state ?? (read ? conversationOf(read) : undefined), vscode.l10n);
+          const conflict = followUpConflict(result.error, this.deps.runs.get(c.agentId)?.run ?? (read ? conversationOf(read) : undefined), vscode.l10n);
           throw conflict ? new Refusal(conflict.message) : result.error;
         }
         return vscode.l10n.t('Not confirmed: {0} The follow-up may have reached run {1}. Do not send it again: the run is read to see whether it arrived (use the {2} tool).', failureText(this.deps, result.error), c.agentId, TOOL_READ);
