@@ -17,7 +17,7 @@ import * as vscode from 'vscode';
 import type { Deps } from '../run/deps';
 import { progressMarkdown, escapeMarkdown, statusWord, type ProgressState } from './common/format';
 import { conversationOf, runState } from '../run/common/ledger/runState';
-import { followUpConflict, noFollowUpsReason, startConflict } from '../runs/common/refusals';
+import { followUpConflict, noFollowUpsReason, startConflict } from '../run/common/refusals';
 import { splitRunAndText } from './common/runWords';
 import { clientOrRefuse, failureText, modelsOffered, setting, notConnectedText } from './common';
 import { reviews } from './reviewChat';

@@ -12,7 +12,7 @@ import type { StartCodeReviewRequest } from '../api/reviewTypes';
 import { servesPath } from '../api/types';
 import { codeReviewConfirmation } from './common/prompts';
 import { TOOL_READ } from './common/schemas';
-import { startConflict } from '../runs/common/refusals';
+import { startConflict } from '../run/common/refusals';
 import { Refusal, clientOrRefuse, failureText, notConnectedText } from './common';
 import { AgentRunsTool, prepared, type Input } from './toolBase';
 

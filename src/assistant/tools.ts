@@ -20,7 +20,7 @@ import {
   TOOL_FOLLOW_UP, TOOL_LIST_REVIEWS, TOOL_LIST_TESTS, TOOL_READ, TOOL_READ_REVIEW, TOOL_READ_TEST_RUN, TOOL_RUN_AUTOMATION, TOOL_RUN_TEST,
   TOOL_START, TOOL_START_REVIEW, TOOL_TEST_GROUP, type ToolName,
 } from './common/schemas';
-import { followUpConflict, noFollowUpsReason, startConflict } from '../runs/common/refusals';
+import { followUpConflict, noFollowUpsReason, startConflict } from '../run/common/refusals';
 import { Refusal, clientOrRefuse, failureText, notConnectedText, setting } from './common';
 import { AgentRunsTool, prepared, type Input } from './toolBase';
 import { StartCodeReviewTool } from './startReviewTool';

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import { describeError } from '../connection/showApiError';
 import { runState } from './common/ledger/runState';
-import { followUpConflict } from '../runs/common/refusals';
+import { followUpConflict } from './common/refusals';
 import { describeFollowUpFailure, type FollowUpFailureAction, type FollowUpInput, type FollowUpSends } from './followUpSends';
 import type { GlueDeps } from './glueDeps';
 import type { Ledgers } from './ledgers';

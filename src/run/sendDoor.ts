@@ -38,7 +38,7 @@ import type { L10n } from '../base/common/l10n';
 import type { RunLedger } from './common/ledger/ledger';
 import { conversationOf, runState } from './common/ledger/runState';
 import type { Poller } from './common/polling/poller';
-import type { FollowUpInput, FollowUpSends, SendState } from './followUpSends';
+import type { FollowUpInput, FollowUpSends, PendingSend } from './followUpSends';
 import type * as SendPosts from './sendPosts';
 import type { UnconfirmedStarts } from './unconfirmedStarts';
 
@@ -88,7 +88,7 @@ export type StartResult = { readonly kind: 'started'; readonly run: AgentStarted
 export type FollowUpResult =
   | { readonly kind: 'sent'; readonly ack: FollowUpAck }
   /** Another send of this run is under way or may have arrived: nothing was sent. */
-  | { readonly kind: 'busy'; readonly send: SendState }
+  | { readonly kind: 'busy'; readonly send: PendingSend }
   /** The run's conversation takes no follow-ups (a code review's): nothing was sent. */
   | { readonly kind: 'noFollowUps' }
   | NotConnected

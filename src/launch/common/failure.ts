@@ -9,7 +9,7 @@ import { redactSecrets, sanitizeServerText } from '../../api/sanitize';
 export { unauthorizedReport } from '../../connection/common/unauthorizedReport';
 import type { L10n } from '../../base/common/l10n';
 import { providerHint } from './models';
-import { startConflict } from '../../runs/common/refusals';
+import { startConflict } from '../../run/common/refusals';
 import type { RefusedValue } from './form';
 
 export type FailureActionId =

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { whyNoClient } from '../../connection/common/whyNoClient';
-import { noFollowUpsText } from '../../runs/common/refusals';
+import { noFollowUpsText } from '../../run/common/refusals';
 import { followUpFailure } from '../../run/followUp';
 import type { GlueDeps } from '../../run/glueDeps';
 import type { SendFailed } from '../../run/sendDoor';

@@ -107,8 +107,10 @@ export class PanelHost extends Disposable implements RunPanelHost {
     }
   }
 
+  /** The run's pending send in the page's wire shape (the run machinery knows no page). */
   getSendState(agentId: string): SendState | undefined {
-    return this.d.sends.get(agentId);
+    const send = this.d.sends.get(agentId);
+    return send ? { state: send.state, prompt: send.prompt, since: send.since } : undefined;
   }
 
   /** The text an `uncertain` follow-up sent, for the person's deliberate resend. */

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { exportLabels as labelsIn, type ExportLabels } from '../../run/common/export/export';
 import type { WebviewStrings } from '../common/protocol';
-import { noFollowUpsText } from '../../runs/common/refusals';
+import { noFollowUpsText } from '../../run/common/refusals';
 
 const P = '{0}';
 

@@ -10,7 +10,7 @@ import { describeStartFailure } from '../../../src/launch/common/failure';
 import { emptyForm } from '../../../src/launch/common/form';
 import { submitLaunch, type ExternalAction, type SubmitEnv, type SubmitUi } from '../../../src/launch/common/submit';
 import { plainL10n } from '../../../src/base/common/l10n';
-import { followUpConflict } from '../../../src/runs/common/refusals';
+import { followUpConflict } from '../../../src/run/common/refusals';
 import { FollowUpSends } from '../../../src/run/followUpSends';
 import { SendDoor } from '../../../src/run/sendDoor';
 import * as sendPosts from '../../../src/run/sendPosts';
