@@ -35,7 +35,7 @@ export interface FollowUpFailureText {
 
 /**
  * The person's failure text and offers for a failed outcome. A 409 says which refusal it was
- * (runs/common/refusals.ts, by the answer, else by the run's kind): at the workspace's limit the
+ * (run/common/refusals.ts, by the answer, else by the run's kind): at the workspace's limit the
  * Runs view shows the active runs and the text is kept to send again; a conversation that takes
  * no follow-ups needs a new run.
  */

@@ -2,7 +2,7 @@
  * Sending the code review form: `POST /code-reviews` once (through the send door), then only
  * what the person clicks, with the launch form's failure messages and buttons
  * (launch/common/failure.ts, `handleStartFailure`): a 409 at the workspace's concurrent-agent
- * limit is a refusal in the words of runs/common/refusals.ts, a send that may have arrived is "may
+ * limit is a refusal in the words of run/common/refusals.ts, a send that may have arrived is "may
  * have started" and is never sent again on its own, and every failure keeps the form. Pure: the
  * vscode side supplies the environment and the person.
  */
