@@ -15,6 +15,7 @@ export interface KeyValueStore {
 
 export type RunSource = 'started' | 'tracked';
 
+/** What the ledger stores: the reads' evidence plus its bookkeeping (acts, unread, errors); surfaces read `Run` (runState.ts). */
 export interface RunRecord {
   agentId: string;
   source: RunSource;
