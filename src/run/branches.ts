@@ -15,7 +15,7 @@ import {
 import { followSync, syncFailureText } from './common/branches/sync';
 import type { MementoLike } from '../base/common/serialStore';
 import { uncertainText } from './common/sends/uncertainText';
-import { branchKey, isLive, reviveBranch } from '../serviceTests/common/start';
+import { branchKey, isLive, reviveBranch } from './common/branches/known';
 import type { Deps } from './deps';
 
 const l10n = vscode.l10n;

@@ -13,19 +13,8 @@ import { refusalWords } from '../../automations/common/outcome';
 import type { L10n } from '../../base/common/l10n';
 import { orderSteps, stepLabel, stepOutcome } from './outcomes';
 
-/** The global-state key of the branch a person runs an app's tests on (the contract's). */
-export function branchKey(baseUrl: string, appId: string): string {
-  return `agentRuns.testBranch.v1:${baseUrl}:${appId}`;
-}
-
-export function reviveBranch(value: unknown): string | undefined {
-  return typeof value === 'string' && value.trim() !== '' && value.length <= 200 ? value.trim() : undefined;
-}
-
-/** The live app rather than a branch. */
-export function isLive(branch: string): boolean {
-  return branch.trim().toLowerCase() === 'live';
-}
+// The remembered test branch is one of the branches the run model knows (run/common/branches/known.ts).
+export { branchKey, isLive, reviveBranch } from '../../run/common/branches/known';
 
 export interface FailedStart {
   readonly error: unknown;
