@@ -31,6 +31,7 @@ import { forPosting, STRING_KEYS, type InitMessage, type UpdateMessage, type Web
 import { Transcript } from '../src/run/common/transcript/transcript';
 import { sharedBrowser } from '../test/support/browser';
 import { registerCleanup } from '../test/support/processes';
+import { runOf } from '../test/support/runOf';
 import { serveWebview, type WebviewServer } from '../test/support/webviewPage';
 import type { Build } from './build';
 import { benchMessage, benchMessages } from './fixtures';
@@ -105,7 +106,8 @@ export function conversation(count: number, appends: number): Conversation {
   };
   const transcript = new Transcript({ maxMessages: count + appends + 1, maxTotalChars: Number.MAX_SAFE_INTEGER });
   transcript.merge(history);
-  const getRun = () => ({ agent });
+  const run = runOf(agent);
+  const getRun = () => ({ run });
   const observer = new RunObserver({ getRun, transcript: () => transcript, now: () => Date.now() });
   observer.observe(agentId);
   const session = new PanelSession(agentId, {

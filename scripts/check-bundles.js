@@ -72,7 +72,7 @@ const STATELESS = {
   'src/run/common/ledger/record.ts': 'the record type and pure helpers',
   'src/run/common/ledger/runState.ts':
     'pure derivations of a run\'s state from its record; actId\'s counter only adds to a time and random part, so an ID stays unique from any bundle',
-  'src/run/common/ledger/snapshot.ts': 'one pure function (a record as the service\'s Agent shape)',
+  'src/run/common/firstWords.ts': 'one pure function (the first words of a prompt)',
   'src/connection/common/describeNoClient.ts': 'one pure function of a connection state',
   'src/runs/common/nodes.ts': 'pure tree-node model functions',
   'src/runs/common/presentation.ts': 'pure labels and descriptions of a run',

@@ -9,13 +9,13 @@ import type { AgentRunsApi, ClientOptions, GetAgentOptions, RequestLogEntry, Req
 import { httpError, parseRetryAfter, transportError, type FailureContext } from './describe';
 import { ApiError } from './errors';
 import {
-  parseAgent, parseAgentRun, parseFollowUpAck, parseTestGroupCreated,
+  parseAgent, parseAgentStarted, parseFollowUpAck, parseTestGroupCreated,
 } from './parse';
 import { reviewCalls } from './reviewCalls';
 import { testCalls } from './testCalls';
 import { oneLine, sanitizeServerText } from './sanitize';
 import { extractSchemaInfo } from './schemaInfo';
-import type { Agent as AgentData, AgentRun, FollowUpAck, ServiceSchemaInfo, TestGroupCreated } from './types';
+import type { Agent as AgentData, AgentStarted, FollowUpAck, ServiceSchemaInfo, TestGroupCreated } from './types';
 import {
   createTransport, header, MAX_RESPONSE_BYTES, newWriteWatch, readBody, send, wasWritten, type Transport,
 } from './transport';
@@ -294,10 +294,10 @@ export function createClient(options: ClientOptions): AgentRunsApi {
   const api: AgentRunsApi = {
     baseUrl,
 
-    async startAgent(req, opts?: RequestOptions): Promise<AgentRun> {
+    async startAgent(req, opts?: RequestOptions): Promise<AgentStarted> {
       const body = validateStartAgentRequest(req);
       const json = await call({ method: 'POST', path: '/agents', body, signal: opts?.signal, userEmail: body.userEmail, model: body.model });
-      return parsed('POST', '/agents', json, parseAgentRun);
+      return parsed('POST', '/agents', json, parseAgentStarted);
     },
 
     async getAgent(agentId, opts?: GetAgentOptions): Promise<AgentData> {

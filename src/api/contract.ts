@@ -4,7 +4,7 @@ import type {
 } from './reviewTypes';
 import type { ServiceTestCalls } from './testTypes';
 import type {
-  Agent, AgentRun, CreateTestGroupRequest, FollowUpAck, FollowUpRequest,
+  Agent, AgentStarted, CreateTestGroupRequest, FollowUpAck, FollowUpRequest,
   ServiceSchemaInfo, StartAgentRequest, TestGroupCreated,
 } from './types';
 
@@ -74,7 +74,7 @@ export interface ClientOptions {
 /** The service's endpoints (beyond the reference's only where the served schema lists them); every method rejects only with `ApiError`. */
 export interface AgentRunsApi extends ServiceTestCalls {
   readonly baseUrl: string;
-  startAgent(request: StartAgentRequest, options?: RequestOptions): Promise<AgentRun>;
+  startAgent(request: StartAgentRequest, options?: RequestOptions): Promise<AgentStarted>;
   getAgent(agentId: string, options?: GetAgentOptions): Promise<Agent>;
   sendFollowUp(agentId: string, request: FollowUpRequest, options?: RequestOptions): Promise<FollowUpAck>;
   createTestGroup(request: CreateTestGroupRequest, options?: RequestOptions): Promise<TestGroupCreated>;

@@ -14,7 +14,7 @@ export {
   isEmailAddress, isHttpUrl, type ValidateOptions, type NormalizedStartAgentRequest,
 } from './validate';
 export {
-  parseAgent, parseAgentRun, parseFollowUpAck, parseTestGroupCreated, parseCompletionWebhookPayload,
+  parseAgent, parseAgentStarted, parseFollowUpAck, parseTestGroupCreated, parseCompletionWebhookPayload,
   parseServiceSchemaInfo,
 } from './parse';
 export { parseCodeReviewLists, parseCodeReviewDetail, parseCodeReviewStarted, parseVersionPage, parseVersionSync } from './parseReviews';

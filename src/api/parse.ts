@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import { ApiError } from './errors';
 import { attachmentsOf, toolParametersOf } from './json';
 import type {
-  Agent, AgentLifecycle, AgentMessage, AgentRun, CompletionWebhookPayload, FollowUpAck,
+  Agent, AgentLifecycle, AgentMessage, AgentStarted, CompletionWebhookPayload, FollowUpAck,
   ServiceSchemaInfo, TestGroupCreated,
 } from './types';
 
@@ -123,7 +123,7 @@ const agentRunSchema = z.pipe(
     createdAt: optNumber,
   }),
   // The reference says a started run is `queued`; a response without a status is taken at its word.
-  z.transform((r): AgentRun => compact({ ...r, status: r.status ?? 'queued' })),
+  z.transform((r): AgentStarted => compact({ ...r, status: r.status ?? 'queued' })),
 );
 
 const followUpAckSchema = z.pipe(
@@ -170,7 +170,7 @@ export function parseAgent(json: unknown): Agent {
 }
 
 /** Parses a `POST /agents` response. */
-export function parseAgentRun(json: unknown): AgentRun {
+export function parseAgentStarted(json: unknown): AgentStarted {
   return run(agentRunSchema, json, 'start response');
 }
 

@@ -80,7 +80,7 @@ export interface CreateTestGroupRequest {
 // ---------------------------------------------------------------- responses
 
 /** Response of `POST /agents`. */
-export interface AgentRun {
+export interface AgentStarted {
   agentId: string;
   kind?: string;
   status: RunStatus;

@@ -69,19 +69,19 @@ async function follow(deps: Deps, agentId: string, stream: vscode.ChatResponseSt
       return;
     }
     const history = await deps.runs.messages(agentId);
-    const out = progressMarkdown({ ...shown.agent, history: [...history] }, state, bounds, vscode.l10n);
+    const out = progressMarkdown({ ...shown.run, agentId, history: [...history] }, state, bounds, vscode.l10n);
     state = out.state;
     for (const part of out.parts) {
       if (parts >= opts.maxParts) break;
       stream.markdown(`${part}\n\n`);
       parts += 1;
     }
-    if (shown.state.finished) return;
+    if (shown.run.finished) return;
     if (parts >= opts.maxParts || Date.now() - started >= opts.maxMs) {
-      stream.markdown(`${escapeMarkdown(vscode.l10n.t('Still {0}; stopped following here. The Agent Runs view keeps following the run.', statusWord(shown.state.status, vscode.l10n)))}\n\n`);
+      stream.markdown(`${escapeMarkdown(vscode.l10n.t('Still {0}; stopped following here. The Agent Runs view keeps following the run.', statusWord(shown.run.status, vscode.l10n)))}\n\n`);
       return;
     }
-    stream.progress(vscode.l10n.t('Run {0} is {1}…', agentId, statusWord(shown.state.status, vscode.l10n)));
+    stream.progress(vscode.l10n.t('Run {0} is {1}…', agentId, statusWord(shown.run.status, vscode.l10n)));
     await sleep(opts.intervalMs, token);
   }
 }
@@ -140,7 +140,7 @@ async function status(deps: Deps, request: vscode.ChatRequest, stream: vscode.Ch
   const listed = deps.runs.get(id);
   if (listed) {
     stream.markdown(`${escapeMarkdown(vscode.l10n.t('Run {0}', id))}\n\n`);
-    buttons(stream, id, listed.state.takesFollowUps);
+    buttons(stream, id, listed.run.takesFollowUps);
     await follow(deps, id, stream, token, opts);
     return;
   }
@@ -189,7 +189,7 @@ async function followUp(deps: Deps, request: vscode.ChatRequest, stream: vscode.
         return;
       }
       // A 409 says which refusal it was (by the answer, else by the run's kind); nothing was sent.
-      const conflict = followUpConflict(result.error, deps.runs.get(id)?.state ?? (read ? conversationOf(read) : undefined), vscode.l10n);
+      const conflict = followUpConflict(result.error, deps.runs.get(id)?.run ?? (read ? conversationOf(read) : undefined), vscode.l10n);
       if (!conflict) throw result.error;
       stream.markdown(escapeMarkdown(vscode.l10n.t('Not done: {0}', conflict.message)));
       if (conflict.cause === 'concurrency') stream.button({ command: 'agentRuns.runs.focus', title: vscode.l10n.t('Show Runs') });

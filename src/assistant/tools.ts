@@ -13,7 +13,7 @@ import * as vscode from 'vscode';
 import type { CreateTestGroupRequest, FollowUpRequest } from '../api/types';
 import type { NormalizedStartAgentRequest } from '../api/validate';
 import type { Deps, TestGroupsAccess } from '../run/deps';
-import { conversationOf, runState, type RunState } from '../run/common/ledger/runState';
+import { conversationOf, runState, type Run } from '../run/common/ledger/runState';
 import { DEFAULT_RUN_TEXT_BOUNDS, runAsText } from './common/format';
 import { followUpConfirmation, startConfirmation, testGroupConfirmation } from './common/prompts';
 import {
@@ -84,7 +84,7 @@ class ReadRunTool extends AgentRunsTool<{ agentId: string; maxMessages: number }
       const shown = this.deps.runs.get(c.agentId);
       if (shown) {
         const history = await this.deps.runs.messages(c.agentId);
-        return runAsText({ ...shown.agent, history: [...history] }, bounds) + stateNotes(shown.state, shown.record.pollError);
+        return runAsText({ ...shown.run, agentId: c.agentId, history: [...history] }, bounds) + stateNotes(shown.run, shown.record.pollError);
       }
     }
     const client = await clientOrRefuse(this.deps);
@@ -97,7 +97,7 @@ class FollowUpTool extends AgentRunsTool<{ agentId: string; request: FollowUpReq
   protected check(input: Input): { agentId: string; request: FollowUpRequest } {
     const agentId = this.validated(() => this.deps.api().validateAgentId(input.agentId));
     // A listed run that takes no follow-ups: refused before the person is asked to confirm.
-    if (this.deps.runs.get(agentId)?.state.takesFollowUps === false) throw new Refusal(noFollowUpsReason(vscode.l10n));
+    if (this.deps.runs.get(agentId)?.run.takesFollowUps === false) throw new Refusal(noFollowUpsReason(vscode.l10n));
     const { agentId: _id, ...body } = input;
     return { agentId, request: this.validated(() => this.deps.api().validateFollowUpRequest(body)) };
   }
@@ -125,7 +125,7 @@ class FollowUpTool extends AgentRunsTool<{ agentId: string; request: FollowUpReq
       case 'failed':
         if (!result.mayHaveArrived) {
           // A 409 says which refusal it was (by the answer, else by the run's kind).
-          const conflict = followUpConflict(result.error, this.deps.runs.get(c.agentId)?.state ?? (read ? conversationOf(read) : undefined), vscode.l10n);
+          const conflict = followUpConflict(result.error, this.deps.runs.get(c.agentId)?.run ?? (read ? conversationOf(read) : undefined), vscode.l10n);
           throw conflict ? new Refusal(conflict.message) : result.error;
         }
         return vscode.l10n.t('Not confirmed: {0} The follow-up may have reached run {1}. Do not send it again: the run is read to see whether it arrived (use the {2} tool).', failureText(this.deps, result.error), c.agentId, TOOL_READ);
@@ -183,7 +183,7 @@ class TestGroupTool extends AgentRunsTool<GroupPlan> {
 }
 
 /** What the run's one state adds to its text: an unsettled follow-up, a stale read. */
-function stateNotes(state: RunState, pollError: string | undefined): string {
+function stateNotes(state: Run, pollError: string | undefined): string {
   const notes: string[] = [];
   if (!state.takesFollowUps) notes.push('This conversation is a code review: it takes no follow-ups.');
   if (state.followUp) {

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { runOwnCommand } from '../connection/ownCommands';
 import type { AgentRunsApi } from '../api/contract';
-import type { AgentRun, StartAgentRequest } from '../api/types';
+import type { AgentStarted, StartAgentRequest } from '../api/types';
 import type { Deps } from '../run/deps';
 import {
   addRefusal, emptyForm, firstProblem, formFromRecord, hasTypedContent, promptPreview, reviveForm,
@@ -195,7 +195,7 @@ export class LaunchController implements vscode.Disposable {
   }
 
   /** The send door has listed and is following the run; what is left is the form's own bookkeeping. */
-  private async onStarted(run: AgentRun, request: StartAgentRequest, baseUrl: string): Promise<void> {
+  private async onStarted(run: AgentStarted, request: StartAgentRequest, baseUrl: string): Promise<void> {
     const recentKey = recentAppsKey(baseUrl);
     await this.globalState.update(recentKey, pushRecent(reviveIdList(this.globalState.get(recentKey)), request.appId, MAX_RECENT_APPS));
     await this.globalState.update(LAST_MODEL_KEY, request.model);

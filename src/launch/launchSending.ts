@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { runOwnCommand } from '../connection/ownCommands';
 import { ApiError, isApiError } from '../api/errors';
 import type { AgentRunsApi } from '../api/contract';
-import type { AgentRun, StartAgentRequest } from '../api/types';
+import type { AgentStarted, StartAgentRequest } from '../api/types';
 import { validateStartAgentRequest } from '../api/validate';
 import type { Deps } from '../run/deps';
 import { unauthorizedReport, type FailureActionId, type StartFailure } from './common/failure';
@@ -41,7 +41,7 @@ export function launchSubmitEnv(deps: Deps, c: SendingContext): { env: SubmitEnv
     // "may have been created" doubt as a timeout, so it is not offered.
     start: (request) => Promise.resolve(vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: l10n.t('Starting agent run on {0}…', request.appId) },
-      async (): Promise<AgentRun> => {
+      async (): Promise<AgentStarted> => {
         let client: AgentRunsApi;
         try {
           client = await currentClient(deps);
@@ -69,7 +69,7 @@ export function launchSubmitEnv(deps: Deps, c: SendingContext): { env: SubmitEnv
 }
 
 /** One `POST /agents` through the send door; a failure is thrown for the form to word. */
-async function startOnce(deps: Deps, client: AgentRunsApi, request: StartAgentRequest): Promise<AgentRun> {
+async function startOnce(deps: Deps, client: AgentRunsApi, request: StartAgentRequest): Promise<AgentStarted> {
   const result = await deps.door.start(request, { from: 'launch form', client });
   if (result.kind === 'started') return result.run;
   const err = result.kind === 'failed'

@@ -125,7 +125,7 @@ export class PublicApiV1 implements V1.AgentRunsApi, vscode.Disposable {
     try {
       const api = deps.api();
       const id = api.validateAgentId(agentId);
-      if (deps.runs.get(id)?.state.takesFollowUps === false) return refused(noFollowUps());
+      if (deps.runs.get(id)?.run.takesFollowUps === false) return refused(noFollowUps());
       const checked = api.validateFollowUpRequest({ prompt: input.prompt, permission: input.permission, permittedBranches: input.permittedBranches });
       const client = await deps.getClient({ quiet: true });
       if (!client) return refused(describeNoClient(deps.connection(), vscode.l10n));

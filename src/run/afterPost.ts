@@ -5,14 +5,14 @@
  * follow-up, chat and tools, a code review's start) comes through here.
  */
 import type { CodeReviewStarted, StartCodeReviewRequest } from '../api/reviewTypes';
-import type { AgentRun, FollowUpAck, StartAgentRequest } from '../api/types';
+import type { AgentStarted, FollowUpAck, StartAgentRequest } from '../api/types';
 import type { FollowUpBaseline, RunLedger, RunSource } from './common/ledger/ledger';
 import type { Poller } from './common/polling/poller';
 
 export type AfterPost =
   | {
       kind: 'start';
-      run: AgentRun;
+      run: AgentStarted;
       request: StartAgentRequest;
       /** How the run entered the list; `started` unless a caller says otherwise. */
       source?: RunSource;

@@ -16,9 +16,18 @@ import { isApiError, mayHaveArrived } from '../api/errors';
 import type { L10n } from '../base/common/l10n';
 import { isPermission, type AgentMessage, type FollowUpAck, type Permission } from '../api/types';
 import { Emitter, type Event } from '../base/common/events';
-import type { SendState } from '../panel/common/protocol';
 
-export type { SendState };
+/**
+ * A follow-up being sent, or that may have been sent. `sending`: the POST is under way.
+ * `uncertain`: it may have reached the service but no answer came (timeout, cut connection,
+ * reload mid-send); a read clears it once the prompt shows in the history. Absent: idle.
+ */
+export interface PendingSend {
+  state: 'sending' | 'uncertain';
+  prompt: string;
+  /** When the send started (Unix ms). */
+  since: number;
+}
 
 /** The part of `vscode.Memento` used here. */
 export interface SendMemento {
@@ -44,7 +53,7 @@ export interface FollowUpInput {
   permittedBranches?: string[];
 }
 
-interface StoredSend extends SendState {
+interface StoredSend extends PendingSend {
   since: number;
   permission?: FollowUpInput['permission'];
   permittedBranches?: string[];
@@ -71,7 +80,7 @@ export interface FoundSend {
 export type SendOutcome =
   | { kind: 'sent'; ack: FollowUpAck }
   /** Another send of this run is under way or may have arrived: nothing was sent. */
-  | { kind: 'busy'; send: SendState }
+  | { kind: 'busy'; send: PendingSend }
   /** `mayHaveArrived`: the run keeps an `uncertain` send; otherwise the run is free again. */
   | { kind: 'failed'; error: unknown; mayHaveArrived: boolean };
 
@@ -110,7 +119,7 @@ export class FollowUpSends {
     }
   }
 
-  get(agentId: string): SendState | undefined {
+  get(agentId: string): PendingSend | undefined {
     const s = this.sends.get(agentId);
     return s ? { state: s.state, prompt: s.prompt, since: s.since } : undefined;
   }

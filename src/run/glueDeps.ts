@@ -7,7 +7,6 @@
 import type { Deps } from './deps';
 import type { Drafts } from './drafts';
 import type { FollowUpSends } from './followUpSends';
-import type { RunsView } from '../runs/runsView';
 import type { RunSync } from './runSync';
 import type { Transcripts } from './transcripts';
 
@@ -17,7 +16,8 @@ export interface GlueDeps extends Deps {
   /** Reads again whether a token is stored for the base URL (one set or cleared meanwhile). */
   refreshSignedIn(): Promise<void>;
   readonly sync: RunSync;
-  readonly view: RunsView;
+  /** The Runs view (src/runs implements it): shows a run, or reads every row again. */
+  readonly view: { reveal(agentId: string, options?: { select?: boolean }): Promise<void>; readonly provider: { refreshAll(): void } };
   readonly drafts: Drafts;
   /** Follow-ups being sent or that may have arrived, per run: the one lock every send path asks. */
   readonly sends: FollowUpSends;

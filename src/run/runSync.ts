@@ -12,10 +12,9 @@ import type { Agent } from '../api/types';
 import { Poller, type PollerSettings } from './common/polling/poller';
 import { RunReader, applyRead, type ReadClient } from './common/polling/runReads';
 import { loadHistoryWindows } from './loadWindows';
-import { isFinishedRun, type LedgerChange } from './common/ledger/ledger';
+import { isFinishedRun, type LedgerChange, type RunRecord } from './common/ledger/ledger';
 import type { Connection } from '../connection/connection';
 import type { UnauthorizedGate } from '../connection/unauthorizedGate';
-import type { RunAlerts } from '../runs/alerts';
 import { Disposable } from '../base/common/disposable';
 import type { Ledgers } from './ledgers';
 import type { Transcripts } from './transcripts';
@@ -25,7 +24,8 @@ export interface RunSyncOptions {
   connection: Connection;
   gate: UnauthorizedGate;
   transcripts: Transcripts;
-  alerts: RunAlerts;
+  /** Announces a run that finished (src/runs/alerts.ts). */
+  alerts: { runFinished(run: RunRecord): void };
   log: vscode.LogOutputChannel;
   /** Whether the user is looking at the run right now (its panel is visible). */
   isViewing(agentId: string): boolean;

@@ -5,22 +5,14 @@
  * stale-read rule and the follow-up evidence apply to it like to any poll.
  */
 import * as vscode from 'vscode';
-import type { Agent, AgentMessage } from '../api/types';
-import { runState, type RunRecord, type RunState } from './common/ledger/ledger';
-import { runSnapshot } from './common/ledger/snapshot';
+import type { AgentMessage } from '../api/types';
+import { runState, type RunRecord, type Run } from './common/ledger/ledger';
 import type { Ledgers } from './ledgers';
 import type { RunSync } from './runSync';
 import type { Transcripts } from './transcripts';
 
-export interface RunShown {
-  readonly record: RunRecord;
-  readonly state: RunState;
-  /** The run in the service's shape, with the derived status (runSnapshot). */
-  readonly agent: Agent;
-}
-
 export interface RunsAccess {
-  get(agentId: string): RunShown | undefined;
+  get(agentId: string): { readonly record: RunRecord; readonly run: Run } | undefined;
   /** The run's messages as the transcript holds them (the saved one is loaded first). */
   messages(agentId: string): Promise<readonly AgentMessage[]>;
   /** One read now, through the poller (never rejects; a failure marks the run stale). */
@@ -37,7 +29,7 @@ export function runsAccess(ledgers: Ledgers, transcripts: Transcripts, sync: Run
   return {
     get(agentId) {
       const record = ledgers.current.get(agentId);
-      return record ? { record, state: runState(record), agent: runSnapshot(record) } : undefined;
+      return record ? { record, run: runState(record) } : undefined;
     },
     async messages(agentId) {
       if (!transcripts.isLoaded(agentId)) {

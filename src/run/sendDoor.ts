@@ -27,7 +27,7 @@
  */
 import type { AgentRunsApi } from '../api/contract';
 import type { CodeReviewStarted, StartCodeReviewRequest, SyncVersionRequest, VersionSync } from '../api/reviewTypes';
-import type { Agent, AgentRun, CreateTestGroupRequest, FollowUpAck, StartAgentRequest, TestGroupCreated } from '../api/types';
+import type { Agent, AgentStarted, CreateTestGroupRequest, FollowUpAck, StartAgentRequest, TestGroupCreated } from '../api/types';
 import type {
   AutomationRunQueued, StartTestGroupRunRequest, StartTestRunRequest, TestGroupRunStarted, TestRunStarted, UpdateTestGroupRequest,
 } from '../api/testTypes';
@@ -38,7 +38,7 @@ import type { L10n } from '../base/common/l10n';
 import type { RunLedger } from './common/ledger/ledger';
 import { conversationOf, runState } from './common/ledger/runState';
 import type { Poller } from './common/polling/poller';
-import type { FollowUpInput, FollowUpSends, SendState } from './followUpSends';
+import type { FollowUpInput, FollowUpSends, PendingSend } from './followUpSends';
 import type * as SendPosts from './sendPosts';
 import type { UnconfirmedStarts } from './unconfirmedStarts';
 
@@ -83,12 +83,12 @@ export interface NotConnected { readonly kind: 'notConnected' }
 /** The request failed; `mayHaveArrived`: it may have taken effect, and was recorded as uncertain. */
 export interface SendFailed { readonly kind: 'failed'; readonly error: unknown; readonly mayHaveArrived: boolean; readonly baseUrl: string }
 
-export type StartResult = { readonly kind: 'started'; readonly run: AgentRun; readonly baseUrl: string } | NotConnected | SendFailed;
+export type StartResult = { readonly kind: 'started'; readonly run: AgentStarted; readonly baseUrl: string } | NotConnected | SendFailed;
 
 export type FollowUpResult =
   | { readonly kind: 'sent'; readonly ack: FollowUpAck }
   /** Another send of this run is under way or may have arrived: nothing was sent. */
-  | { readonly kind: 'busy'; readonly send: SendState }
+  | { readonly kind: 'busy'; readonly send: PendingSend }
   /** The run's conversation takes no follow-ups (a code review's): nothing was sent. */
   | { readonly kind: 'noFollowUps' }
   | NotConnected

@@ -10,7 +10,7 @@ import { mayHaveArrived } from '../api/errors';
 import type { CodeReviewStarted, StartCodeReviewRequest, SyncVersionRequest } from '../api/reviewTypes';
 import type { AgentRunsApi } from '../api/contract';
 import type { StartTestGroupRunRequest, StartTestRunRequest, UpdateTestGroupRequest } from '../api/testTypes';
-import type { AgentRun, CreateTestGroupRequest, StartAgentRequest } from '../api/types';
+import type { AgentStarted, CreateTestGroupRequest, StartAgentRequest } from '../api/types';
 import { plainL10n } from '../base/common/l10n';
 import { reviewPrompt } from '../reviews/common/form';
 import { TargetSends } from './common/sends/targetSends';
@@ -59,7 +59,7 @@ export async function postStart(d: DoorDeps, request: StartAgentRequest, o: Send
     return { kind: 'notConnected' };
   }
   const entry = d.starts.begin({ appId: request.appId, prompt: request.prompt, model: request.model, baseUrl: client.baseUrl });
-  let run: AgentRun;
+  let run: AgentStarted;
   try {
     run = await client.startAgent(request, { signal: o.signal });
   } catch (error) {

@@ -146,4 +146,4 @@ function revive(raw: unknown): UnconfirmedStart[] {
   return out;
 }
 
-export { firstWords } from '../runs/common/presentation';
+export { firstWords } from './common/firstWords';

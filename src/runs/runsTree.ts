@@ -12,7 +12,7 @@ import type { Connection } from '../connection/connection';
 import type { Ledgers } from '../run/ledgers';
 import { Disposable } from '../base/common/disposable';
 import { nextAgeTick } from '../base/common/time';
-import { AppNode, RunNode, RunsTreeModel, type TreeNode } from './common/nodes';
+import { AppNode, RowNode, RunsTreeModel, type TreeNode } from './common/nodes';
 import { runUri } from './runDecorations';
 import { groupByApp, presentRun } from './common/presentation';
 import { StartNoticeNode } from './startNotices';
@@ -170,7 +170,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
   /** Re-renders the runs whose relative age label moved on (nothing else changed). */
   refreshDescriptions(): void {
     const now = this.now();
-    const moved: RunNode[] = [];
+    const moved: RowNode[] = [];
     for (const node of this.model.allRuns()) {
       if (node.renderedDescription !== undefined && presentRun(node.record, now, vscode.l10n).description !== node.renderedDescription) {
         moved.push(node);
@@ -197,7 +197,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     return this.pending === undefined;
   }
 
-  getRunNode(agentId: string): RunNode | undefined {
+  getRunNode(agentId: string): RowNode | undefined {
     if (!this.listing) {
       return undefined;
     }
@@ -248,7 +248,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
       const extra = element.key === '' ? [] : this.extra.map((x) => this.rowsOf(x.prefix)?.root(element)).filter((n) => n !== undefined);
       return [...extra, ...runs];
     }
-    if (element instanceof RunNode || element instanceof StartNoticeNode) {
+    if (element instanceof RowNode || element instanceof StartNoticeNode) {
       return [];
     }
     return this.ownerOf(element)?.children(element) ?? [];
@@ -265,7 +265,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     if (element instanceof AppNode) {
       return this.appItem(element);
     }
-    if (element instanceof RunNode) {
+    if (element instanceof RowNode) {
       return this.runItem(element);
     }
     // A feature's rows come only from its `rows`, so they exist.
@@ -359,7 +359,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     return item;
   }
 
-  private runItem(node: RunNode): vscode.TreeItem {
+  private runItem(node: RowNode): vscode.TreeItem {
     const r = node.record;
     const p = presentRun(r, this.now(), vscode.l10n);
     node.renderedDescription = p.description;

@@ -55,7 +55,7 @@ function schemas(shapes: Shapes): Record<string, JsonSchema> {
     StartAgentRequest: requestBodySchema(START_AGENT_BODY),
     FollowUpRequest: requestBodySchema(FOLLOW_UP_BODY),
     CreateTestGroupRequest: requestBodySchema(CREATE_TEST_GROUP_BODY),
-    AgentRun: {
+    AgentStarted: {
       type: 'object',
       required: ['agentId', 'kind', 'status', 'appId', 'projectId', 'createdAt'],
       properties: {
@@ -229,7 +229,7 @@ export function buildOpenApi(baseUrl: string, settings: Settings, wider: WiderVe
           summary: 'Start an agent run',
           description: 'Starts a workspace-scoped agent conversation for the given app and immediately queues the initial prompt.',
           requestBody: jsonBody(START_AGENT_BODY),
-          responses: { ...ok(deployed ? 202 : 201, 'Run accepted and queued.', 'AgentRun'), ...postErrors(deployed) },
+          responses: { ...ok(deployed ? 202 : 201, 'Run accepted and queued.', 'AgentStarted'), ...postErrors(deployed) },
         },
       },
       '/agents/{agentId}': {

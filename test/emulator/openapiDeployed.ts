@@ -22,7 +22,7 @@ function withProperties(schema: JsonSchema, properties: Schemas, required: reado
 /** The reference schemas with the deployed service's shapes in place. */
 export function deployedSchemas(reference: Schemas): Schemas {
   const out: Schemas = { ...reference };
-  out.AgentRun = withProperties(reference.AgentRun, { kind });
+  out.AgentStarted = withProperties(reference.AgentStarted, { kind });
   out.FollowUpAck = withProperties(reference.FollowUpAck, { kind });
   out.AgentMessage = withProperties(reference.AgentMessage, {
     role: { type: 'string', enum: [...DEPLOYED_ROLES] },

@@ -16,7 +16,7 @@ import { servedPathsKey } from '../../src/connection/common/codeReviewsServed';
 import type { ReviewTreeNode } from '../../src/reviews/common/nodes';
 import { reviewsGate, type CodeReviewsBase } from '../../src/reviews/gate';
 import { ReviewRows } from '../../src/reviews/rows';
-import { AppNode, RunNode } from '../../src/runs/common/nodes';
+import { AppNode, RowNode } from '../../src/runs/common/nodes';
 import { RunsTreeProvider, type RunsTreeElement } from '../../src/runs/runsTree';
 
 const BASE = 'http://127.0.0.1:1/api/public/v1';
@@ -237,7 +237,7 @@ describe('Code reviews: the Runs view\'s review rows', () => {
   };
   const reviewsRow = async (key = 'app_todo'): Promise<ReviewTreeNode> => {
     const first = (await children(await app(key)))[0];
-    assert.ok(!(first instanceof RunNode) && !(first instanceof AppNode), 'the app\'s first row is not "Code reviews"');
+    assert.ok(!(first instanceof RowNode) && !(first instanceof AppNode), 'the app\'s first row is not "Code reviews"');
     return first as ReviewTreeNode;
   };
 
@@ -254,7 +254,7 @@ describe('Code reviews: the Runs view\'s review rows', () => {
     assert.equal(item.contextValue, 'codeReviews');
     assert.equal(item.id, 'codeReviews:app_todo');
     assert.deepEqual(service.listCalls, [], 'nothing read before it is expanded');
-    assert.ok((await children(await app('app_todo'))).slice(1).every((e) => e instanceof RunNode), 'its runs follow');
+    assert.ok((await children(await app('app_todo'))).slice(1).every((e) => e instanceof RowNode), 'its runs follow');
 
     const groups = await children(row);
     assert.deepEqual(service.listCalls, ['app_todo']);
@@ -346,7 +346,7 @@ describe('Code reviews: the Runs view\'s review rows', () => {
     gate.emitter.fire(false);
     const roots = await children();
     assert.deepEqual(roots.map((e) => (e instanceof AppNode ? e.key : '?')), ['app_todo']);
-    assert.ok((await children(roots[0])).every((e) => e instanceof RunNode));
+    assert.ok((await children(roots[0])).every((e) => e instanceof RowNode));
     assert.deepEqual(service.listCalls, []);
   });
 

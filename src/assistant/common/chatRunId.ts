@@ -17,7 +17,7 @@ export function looksLikeRunId(word: string, listed: readonly string[]): boolean
   return prefix !== undefined && word.length > prefix.length && listed.some((id) => id.startsWith(prefix));
 }
 
-export interface RunAndText {
+export interface Addressed {
   /** The run the text is for: the one named, else the latest listed (none when nothing is listed). */
   agentId?: string;
   /** The first word named the run (listed or not): the text goes to that run or to none. */
@@ -30,7 +30,7 @@ export interface RunAndText {
  * (then that run, listed or not: never another one); else the whole text is for the latest
  * run. `listed`: the listed runs' IDs, newest first.
  */
-export function splitRunAndText(prompt: string, listed: readonly string[]): RunAndText {
+export function splitRunAndText(prompt: string, listed: readonly string[]): Addressed {
   const trimmed = prompt.trim();
   const [first = ''] = trimmed.split(/\s+/);
   if (first !== '' && (listed.includes(first) || looksLikeRunId(first, listed))) {

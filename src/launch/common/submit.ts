@@ -3,7 +3,7 @@
  * email after a 400 `user_email_required`, which the service refuses before creating anything).
  */
 import { isApiError } from '../../api/errors';
-import type { AgentRun, StartAgentRequest } from '../../api/types';
+import type { AgentStarted, StartAgentRequest } from '../../api/types';
 import { describeStartFailure, refusedValue, resumeOffer, type FailureActionId, type StartFailure } from './failure';
 import { buildStartRequest, cloneForm, emailToSend, type LaunchForm, type RefusedValue } from './form';
 import type { L10n } from '../../base/common/l10n';
@@ -14,7 +14,7 @@ export interface SubmitEnv {
   /** Checks and normalises the body (throws `ApiError` `invalid_input`); nothing is sent. */
   validate(request: StartAgentRequest): StartAgentRequest;
   /** Sends `POST /agents` exactly once. */
-  start(request: StartAgentRequest): Promise<AgentRun>;
+  start(request: StartAgentRequest): Promise<AgentStarted>;
   /** The service said before that this model needs `userEmail`. */
   modelNeedsEmail(model: string): boolean;
   rememberModelNeedsEmail(model: string): Promise<void>;
@@ -37,7 +37,7 @@ export interface SubmitUi {
 }
 
 export type SubmitOutcome =
-  | { kind: 'started'; run: AgentRun; request: StartAgentRequest; form: LaunchForm }
+  | { kind: 'started'; run: AgentStarted; request: StartAgentRequest; form: LaunchForm }
   /** Re-open the form, pre-filled, at `step`. `refused`: the value the last failure refused. */
   | { kind: 'edit'; form: LaunchForm; step: StepId; refused?: RefusedValue }
   /** The person walked away (dismissed the message, or went to track the run): keep the form as a draft. */

@@ -20,7 +20,7 @@ interface Lane {
   totals: Map<string, number>;
 }
 
-/** The run as `runSnapshot` shows it: `completedAt` only when it is finished (the one rule, runState.ts). */
+/** The run as `runState` derives it: `completedAt` only when it is finished (the one rule, runState.ts). */
 export interface LifecycleObservation {
   lifecycle?: AgentLifecycle;
   status?: RunStatus;

@@ -7,8 +7,7 @@
  * shared store, before anything here hears of it (run/common/polling/runReads.ts); the session only
  * remembers which transcript instance and revision it has shown.
  */
-import type { Agent } from '../../api/types';
-import { conversationOf } from '../../run/common/ledger/runState';
+import type { Run } from '../../run/common/ledger/runState';
 import { LifecycleTracker, latestTime } from './lifecycle';
 import {
   cutText,
@@ -18,7 +17,7 @@ import {
   type ActivityView,
   type Freshness,
   type InitMessage,
-  type RunHeader,
+  type PanelHeader,
   type TranscriptInfo,
   type UpdateMessage,
   type WebviewStrings,
@@ -26,10 +25,9 @@ import {
 } from './protocol';
 import type { Transcript, TranscriptEntry } from '../../run/common/transcript/transcript';
 
-/** What the host knows about a run right now. */
-export interface RunView {
-  /** The latest Agent as polled (or from the ledger's cache), including `history`. */
-  agent: Agent;
+/** What the host knows about a run right now: the run as its one state shows it, and how fresh that is. */
+export interface Shown {
+  run: Run;
   /** Omitted means live. */
   freshness?: Freshness;
   /** When the user last marked this run seen (Unix ms); draws a "new since" divider. */
@@ -39,43 +37,45 @@ export interface RunView {
 const MAX_HEADER_BRANCHES = 1_000;
 
 /** Header fields for the webview: documented fields only, type-checked and length-capped. */
-export function buildHeader(agent: Agent, agentId: string): RunHeader {
-  const h: RunHeader = { agentId: cutText(agentId, 1_000) };
+export function buildHeader(run: Run | undefined, agentId: string): PanelHeader {
+  const h: PanelHeader = { agentId: cutText(agentId, 1_000) };
+  if (!run) {
+    return h;
+  }
   const s = (v: unknown, max = 1_000) => (typeof v === 'string' && v.length > 0 ? cutText(v, max) : undefined);
   const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= 8.64e15 ? v : undefined);
-  const set = <K extends keyof RunHeader>(k: K, v: RunHeader[K] | undefined) => {
+  const set = <K extends keyof PanelHeader>(k: K, v: PanelHeader[K] | undefined) => {
     if (v !== undefined) {
       h[k] = v;
     }
   };
-  set('status', s(agent.status, 200));
-  set('kind', s(agent.kind, 200));
-  set('appId', s(agent.appId));
-  set('projectId', s(agent.projectId));
-  set('projectName', s(agent.projectName));
-  set('reviewId', s(agent.reviewId));
-  set('model', s(agent.model, 200));
-  set('reasoningEffort', s(agent.reasoningEffort, 200));
-  set('permission', s(agent.permission, 200));
-  if (Array.isArray(agent.permittedBranches)) {
-    h.permittedBranches = agent.permittedBranches
+  set('status', s(run.status, 200));
+  set('kind', s(run.kind, 200));
+  set('appId', s(run.appId));
+  set('projectId', s(run.projectId));
+  set('projectName', s(run.projectName));
+  set('reviewId', s(run.reviewId));
+  set('model', s(run.model, 200));
+  set('reasoningEffort', s(run.reasoningEffort, 200));
+  set('permission', s(run.permission, 200));
+  if (Array.isArray(run.permittedBranches)) {
+    h.permittedBranches = run.permittedBranches
       .filter((b): b is string => typeof b === 'string')
       .slice(0, MAX_HEADER_BRANCHES)
       .map((b) => cutText(b, 255));
   }
-  set('createdAt', n(agent.createdAt));
-  set('updatedAt', n(agent.updatedAt));
-  set('completedAt', n(agent.completedAt));
-  set('lastError', s(agent.lastError, MAX_WIRE_CONTENT_CHARS));
+  set('createdAt', n(run.createdAt));
+  set('updatedAt', n(run.updatedAt));
+  set('completedAt', n(run.completedAt));
+  set('lastError', s(run.lastError, MAX_WIRE_CONTENT_CHARS));
   // What the conversation allows is the run state's one rule, not the page's to work out.
-  const conversation = conversationOf(agent);
-  if (conversation.codeReview) h.codeReview = true;
-  if (!conversation.takesFollowUps) h.noFollowUps = true;
+  if (run.codeReview) h.codeReview = true;
+  if (!run.takesFollowUps) h.noFollowUps = true;
   return h;
 }
 
 export interface RunObserverDeps {
-  getRun(agentId: string): RunView | undefined;
+  getRun(agentId: string): Shown | undefined;
   transcript(agentId: string): Transcript;
   now(): number;
   /** Runs followed at once; the least recently observed go first (never a pinned one). */
@@ -83,7 +83,7 @@ export interface RunObserverDeps {
   isPinned?(agentId: string): boolean;
 }
 
-interface RunState {
+interface Watched {
   lifecycle: LifecycleTracker;
   /** Local time of the last observed change (new/changed message or lifecycle move). */
   lastChangeAt?: number;
@@ -94,7 +94,7 @@ interface RunState {
 
 /** Lifecycle lanes and activity of the runs shown in this session. */
 export class RunObserver {
-  private readonly runs = new Map<string, RunState>();
+  private readonly runs = new Map<string, Watched>();
 
   constructor(private readonly deps: RunObserverDeps) {}
 
@@ -102,7 +102,7 @@ export class RunObserver {
     return this.runs.has(agentId);
   }
 
-  private state(agentId: string): RunState {
+  private state(agentId: string): Watched {
     let s = this.runs.get(agentId);
     if (s) {
       this.runs.delete(agentId);
@@ -134,7 +134,7 @@ export class RunObserver {
     const now = this.deps.now();
     const transcript = this.deps.transcript(agentId);
     const lifecycleChanged = s.lifecycle.observe(
-      { lifecycle: run.agent.lifecycle, status: run.agent.status, completedAt: run.agent.completedAt },
+      { lifecycle: run.run.lifecycle, status: run.run.status, completedAt: run.run.completedAt },
       now,
     );
     const moved = s.lastRevision !== undefined && s.lastRevision !== transcript.revision;
@@ -149,11 +149,11 @@ export class RunObserver {
     return this.state(agentId).lifecycle;
   }
 
-  activity(agentId: string, agent: Agent, stallAfterMs: number): ActivityView {
+  activity(agentId: string, run: Run | undefined, stallAfterMs: number): ActivityView {
     const s = this.state(agentId);
     const newest = this.deps.transcript(agentId).last()?.createdAt;
     const a: ActivityView = { stallAfterMs };
-    const last = latestTime(agent.lifecycle?.lastLifecycleEventAt, agent.updatedAt, newest, s.lastChangeAt);
+    const last = latestTime(run?.lifecycle?.lastLifecycleEventAt, run?.updatedAt, newest, s.lastChangeAt);
     if (last !== undefined) {
       a.lastActivityAt = last;
     }
@@ -162,7 +162,7 @@ export class RunObserver {
 }
 
 export interface SessionDeps {
-  getRun(agentId: string): RunView | undefined;
+  getRun(agentId: string): Shown | undefined;
   transcript(agentId: string): Transcript;
   observer: RunObserver;
   stallAfterMs: number;
@@ -207,13 +207,12 @@ export class PanelSession {
   init(): InitMessage {
     const { deps, agentId } = this;
     const run = deps.getRun(agentId);
-    const agent: Agent = run?.agent ?? { agentId };
     const transcript = deps.transcript(agentId);
     const snapshot = transcript.snapshot();
     this.shown = { transcript, revision: transcript.revision };
-    const header = buildHeader(agent, agentId);
+    const header = buildHeader(run?.run, agentId);
     const lifecycle = deps.observer.lifecycle(agentId).view();
-    const activity = deps.observer.activity(agentId, agent, deps.stallAfterMs);
+    const activity = deps.observer.activity(agentId, run?.run, deps.stallAfterMs);
     const freshness: Freshness = run?.freshness ?? { state: 'live' };
     const tInfo = info(transcript);
     const message: InitMessage = {
@@ -280,7 +279,7 @@ export class PanelSession {
       this.last[key] = json;
       return true;
     };
-    const header = buildHeader(run.agent, agentId);
+    const header = buildHeader(run.run, agentId);
     if (diff('header', header)) {
       update.header = header;
     }
@@ -288,7 +287,7 @@ export class PanelSession {
     if (diff('lifecycle', lifecycle)) {
       update.lifecycle = lifecycle;
     }
-    const activity = deps.observer.activity(agentId, run.agent, deps.stallAfterMs);
+    const activity = deps.observer.activity(agentId, run.run, deps.stallAfterMs);
     if (diff('activity', activity)) {
       update.activity = activity;
     }

@@ -1,47 +1,118 @@
 /**
- * The one message protocol between the run panel (extension side, `src/panel/host/manager.ts`) and the app
- * inside the webview (`src/panel/page`). Both sides import this file; it has no `vscode`
- * import and no DOM use, so it also runs in plain mocha.
+ * The one message protocol between the run panel (extension side, `src/panel/host/manager.ts`)
+ * and the app inside the webview (`src/panel/page`). Both sides import this file; it has no
+ * `vscode` import and no DOM use, so it also runs in plain mocha.
  *
- * Every message that crosses the boundary is checked with the zod/mini schemas below; a
- * message that fails is ignored and reported, never acted on. Limits on lengths and counts
- * are part of the schemas so a confused or hostile peer cannot make the other side hold or
- * render unbounded data.
- *
- * This file holds the messages themselves and their validation; the pieces they are built from
- * live beside it and are re-exported here: the limits (limits.ts), one history message
- * (wire.ts), safe links (links.ts), the page's strings (webviewStrings.ts), the run views
- * (viewSchemas.ts), and cutting a message into posts (posting.ts).
+ * Every message that crosses the boundary is checked with the zod/mini schemas below; a message
+ * that fails is ignored and reported, never acted on. The bounds and one history message live in
+ * historyMessage.ts, re-exported here with the page's strings (webviewStrings.ts) and links.
  */
 import * as z from 'zod/mini';
-import { PROTOCOL_VERSION, MAX_ID_CHARS, MAX_PROMPT_CHARS, MAX_BRANCHES, MAX_BRANCH_CHARS, MAX_COPY_CHARS, MAX_URL_CHARS, MAX_STRING_CHARS, MAX_MESSAGES_PER_POST, str, optStr, count } from './limits';
-import { checkWireMessages, wireMessageSchema } from './wire';
+import { PERMISSIONS } from '../../api/types';
+import {
+  PROTOCOL_VERSION, MAX_WIRE_CONTENT_CHARS, MAX_SHORT_CHARS, MAX_ID_CHARS, MAX_PROMPT_CHARS, MAX_BRANCHES, MAX_BRANCH_CHARS, MAX_COPY_CHARS,
+  MAX_URL_CHARS, MAX_STRING_CHARS, MAX_MESSAGES_PER_POST, INIT_MESSAGES, HISTORY_CHUNK, UNSEEN_CONTEXT, str, optStr, timestamp, count,
+  checkWireMessages, wireMessageSchema,
+} from './historyMessage';
 import { stringsSchema } from './webviewStrings';
 import { reviewViewSchema } from './reviewView';
-import { runHeaderSchema, lifecycleViewSchema, activityViewSchema, freshnessSchema, transcriptInfoSchema, sendStateSchema, PERMISSION_VALUES } from './viewSchemas';
 
-export { MAX_BRANCHES, MAX_MESSAGES_PER_POST, MAX_PROMPT_CHARS, MAX_WIRE_CONTENT_CHARS, PROTOCOL_VERSION, INIT_MESSAGES, HISTORY_CHUNK } from './limits';
-export { checkWireMessage, cutText, toWireMessage, wireMessageSchema, type WireAttachment, type WireMessage } from './wire';
+export { MAX_BRANCHES, MAX_MESSAGES_PER_POST, MAX_PROMPT_CHARS, MAX_WIRE_CONTENT_CHARS, PROTOCOL_VERSION, INIT_MESSAGES, HISTORY_CHUNK } from './historyMessage';
+export { checkWireMessage, cutText, toWireMessage, wireMessageSchema, type WireAttachment, type WireMessage } from './historyMessage';
 export { isSafeLinkUrl, isWebUrl } from './links';
 export { STRING_KEYS, format, type StringKey, type WebviewStrings } from './webviewStrings';
-export {
-  runHeaderSchema,
-  lifecycleViewSchema,
-  activityViewSchema,
-  freshnessSchema,
-  transcriptInfoSchema,
-  sendStateSchema,
-  PERMISSION_VALUES,
-  isPermissionValue,
-  type RunHeader,
-  type LaneView,
-  type LifecycleView,
-  type ActivityView,
-  type Freshness,
-  type TranscriptInfo,
-  type SendState,
-} from './viewSchemas';
-export { forPosting } from './posting';
+
+// ------------------------------------------------------------------ the run views the messages carry
+
+export const panelHeaderSchema = z.object({
+  agentId: str(MAX_ID_CHARS),
+  status: optStr(MAX_SHORT_CHARS),
+  kind: optStr(MAX_SHORT_CHARS),
+  appId: optStr(MAX_ID_CHARS),
+  projectId: optStr(MAX_ID_CHARS),
+  projectName: optStr(MAX_ID_CHARS),
+  reviewId: optStr(MAX_ID_CHARS),
+  model: optStr(MAX_SHORT_CHARS),
+  reasoningEffort: optStr(MAX_SHORT_CHARS),
+  permission: optStr(MAX_SHORT_CHARS),
+  permittedBranches: z.optional(z.array(str(MAX_BRANCH_CHARS)).check(z.maxLength(MAX_BRANCHES * 10))),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  completedAt: timestamp,
+  lastError: optStr(MAX_WIRE_CONTENT_CHARS),
+  /** A code review's conversation (decided by the extension, run/common/ledger/runState.ts `conversationOf`). */
+  codeReview: z.optional(z.literal(true)),
+  /** The conversation takes no follow-ups: the page offers no composer (the same rule). */
+  noFollowUps: z.optional(z.literal(true)),
+});
+export type PanelHeader = z.infer<typeof panelHeaderSchema>;
+
+const laneSchema = z.object({
+  /** The state now, when the service reported one. */
+  current: optStr(MAX_SHORT_CHARS),
+  /** When the current state began (best estimate, Unix ms). */
+  currentSince: timestamp,
+  /** Every state seen so far, in order of first appearance, with closed time spent in it (ms). */
+  segments: z.array(z.object({ state: str(MAX_SHORT_CHARS), totalMs: z.number().check(z.minimum(0)) })).check(z.maxLength(200)),
+});
+export type LaneView = z.infer<typeof laneSchema>;
+
+export const lifecycleViewSchema = z.object({
+  conversation: laneSchema,
+  sandbox: laneSchema,
+  queuedTurnCount: z.optional(count),
+  lastLifecycleEventAt: timestamp,
+  /** Set once the run reached a terminal status: the open state stops accruing time there. */
+  endedAt: timestamp,
+});
+export type LifecycleView = z.infer<typeof lifecycleViewSchema>;
+
+export const activityViewSchema = z.object({
+  /** Newest sign of life: lifecycle event, update, message or observed change (Unix ms). */
+  lastActivityAt: timestamp,
+  /** A running run with no activity for this long is shown as stalled. */
+  stallAfterMs: z.number().check(z.minimum(1_000)),
+});
+export type ActivityView = z.infer<typeof activityViewSchema>;
+
+export const freshnessSchema = z.object({
+  /** `live`: polled recently; `stale`: polls failing, last state shown; `offline`: no network. */
+  state: z.enum(['live', 'stale', 'offline']),
+  /** When the shown state was last confirmed by the service (Unix ms). */
+  asOf: timestamp,
+  /** A short user-facing reason (already localized by the host). */
+  detail: optStr(MAX_STRING_CHARS),
+});
+export type Freshness = z.infer<typeof freshnessSchema>;
+
+export const transcriptInfoSchema = z.object({
+  /** The service no longer returns some earlier messages and they were never seen here. */
+  earlierMessagesUnavailable: z.boolean(),
+  /** Estimated count of messages missing from gaps in `sequence` (0 when unknown). */
+  missingMessageCount: count,
+  /** Messages evicted from the bounded transcript cache. */
+  droppedMessageCount: count,
+});
+export type TranscriptInfo = z.infer<typeof transcriptInfoSchema>;
+
+/** The permissions the page may send: the API's one list. */
+export const PERMISSION_VALUES = PERMISSIONS;
+export { isPermission as isPermissionValue } from '../../api/types';
+
+/**
+ * A follow-up the extension is sending, or may have sent, for this run. The state lives in the
+ * extension (per run, persisted), not in the page: hiding, showing or reloading the panel keeps
+ * the composer locked. `sending`: the POST is under way. `uncertain`: the request may have
+ * reached the service but no answer came (timeout, cut connection, reload mid-send); the
+ * extension reads the history and clears this when the prompt appears there. Absent: idle.
+ */
+export const sendStateSchema = z.object({
+  state: z.enum(['sending', 'uncertain']),
+  prompt: str(MAX_PROMPT_CHARS),
+  /** When the send started (Unix ms). */
+  since: timestamp,
+});
+export type SendState = z.infer<typeof sendStateSchema>;
 
 // ------------------------------------------------------------------ extension → webview
 
@@ -54,7 +125,7 @@ export const initMessageSchema = z.object({
   /** `darwin` shows Cmd instead of Ctrl in hints; only the hint text depends on it. */
   isMac: z.boolean(),
   strings: stringsSchema,
-  header: runHeaderSchema,
+  header: panelHeaderSchema,
   lifecycle: lifecycleViewSchema,
   activity: activityViewSchema,
   freshness: freshnessSchema,
@@ -73,7 +144,7 @@ export type InitMessage = z.infer<typeof initMessageSchema>;
 /** Only what changed since the last init/update. Absent fields did not change. */
 export const updateMessageSchema = z.object({
   type: z.literal('update'),
-  header: z.optional(runHeaderSchema),
+  header: z.optional(panelHeaderSchema),
   lifecycle: z.optional(lifecycleViewSchema),
   activity: z.optional(activityViewSchema),
   freshness: z.optional(freshnessSchema),
@@ -215,4 +286,43 @@ export function parsePanelState(value: unknown): { agentId: string } | undefined
  */
 export function shownReviewStatus(codeReview: boolean, runStatus: string | undefined, reviewStatus: string | undefined): string | undefined {
   return codeReview && runStatus !== 'error' && reviewStatus !== undefined && reviewStatus.trim() !== '' ? reviewStatus : undefined;
+}
+
+// ------------------------------------------------------------------ posting
+
+/**
+ * A message as it is posted: an `init` or `update` with more messages than fit in one post is
+ * cut into several — an `init` with the newest messages (from the first unseen one, when that
+ * is not too far back), then `update`s with the older ones, newest chunk first. The page files
+ * each message by its order fields, so the result is the same as one big post.
+ */
+export function forPosting(message: ExtensionToWebviewMessage): ExtensionToWebviewMessage[] {
+  if (message.type === 'init') {
+    const all = message.messages;
+    if (all.length <= INIT_MESSAGES) {
+      return [message];
+    }
+    let cut = all.length - INIT_MESSAGES;
+    if (message.firstUnseenKey !== undefined) {
+      const unseen = all.findIndex((m) => m.key === message.firstUnseenKey);
+      if (unseen >= 0) {
+        cut = Math.max(all.length - MAX_MESSAGES_PER_POST, Math.min(cut, unseen - UNSEEN_CONTEXT));
+      }
+    }
+    cut = Math.max(0, cut);
+    const out: ExtensionToWebviewMessage[] = [{ ...message, messages: all.slice(cut) }];
+    for (let end = cut; end > 0; end -= HISTORY_CHUNK) {
+      out.push({ type: 'update', messages: all.slice(Math.max(0, end - HISTORY_CHUNK), end) });
+    }
+    return out;
+  }
+  if (message.type === 'update' && message.messages && message.messages.length > MAX_MESSAGES_PER_POST) {
+    const all = message.messages;
+    const out: ExtensionToWebviewMessage[] = [{ ...message, messages: all.slice(0, HISTORY_CHUNK) }];
+    for (let start = HISTORY_CHUNK; start < all.length; start += HISTORY_CHUNK) {
+      out.push({ type: 'update', messages: all.slice(start, start + HISTORY_CHUNK) });
+    }
+    return out;
+  }
+  return [message];
 }

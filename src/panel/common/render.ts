@@ -89,7 +89,7 @@ export function prettyToolParameters(raw: string): { text: string; json: boolean
   return { text: raw, json: false };
 }
 
-/** The fields renderMessage reads: a wire message (see wire.ts) without its bookkeeping. */
+/** The fields renderMessage reads: a wire message (see historyMessage.ts) without its bookkeeping. */
 export interface RenderableMessage {
   key?: string;
   sequence?: number;

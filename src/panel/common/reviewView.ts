@@ -7,9 +7,8 @@
  */
 import * as z from 'zod/mini';
 import type { CodeReviewDetail, ReviewComment, ReviewItem } from '../../api/reviewTypes';
-import { MAX_ID_CHARS, MAX_SHORT_CHARS, MAX_STRING_CHARS, MAX_URL_CHARS, optStr, str, timestamp } from './limits';
+import { MAX_ID_CHARS, MAX_SHORT_CHARS, MAX_STRING_CHARS, MAX_URL_CHARS, optStr, str, timestamp, cutText } from './historyMessage';
 import { isWebUrl } from './links';
-import { cutText } from './wire';
 
 /** Items shown per list and comments of the thread; the counts say how many there were. */
 export const MAX_REVIEW_ITEMS = 200;

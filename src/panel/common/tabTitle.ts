@@ -4,26 +4,26 @@
  * review's conversation (runState.ts `conversationOf`) says so, with the review's status. Pure: no vscode.
  */
 import { oneLine } from '../../api/sanitize';
-import { isFinished, type Agent } from '../../api/types';
-import { conversationOf } from '../../run/common/ledger/runState';
+import { isFinished } from '../../api/types';
+import type { Run } from '../../run/common/ledger/runState';
 import type { L10n } from '../../base/common/l10n';
 import { cutText, shownReviewStatus } from './protocol';
 
 /**
- * `agent`: the run as `runSnapshot` shows it (never a raw read). `reviewStatus`: a code review's
+ * `run`: the run as `runState` derives it (never a raw read). `reviewStatus`: a code review's
  * own status once read; it is what a review's tab says (the page's badge too, panel/page
  * header.ts `shownStatus`), unless its conversation failed: a review stays open after its
  * conversation completed, and "(done)" beside an open review misled.
  */
-export function panelTitle(agentId: string, agent: Agent | undefined, l10n: L10n, reviewStatus?: string): string {
+export function panelTitle(agentId: string, run: Run | undefined, l10n: L10n, reviewStatus?: string): string {
   // Service-provided: no control or bidi characters in the editor tab.
-  const label = oneLine(agent?.appId ?? agent?.projectName ?? (agentId.length > 12 ? `${agentId.slice(0, 12)}…` : agentId), 60);
-  const status = agent?.status;
-  const review = agent !== undefined && conversationOf(agent).codeReview;
+  const label = oneLine(run?.appId ?? run?.projectName ?? (agentId.length > 12 ? `${agentId.slice(0, 12)}…` : agentId), 60);
+  const status = run?.status;
+  const review = run?.codeReview === true;
   const ended = status === 'error' ? l10n.t('error') : status === 'completed' ? l10n.t('done') : oneLine(status ?? '', 20);
   const reviewShown = shownReviewStatus(review, status, reviewStatus);
   const shown = reviewShown === undefined ? undefined : oneLine(reviewShown, 20);
-  const suffix = shown !== undefined ? ` (${shown})` : agent && isFinished(agent) ? ` (${ended})` : '';
+  const suffix = shown !== undefined ? ` (${shown})` : run && isFinished(run) ? ` (${ended})` : '';
   const title = review ? l10n.t('Code review: {0}', cutText(label, 60)) : l10n.t('Run: {0}', cutText(label, 60));
   return title + suffix;
 }

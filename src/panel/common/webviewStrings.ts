@@ -4,7 +4,7 @@
  * all but the schema, which only its `init` uses); no `vscode` import, no DOM use.
  */
 import * as z from 'zod/mini';
-import { MAX_STRING_CHARS, str } from './limits';
+import { MAX_STRING_CHARS, str } from './historyMessage';
 
 /**
  * User-facing strings for the webview, localized on the extension side with `vscode.l10n`.

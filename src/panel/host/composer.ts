@@ -111,7 +111,7 @@ export class PanelComposer {
 
   /** The modal guardrail when the follow-up switches the run to `allow_edits`. */
   private async confirmAllowEdits(input: FollowUpInput): Promise<boolean> {
-    const current = this.host.getRun(this.agentId)?.agent;
+    const current = this.host.getRun(this.agentId)?.run;
     if (input.permission !== 'allow_edits' || current?.permission === 'allow_edits') {
       return true;
     }

@@ -1,6 +1,6 @@
 /**
  * The extension side the run panel depends on (`RunPanelHost`): the run as its one state
- * shows it (run/common/ledger/snapshot.ts; the history is the transcript store's), its freshness,
+ * shows it (run/common/ledger/runState.ts; the history is the transcript store's), its freshness,
  * drafts, follow-ups (through the send door), links. Backed by the ledger, the poller and the
  * persisting transcript cache; it never hands the token or the client to the panel.
  */
@@ -10,11 +10,11 @@ import type { GlueDeps } from '../../run/glueDeps';
 import type { SendState } from '../common/protocol';
 import { discardFollowUp, submitFollowUp } from '../../run/followUp';
 import { Disposable } from '../../base/common/disposable';
-import { runSnapshot } from '../../run/common/ledger/snapshot';
+import { runState } from '../../run/common/ledger/runState';
 import { loadPanel } from './load';
 import { describeError } from '../../connection/showApiError';
 import type { CodeReviewDetail } from '../../api/reviewTypes';
-import type { FollowUpInput, FollowUpSubmitResult, RunPanelHost, RunView } from './manager';
+import type { FollowUpInput, FollowUpSubmitResult, RunPanelHost, Shown } from './manager';
 
 export class PanelHost extends Disposable implements RunPanelHost {
   private readonly changeEmitter = this._register(new vscode.EventEmitter<string>());
@@ -62,18 +62,18 @@ export class PanelHost extends Disposable implements RunPanelHost {
 
   // ------------------------------------------------------------ RunPanelHost
 
-  getRun(agentId: string): RunView | undefined {
+  getRun(agentId: string): Shown | undefined {
     const record = this.d.ledger().get(agentId);
     if (!record) {
       return undefined;
     }
-    const agent = runSnapshot(record);
+    const run = runState(record);
     // The transcript saved before a reload joins the shared store in the background; one
     // more change event once it is there (and only then: observe() calls getRun again).
     if (!this.d.transcripts.isLoaded(agentId)) {
       void this.d.transcripts.load(agentId).then(() => this.changeEmitter.fire(agentId));
     }
-    const view: RunView = { agent };
+    const view: Shown = { run };
     if (this.offline) {
       view.freshness = { state: 'offline', asOf: record.lastCheckedAt, detail: vscode.l10n.t('The service cannot be reached.') };
     } else if (record.pollError !== undefined) {
@@ -107,8 +107,10 @@ export class PanelHost extends Disposable implements RunPanelHost {
     }
   }
 
+  /** The run's pending send in the page's wire shape (the run machinery knows no page). */
   getSendState(agentId: string): SendState | undefined {
-    return this.d.sends.get(agentId);
+    const send = this.d.sends.get(agentId);
+    return send ? { state: send.state, prompt: send.prompt, since: send.since } : undefined;
   }
 
   /** The text an `uncertain` follow-up sent, for the person's deliberate resend. */

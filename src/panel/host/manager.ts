@@ -14,7 +14,7 @@
  */
 import * as vscode from 'vscode';
 import type { FollowUpInput } from '../../run/followUpSends';
-import { RunObserver, type RunView } from '../common/panelModel';
+import { RunObserver, type Shown } from '../common/panelModel';
 import { parsePanelState, type SendState } from '../common/protocol';
 import { type Transcript, type TranscriptSnapshot } from '../../run/common/transcript/transcript';
 import { TranscriptStore } from '../../run/common/transcript/store';
@@ -23,7 +23,7 @@ import { panelTitle } from '../common/tabTitle';
 import type { CodeReviewDetail } from '../../api/reviewTypes';
 import { RunPanel } from './runPanel';
 
-export { buildHeader, type RunView } from '../common/panelModel';
+export { buildHeader, type Shown } from '../common/panelModel';
 export { RUN_PANEL_VIEW_TYPE };
 
 /** One follow-up's input, for every surface (declared once, with the send locks). */
@@ -36,7 +36,7 @@ export type FollowUpSubmitResult =
   | { kind: 'failed'; message: string; mayHaveArrived: boolean; offerClone: boolean };
 
 export interface RunPanelHost {
-  getRun(agentId: string): RunView | undefined;
+  getRun(agentId: string): Shown | undefined;
   /** Fire whenever the run or its transcript changed (also after loading a saved transcript). */
   onDidChangeRun(listener: (agentId: string) => void): vscode.Disposable;
   /** Sends once through the run's send lock; `resend` only for an `uncertain` one. Never rejects for a service failure. */
@@ -122,7 +122,7 @@ export class RunPanelManager implements vscode.Disposable {
     }
     const panel = vscode.window.createWebviewPanel(
       RUN_PANEL_VIEW_TYPE,
-      panelTitle(agentId, this.host.getRun(agentId)?.agent, vscode.l10n),
+      panelTitle(agentId, this.host.getRun(agentId)?.run, vscode.l10n),
       { viewColumn: options.viewColumn ?? vscode.ViewColumn.Active, preserveFocus: options.preserveFocus ?? false },
       this.webviewOptions(),
     );

@@ -77,7 +77,7 @@ export class RunPanel {
   /** The review of a code review's conversation, once its ID is known. */
   private reviewFeed(): ReviewFeed | undefined {
     const host = this.host;
-    const reviewId = host.getRun(this.agentId)?.agent.reviewId;
+    const reviewId = host.getRun(this.agentId)?.run.reviewId;
     if (this.review === undefined && host.readCodeReview !== undefined && typeof reviewId === 'string' && reviewId !== '') {
       const read = host.readCodeReview.bind(host);
       this.review = new ReviewFeed(reviewId, {
@@ -99,7 +99,7 @@ export class RunPanel {
   }
 
   private title(): string {
-    return panelTitle(this.agentId, this.host.getRun(this.agentId)?.agent, vscode.l10n, this.reviewStatus);
+    return panelTitle(this.agentId, this.host.getRun(this.agentId)?.run, vscode.l10n, this.reviewStatus);
   }
 
   private get host(): RunPanelHost {
@@ -150,9 +150,9 @@ export class RunPanel {
     if (message) {
       this.post(message);
     }
-    const agent = run?.agent;
-    if (agent) {
-      this.reviewFeed()?.runChanged(`${agent.status}|${agent.updatedAt ?? ''}|${this.manager.transcript(this.agentId).revision}`, isTerminalStatus(agent.status));
+    const shown = run?.run;
+    if (shown) {
+      this.reviewFeed()?.runChanged(`${shown.status}|${shown.updatedAt ?? ''}|${this.manager.transcript(this.agentId).revision}`, isTerminalStatus(shown.status));
     }
   }
 

@@ -4,15 +4,11 @@
  * `update` goes to the parts it names. Everything it needs from the page is injected (`AppEnv`),
  * so the same code runs in the webview and in node tests on a linkedom document.
  */
-import {
-  type ExtensionToWebviewMessage,
-  type InitMessage,
-  type WireMessage,
-} from '../common/protocol';
+import type { ExtensionToWebviewMessage, InitMessage } from '../common/protocol';
 import { roleClass, type RenderOptions } from '../common/render';
 import { setHidden } from './dom';
 import { messageAction, onClick, onKeyDown, runCommand, type UiCommand } from './events';
-import { matchesFilter, ROLE_FILTERS, type RoleFilter } from './findBar';
+import { filterFor, ROLE_FILTERS, type RoleFilter } from './findBar';
 import { statusLabel } from './header';
 import type { History } from './history';
 import { buildPage, captureState, type AppEnv, type Page } from './page';
@@ -396,10 +392,4 @@ export class App {
       this.scheduleTick();
     }, TICK_MS);
   }
-}
-
-/** What the role filters show: everything when none is on, else what matches any of them. */
-function filterFor(filters: ReadonlySet<RoleFilter>): ((m: WireMessage) => boolean) | undefined {
-  const list = [...filters];
-  return list.length === 0 ? undefined : (m) => list.some((f) => matchesFilter(m, f));
 }

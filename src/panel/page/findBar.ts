@@ -305,3 +305,9 @@ function unmark(root: HTMLElement): void {
     }
   }
 }
+
+/** What the role filters show: everything when none is on, else what matches any of them. */
+export function filterFor(filters: ReadonlySet<RoleFilter>): ((m: WireMessage) => boolean) | undefined {
+  const list = [...filters];
+  return list.length === 0 ? undefined : (m) => list.some((f) => matchesFilter(m, f));
+}

@@ -4,7 +4,7 @@
  * the toolbar, and the error and freshness banners. Re-filled in place on every update (an
  * update moves "Updated" each poll).
  */
-import { format, shownReviewStatus, type Freshness, type LifecycleView, type RunHeader, type WebviewStrings } from '../common/protocol';
+import { format, shownReviewStatus, type Freshness, type LifecycleView, type PanelHeader, type WebviewStrings } from '../common/protocol';
 import { formatExactTime, formatRelativeTime, isValidTimestamp, neutralizeText } from '../common/render';
 import { clear, h, setHidden, setText } from './dom';
 
@@ -34,7 +34,7 @@ export function statusLabel(status: string | undefined, S: WebviewStrings): stri
  * status; for a code review's conversation that did not fail, the review's own status once it
  * is known (a review stays open after its conversation completed).
  */
-export function shownStatus(hd: RunHeader, reviewStatus: string | undefined, S: WebviewStrings): { cls: string; label: string; review: boolean } {
+export function shownStatus(hd: PanelHeader, reviewStatus: string | undefined, S: WebviewStrings): { cls: string; label: string; review: boolean } {
   const review = shownReviewStatus(hd.codeReview === true, hd.status, reviewStatus);
   if (review !== undefined) {
     return { cls: 'status-review', label: neutralizeText(review), review: true };
@@ -156,7 +156,7 @@ export class HeaderView {
     setHidden(this.details, !open);
   }
 
-  render(hd: RunHeader, now: number): void {
+  render(hd: PanelHeader, now: number): void {
     const S = this.S;
     const shown = shownStatus(hd, this.reviewStatus, S);
     this.badge.className = `status-badge ${shown.cls}`;

@@ -6,7 +6,7 @@ import type {
   ActivityView,
   InitMessage,
   LifecycleView,
-  RunHeader,
+  PanelHeader,
   WebviewStrings,
   WebviewToExtensionMessage,
 } from '../common/protocol';
@@ -60,7 +60,7 @@ export interface Page {
   S: WebviewStrings;
   locale: string;
   maxContentChars: number;
-  header: RunHeader;
+  header: PanelHeader;
   lifecycle: LifecycleView;
   activity: ActivityView;
   headerView: HeaderView;

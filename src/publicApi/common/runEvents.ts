@@ -5,7 +5,8 @@
  * no state (a stale one, which the ledger does not let change the status, or a repeated one)
  * fires nothing; two change events for one transition fire it once. Pure: no vscode.
  */
-import { runState, type RunFacts, type RunOutcome } from '../../run/common/ledger/runState';
+import type { RunRecord } from '../../run/common/ledger/record';
+import { runState, type RunOutcome } from '../../run/common/ledger/runState';
 
 export type RunEvent =
   | { readonly kind: 'added'; readonly agentId: string }
@@ -23,14 +24,14 @@ interface Announced {
 }
 
 export interface RunsSource {
-  get(agentId: string): (RunFacts & { readonly agentId: string }) | undefined;
-  all(): readonly (RunFacts & { readonly agentId: string })[];
+  get(agentId: string): (RunRecord & { readonly agentId: string }) | undefined;
+  all(): readonly (RunRecord & { readonly agentId: string })[];
 }
 
 /** Act IDs remembered per run: the record keeps a few settled acts only, and a merge can bring one back. */
 const ACTS_REMEMBERED = 100;
 
-function announced(r: RunFacts, before?: Announced): Announced {
+function announced(r: RunRecord, before?: Announced): Announced {
   const state = runState(r);
   const acts = [...(before?.acts ?? []), ...(r.acts ?? []).map((a) => a.id)];
   return { status: state.status, finished: state.finished, acts: new Set(acts.slice(-ACTS_REMEMBERED)) };
@@ -65,7 +66,7 @@ export class RunEvents {
     return events;
   }
 
-  private diff(r: (RunFacts & { readonly agentId: string }) | undefined, agentId: string, events: RunEvent[]): void {
+  private diff(r: (RunRecord & { readonly agentId: string }) | undefined, agentId: string, events: RunEvent[]): void {
     const before = this.known.get(agentId);
     if (!r) {
       if (before) {

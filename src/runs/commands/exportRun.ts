@@ -2,7 +2,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GlueDeps } from '../../run/glueDeps';
-import { runSnapshot } from '../../run/common/ledger/snapshot';
+import { runState } from '../../run/common/ledger/runState';
 import { resolveRunHere } from './pickRun';
 
 type Format = 'markdown' | 'json';
@@ -55,7 +55,7 @@ export async function exportRunCommand(deps: GlueDeps, arg?: unknown, formatArg?
     return;
   }
   const record = deps.ledger().get(agentId);
-  const run = record ? runSnapshot(record) : { agentId };
+  const run = record ? { ...runState(record), agentId } : { agentId };
   const local = target.scheme === 'file';
   const file = local ? target.fsPath : path.join(os.tmpdir(), `agent-runs-export-${process.pid}-${Date.now()}`);
   let count: number;

@@ -6,7 +6,7 @@ import { runLabel } from '../common/presentation';
 import { noFollowUpsText } from '../../run/common/refusals';
 import { discardFollowUp, followUpFailure, submitFollowUp } from '../../run/followUp';
 import type { FollowUpOffer } from '../../run/followUp';
-import type { SendState } from '../../run/followUpSends';
+import type { PendingSend } from '../../run/followUpSends';
 import { resolveRunHere } from './pickRun';
 
 /**
@@ -101,7 +101,7 @@ async function showNoFollowUps(agentId: string): Promise<boolean> {
 }
 
 /** A send of this run is under way or may have arrived: say so and show the run, never a new box. */
-async function showWaiting(deps: GlueDeps, agentId: string, send: SendState): Promise<boolean> {
+async function showWaiting(deps: GlueDeps, agentId: string, send: PendingSend): Promise<boolean> {
   await deps.openRun(agentId);
   if (send.state === 'sending') {
     void vscode.window.showInformationMessage(vscode.l10n.t('A follow-up to this run is being sent. Its panel shows when it has arrived.'));

@@ -3,7 +3,7 @@
  * the run commands (dist/runCommands.js) the first time such a row shows, not at activation.
  */
 import * as vscode from 'vscode';
-import { firstWords } from '../common/presentation';
+import { firstWords } from '../../run/common/firstWords';
 import type { StartNoticeNode } from '../startNotices';
 
 export function startNoticeItem(node: StartNoticeNode): vscode.TreeItem {

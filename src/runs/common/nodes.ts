@@ -2,7 +2,7 @@
  * The Runs tree's elements and their bookkeeping, without `vscode` (unit-tested in plain
  * mocha; runsTree.ts is the VS Code side).
  *
- * Element identity is stable: one `AppNode` per app key and one `RunNode` per run for as long
+ * Element identity is stable: one `AppNode` per app key and one `RowNode` per run for as long
  * as they are listed, updated in place. VS Code's extension host creates (and keeps a small
  * object for) every tree item it is handed, so a change re-renders only what it touched: a
  * run's own row when only the run changed. A change to a group (rows added, removed or moved,
@@ -24,7 +24,7 @@ export class AppNode {
 }
 
 /** One run. The same instance lives as long as the run is listed, so it can be refreshed alone. */
-export class RunNode {
+export class RowNode {
   readonly kind = 'run';
   /** The description last handed to VS Code (relative ages are re-rendered only when it moved). */
   renderedDescription: string | undefined;
@@ -37,21 +37,21 @@ export class RunNode {
   }
 }
 
-export type TreeNode = AppNode | RunNode;
+export type TreeNode = AppNode | RowNode;
 
 /** What to re-render after an update. */
 export interface TreeRefresh {
   /** The whole tree: a group changed (see above). */
   all: boolean;
   /** Otherwise these runs' rows. */
-  nodes: RunNode[];
+  nodes: RowNode[];
 }
 
 /** The elements of the tree, kept across updates. */
 export class RunsTreeModel {
   private groups: AppNode[] | undefined;
   private readonly apps = new Map<string, AppNode>();
-  private readonly runs = new Map<string, RunNode>();
+  private readonly runs = new Map<string, RowNode>();
 
   /** Whether the tree was built (VS Code asked for it) since the last `clear()`. */
   get built(): boolean {
@@ -66,15 +66,15 @@ export class RunsTreeModel {
     return this.groups ?? [];
   }
 
-  children(app: AppNode): RunNode[] {
-    return app.group.runs.map((r) => this.runs.get(r.agentId)).filter((n): n is RunNode => n !== undefined);
+  children(app: AppNode): RowNode[] {
+    return app.group.runs.map((r) => this.runs.get(r.agentId)).filter((n): n is RowNode => n !== undefined);
   }
 
-  run(agentId: string): RunNode | undefined {
+  run(agentId: string): RowNode | undefined {
     return this.runs.get(agentId);
   }
 
-  allRuns(): IterableIterator<RunNode> {
+  allRuns(): IterableIterator<RowNode> {
     return this.runs.values();
   }
 
@@ -94,7 +94,7 @@ export class RunsTreeModel {
   update(next: readonly AppGroup[], changed: ReadonlySet<string>): TreeRefresh {
     const before = this.groups;
     let groupChanged = false;
-    const refresh: RunNode[] = [];
+    const refresh: RowNode[] = [];
     const apps = next.map((g) => {
       const app = this.apps.get(g.key);
       if (!app) {
@@ -113,7 +113,7 @@ export class RunsTreeModel {
         const node = this.runs.get(r.agentId);
         if (!node) {
           // Its group's rows changed (see groupLooksDifferent).
-          this.runs.set(r.agentId, new RunNode(r, app));
+          this.runs.set(r.agentId, new RowNode(r, app));
           continue;
         }
         if (node.parent !== app) {
@@ -171,13 +171,13 @@ function groupLooksDifferent(a: AppGroup, b: AppGroup): boolean {
  * What a run command may be invoked with: a tree node (menus), an agent ID (notifications,
  * links, the panel, tests) or an object carrying one.
  */
-export type RunArg = RunNode | string | { agentId: string } | undefined;
+export type RunArg = RowNode | string | { agentId: string } | undefined;
 
 export function agentIdOf(arg: unknown): string | undefined {
   if (typeof arg === 'string') {
     return arg.trim() === '' ? undefined : arg.trim();
   }
-  if (arg instanceof RunNode) {
+  if (arg instanceof RowNode) {
     return arg.agentId;
   }
   if (typeof arg === 'object' && arg !== null && typeof (arg as { agentId?: unknown }).agentId === 'string') {

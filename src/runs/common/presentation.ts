@@ -178,9 +178,3 @@ function cutAt(text: string, n: number): string {
   const code = text.charCodeAt(n - 1);
   return text.slice(0, code >= 0xd800 && code <= 0xdbff ? n - 1 : n);
 }
-
-/** "Fix the login test and…": the first words of a prompt, for a one-line notice. */
-export function firstWords(prompt: string, max = 50): string {
-  const line = prompt.split(/\r?\n/).find((l) => l.trim() !== '')?.trim() ?? '';
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}

@@ -17,6 +17,7 @@ import { reportCrash, scenario, type Scenario } from '../registry';
 import { admin, agentPath, startRun, useEmulator } from '../support/emulatorFixture';
 import { HOSTILE_SHORT, HOSTILE_TEXTS, hostileToolParameters, megabyteLine, withTrap } from '../support/hostile';
 import { PanelLab, STRINGS, type PageState } from '../support/panelPage';
+import { runOf } from '../../support/runOf';
 
 declare const document: {
   querySelectorAll(sel: string): ArrayLike<{ click(): void; getAttribute(n: string): string | null }> & { forEach(fn: (el: { getAttribute(n: string): string | null }) => void): void };
@@ -80,7 +81,7 @@ class View {
   readonly observer: RunObserver;
   readonly session: PanelSession;
   constructor(public agent: Agent, readonly agentId: string) {
-    const getRun = () => ({ agent: this.agent });
+    const getRun = () => ({ run: runOf(this.agent) });
     this.observer = new RunObserver({ getRun, transcript: (id) => this.store.get(id), now: () => Date.now() });
     this.session = new PanelSession(agentId, {
       getRun,

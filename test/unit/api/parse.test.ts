@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import {
-  ApiError, parseAgent, parseAgentRun, parseCompletionWebhookPayload, parseFollowUpAck,
+  ApiError, parseAgent, parseAgentStarted, parseCompletionWebhookPayload, parseFollowUpAck,
   parseServiceSchemaInfo, parseTestGroupCreated, type Agent,
 } from '../../../src/api';
 
@@ -148,21 +148,21 @@ describe('api: parseAgent', () => {
 });
 
 describe('api: parse of POST responses', () => {
-  it('parseAgentRun keeps the documented fields and ignores the rest', () => {
+  it('parseAgentStarted keeps the documented fields and ignores the rest', () => {
     assert.deepEqual(
-      parseAgentRun({ agentId: 'ag', kind: 'agent', status: 'queued', appId: 'app', projectId: 'p', createdAt: 5, more: 1 }),
+      parseAgentStarted({ agentId: 'ag', kind: 'agent', status: 'queued', appId: 'app', projectId: 'p', createdAt: 5, more: 1 }),
       { agentId: 'ag', kind: 'agent', status: 'queued', appId: 'app', projectId: 'p', createdAt: 5 },
     );
   });
 
-  it('parseAgentRun takes a missing status to be queued and keeps unknown statuses', () => {
-    assert.deepEqual(parseAgentRun({ agentId: 'ag' }), { agentId: 'ag', status: 'queued' });
-    assert.equal(parseAgentRun({ agentId: 'ag', status: 'scheduled' }).status, 'scheduled');
-    assert.equal(parseAgentRun({ agentId: 'ag', status: 5 }).status, 'queued');
+  it('parseAgentStarted takes a missing status to be queued and keeps unknown statuses', () => {
+    assert.deepEqual(parseAgentStarted({ agentId: 'ag' }), { agentId: 'ag', status: 'queued' });
+    assert.equal(parseAgentStarted({ agentId: 'ag', status: 'scheduled' }).status, 'scheduled');
+    assert.equal(parseAgentStarted({ agentId: 'ag', status: 5 }).status, 'queued');
   });
 
-  it('parseAgentRun fails without agentId', () => {
-    invalidResponse(() => parseAgentRun({ status: 'queued', appId: 'a' }), /start response had no agentId/);
+  it('parseAgentStarted fails without agentId', () => {
+    invalidResponse(() => parseAgentStarted({ status: 'queued', appId: 'a' }), /start response had no agentId/);
   });
 
   it('parseFollowUpAck', () => {

@@ -173,7 +173,7 @@ describe('emulator: OpenAPI document', () => {
   });
 
   it('the response schemas reject what the emulator must never send', () => {
-    const agentRun = schemaValidator('AgentRun');
+    const agentRun = schemaValidator('AgentStarted');
     assert.equal(agentRun({ agentId: 'a', kind: 'agent', status: 'queued', appId: 'x', projectId: 'p', createdAt: 1 }), true);
     assert.equal(agentRun({ kind: 'agent', status: 'queued', appId: 'x', projectId: 'p', createdAt: 1 }), false);
     assert.equal(agentRun({ agentId: 'a', kind: 'agent', status: 'paused', appId: 'x', projectId: 'p', createdAt: 1 }), false);

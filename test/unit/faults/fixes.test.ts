@@ -6,6 +6,7 @@ import { PanelSession, RunObserver } from '../../../src/panel/common/panelModel'
 import { isSafeLinkUrl, parseExtensionMessage, STRING_KEYS, type WebviewStrings } from '../../../src/panel/common/protocol';
 import { domKey, keyFromDom } from '../../../src/panel/common/render';
 import { TranscriptStore } from '../../../src/run/common/transcript/store';
+import { runOf } from '../../support/runOf';
 
 const strings = Object.fromEntries(STRING_KEYS.map((k) => [k, k])) as WebviewStrings;
 
@@ -13,7 +14,7 @@ const strings = Object.fromEntries(STRING_KEYS.map((k) => [k, k])) as WebviewStr
 function initFor(raw: Record<string, unknown>): ReturnType<typeof parseExtensionMessage> {
   const agent = parseAgent({ agentId: 'a1', status: 'running', ...raw });
   const store = new TranscriptStore(5);
-  const getRun = () => ({ agent });
+  const getRun = () => ({ run: runOf(agent) });
   const observer = new RunObserver({ getRun, transcript: (id) => store.get(id), now: () => 1_767_225_600_000 });
   const session = new PanelSession('a1', {
     getRun, transcript: (id) => store.get(id), observer, stallAfterMs: 600_000, locale: 'en', isMac: false, strings: () => strings, draft: () => '',

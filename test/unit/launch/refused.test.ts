@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { ApiError, type ApiErrorKind } from '../../../src/api/errors';
-import type { AgentRun, StartAgentRequest } from '../../../src/api/types';
+import type { AgentStarted, StartAgentRequest } from '../../../src/api/types';
 import { refusedValue, type FailureActionId, type StartFailure } from '../../../src/launch/common/failure';
 import { acknowledgeRefusal, activeRefusals, addRefusal, cloneForm, emptyForm, firstProblem, reviveForm, type LaunchForm } from '../../../src/launch/common/form';
 import { submitLaunch, type SubmitEnv, type SubmitUi } from '../../../src/launch/common/submit';
@@ -19,7 +19,7 @@ async function failOnce(error: Error, form: LaunchForm): Promise<Awaited<ReturnT
   const env: SubmitEnv = {
     l10n: plainL10n,
     validate: (r: StartAgentRequest) => r,
-    start: (): Promise<AgentRun> => Promise.reject(error),
+    start: (): Promise<AgentStarted> => Promise.reject(error),
     modelNeedsEmail: () => false,
     rememberModelNeedsEmail: () => Promise.resolve(),
     defaultEmail: () => Promise.resolve(undefined),

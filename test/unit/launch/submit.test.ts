@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { ApiError, type ApiErrorKind } from '../../../src/api/errors';
-import type { AgentRun, StartAgentRequest } from '../../../src/api/types';
+import type { AgentStarted, StartAgentRequest } from '../../../src/api/types';
 import type { FailureActionId, StartFailure } from '../../../src/launch/common/failure';
 import { emptyForm, type LaunchForm } from '../../../src/launch/common/form';
 import { submitLaunch, type ExternalAction, type SubmitEnv, type SubmitUi } from '../../../src/launch/common/submit';
@@ -12,7 +12,7 @@ function apiError(kind: ApiErrorKind, status?: number, mayHaveReachedServer = tr
   return new ApiError({ kind, status, message: `${kind}.`, mayHaveReachedServer });
 }
 
-const RUN: AgentRun = { agentId: 'ag_1', status: 'queued', appId: 'app_todo', projectId: 'prj_1', createdAt: 1 };
+const RUN: AgentStarted = { agentId: 'ag_1', status: 'queued', appId: 'app_todo', projectId: 'prj_1', createdAt: 1 };
 
 class Fake implements SubmitEnv, SubmitUi {
   l10n = plainL10n;
@@ -22,7 +22,7 @@ class Fake implements SubmitEnv, SubmitUi {
   emailPrompts: string[] = [];
   learned = new Set<string>();
   /** What each start does, in order; a run or an error. */
-  results: Array<AgentRun | Error> = [];
+  results: Array<AgentStarted | Error> = [];
   /** What the person clicks on each failure, in order. */
   clicks: Array<FailureActionId | undefined> = [];
   /** What the person types when asked for an email, in order. */
@@ -34,7 +34,7 @@ class Fake implements SubmitEnv, SubmitUi {
     if (r.prompt.trim() === '') throw new ApiError({ kind: 'invalid_input', message: 'prompt is empty.', mayHaveReachedServer: false });
     return r;
   }
-  start(r: StartAgentRequest): Promise<AgentRun> {
+  start(r: StartAgentRequest): Promise<AgentStarted> {
     this.sent.push(r);
     const next = this.results.shift();
     if (next === undefined) return Promise.reject(new Error('unexpected start'));

@@ -1,9 +1,10 @@
 import * as assert from 'node:assert/strict';
 import type { Agent, AgentMessage } from '../../../src/api/types';
-import { PanelSession, RunObserver, buildHeader, type RunView } from '../../../src/panel/common/panelModel';
+import { PanelSession, RunObserver, buildHeader, type Shown } from '../../../src/panel/common/panelModel';
 import { compareOrder } from '../../../src/run/common/transcript/order';
 import { STRING_KEYS, parseExtensionMessage, type InitMessage, type UpdateMessage, type WebviewStrings } from '../../../src/panel/common/protocol';
 import { TranscriptStore } from '../../../src/run/common/transcript/store';
+import { runOf } from '../../support/runOf';
 
 const T0 = Date.UTC(2025, 0, 1, 9, 0, 0);
 const strings = Object.fromEntries(STRING_KEYS.map((k) => [k, k])) as WebviewStrings;
@@ -15,7 +16,7 @@ function msg(seq: number, over: Partial<AgentMessage> = {}): AgentMessage {
 /** A host whose poller merges into the shared store itself, as the extension's does. */
 function world(agent: Agent) {
   let store = new TranscriptStore();
-  const runs = new Map<string, RunView>([[agent.agentId, { agent }]]);
+  const runs = new Map<string, Shown>([[agent.agentId, { run: runOf(agent) }]]);
   let now = T0 + 100_000;
   const observer = new RunObserver({ getRun: (id) => runs.get(id), transcript: (id) => store.get(id), now: () => now });
   const session = new PanelSession(agent.agentId, {
@@ -31,12 +32,12 @@ function world(agent: Agent) {
   return {
     session,
     observer,
-    set(view: RunView) {
+    set(view: Shown) {
       runs.set(agent.agentId, view);
     },
     /** The poller: merge, then tell the panel. */
-    poll(a: Agent, extra: Partial<RunView> = {}) {
-      runs.set(agent.agentId, { agent: a, ...extra });
+    poll(a: Agent, extra: Partial<Shown> = {}) {
+      runs.set(agent.agentId, { run: runOf(a), ...extra });
       store.get(a.agentId).merge(a.history);
       observer.observe(a.agentId);
     },
@@ -133,11 +134,11 @@ describe('panel model', () => {
   it('sends evictions as removed keys and gap changes as transcript info', () => {
     const agent: Agent = { agentId: 'a2', history: [] };
     const store = new TranscriptStore(5, { maxMessages: 3 });
-    const runs = new Map<string, RunView>([['a2', { agent }]]);
+    const runs = new Map<string, Shown>([['a2', { run: runOf(agent) }]]);
     const observer = new RunObserver({ getRun: (id) => runs.get(id), transcript: (id) => store.get(id), now: () => T0 });
     const session = new PanelSession('a2', { getRun: (id) => runs.get(id), transcript: (id) => store.get(id), observer, stallAfterMs: 60_000, locale: 'en', isMac: true, strings: () => strings, draft: () => '' });
     session.init();
-    runs.set('a2', { agent });
+    runs.set('a2', { run: runOf(agent) });
     store.get('a2').merge([msg(1), msg(2), msg(3), msg(4), msg(8)]);
     observer.observe('a2');
     const u = valid(session.update()) as UpdateMessage;
@@ -158,7 +159,7 @@ describe('panel model', () => {
 
   it('keeps only documented, well-typed header fields', () => {
     const junk = { agentId: 'x', status: 'running', permittedBranches: ['main', 7, 'dev'], createdAt: Infinity, model: '', token: 'secret', lastError: 'e'.repeat(50_000) } as unknown as Agent;
-    const h = buildHeader(junk, 'x');
+    const h = buildHeader(runOf(junk), 'x');
     assert.deepEqual(Object.keys(h).sort(), ['agentId', 'lastError', 'permittedBranches', 'status']);
     assert.deepEqual(h.permittedBranches, ['main', 'dev']);
     assert.equal(h.lastError?.length, 20_000);
@@ -175,7 +176,7 @@ describe('panel model: one merge per read', () => {
       merges++;
       return merge(h);
     };
-    const runs = new Map<string, RunView>([['a3', { agent: { agentId: 'a3', history: [msg(1), msg(2)] } }]]);
+    const runs = new Map<string, Shown>([['a3', { run: runOf({ agentId: 'a3', history: [msg(1), msg(2)] }) }]]);
     const observer = new RunObserver({ getRun: (id) => runs.get(id), transcript: (id) => store.get(id), now: () => T0 });
     transcript.merge([msg(1), msg(2)]);
     observer.observe('a3');
@@ -185,7 +186,7 @@ describe('panel model: one merge per read', () => {
 
   it('sends the gap before a message with that message', () => {
     const store = new TranscriptStore();
-    const runs = new Map<string, RunView>([['a4', { agent: { agentId: 'a4' } }]]);
+    const runs = new Map<string, Shown>([['a4', { run: runOf({ agentId: 'a4' }) }]]);
     const observer = new RunObserver({ getRun: (id) => runs.get(id), transcript: (id) => store.get(id), now: () => T0 });
     const session = new PanelSession('a4', { getRun: (id) => runs.get(id), transcript: (id) => store.get(id), observer, stallAfterMs: 60_000, locale: 'en', isMac: false, strings: () => strings, draft: () => '' });
     store.get('a4').merge([msg(1), msg(5)]);

@@ -10,7 +10,6 @@ import type { Agent } from '../../../src/api/types';
 import { RunLedger, type RunRecord } from '../../../src/run/common/ledger/ledger';
 import { reviveRecord } from '../../../src/run/common/ledger/record';
 import { conversationOf, runState } from '../../../src/run/common/ledger/runState';
-import { runSnapshot } from '../../../src/run/common/ledger/snapshot';
 import { plainL10n } from '../../../src/base/common/l10n';
 import { buildHeader } from '../../../src/panel/common/panelModel';
 import { panelTitle } from '../../../src/panel/common/tabTitle';
@@ -83,16 +82,16 @@ describe('a code review\'s conversation: labelled, no follow-ups offered (issue 
   });
 
   it('the panel: its tab and header say code review, and the header tells the page there is no composer', () => {
-    assert.equal(panelTitle('rev_agent', runSnapshot(review), plainL10n), 'Code review: app_shop (done)');
-    assert.equal(panelTitle('rev_agent', runSnapshot(agent), plainL10n), 'Run: app_shop (done)');
+    assert.equal(panelTitle('rev_agent', runState(review), plainL10n), 'Code review: app_shop (done)');
+    assert.equal(panelTitle('rev_agent', runState(agent), plainL10n), 'Run: app_shop (done)');
     // Issue 33 §8: once the review is read, its tab says the review's status, not "(done)" beside an open review.
-    assert.equal(panelTitle('rev_agent', runSnapshot(review), plainL10n, 'open'), 'Code review: app_shop (open)');
-    assert.equal(panelTitle('rev_agent', runSnapshot({ ...review, status: 'running', completedAt: undefined }), plainL10n, 'open'), 'Code review: app_shop (open)');
-    assert.equal(panelTitle('rev_agent', runSnapshot({ ...review, status: 'error' }), plainL10n, 'open'), 'Code review: app_shop (error)', 'a failed conversation says so');
-    assert.equal(panelTitle('rev_agent', runSnapshot(agent), plainL10n, 'open'), 'Run: app_shop (done)', 'an agent\'s run has no review');
-    const header = buildHeader(runSnapshot(review), 'rev_agent');
+    assert.equal(panelTitle('rev_agent', runState(review), plainL10n, 'open'), 'Code review: app_shop (open)');
+    assert.equal(panelTitle('rev_agent', runState({ ...review, status: 'running', completedAt: undefined }), plainL10n, 'open'), 'Code review: app_shop (open)');
+    assert.equal(panelTitle('rev_agent', runState({ ...review, status: 'error' }), plainL10n, 'open'), 'Code review: app_shop (error)', 'a failed conversation says so');
+    assert.equal(panelTitle('rev_agent', runState(agent), plainL10n, 'open'), 'Run: app_shop (done)', 'an agent\'s run has no review');
+    const header = buildHeader(runState(review), 'rev_agent');
     assert.deepEqual([header.kind, header.reviewId, header.codeReview, header.noFollowUps], ['code_review', 'rev_1', true, true]);
-    const agentHeader = buildHeader(runSnapshot(agent), 'rev_agent');
+    const agentHeader = buildHeader(runState(agent), 'rev_agent');
     assert.deepEqual([agentHeader.codeReview, agentHeader.noFollowUps], [undefined, undefined]);
   });
 

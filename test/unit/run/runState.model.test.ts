@@ -25,7 +25,7 @@
 //    window knew (by `updatedAt`) announces no state change and no finish of its own.
 // At quiescence (the service done, every window read fresh and synced): the tree row
 // (presentRun), the status bar's count (ledger.active), the run as the panel, chat and tools see
-// it (runSnapshot, runState) all agree with the truth.
+// it (runState) all agree with the truth.
 //
 // Mutants (a ledger that drops recordFollowUp; send locks that are never busy; events that fire
 // twice) must be falsified,
@@ -37,7 +37,6 @@ import { ApiError } from '../../../src/api/errors';
 import type { Agent, AgentMessage, FollowUpAck } from '../../../src/api/types';
 import { RunLedger, runState, type FollowUpRecord, type KeyValueStore, type RunRecord } from '../../../src/run/common/ledger/ledger';
 import { FOLLOW_UP_WAIT_MS } from '../../../src/run/common/ledger/runState';
-import { runSnapshot } from '../../../src/run/common/ledger/snapshot';
 import { applyRead } from '../../../src/run/common/polling/runReads';
 import { presentRun, statusIcon } from '../../../src/runs/common/presentation';
 import { statusText } from '../../../src/run/common/rows';
@@ -573,7 +572,7 @@ async function quiesce(world: World): Promise<void> {
     // A status the reference does not list ends a run only with `completedAt` (else it stays followed, slowly).
     const over = s.status === 'completed' || s.status === 'error' || s.completedAt !== undefined;
     assert.equal(state.finished, over, `${w.name} shows the run ${state.finished ? '' : 'not '}finished (${s.status}, ${JSON.stringify(r.acts)})`);
-    assert.equal(runSnapshot(r).status, s.status, `${w.name}'s panel, chat and tools see another status`);
+    assert.equal(runState(r).status, s.status, `${w.name}'s panel, chat and tools see another status`);
     assert.equal(w.ledger.active().length, over ? 0 : 1, `${w.name}'s status bar counts the run wrongly`);
     // The tree row shows the status by its icon, and says it in its spoken label.
     const row = presentRun(r, world.now, plainL10n);

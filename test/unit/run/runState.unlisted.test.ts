@@ -5,7 +5,6 @@
 import * as assert from 'node:assert/strict';
 import { RunLedger, type RunRecord } from '../../../src/run/common/ledger/ledger';
 import { isFinishedRun, runState } from '../../../src/run/common/ledger/runState';
-import { runSnapshot } from '../../../src/run/common/ledger/snapshot';
 import { plainL10n } from '../../../src/base/common/l10n';
 import { LifecycleTracker } from '../../../src/panel/common/lifecycle';
 import { panelTitle } from '../../../src/panel/common/tabTitle';
@@ -48,14 +47,14 @@ describe('one finished rule on every surface: an end the reference does not list
   });
 
   it('the tab says how it ended', () => {
-    assert.equal(panelTitle('agt_x1', runSnapshot(cancelled), plainL10n), 'Run: app_todo (cancelled)');
-    assert.equal(panelTitle('agt_x1', runSnapshot(runThat('paused', undefined)), plainL10n), 'Run: app_todo');
+    assert.equal(panelTitle('agt_x1', runState(cancelled), plainL10n), 'Run: app_todo (cancelled)');
+    assert.equal(panelTitle('agt_x1', runState(runThat('paused', undefined)), plainL10n), 'Run: app_todo');
   });
 
   it('the lifecycle lanes stop counting at the completion', () => {
     const lanes = new LifecycleTracker();
-    lanes.observe(runSnapshot(runThat('running', undefined)), T0);
-    lanes.observe(runSnapshot(cancelled), T0 + 10_000);
+    lanes.observe(runState(runThat('running', undefined)), T0);
+    lanes.observe(runState(cancelled), T0 + 10_000);
     const at = (now: number): number => lanes.timeInState('conversation', 'working', now);
     assert.equal(at(T0 + 60_000), 9_000);
     assert.equal(at(T0 + 600_000), 9_000, 'still counting after the run ended');

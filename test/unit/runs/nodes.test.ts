@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { RunRecord } from '../../../src/run/common/ledger/ledger';
 import { plainL10n } from '../../../src/base/common/l10n';
-import { AppNode, RunNode, RunsTreeModel, agentIdOf, type TreeNode } from '../../../src/runs/common/nodes';
+import { AppNode, RowNode, RunsTreeModel, agentIdOf, type TreeNode } from '../../../src/runs/common/nodes';
 import { groupByApp } from '../../../src/runs/common/presentation';
 
 const NOW = Date.UTC(2025, 0, 15, 12, 0, 0);
@@ -123,7 +123,7 @@ describe('Runs tree model: stable elements, re-render only what changed', () => 
   it('run commands accept the stable run element', () => {
     const { model } = built([run('a', 1)]);
     const node = model.run('a');
-    assert.ok(node instanceof RunNode);
+    assert.ok(node instanceof RowNode);
     assert.equal(agentIdOf(node), 'a');
   });
 });

@@ -165,3 +165,4 @@ export function branchShown(b: { name: string; label?: string }): string {
 export function isMainBranch(b: { name: string; label?: string }): boolean {
   return names(b).some((n) => /^(main|master)$/i.test(n.trim()));
 }
+

@@ -25,10 +25,10 @@ const RUN_FIELDS = [
   'completedAt',
   'lastError',
 ] as const;
-type ExportedRun = Partial<Pick<Agent, (typeof RUN_FIELDS)[number]>> & { lifecycle?: AgentLifecycle };
+type ExportedFields = Partial<Pick<Agent, (typeof RUN_FIELDS)[number]>> & { lifecycle?: AgentLifecycle };
 
 /** The run's documented fields only, each of the type it is documented with. */
-export function pickRun(run: Agent): ExportedRun {
+export function pickRun(run: Agent): ExportedFields {
   const out: Record<string, unknown> = {};
   for (const k of RUN_FIELDS) {
     const v: unknown = run[k];

@@ -3,9 +3,9 @@
  * ledger class (ledger.ts) owns the map and the storage.
  */
 import type { RunStatus } from '../../../api/types';
-import { isFinishedRun, reviveActs, followUpAct, type FollowUpAct } from './runState';
+import { reviveActs, followUpAct, type FollowUpAct } from './runState';
 
-export { isFinishedRun };
+export { isFinishedRun, stripUndefined } from './runState';
 
 /** The subset of vscode.Memento the ledger needs. */
 export interface KeyValueStore {
@@ -15,6 +15,7 @@ export interface KeyValueStore {
 
 export type RunSource = 'started' | 'tracked';
 
+/** What the ledger stores: the reads' evidence plus its bookkeeping (acts, unread, errors); surfaces read `Run` (runState.ts). */
 export interface RunRecord {
   agentId: string;
   source: RunSource;
@@ -131,15 +132,6 @@ export function reviveRecord(item: unknown): RunRecord | undefined {
   return r;
 }
 
-export function stripUndefined<T extends object>(o: T): T {
-  const out = {} as T;
-  for (const [k, v] of Object.entries(o)) {
-    if (v !== undefined) {
-      (out as Record<string, unknown>)[k] = v;
-    }
-  }
-  return out;
-}
 
 export function sameValue(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) && Array.isArray(b)) {

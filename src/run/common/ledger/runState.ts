@@ -14,7 +14,8 @@
  *
  * Pure: no vscode.
  */
-import { isDormant, isFinished, maxSequence, type Agent, type RunStatus } from '../../../api/types';
+import { isDormant, isFinished, maxSequence, type Agent, type AgentLifecycle, type RunStatus } from '../../../api/types';
+import type { RunRecord } from './record';
 
 /**
  * How long an acknowledged follow-up may stay unproven before finished reads are believed
@@ -52,16 +53,8 @@ export interface FollowUpAct {
   readonly settledAt?: number;
 }
 
-/** What the record must hold for the state to be derived (a RunRecord has all of it). */
-export interface RunFacts {
-  readonly status: RunStatus;
-  readonly completedAt?: number;
-  readonly acts?: readonly FollowUpAct[];
-  /** The conversation's `kind` as read (`agent`, `code_review`, ...). */
-  readonly kind?: string;
-  /** Set for a code review's conversation. */
-  readonly reviewId?: string;
-}
+/** What the state is derived from: a record, or as much of one as a caller holds. */
+type Evidence = Pick<RunRecord, 'status'> & Partial<RunRecord>;
 
 /** What kind of conversation a run is, and what that allows. */
 export interface Conversation {
@@ -87,7 +80,12 @@ export function conversationOf(r: { readonly kind?: string; readonly reviewId?: 
 
 export type RunOutcome = 'completed' | 'error' | 'ended';
 
-export interface RunState extends Conversation {
+/**
+ * A run as every surface reads it (tree, status bar, alerts, panel header and tab, chat, tools,
+ * exports): the record's documented fields, with the status and completion `runState` derives.
+ */
+export interface Run extends Conversation {
+  readonly agentId?: string;
   /** The status every surface shows. */
   readonly status: RunStatus;
   /** Over, and no acknowledged follow-up unsettled: not polled, not counted active, announced once. */
@@ -100,15 +98,33 @@ export interface RunState extends Conversation {
   readonly completedAt?: number;
   /** The newest unsettled follow-up, if any. */
   readonly followUp?: { readonly prompt: string; readonly at: number; readonly arrived: boolean };
+  readonly kind?: string;
+  readonly reviewId?: string;
+  readonly appId?: string;
+  readonly projectId?: string;
+  readonly projectName?: string;
+  readonly model?: string;
+  readonly reasoningEffort?: string;
+  readonly permission?: string;
+  readonly permittedBranches?: string[];
+  readonly createdAt?: number;
+  readonly updatedAt?: number;
+  /** The turn's failure (a failure of the turn before an unsettled follow-up is not shown). */
+  readonly lastError?: string;
+  readonly lifecycle?: AgentLifecycle;
 }
 
 /** The open (unsettled) acts, oldest first. */
-export function openActs(r: Pick<RunFacts, 'acts'>): FollowUpAct[] {
+export function openActs(r: Pick<RunRecord, 'acts'>): FollowUpAct[] {
   return (r.acts ?? []).filter((a) => a.settledAt === undefined);
 }
 
 /** The one derivation of a run's state from its record. */
-export function runState(r: RunFacts): RunState {
+export function runState(r: Evidence): Run {
+  return { ...fieldsOf(r), ...stateOf(r) };
+}
+
+function stateOf(r: Evidence): Omit<Run, keyof ReturnType<typeof fieldsOf>> {
   const conversation = conversationOf(r);
   const open = openActs(r);
   const newest = open[open.length - 1];
@@ -126,6 +142,40 @@ export function runState(r: RunFacts): RunState {
   return { ...conversation, status: r.status, finished: true, dormant: false, outcome, completedAt: r.completedAt };
 }
 
+/** The record's documented fields, only those it has (a JSON of the run holds no `undefined`). */
+function fieldsOf(r: Evidence): Pick<Run, 'agentId' | 'kind' | 'reviewId' | 'appId' | 'projectId' | 'projectName' | 'model' | 'reasoningEffort' | 'permission' | 'permittedBranches' | 'createdAt' | 'updatedAt' | 'lastError' | 'lifecycle'> {
+  const lifecycle = r.conversationState !== undefined || r.sandboxState !== undefined || r.queuedTurnCount !== undefined || r.lastLifecycleEventAt !== undefined
+    ? stripUndefined({ conversationState: r.conversationState, sandboxState: r.sandboxState, queuedTurnCount: r.queuedTurnCount, lastLifecycleEventAt: r.lastLifecycleEventAt })
+    : undefined;
+  return stripUndefined({
+    agentId: r.agentId,
+    kind: r.kind,
+    reviewId: r.reviewId,
+    appId: r.appId,
+    projectId: r.projectId,
+    projectName: r.projectName,
+    model: r.model,
+    reasoningEffort: r.reasoningEffort,
+    permission: r.permission,
+    permittedBranches: r.permittedBranches,
+    createdAt: r.createdAt ?? r.addedAt,
+    updatedAt: r.updatedAt,
+    // A failure of the turn before an unsettled follow-up is not this turn's.
+    lastError: openActs(r).length > 0 ? undefined : r.lastError,
+    lifecycle,
+  });
+}
+
+export function stripUndefined<T extends object>(o: T): T {
+  const out = {} as T;
+  for (const [k, v] of Object.entries(o)) {
+    if (v !== undefined) {
+      (out as Record<string, unknown>)[k] = v;
+    }
+  }
+  return out;
+}
+
 function shownWhilePending(act: FollowUpAct, arrived: boolean): RunStatus {
   if (arrived) {
     return 'running';
@@ -134,8 +184,8 @@ function shownWhilePending(act: FollowUpAct, arrived: boolean): RunStatus {
 }
 
 /** Over and not waiting for an acknowledged follow-up (the one "finished" rule). */
-export function isFinishedRun(r: RunFacts): boolean {
-  return runState(r).finished;
+export function isFinishedRun(r: Evidence): boolean {
+  return stateOf(r).finished;
 }
 
 /** A new act for a follow-up the service just acknowledged; `id` must be unique (see `actId`). */

@@ -21,7 +21,7 @@ import {
 } from './settings';
 
 /** What the policy keeps per run (the scheduler adds its timer, queue and request state). */
-export interface RunState {
+export interface PollState {
   readonly id: string;
   /** Polled on its own schedule. False for a one-off `pollNow` of a finished or unknown run. */
   tracked: boolean;
@@ -81,7 +81,7 @@ export class ReadPolicy {
   ) {}
 
   /** Forgets what was learnt about the service (another base URL). */
-  reset(runs: Iterable<RunState>): void {
+  reset(runs: Iterable<PollState>): void {
     this.online = true;
     this.networkFailures = 0;
     this.rateLimitStreak = 0;
@@ -93,7 +93,7 @@ export class ReadPolicy {
     }
   }
 
-  cadence(run: RunState, now: number, a: Attention): number {
+  cadence(run: PollState, now: number, a: Attention): number {
     const s = this.settings();
     // A full window: what the run writes meanwhile may fall out of reach, focused or not.
     if (now < run.burstUntil || run.behind) {
@@ -109,7 +109,7 @@ export class ReadPolicy {
   }
 
   /** When the run would next be read, ignoring a service-wide hold. */
-  naturalDue(run: RunState, now: number, a: Attention): number {
+  naturalDue(run: PollState, now: number, a: Attention): number {
     const last = run.lastDoneAt;
     if (last === undefined) {
       return Math.max(now, run.holdUntil);
@@ -127,7 +127,7 @@ export class ReadPolicy {
   }
 
   /** A read succeeded (before the listener hears of it): the service is reachable, the run's failures are over. Returns whether it was unreachable. */
-  readOk(run: RunState, runs: Iterable<RunState>): boolean {
+  readOk(run: PollState, runs: Iterable<PollState>): boolean {
     const backOnline = !this.online;
     this.online = true;
     this.networkFailures = 0;
@@ -144,7 +144,7 @@ export class ReadPolicy {
   }
 
   /** What the listener made of a read (finished, dormant, or neither): whether to stop following the run. */
-  finished(run: RunState, verdict: boolean | 'dormant', now: number): boolean {
+  finished(run: PollState, verdict: boolean | 'dormant', now: number): boolean {
     run.dormant = verdict === 'dormant' ? run.dormant + 1 : 0;
     if (verdict !== true) {
       run.reopening = false;
@@ -154,7 +154,7 @@ export class ReadPolicy {
     return !(run.reopening && now < run.burstUntil);
   }
 
-  failed(run: RunState, error: unknown, now: number): FailureVerdict {
+  failed(run: PollState, error: unknown, now: number): FailureVerdict {
     const kind = isApiError(error) ? error.kind : undefined;
     if (kind === 'unauthorized') {
       return { unauthorized: true, goneOffline: false, giveUp: false };
@@ -193,12 +193,12 @@ export class ReadPolicy {
     return { unauthorized: false, serviceHold, goneOffline, giveUp };
   }
 
-  private dormantDelay(run: RunState): number {
+  private dormantDelay(run: PollState): number {
     return dormantDelay(run.dormant, this.settings().backgroundMs);
   }
 
   /** Exponential from the run's own cadence (errors never make polling faster), jittered, capped. */
-  private backoffDelay(run: RunState, now: number, a: Attention): number {
+  private backoffDelay(run: PollState, now: number, a: Attention): number {
     const cadence = this.cadence(run, now, a);
     const grown = Math.min(this.settings().maxBackoffMs, cadence * 2 ** Math.min(run.failures, 30));
     return Math.max(cadence, Math.round(grown * run.jitter));

@@ -15,7 +15,7 @@ import { systemClock, type Clock } from '../../../base/common/clock';
 import type { Disposable } from '../../../base/common/events';
 import { errorText, guarded, logSafely, type LogLevel, type PollerDeps } from './callbacks';
 import { ReadPolicy, type Attention } from './policy';
-import { Scheduler, type InFlightRequest, type Run } from './scheduler';
+import { Scheduler, type InFlightRequest, type PollEntry } from './scheduler';
 import { clampPollerSettings, RATE_LIMIT_STAGGER_MS, NOT_FOUND_RETRY_DELAYS_MS, type PollerSettings } from './settings';
 
 export { systemClock, type Clock } from '../../../base/common/clock';
@@ -260,7 +260,7 @@ export class Poller implements Disposable {
 
   // ------------------------------------------------------------------ requests
 
-  private start(run: Run): void {
+  private start(run: PollEntry): void {
     run.skipCadence = false;
     run.skipBackoff = false;
     const request: InFlightRequest = { controller: new AbortController() };
@@ -279,7 +279,7 @@ export class Poller implements Disposable {
     return await this.deps.fetchRun(agentId, signal);
   }
 
-  private settle(run: Run, request: InFlightRequest, outcome: Outcome): void {
+  private settle(run: PollEntry, request: InFlightRequest, outcome: Outcome): void {
     // Aborted (untrack, pause, 401, dispose) or superseded: its answer no longer matters.
     if (this.disposed || run.request !== request) {
       return;
@@ -300,7 +300,7 @@ export class Poller implements Disposable {
     this.s.pump();
   }
 
-  private succeeded(run: Run, agent: Agent): void {
+  private succeeded(run: PollEntry, agent: Agent): void {
     const wasOffline = this.policy.readOk(run, this.s.runs.values());
     const verdict = this.guard<boolean | 'dormant'>('onResult', () => this.deps.onResult(run.id, agent), false);
     if (this.disposed) {
@@ -334,7 +334,7 @@ export class Poller implements Disposable {
     }
   }
 
-  private failed(run: Run, error: unknown): void {
+  private failed(run: PollEntry, error: unknown): void {
     const now = this.clock.now();
     const verdict = this.policy.failed(run, error, now);
     if (verdict.unauthorized) {
@@ -378,7 +378,7 @@ export class Poller implements Disposable {
   }
 
   /** After a read: schedule the next one, or drop a run nobody needs any more. */
-  private afterRead(run: Run): void {
+  private afterRead(run: PollEntry): void {
     if (this.disposed || this.s.runs.get(run.id) !== run) {
       return;
     }

@@ -5,7 +5,7 @@
  * service-wide hold they get start slots `RATE_LIMIT_STAGGER_MS` apart.
  */
 import type { Clock } from '../../../base/common/clock';
-import type { RunState } from './policy';
+import type { PollState } from './policy';
 import { RATE_LIMIT_STAGGER_MS } from './settings';
 
 export interface InFlightRequest {
@@ -19,7 +19,7 @@ export interface RunTimer {
   readonly slot: boolean;
 }
 
-export interface Run extends RunState {
+export interface PollEntry extends PollState {
   timer: RunTimer | undefined;
   queued: boolean;
   request: InFlightRequest | undefined;
@@ -32,17 +32,17 @@ export interface SchedulerHost {
   /** Not disposed, not paused. */
   active(): boolean;
   /** When the run would next be read by the policy, ignoring a service-wide hold. */
-  due(run: Run, now: number): number;
+  due(run: PollEntry, now: number): number;
   /** The end of the service-wide hold (0: none). */
   holdUntil(): number;
   maxConcurrent(): number;
   /** Starts the read of a run taken off the queue. */
-  start(run: Run): void;
+  start(run: PollEntry): void;
 }
 
 export class Scheduler {
-  readonly runs = new Map<string, Run>();
-  readonly queue: Run[] = [];
+  readonly runs = new Map<string, PollEntry>();
+  readonly queue: PollEntry[] = [];
   inFlight = 0;
   /** The latest start slot handed out after a hold. */
   lastSlot = 0;
@@ -52,7 +52,7 @@ export class Scheduler {
     private readonly host: SchedulerHost,
   ) {}
 
-  ensure(agentId: string): Run {
+  ensure(agentId: string): PollEntry {
     let run = this.runs.get(agentId);
     if (!run) {
       run = {
@@ -89,7 +89,7 @@ export class Scheduler {
    * the delay changes, so an opened panel is read soon rather than after the old long delay,
    * but never sooner than the new cadence allows since the last request ended.
    */
-  schedule(run: Run): void {
+  schedule(run: PollEntry): void {
     if (!this.host.active() || run.request || run.queued) {
       return;
     }
@@ -128,14 +128,14 @@ export class Scheduler {
     }
   }
 
-  clearTimer(run: Run): void {
+  clearTimer(run: PollEntry): void {
     if (run.timer) {
       this.clock.clearTimeout(run.timer.handle);
       run.timer = undefined;
     }
   }
 
-  enqueue(run: Run, front: boolean): void {
+  enqueue(run: PollEntry, front: boolean): void {
     if (!this.host.active() || run.queued || run.request) {
       return;
     }
@@ -174,7 +174,7 @@ export class Scheduler {
     }
   }
 
-  abort(run: Run): void {
+  abort(run: PollEntry): void {
     if (run.request) {
       run.request.controller.abort();
       run.request = undefined;
@@ -182,7 +182,7 @@ export class Scheduler {
     }
   }
 
-  forget(run: Run): void {
+  forget(run: PollEntry): void {
     this.clearTimer(run);
     if (run.queued) {
       this.queue.splice(this.queue.indexOf(run), 1);

@@ -1,14 +1,45 @@
 /**
- * One history message as the page gets it (`WireMessage`): the service's fields, cut to the
- * limits, plus its transcript key; checked by hand on the page side (see checkWireMessage).
- * Whatever JSON shape the service sent tool parameters and attachments in, they cross as
- * bounded text: structured parameters as indented JSON (flagged), an attachment object as the
- * chip it makes (run/common/transcript/parts.ts), so the page never parses the service's JSON.
+ * The bounds of what crosses between the run panel and its page (lengths and counts are part of
+ * the schemas, so a confused or hostile peer cannot make the other side hold or render unbounded
+ * data), and one history message as the page gets it (`WireMessage`): the service's fields, cut
+ * to the limits, plus its transcript key; checked by hand on the page side (checkWireMessage).
+ * Tool parameters and attachments cross as bounded text (run/common/transcript/parts.ts), so the
+ * page never parses the service's JSON. protocol.ts re-exports what the sides need.
  */
 import * as z from 'zod/mini';
 import type { AgentMessage, JsonValue } from '../../api/types';
 import { attachmentView } from '../../run/common/transcript/parts';
-import { MAX_WIRE_CONTENT_CHARS, MAX_WIRE_ATTACHMENTS, MAX_ATTACHMENT_CHARS, MAX_SHORT_CHARS, MAX_ID_CHARS, MAX_MESSAGES_PER_POST, str, optStr, timestamp, count } from './limits';
+
+export const PROTOCOL_VERSION = 1;
+
+/** Characters of a message's content (and of its tool parameters) sent to and rendered in the webview. */
+export const MAX_WIRE_CONTENT_CHARS = 20_000;
+export const MAX_WIRE_ATTACHMENTS = 100;
+export const MAX_ATTACHMENT_CHARS = 2_000;
+export const MAX_SHORT_CHARS = 200;
+export const MAX_ID_CHARS = 1_000;
+/** Largest prompt the composer sends; the service's own limit is not documented. */
+export const MAX_PROMPT_CHARS = 1_000_000;
+export const MAX_BRANCHES = 100;
+export const MAX_BRANCH_CHARS = 255;
+export const MAX_COPY_CHARS = 5_000_000;
+export const MAX_URL_CHARS = 8_192;
+export const MAX_STRING_CHARS = 2_000;
+export const MAX_MESSAGES_PER_POST = 20_000;
+/**
+ * Newest messages an `init` of a long run carries; the older ones follow at once in `update`s of
+ * `HISTORY_CHUNK`, newest first (see `forPosting`). The page paints the end without waiting
+ * for (or validating and cloning) 50,000 messages, and one post stays far below the cap.
+ */
+export const INIT_MESSAGES = 1_000;
+export const HISTORY_CHUNK = 2_000;
+/** Messages kept before the first unseen one when `init` is cut, so its divider has context. */
+export const UNSEEN_CONTEXT = 20;
+
+export const str = (max: number) => z.string().check(z.maxLength(max));
+export const optStr = (max: number) => z.optional(str(max));
+export const timestamp = z.optional(z.number().check(z.minimum(-8.64e15), z.maximum(8.64e15)));
+export const count = z.int().check(z.minimum(0));
 
 /**
  * An attachment as the page gets it: a string as sent, or what an attachment object shows —
