@@ -5,13 +5,13 @@
  */
 import * as vscode from 'vscode';
 import { Connection } from './connection/connection';
-import { registerConnectionCommands } from './connection/register';
+import { apiBundle, connectionPrompts, registerConnectionCommands } from './connection/contribution';
 import { TokenStore } from './connection/tokenStore';
 import { SEED_TOKEN_ENV, type seedTokenFromEnv } from './connection/seedToken';
 import { UnauthorizedGate } from './connection/unauthorizedGate';
-import { bodies, registerLazyRunCommands } from './runs/commands/lazyCommands';
-import { registerStartRun, startRunPrefilled } from './launch/register';
-import { registerStartCodeReview } from './reviews/registerStart';
+import { registerLazyRunCommands, runCommands } from './runs/contribution';
+import { registerStartRun, startRunPrefilled } from './launch/contribution';
+import { registerCodeReviews, registerStartCodeReview } from './reviews/contribution';
 import { Emitter } from './base/common/events';
 import type { RunLedger } from './run/common/ledger/ledger';
 import type { Poller } from './run/common/polling/poller';
@@ -25,28 +25,25 @@ import type { TranscriptRead } from './run/common/transcript/transcriptFiles';
 import { Drafts } from './run/drafts';
 import { FollowUpSends } from './run/followUpSends';
 import { knownUserMessageIds, watchFollowUpSends } from './run/followUp';
-import { loadSendPosts } from './run/loadSend';
-import { SendDoor } from './run/sendDoor';
+import { SendDoor, type SendPostsModule } from './run/sendDoor';
 import { runsAccess } from './run/runsAccess';
 import { UnconfirmedStarts } from './run/unconfirmedStarts';
 import { registerStartNotices } from './runs/startNotices';
-import { loadApi } from './connection/loadApi';
 import { RunAlerts } from './runs/alerts';
 import { RunDecorations } from './runs/runDecorations';
 import { RunsTreeProvider } from './runs/runsTree';
 import { RunsView } from './runs/runsView';
 import { RunsStatusBar } from './runs/statusBar';
-import { PanelHost } from './panel/host/host';
-import { LazyRunPanels } from './panel/host/panels';
-import { registerTestGroups } from './testGroups/register';
-import { registerServiceTestGroups } from './testGroups/registerService';
+import { registerRunPanels } from './panel/contribution';
+import { registerServiceTestGroups, registerTestGroups } from './testGroups/contribution';
 import type { TestGroupsElement } from './testGroups/view';
-import { registerAutomations } from './automations/register';
-import { registerAssistant, type AssistantTestHooks } from './assistant/register';
-import { registerTesting } from './testing/register';
-import { registerServiceTests } from './serviceTests/register';
+import { registerAutomations } from './automations/contribution';
+import { registerAssistant, type AssistantTestHooks } from './assistant/contribution';
+import { registerTesting } from './testing/contribution';
+import { registerServiceTests } from './serviceTests/contribution';
 import { SerialStore } from './base/common/serialStore';
-import { registerCodeReviews, type ReviewsGate } from './reviews/gate';
+import type { ReviewsGate } from './reviews/gate';
+import { lazyBundle } from './base/common/lazyBundle';
 import { capabilityGate, type CapabilityGate } from './connection/capabilities';
 import type { Capability } from './connection/common/capabilities';
 import type { RunsTreeElement } from './runs/runsTree';
@@ -93,6 +90,10 @@ export interface AgentRunsTestApi {
 }
 
 let shutdown: (() => Promise<void>) | undefined;
+
+/** The send door's POSTs (src/run/sendPosts.ts): the first start, follow-up or test group. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const sendPosts = lazyBundle(() => require('./send.js') as SendPostsModule);
 
 export function activate(context: vscode.ExtensionContext): AgentRunsTestApi {
   const started = performance.now();
@@ -150,7 +151,7 @@ function buildBase(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
   const auth = new TokenStore(context.secrets);
   // Every global-state write goes through one queue: concurrent ones can undo each other.
   const globalState = new SerialStore(context.globalState);
-  const conn = new Connection({ context, globalState, auth, log, loadApi, prompts: bodies });
+  const conn = new Connection({ context, globalState, auth, log, loadApi: apiBundle, prompts: connectionPrompts });
   const ledgers = new Ledgers(globalState, log, conn.current.baseUrl, context.workspaceState);
   // The journals load on first use (dist/transcripts.js); runs the ledger knows unfinished are never pruned.
   const transcripts = new Transcripts(context.globalStorageUri, log, conn.current.baseUrl, () => ledgers.current);
@@ -172,9 +173,7 @@ type Base = ReturnType<typeof buildBase>;
 function buildRuns(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, b: Base) {
   // The webview serializer must exist when activate returns (panels come back after a reload);
   // the panel manager behind it loads on first use (dist/panel.js).
-  const host = new PanelHost(log);
-  const panels = new LazyRunPanels(context.extensionUri, host, { store: () => b.transcripts.store });
-  context.subscriptions.push(host, panels);
+  const { host, panels } = registerRunPanels(context, log, { store: () => b.transcripts.store });
   const alerts = new RunAlerts(log, (id) => host.isViewing(id));
   const sync = new RunSync({
     ledgers: b.ledgers, connection: b.conn, gate: b.gate, transcripts: b.transcripts, alerts, log,
@@ -196,7 +195,7 @@ function buildRuns(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
     knownUserMessageIds: (id, prompt) => knownUserMessageIds(b, id, prompt),
     log,
     l10n: vscode.l10n,
-  }, loadSendPosts);
+  }, sendPosts);
   context.subscriptions.push(sync, watchFollowUpSends(b.sends, b.ledgers, sync));
   const view = new RunsView(new RunsTreeProvider(b.ledgers, b.conn), b.ledgers);
   const statusBar = new RunsStatusBar(b.ledgers);
@@ -223,7 +222,7 @@ function wireNotices(context: vscode.ExtensionContext, log: vscode.LogOutputChan
     // One notification per session of trouble, not per poll or per transition.
     if (!online && !offlineNotified) {
       offlineNotified = true;
-      bodies().showOffline(log);
+      runCommands().showOffline(log);
     }
     if (online) {
       offlineNotified = false;
@@ -296,7 +295,7 @@ function testApi(b: Base, r: Runs, log: vscode.LogOutputChannel, flush: () => Pr
     transcriptReads: () => b.transcripts.reads,
     connection: () => ({ baseUrl: conn.current.baseUrl, signedIn: conn.current.signedIn, tokenRejected: gate.rejected, online: r.connectivity() }),
     seedToken: () => seedToken(b, log),
-    afterPost: (post) => loadSendPosts().afterPost(b.ledgers.current, r.sync.poller, post),
+    afterPost: (post) => sendPosts().afterPost(b.ledgers.current, r.sync.poller, post),
     // Not the in-memory store alone: a transcript no panel shows is dropped from memory once saved.
     transcriptSequences: async (agentId) => (await b.transcripts.load(agentId)).snapshot().entries.map((e) => e.sequence ?? -1),
     assistant,

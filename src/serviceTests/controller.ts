@@ -6,7 +6,7 @@
  * expanded (`GET /tests/{id}`), groups run from here. Refreshed by the Test Explorer's refresh,
  * `agentRuns.serviceTests.refresh`, when the app setting changes, and when a group is created,
  * changed or deleted through the send door. Made while the service offers its tests
- * (register.ts); disposing it stops every read.
+ * (contribution.ts); disposing it stops every read.
  */
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
@@ -17,7 +17,7 @@ import { TestRunStore } from './common/store';
 import { runsAsDescription } from './common/testUsers';
 import { appGroups, testCountText } from '../testGroups/common/serviceGroups';
 import type { TestGroupRecord } from '../testGroups/common/store';
-import type { FailureDescribers } from '../testing/register';
+import type { FailureDescribers } from '../testing/contribution';
 import { makeItem, metaOf, RUNNABLE, setSteps } from './items';
 import { Runner } from './runner';
 import { describeError, isRunGroupArgument, type ServiceTestsDeps } from './types';

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { buildFixPrompt, type FailedTest } from '../assistant/common/prompts';
 import type { Deps } from '../run/deps';
 import type { TestRunLinks } from './links';
-import type { FailureDescribers } from './register';
+import type { FailureDescribers } from './contribution';
 import { testKey, testName } from './testKey';
 
 const DEFAULT_MAX = 20_000;

@@ -4,10 +4,11 @@
  * `agentRuns.automationRuns` is on). The rows and Run Now load with dist/automations.js.
  */
 import * as vscode from 'vscode';
+import { lazyBundle } from '../base/common/lazyBundle';
 import type { Automation } from '../api/testTypes';
 import type { Deps } from '../run/deps';
 import type { RunsView } from '../runs/runsView';
-import { loadAutomations } from './load';
+import type * as AutomationsBundle from './bundle';
 import type { AutomationRows } from './rows';
 import type { RunNowDeps } from './runNow';
 
@@ -18,13 +19,17 @@ export interface AutomationsDeps extends Pick<Deps, 'onDidChangeConnection' | 'a
   readonly door: RunNowDeps['door'];
 }
 
+/** The rows and Run Now (./bundle.ts): the first "Automations" row shown or the first Run Now. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const automationsBundle = lazyBundle(() => require('./automations.js') as typeof AutomationsBundle);
+
 export function registerAutomations(context: vscode.ExtensionContext, d: AutomationsDeps, view: RunsView): void {
   const provider = view.provider;
   const gate = { get enabled() { return d.capabilities.has('automations'); }, onDidChange: d.capabilities.onDidChange };
-  provider.showRows('automation', gate, () => loadAutomations().automationRows(d, () => provider.refreshAll()));
+  provider.showRows('automation', gate, () => automationsBundle().automationRows(d, () => provider.refreshAll()));
   const rows = (): AutomationRows | undefined => provider.rowsOf('automation') as AutomationRows | undefined;
   context.subscriptions.push(
     vscode.commands.registerCommand('agentRuns.automations.refresh', (arg?: unknown) => rows()?.refresh(arg)),
-    vscode.commands.registerCommand('agentRuns.automations.runNow', (arg?: unknown) => loadAutomations().runNow(d, rows(), arg)),
+    vscode.commands.registerCommand('agentRuns.automations.runNow', (arg?: unknown) => automationsBundle().runNow(d, rows(), arg)),
   );
 }
