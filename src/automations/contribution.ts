@@ -23,13 +23,18 @@ export interface AutomationsDeps extends Pick<Deps, 'onDidChangeConnection' | 'a
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const automationsBundle = lazyBundle(() => require('./automations.js') as typeof AutomationsBundle);
 
-export function registerAutomations(context: vscode.ExtensionContext, d: AutomationsDeps, view: RunsView): void {
-  const provider = view.provider;
-  const gate = { get enabled() { return d.capabilities.has('automations'); }, onDidChange: d.capabilities.onDidChange };
-  provider.showRows('automation', gate, () => automationsBundle().automationRows(d, () => provider.refreshAll()));
-  const rows = (): AutomationRows | undefined => provider.rowsOf('automation') as AutomationRows | undefined;
+/** Refresh and Run Now; `view()` builds the Runs view (and the run model). */
+export function registerAutomations(context: vscode.ExtensionContext, d: AutomationsDeps, view: () => RunsView): void {
+  const rows = (): AutomationRows | undefined => view().provider.rowsOf('automation') as AutomationRows | undefined;
   context.subscriptions.push(
     vscode.commands.registerCommand('agentRuns.automations.refresh', (arg?: unknown) => rows()?.refresh(arg)),
     vscode.commands.registerCommand('agentRuns.automations.runNow', (arg?: unknown) => automationsBundle().runNow(d, rows(), arg)),
   );
+}
+
+/** The "Automations" rows of the Runs view, from when the view is built. */
+export function showAutomationRows(d: AutomationsDeps, view: RunsView): void {
+  const provider = view.provider;
+  const gate = { get enabled() { return d.capabilities.has('automations'); }, onDidChange: d.capabilities.onDidChange };
+  provider.showRows('automation', gate, () => automationsBundle().automationRows(d, () => provider.refreshAll()));
 }

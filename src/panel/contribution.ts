@@ -10,10 +10,16 @@ import { LazyRunPanels } from './host/panels';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const panelBundle = lazyBundle(() => require('./panel.js') as typeof PanelBundle);
 
-/** The host before the deps it serves (`host.attach`), and the serializer VS Code restores panels into after a reload. */
-export function registerRunPanels(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, options: RunPanelManagerOptions): { host: PanelHost; panels: LazyRunPanels } {
+/**
+ * The host before the deps it serves (`host.attach`), and the serializer VS Code restores panels
+ * into after a reload. `ready` builds what the panels read, before the first panel.
+ */
+export function registerRunPanels(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, options: RunPanelManagerOptions, ready: () => void): { host: PanelHost; panels: LazyRunPanels } {
   const host = new PanelHost(log, panelBundle);
-  const panels = new LazyRunPanels(context.extensionUri, host, options, panelBundle);
+  const panels = new LazyRunPanels(context.extensionUri, host, options, () => {
+    ready();
+    return panelBundle();
+  });
   context.subscriptions.push(host, panels);
   return { host, panels };
 }

@@ -22,15 +22,19 @@ export function registerStartCodeReview(context: vscode.ExtensionContext, deps: 
   vscode.commands.registerCommand('agentRuns.trackCodeReview', (arg?: unknown) => reviewsBundle().trackCodeReviewCommand(deps, arg)));
 }
 
-/** The gate, the Runs view's review rows (dist/reviews.js, loaded when first shown) and their two commands. */
-export function registerCodeReviews(context: vscode.ExtensionContext, b: CodeReviewsBase, view: RunsView, log: vscode.LogOutputChannel, caps: Capabilities): ReviewsGate {
+/** The gate and the commands of the Runs view's review rows; `view()` builds the view (and the run model). */
+export function registerCodeReviews(context: vscode.ExtensionContext, view: () => RunsView, caps: Capabilities): ReviewsGate {
   const gate = codeReviewsFlag(caps);
-  const provider = view.provider;
-  provider.showCodeReviews(gate, () => new (reviewsBundle().ReviewRows)(b, () => provider.refreshAll(), log));
   context.subscriptions.push(
     gate,
-    vscode.commands.registerCommand('agentRuns.refreshCodeReviews', (arg?: unknown) => provider.reviewRows()?.refresh(arg)),
+    vscode.commands.registerCommand('agentRuns.refreshCodeReviews', (arg?: unknown) => view().provider.reviewRows()?.refresh(arg)),
     vscode.commands.registerCommand('agentRuns.copyReviewId', (arg?: unknown) => reviewsBundle().copyReviewId(arg)),
   );
   return gate;
+}
+
+/** The Runs view's review rows, from when the view is built (dist/reviews.js loads when they first show). */
+export function showReviewRows(view: RunsView, gate: ReviewsGate, b: CodeReviewsBase, log: vscode.LogOutputChannel): void {
+  const provider = view.provider;
+  provider.showCodeReviews(gate, () => new (reviewsBundle().ReviewRows)(b, () => provider.refreshAll(), log));
 }

@@ -18,6 +18,7 @@ import type { Capability } from '../connection/common/capabilities';
 export { checkPatternSetting } from './scan';
 export { startRunForFiles, startRunForGroup } from './startRun';
 export { scanFilesQuietly } from './testItems';
+export { copyGroupId } from './copyId';
 import { deleteGroup, editGroupTests, renameGroup, runGroup, type ServiceCommandOutcome } from './serviceCommands';
 import type { TestGroupsTree } from './view';
 

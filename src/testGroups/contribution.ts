@@ -9,7 +9,6 @@ import { lazyBundle } from '../base/common/lazyBundle';
 import type { Deps, TestGroupsAccess } from '../run/deps';
 import type * as TestGroupsBundle from './bundle';
 import { TestFileContextKeys } from './contextKeys';
-import { copyGroupId } from './copyId';
 import type { CreateResult, CreateTestGroupFlow } from './createGroup';
 import type { RunPrefill } from './startRun';
 import { TestGroupStore } from './common/store';
@@ -58,7 +57,7 @@ export function registerTestGroups(context: vscode.ExtensionContext, deps: Deps)
     vscode.commands.registerCommand(COPY_ID_COMMAND, async (arg: unknown) => {
       // A group the service lists is not in the store: its row carries the ID.
       const id = groupFromArgs(store, view, arg)?.groupId ?? (arg as { groupId?: unknown } | undefined)?.groupId;
-      if (typeof id === 'string') await copyGroupId(id);
+      if (typeof id === 'string') await testGroupsBundle().copyGroupId(id);
     }),
     vscode.commands.registerCommand(REMOVE_COMMAND, async (arg: unknown) => {
       const group = groupFromArgs(store, view, arg);

@@ -23,5 +23,6 @@ export { askInsecure, explainMissing } from '../../connection/commands/missing';
 export { clearToken } from '../../connection/commands/clearToken';
 export { setBaseUrl } from '../../connection/commands/setBaseUrl';
 export { setToken } from '../../connection/commands/setToken';
+export { showApiError } from '../../connection/showApiError';
 // The row of a start that may have arrived: the first time one shows (src/runs/runsTree.ts).
 export { startNoticeItem } from './startNoticeItem';
