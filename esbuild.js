@@ -9,40 +9,40 @@ const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
 /**
- * Entry points loaded lazily by dist/extension.js (each through its feature's own load.ts);
+ * Entry points loaded lazily by dist/extension.js (each through `lazyBundle`, src/base/common/lazyBundle.ts, in the feature's contribution.ts);
  * each is external to the others. Bundles share no module instances: a module bundled into two
  * of them exists twice, so what they share must be stateless; live objects are passed in.
  * `scripts/check-bundles.js` checks this against dist/meta.json.
  */
 const lazyEntries = {
-  // The HTTP stack and the response schemas: the first request (src/connection/loadApi.ts).
+  // The HTTP stack and the response schemas: the first request (src/connection/contribution.ts).
   api: 'src/api/index.ts',
-  // The send door's POSTs: the first start, follow-up or test group (src/run/loadSend.ts).
+  // The send door's POSTs: the first start, follow-up or test group (src/extension.ts).
   send: 'src/run/sendPosts.ts',
-  // The history windows: the first read of a run (src/run/loadWindows.ts).
+  // The history windows: the first read of a run (src/run/runSync.ts).
   windows: 'src/run/common/polling/historyWindow.ts',
-  // The start-run flow: the first start-run command (src/launch/load.ts).
-  launch: 'src/launch/entry.ts',
-  // The run panel: a panel opened or restored, or a read merged (src/panel/host/load.ts).
-  panel: 'src/panel/host/entry.ts',
+  // The start-run flow: the first start-run command (src/launch/contribution.ts).
+  launch: 'src/launch/bundle.ts',
+  // The run panel: a panel opened or restored, or a read merged (src/panel/contribution.ts).
+  panel: 'src/panel/host/bundle.ts',
   // The saved transcripts: the first read that brings messages, or a panel (src/run/transcripts.ts).
   transcripts: 'src/run/common/transcript/transcriptFiles.ts',
   // The run commands' bodies and the run links, and the connection's prompts (Set Base URL, Set API Token,
-  // Clear Token): their first use (src/runs/commands/lazyCommands.ts, src/connection/register.ts).
-  runCommands: 'src/runs/commands/bodies.ts',
-  // Test-ID scanning, creating test groups, runs about tests (src/testGroups/load.ts).
-  testGroups: 'src/testGroups/entry.ts',
-  // Language model tools and the @agent-runs chat participant: the first tool call or chat request (src/assistant/load.ts).
-  assistant: 'src/assistant/entry.ts',
-  // "Ask Agent to Fix" from the Test Explorer: its first use (src/testing/load.ts).
-  testing: 'src/testing/entry.ts',
-  // Code reviews: the start flow, opening a review, the Runs view's review rows (src/reviews/load.ts).
-  reviews: 'src/reviews/entry.ts',
-  // The app's tests in the Test Explorer: when the service offers them (src/serviceTests/load.ts).
-  serviceTests: 'src/serviceTests/entry.ts',
-  // Automations: the Runs view's automation rows and Run Now (src/automations/load.ts).
-  automations: 'src/automations/entry.ts',
-  // The API other extensions get from getAPI(1): the first getAPI call (src/publicApi/register.ts).
+  // Clear Token): their first use (src/runs/contribution.ts, src/connection/contribution.ts).
+  runCommands: 'src/runs/commands/bundle.ts',
+  // Test-ID scanning, creating test groups, runs about tests (src/testGroups/contribution.ts).
+  testGroups: 'src/testGroups/bundle.ts',
+  // Language model tools and the @agent-runs chat participant: the first tool call or chat request (src/assistant/contribution.ts).
+  assistant: 'src/assistant/bundle.ts',
+  // "Ask Agent to Fix" from the Test Explorer: its first use (src/testing/contribution.ts).
+  testing: 'src/testing/bundle.ts',
+  // Code reviews: the start flow, opening a review, the Runs view's review rows (src/reviews/contribution.ts).
+  reviews: 'src/reviews/bundle.ts',
+  // The app's tests in the Test Explorer: when the service offers them (src/serviceTests/contribution.ts).
+  serviceTests: 'src/serviceTests/bundle.ts',
+  // Automations: the Runs view's automation rows and Run Now (src/automations/contribution.ts).
+  automations: 'src/automations/bundle.ts',
+  // The API other extensions get from getAPI(1): the first getAPI call (src/publicApi/contribution.ts).
   publicApi: 'src/publicApi/publicApi.ts',
 };
 /**

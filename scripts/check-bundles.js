@@ -117,10 +117,9 @@ const NEVER = {
   'src/run/common/polling/poller.ts': 'the poller: pass the live instance through deps',
   'src/runs/': 'live objects of activate(): pass them through deps',
   'src/connection/': 'live objects of activate(): pass them through deps',
-  'src/connection/loadApi.ts': 'a loader: call it from dist/extension.js (or use deps.api())',
-  'src/launch/load.ts': 'a loader: call it from dist/extension.js',
-  'src/panel/host/load.ts': 'a loader: call it from dist/extension.js',
-  'src/testGroups/load.ts': 'a loader: call it from dist/extension.js',
+  'src/launch/contribution.ts': 'registration and the launch bundle\'s loader: dist/extension.js only',
+  'src/panel/contribution.ts': 'registration and the panel bundle\'s loader: dist/extension.js only',
+  'src/testGroups/contribution.ts': 'registration and the test groups bundle\'s loader: dist/extension.js only',
 };
 
 /** @param {Record<string, string>} table @param {string} input */

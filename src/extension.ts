@@ -1,21 +1,22 @@
 /**
- * activate(): build the object graph, register everything, return. No network, no awaiting:
- * the first request happens when a command needs one or a timer for an unfinished run fires
- * (after the SecretStorage lookup that tells whether there is a token at all).
+ * activate(): register everything, return. No network, no awaiting, and no run model: polling,
+ * the send door, the Runs view's rows and the alerts are built on first need (a command, the
+ * Runs view or a panel shown, a tool) or, for a run unfinished or unread at the last session,
+ * on a timer just after activation. The first request happens when a command needs one or the
+ * poller follows a run (after the SecretStorage lookup that tells whether there is a token).
  */
 import * as vscode from 'vscode';
 import { Connection } from './connection/connection';
-import { registerConnectionCommands } from './connection/register';
+import { apiBundle, connectionPrompts, registerConnectionCommands } from './connection/contribution';
 import { TokenStore } from './connection/tokenStore';
 import { SEED_TOKEN_ENV, type seedTokenFromEnv } from './connection/seedToken';
 import { UnauthorizedGate } from './connection/unauthorizedGate';
-import { bodies, registerLazyRunCommands } from './runs/commands/lazyCommands';
-import { registerStartRun, startRunPrefilled } from './launch/register';
-import { registerStartCodeReview } from './reviews/registerStart';
+import { registerLazyRunCommands, runCommands } from './runs/contribution';
+import { registerStartRun, startRunPrefilled } from './launch/contribution';
+import { registerCodeReviews, registerStartCodeReview, showReviewRows } from './reviews/contribution';
 import { Emitter } from './base/common/events';
 import type { RunLedger } from './run/common/ledger/ledger';
 import type { Poller } from './run/common/polling/poller';
-import { showApiError } from './connection/showApiError';
 import type { GlueDeps } from './run/glueDeps';
 import type { AfterPost } from './run/afterPost';
 import { Ledgers } from './run/ledgers';
@@ -25,37 +26,33 @@ import type { TranscriptRead } from './run/common/transcript/transcriptFiles';
 import { Drafts } from './run/drafts';
 import { FollowUpSends } from './run/followUpSends';
 import { knownUserMessageIds, watchFollowUpSends } from './run/followUp';
-import { loadSendPosts } from './run/loadSend';
-import { SendDoor } from './run/sendDoor';
+import { SendDoor, type SendPostsModule } from './run/sendDoor';
 import { runsAccess } from './run/runsAccess';
 import { UnconfirmedStarts } from './run/unconfirmedStarts';
 import { registerStartNotices } from './runs/startNotices';
-import { loadApi } from './connection/loadApi';
 import { RunAlerts } from './runs/alerts';
 import { RunDecorations } from './runs/runDecorations';
 import { RunsTreeProvider } from './runs/runsTree';
-import { RunsView } from './runs/runsView';
+import { RunsView, runsTreeView } from './runs/runsView';
 import { RunsStatusBar } from './runs/statusBar';
-import { PanelHost } from './panel/host/host';
-import { LazyRunPanels } from './panel/host/panels';
-import { registerTestGroups } from './testGroups/register';
-import { registerServiceTestGroups } from './testGroups/registerService';
+import { registerRunPanels } from './panel/contribution';
+import { registerServiceTestGroups, registerTestGroups } from './testGroups/contribution';
 import type { TestGroupsElement } from './testGroups/view';
-import { registerAutomations } from './automations/register';
-import { registerAssistant, type AssistantTestHooks } from './assistant/register';
-import { registerTesting } from './testing/register';
-import { registerServiceTests } from './serviceTests/register';
+import { registerAutomations, showAutomationRows } from './automations/contribution';
+import { assistantBundle, registerAssistant, type AssistantTestHooks } from './assistant/contribution';
+import { registerTesting } from './testing/contribution';
+import { registerServiceTests } from './serviceTests/contribution';
 import { SerialStore } from './base/common/serialStore';
-import { registerCodeReviews, type ReviewsGate } from './reviews/gate';
-import { capabilityGate, type CapabilityGate } from './connection/capabilities';
+import type { ReviewsGate } from './reviews/gate';
+import { lazyBundle } from './base/common/lazyBundle';
+import { capabilityGate } from './connection/capabilities';
 import type { Capability } from './connection/common/capabilities';
 import type { RunsTreeElement } from './runs/runsTree';
-import { activationExports, registerPublicApi, type PublicApiTestHooks } from './publicApi/register';
+import { activationExports, registerPublicApi, type PublicApiTestHooks } from './publicApi/contribution';
 import type { AgentRunsExtension } from './publicApi/agent-runs';
-import { loadAssistant } from './assistant/load';
 
 /**
- * What activate() also returns to the test harness alone (src/publicApi/register.ts): enough for
+ * What activate() also returns to the test harness alone (src/publicApi/contribution.ts): enough for
  * the integration tests to watch, never the token. Other extensions get `getAPI(1)` only.
  */
 export interface AgentRunsTestApi extends AgentRunsExtension {
@@ -102,6 +99,10 @@ export interface AgentRunsTestApi extends AgentRunsExtension {
 
 let shutdown: (() => Promise<void>) | undefined;
 
+/** The send door's POSTs (src/run/sendPosts.ts): the first start, follow-up or test group. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const sendPosts = lazyBundle(() => require('./send.js') as SendPostsModule);
+
 export function activate(context: vscode.ExtensionContext): AgentRunsExtension {
   const started = performance.now();
   const log = vscode.window.createOutputChannel('Agent Runs', { log: true });
@@ -109,20 +110,29 @@ export function activate(context: vscode.ExtensionContext): AgentRunsExtension {
   Emitter.onListenerError = (err) => log.error(`A listener failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
 
   const base = buildBase(context, log);
-  const runs = buildRuns(context, log, base);
-  const capabilities = capabilityGate(base, runs.view.treeView, log);
-  context.subscriptions.push(capabilities);
-  const deps = buildDeps(context, log, base, runs, capabilities);
+  let built: Runs | undefined;
+  const runs = (): Runs => {
+    if (!built) {
+      built = buildRuns(context, log, base, shell);
+      // After `built` is set: what the deps' getters reach is there now.
+      built.host.attach(deps);
+      showReviewRows(built.view, reviews, base, log);
+      showAutomationRows(deps, built.view);
+    }
+    return built;
+  };
+  const shell = buildShell(context, log, base, () => void runs(), () => runs().view.provider);
+  const deps = buildDeps(context, log, base, shell, runs);
+  const reviews = registerCodeReviews(context, () => runs().view, shell.capabilities);
   registerRunCommands(context, deps, base, log);
-  runs.host.attach(deps);
   registerStartRun(context, deps);
   registerStartCodeReview(context, deps);
   const testGroups = registerTestGroups(context, deps);
   const assistant = registerAssistant(context, deps, testGroups);
   registerServiceTests(context, deps, registerTesting(context, deps), () => testGroups.store.list());
-  const reviews = registerCodeReviews(context, base, runs.view, log, capabilities);
   registerServiceTestGroups(context, deps, testGroups);
-  registerAutomations(context, deps, runs.view);
+  registerAutomations(context, deps, () => runs().view);
+  followFromStart(context, base, () => void runs());
 
   // Once activation is over: what a test harness seeds is no part of a person's start-up.
   setTimeout(() => void seedToken(base, log).catch((e: unknown) => log.warn(`Seeding the token failed: ${e instanceof Error ? e.message : String(e)}`)), 0);
@@ -131,8 +141,18 @@ export function activate(context: vscode.ExtensionContext): AgentRunsExtension {
 
   const activationMs = performance.now() - started;
   log.debug(`Agent Runs activated in ${activationMs.toFixed(1)} ms on ${base.conn.current.baseUrl} (${base.ledgers.current.active().length} unfinished run(s) to follow).`);
-  const publicApi = registerPublicApi(context, deps, loadAssistant);
-  return activationExports(publicApi.exports, () => Object.assign(testApi(base, runs, log, flush, activationMs, assistant, reviews, capabilities, testGroups.tree), publicApi.exports, { publicApi: publicApi.hooks }));
+  const publicApi = registerPublicApi(context, deps, assistantBundle);
+  return activationExports(publicApi.exports, () => Object.assign(testApi(base, runs, shell, log, flush, activationMs, assistant, reviews, testGroups.tree), publicApi.exports, { publicApi: publicApi.hooks }));
+}
+
+/** A run unfinished (followed) or unread (the view's badge) at the last session, or one that becomes so in another window: the run model is built for it just after activation. */
+function followFromStart(context: vscode.ExtensionContext, b: Base, build: () => void): void {
+  const follow = (): void => {
+    const ledger = b.ledgers.current;
+    if (ledger.active().length > 0 || ledger.all().some((r) => r.unread)) build();
+  };
+  const timer = setTimeout(follow, 0);
+  context.subscriptions.push({ dispose: () => clearTimeout(timer) }, b.ledgers.onDidChangeRuns(follow), b.ledgers.onDidChangeLedger(follow));
 }
 
 /**
@@ -159,7 +179,7 @@ function buildBase(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
   const auth = new TokenStore(context.secrets);
   // Every global-state write goes through one queue: concurrent ones can undo each other.
   const globalState = new SerialStore(context.globalState);
-  const conn = new Connection({ context, globalState, auth, log, loadApi, prompts: bodies });
+  const conn = new Connection({ context, globalState, auth, log, loadApi: apiBundle, prompts: connectionPrompts });
   const ledgers = new Ledgers(globalState, log, conn.current.baseUrl, context.workspaceState);
   // The journals load on first use (dist/transcripts.js); runs the ledger knows unfinished are never pruned.
   const transcripts = new Transcripts(context.globalStorageUri, log, conn.current.baseUrl, () => ledgers.current);
@@ -177,13 +197,22 @@ function buildBase(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
 }
 type Base = ReturnType<typeof buildBase>;
 
-/** The run model's readers and views: panel host, polling, alerts, the Runs view and status bar. */
-function buildRuns(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, b: Base) {
-  // The webview serializer must exist when activate returns (panels come back after a reload);
-  // the panel manager behind it loads on first use (dist/panel.js).
-  const host = new PanelHost(log);
-  const panels = new LazyRunPanels(context.extensionUri, host, { store: () => b.transcripts.store });
-  context.subscriptions.push(host, panels);
+/** What must exist when activate returns: the Runs view's tree view, the panels' serializer, the capability keys, the start notices' command. */
+function buildShell(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, b: Base, ready: () => void, rows: () => RunsTreeProvider) {
+  // Panels come back after a reload into a serializer that exists when VS Code asks; the panel
+  // manager behind it loads on first use (dist/panel.js), after the run model it reads.
+  const { host, panels } = registerRunPanels(context, log, { store: () => b.transcripts.store }, ready);
+  const runsTree = runsTreeView(rows);
+  const capabilities = capabilityGate(b, runsTree.treeView, log);
+  context.subscriptions.push(runsTree, capabilities);
+  registerStartNotices(context, b.starts, b.ledgers);
+  return { host, panels, runsTree, capabilities };
+}
+type Shell = ReturnType<typeof buildShell>;
+
+/** The run model's readers and views: polling, the send door, alerts, the Runs view's rows and status bar. */
+function buildRuns(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, b: Base, shell: Shell) {
+  const { host } = shell;
   const alerts = new RunAlerts(log, (id) => host.isViewing(id));
   const sync = new RunSync({
     ledgers: b.ledgers, connection: b.conn, gate: b.gate, transcripts: b.transcripts, alerts, log,
@@ -205,15 +234,15 @@ function buildRuns(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
     knownUserMessageIds: (id, prompt) => knownUserMessageIds(b, id, prompt),
     log,
     l10n: vscode.l10n,
-  }, loadSendPosts);
+  }, sendPosts);
   context.subscriptions.push(sync, watchFollowUpSends(b.sends, b.ledgers, sync));
-  const view = new RunsView(new RunsTreeProvider(b.ledgers, b.conn), b.ledgers);
+  const view = new RunsView(new RunsTreeProvider(b.ledgers, b.conn), b.ledgers, shell.runsTree);
   const statusBar = new RunsStatusBar(b.ledgers);
-  context.subscriptions.push(view, statusBar, new RunDecorations(b.ledgers));
+  const access = runsAccess(b.ledgers, b.transcripts, sync);
+  context.subscriptions.push(view, statusBar, new RunDecorations(b.ledgers), access);
   view.provider.showStartNotices(b.starts);
-  registerStartNotices(context, b.starts, b.ledgers);
   const connectivity = wireNotices(context, log, b.gate, sync, view, statusBar);
-  return { host, panels, alerts, sync, view, connectivity, door };
+  return { host, alerts, sync, view, connectivity, door, access };
 }
 type Runs = ReturnType<typeof buildRuns>;
 
@@ -232,7 +261,7 @@ function wireNotices(context: vscode.ExtensionContext, log: vscode.LogOutputChan
     // One notification per session of trouble, not per poll or per transition.
     if (!online && !offlineNotified) {
       offlineNotified = true;
-      bodies().showOffline(log);
+      runCommands().showOffline(log);
     }
     if (online) {
       offlineNotified = false;
@@ -242,17 +271,18 @@ function wireNotices(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 }
 
 /** What the features receive (run/glueDeps.ts): extension.ts wires them through it, never to each other. */
-function buildDeps(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, b: Base, r: Runs, capabilities: CapabilityGate): GlueDeps {
+function buildDeps(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, b: Base, shell: Shell, r: () => Runs): GlueDeps {
   const { auth, globalState, conn, ledgers, gate, drafts, transcripts, sends, starts } = b;
-  const { sync, panels, view, door } = r;
-  const runs = runsAccess(ledgers, transcripts, sync);
-  context.subscriptions.push(runs);
+  const { panels, capabilities } = shell;
+  // The run model's parts are getters: the first feature that reaches one builds it.
   const deps: GlueDeps = {
     context,
     globalState,
     log,
     auth,
-    poller: sync.poller,
+    get poller() {
+      return r().sync.poller;
+    },
     ledger: () => ledgers.current,
     onDidChangeLedger: ledgers.onDidChangeLedger,
     onDidChangeRuns: ledgers.onDidChangeRuns,
@@ -260,12 +290,16 @@ function buildDeps(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
     onDidChangeConnection: conn.onDidChange,
     getClient: (options) => conn.getClient(options),
     api: () => conn.api(),
-    showApiError: (error, extraButtons) => showApiError(conn, gate, log, error, extraButtons),
+    showApiError: (error, extraButtons) => connectionPrompts().showApiError(conn, gate, log, error, extraButtons),
     reportUnauthorized: (error, options) => gate.report(error, options),
     starts,
-    door,
+    get door() {
+      return r().door;
+    },
     capabilities,
-    runs,
+    get runs() {
+      return r().access;
+    },
     activeRun: () => panels.activeRun(),
     openRun: (agentId) => {
       panels.open(agentId);
@@ -274,8 +308,12 @@ function buildDeps(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
     startRunPrefilled: (prefill) => startRunPrefilled(deps, prefill),
     tokenRejected: () => gate.rejected,
     refreshSignedIn: () => conn.refreshSignedIn(),
-    sync,
-    view,
+    get sync() {
+      return r().sync;
+    },
+    get view() {
+      return r().view;
+    },
     drafts,
     sends,
     transcripts,
@@ -288,31 +326,36 @@ function registerRunCommands(context: vscode.ExtensionContext, deps: GlueDeps, b
   registerLazyRunCommands(context, deps);
 }
 
-function testApi(b: Base, r: Runs, log: vscode.LogOutputChannel, flush: () => Promise<void>, activationMs: number, assistant: AssistantTestHooks, reviews: ReviewsGate, caps: CapabilityGate, testGroupsTree: AgentRunsTestApi['testGroupsTree']): Omit<AgentRunsTestApi, 'publicApi' | 'getAPI'> {
+function testApi(b: Base, r: () => Runs, shell: Shell, log: vscode.LogOutputChannel, flush: () => Promise<void>, activationMs: number, assistant: AssistantTestHooks, reviews: ReviewsGate, testGroupsTree: AgentRunsTestApi['testGroupsTree']): Omit<AgentRunsTestApi, 'publicApi' | 'getAPI'> {
   const { conn, ledgers, gate } = b;
+  const caps = shell.capabilities;
   return {
     ledger: () => ledgers.current,
-    poller: r.sync.poller,
+    get poller() {
+      return r().sync.poller;
+    },
     get unauthorizedPrompts() {
       return gate.promptCount;
     },
     get notificationsShown() {
-      return r.alerts.shownCount;
+      return r().alerts.shownCount;
     },
-    notificationsFor: (agentId) => r.alerts.shownFor(agentId),
+    notificationsFor: (agentId) => r().alerts.shownFor(agentId),
     flush,
     activationMs,
     transcriptReads: () => b.transcripts.reads,
-    connection: () => ({ baseUrl: conn.current.baseUrl, signedIn: conn.current.signedIn, tokenRejected: gate.rejected, online: r.connectivity() }),
+    connection: () => ({ baseUrl: conn.current.baseUrl, signedIn: conn.current.signedIn, tokenRejected: gate.rejected, online: r().connectivity() }),
     seedToken: () => seedToken(b, log),
-    afterPost: (post) => loadSendPosts().afterPost(b.ledgers.current, r.sync.poller, post),
+    afterPost: (post) => sendPosts().afterPost(b.ledgers.current, r().sync.poller, post),
     // Not the in-memory store alone: a transcript no panel shows is dropped from memory once saved.
     transcriptSequences: async (agentId) => (await b.transcripts.load(agentId)).snapshot().entries.map((e) => e.sequence ?? -1),
     assistant,
-    runsTree: r.view.provider,
+    get runsTree() {
+      return r().view.provider;
+    },
     codeReviews: () => reviews.enabled,
     capability: (c) => caps.has(c),
-    activeRun: () => r.panels.activeRun(),
+    activeRun: () => shell.panels.activeRun(),
     testGroupsTree,
     globalState: b.globalState,
   };

@@ -8,9 +8,12 @@ import type * as Prompts from './commands/missing';
 import type { AgentRunsApi, ProxySettings, RequestLogEntry } from '../api/contract';
 import type { ServiceSchemaInfo } from '../api/types';
 import { isInsecureRemote, normalizeBaseUrl } from '../api/baseUrl';
-import type { ApiModule } from './loadApi';
+import type * as ApiIndex from '../api/index';
 import { Disposable } from '../base/common/disposable';
 import type { TokenStore } from './tokenStore';
+
+/** The HTTP stack and the response schemas (dist/api.js, src/api/index.ts), loaded on the first request. */
+export type ApiModule = typeof ApiIndex;
 
 export const CONTEXT_CONFIGURED = 'agentRuns.configured';
 export const CONTEXT_BASE_URL_INVALID = 'agentRuns.baseUrlInvalid';

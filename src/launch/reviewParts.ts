@@ -1,4 +1,4 @@
-/** What the code review start flow borrows from dist/launch.js (`loadLaunch().reviewParts`) rather than bundling its own copy. */
+/** What the code review start flow borrows from dist/launch.js (`launchBundle().reviewParts`) rather than bundling its own copy. */
 export { showInput, showPick } from './quickInput';
 export { emailStep, inputValue, separator, webhookStep } from './formSteps';
 export { loadModelCatalog } from './modelList';

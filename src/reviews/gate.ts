@@ -8,9 +8,7 @@ import type { TokenStore } from '../connection/tokenStore';
 import type { UnauthorizedGate } from '../connection/unauthorizedGate';
 import type { MementoLike } from '../base/common/serialStore';
 import type { Ledgers } from '../run/ledgers';
-import type { AppRowsHost } from '../run/appRows';
 import { capabilityGate, type Capabilities } from '../connection/capabilities';
-import { loadReviews } from './load';
 
 export const CONTEXT_CODE_REVIEWS = 'agentRuns.codeReviews';
 
@@ -50,7 +48,7 @@ export function codeReviewsFlag(caps: Capabilities): ReviewsGate {
   };
 }
 
-/** The code reviews key on a gate of its own (tests; the extension shares one gate, see registerCodeReviews). */
+/** The code reviews key on a gate of its own (tests; the extension shares one gate, see ./contribution.ts). */
 export function reviewsGate(b: Pick<CodeReviewsBase, 'globalState' | 'conn' | 'auth'>, view: { readonly visible: boolean; readonly onDidChangeVisibility: vscode.Event<unknown> }, log: Pick<vscode.LogOutputChannel, 'info'>): ReviewsGate {
   const caps = capabilityGate(b, view, log);
   const flag = codeReviewsFlag(caps);
@@ -64,17 +62,4 @@ export function reviewsGate(b: Pick<CodeReviewsBase, 'globalState' | 'conn' | 'a
       caps.dispose();
     },
   };
-}
-
-/** The gate, the Runs view's review rows (dist/reviews.js, loaded when first shown) and their two commands. */
-export function registerCodeReviews(context: vscode.ExtensionContext, b: CodeReviewsBase, view: { readonly provider: AppRowsHost }, log: vscode.LogOutputChannel, caps: Capabilities): ReviewsGate {
-  const gate = codeReviewsFlag(caps);
-  const provider = view.provider;
-  provider.showRows('codeReview', gate, () => new (loadReviews().ReviewRows)(b, () => provider.refreshAll(), log));
-  context.subscriptions.push(
-    gate,
-    vscode.commands.registerCommand('agentRuns.refreshCodeReviews', (arg?: unknown) => provider.rowsOf('codeReview')?.refresh(arg)),
-    vscode.commands.registerCommand('agentRuns.copyReviewId', (arg?: unknown) => loadReviews().copyReviewId(arg)),
-  );
-  return gate;
 }

@@ -8,7 +8,7 @@
 import type * as vscode from 'vscode';
 import type { AgentRunsApi } from '../api/contract';
 import type { ConnectionState } from '../connection/connection';
-import type { ApiModule } from '../connection/loadApi';
+import type { ApiModule } from '../connection/connection';
 import type { LedgerChange, RunLedger, RunRecord } from './common/ledger/ledger';
 import type { Poller } from './common/polling/poller';
 import type { TokenStore } from '../connection/tokenStore';

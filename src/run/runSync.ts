@@ -11,7 +11,8 @@ import { ApiError, isApiError } from '../api/errors';
 import type { Agent } from '../api/types';
 import { Poller, type PollerSettings } from './common/polling/poller';
 import { RunReader, applyRead, type ReadClient } from './common/polling/runReads';
-import { loadHistoryWindows } from './loadWindows';
+import { lazyBundle } from '../base/common/lazyBundle';
+import type * as HistoryWindowModule from './common/polling/historyWindow';
 import { isFinishedRun, type LedgerChange, type RunRecord } from './common/ledger/ledger';
 import type { Connection } from '../connection/connection';
 import type { UnauthorizedGate } from '../connection/unauthorizedGate';
@@ -46,6 +47,10 @@ export function readPollingSettings(): Partial<PollerSettings> {
   };
   return { panelMs: ms('panelSeconds'), backgroundMs: ms('backgroundSeconds'), unfocusedMs: ms('unfocusedSeconds') };
 }
+
+/** The history windows (dist/windows.js): the first read of a run. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const loadHistoryWindows = lazyBundle(() => require('./windows.js') as typeof HistoryWindowModule);
 
 export class RunSync extends Disposable {
   readonly poller: Poller;

@@ -122,7 +122,7 @@ export type VersionSyncResult = Sent<{ readonly kind: 'answered'; readonly sync:
 /** The door's target locks: the sends under way in this window, and the marks kept in workspace state (made on the first send). */
 export interface TargetLocks { readonly underWay: Set<string>; marks?: TargetSends }
 
-/** The POST half of the door (src/run/sendPosts.ts): `loadSendPosts` in the extension, the module itself in tests. */
+/** The POST half of the door (src/run/sendPosts.ts): dist/send.js in the extension (extension.ts), the module itself in tests. */
 export type SendPostsModule = typeof SendPosts;
 
 export class SendDoor {

@@ -5,6 +5,7 @@
  * asks where its journal ends, a panel or an export. Until then there is nothing in memory to save.
  */
 import * as vscode from 'vscode';
+import { lazyBundle } from '../base/common/lazyBundle';
 import type * as TranscriptFilesModule from './common/transcript/transcriptFiles';
 import type { MergeResult, Transcript } from './common/transcript/transcript';
 import type { TranscriptStore } from './common/transcript/store';
@@ -126,11 +127,6 @@ export class Transcripts implements vscode.Disposable {
   }
 }
 
-let loaded: typeof TranscriptFilesModule | undefined;
-
-/** dist/transcripts.js (src/run/common/transcript/transcriptFiles.ts); esbuild leaves this require alone (see esbuild.js). */
-function loadTranscriptFiles(): typeof TranscriptFilesModule {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  loaded ??= require('./transcripts.js') as typeof TranscriptFilesModule;
-  return loaded;
-}
+/** dist/transcripts.js (src/run/common/transcript/transcriptFiles.ts). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const loadTranscriptFiles = lazyBundle(() => require('./transcripts.js') as typeof TranscriptFilesModule);

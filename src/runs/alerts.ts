@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { RunRecord } from '../run/common/ledger/ledger';
-import { bodies } from './commands/lazyCommands';
+import { runCommands } from './contribution';
 
 const RECENT_MAX = 100;
 
@@ -28,11 +28,11 @@ export class RunAlerts {
 
   runFinished(run: RunRecord): void {
     // Its wording and showing load with the run commands its buttons run (dist/runCommands.js).
-    const alert = bodies().finishedAlert(run, vscode.l10n);
+    const alert = runCommands().finishedAlert(run, vscode.l10n);
     if (!alert) {
       return;
     }
-    const mode = bodies().notificationMode();
+    const mode = runCommands().notificationMode();
     if (mode === 'off' || (mode === 'failuresOnly' && !alert.failed)) {
       return;
     }
@@ -44,7 +44,7 @@ export class RunAlerts {
     if (this.recent.length > RECENT_MAX) {
       this.recent.shift();
     }
-    bodies().showFinished(run, alert, this.log);
+    runCommands().showFinished(run, alert, this.log);
   }
 }
 

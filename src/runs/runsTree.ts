@@ -16,7 +16,7 @@ import { AppNode, RowNode, RunsTreeModel, type TreeNode } from './common/nodes';
 import { runUri } from './runDecorations';
 import { groupByApp, presentRun } from './common/presentation';
 import { StartNoticeNode } from './startNotices';
-import { bodies } from './commands/lazyCommands';
+import { runCommands } from './contribution';
 import type { UnconfirmedStarts } from '../run/unconfirmedStarts';
 import { runTooltip } from '../run/rowTooltip';
 import type { AppRow, AppRows, AppRowsHost, RowsGate } from '../run/appRows';
@@ -260,7 +260,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
 
   getTreeItem(element: RunsTreeElement): vscode.TreeItem {
     if (element instanceof StartNoticeNode) {
-      return bodies().startNoticeItem(element);
+      return runCommands().startNoticeItem(element);
     }
     if (element instanceof AppNode) {
       return this.appItem(element);

@@ -24,17 +24,16 @@ export class RunsView extends Disposable {
   /** A reveal asked for while the run's row was waiting for the next batch of changes. */
   private pendingReveal: { agentId: string; options: RevealOptions } | undefined;
 
+  /** `shell`: the tree view made at activation (runsTreeView below); its rows come from `provider` from now on. */
   constructor(
     readonly provider: RunsTreeProvider,
     private readonly ledgers: Ledgers,
+    shell: RunsTreeView,
   ) {
     super();
     this._register(provider);
-    this.treeView = this._register(vscode.window.createTreeView(RUNS_VIEW_ID, {
-      treeDataProvider: provider,
-      showCollapseAll: false,
-      canSelectMany: true,
-    }));
+    this.treeView = shell.treeView;
+    this._register(shell.connect(provider));
     this._register(this.treeView.onDidChangeVisibility(() => this.scheduleAges()));
     this._register(ledgers.onDidChangeRuns((c) => {
       this.updateBadge();
@@ -118,3 +117,37 @@ export class RunsView extends Disposable {
     }
   }
 }
+
+/** The Runs view as activation makes it: the tree view, whose rows the run model gives once it is built. */
+export interface RunsTreeView extends vscode.Disposable {
+  readonly treeView: vscode.TreeView<RunsTreeElement>;
+  /** From now on the view shows `provider`'s rows and follows its changes. */
+  connect(provider: RunsTreeProvider): vscode.Disposable;
+}
+
+/**
+ * The tree view exists from activation (its visibility decides the capability probe, VS Code
+ * needs a provider the moment the view shows); `rows` builds the run model on the view's first read.
+ */
+export function runsTreeView(rows: () => RunsTreeProvider): RunsTreeView {
+  const changed = new vscode.EventEmitter<RunsTreeElement | RunsTreeElement[] | undefined | void>();
+  const treeView = vscode.window.createTreeView<RunsTreeElement>(RUNS_VIEW_ID, {
+    treeDataProvider: {
+      onDidChangeTreeData: changed.event,
+      getChildren: (element) => rows().getChildren(element),
+      getTreeItem: (element) => rows().getTreeItem(element),
+      getParent: (element) => rows().getParent(element),
+    },
+    showCollapseAll: false,
+    canSelectMany: true,
+  });
+  return {
+    treeView,
+    connect: (provider) => provider.onDidChangeTreeData((e) => changed.fire(e)),
+    dispose: () => {
+      treeView.dispose();
+      changed.dispose();
+    },
+  };
+}
+

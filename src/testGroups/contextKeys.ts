@@ -5,7 +5,6 @@
  * `customPatterns` (Explorer: every file) and `isTestFile` (the active editor, a moment late).
  */
 import * as vscode from 'vscode';
-import { loadTestGroups } from './load';
 import { SETTING_ID_PATTERN, SETTING_PATTERNS, hasCustomPatterns, testFileMatcher } from './settings';
 import type { TestFileMatcher } from './common/testIds/testFileGlobs';
 
@@ -24,14 +23,15 @@ export class TestFileContextKeys implements vscode.Disposable {
   private matcher: TestFileMatcher | undefined;
   private last: boolean | undefined;
 
-  constructor() {
+  /** `checkPatternSetting`: compiling the test-ID pattern is the scanning code's (dist/testGroups.js). */
+  constructor(private readonly checkPatternSetting: () => void) {
     this.disposables.push(
       vscode.window.onDidChangeActiveTextEditor(() => this.updateActive()),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.updateActive(true)),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration(SETTING_PATTERNS)) this.readPatterns(true);
         // Compiling the pattern is the scanning code's business: it loads on this first change.
-        if (e.affectsConfiguration(SETTING_ID_PATTERN)) loadTestGroups().checkPatternSetting();
+        if (e.affectsConfiguration(SETTING_ID_PATTERN)) this.checkPatternSetting();
       }),
     );
     this.readPatterns(false);

@@ -1,5 +1,5 @@
 /**
- * The bodies of the Test Explorer commands registered by ./register.ts, in the testing bundle
+ * The bodies of the Test Explorer commands registered by ./contribution.ts, in the testing bundle
  * (`dist/testing.js`, loaded on their first use): the activation bundle keeps only their names.
  */
 import * as vscode from 'vscode';

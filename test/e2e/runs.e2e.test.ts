@@ -1,9 +1,11 @@
 // A person's first session with Agent Runs: signed out, the welcome view, the token through
 // the palette's password box, a run tracked by ID, its row going to completed, the
-// completion notification, and the run still there after a reload.
+// completion notification, and the run still there after a reload; a run left unfinished at a
+// reload followed without the view.
 import * as assert from 'node:assert/strict';
 import { UI_TIMEOUT_MS, useWorkbench, type Workbench } from './harness';
 import { startRunOnService } from './service';
+import { adminOk } from '../emulator/testing';
 
 
 /**
@@ -159,4 +161,32 @@ describe('Runs view: sign in, follow a run, reload', function () {
     await wb.contextMenu(label, 'Remove from List');
     await wb.page.locator('.welcome-view-content', { hasText: /No runs yet/ }).first().waitFor({ state: 'visible' });
   });
+
+  // The run model is built on first need, not at activation: a run unfinished at a reload is
+  // followed all the same, with nothing of Agent Runs on screen.
+  it('follows a run left unfinished at a reload without the Runs view being opened', async () => {
+    const wb = workbench();
+    const agentId = await startRunOnService(wb, 'Rename the settings page');
+    // Halted before its first message, the run is listed by its ID.
+    const unfinished = agentId;
+    // Halted at running until the test says otherwise (the emulator's admin API).
+    await patchRunOnService(wb, agentId, { status: 'running' });
+    await wb.runCommand('Agent Runs: Track Run by ID…');
+    await wb.typeInInput(agentId, { prompt: /agent ID/i });
+    await waitForStatus(wb, unfinished, /codicon-(clock|loading)/, /, running, /);
+    await runPanelTabs(wb).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+    await closeRunPanels(wb);
+    await wb.openActivityBarView('Explorer');
+    await wb.reloadWindow(30_000);
+    await emulateFocus(wb);
+    await patchRunOnService(wb, agentId, { status: 'completed', completedAt: 'now', updatedAt: 'now' });
+    await wb.waitForNotification(/Agent run completed/, 60_000);
+    await wb.openActivityBarView('Agent Runs');
+    await waitForStatus(wb, unfinished, /codicon-pass/, /, completed, /);
+  });
 });
+
+/** Forces a run's fields on the emulator (`PATCH /__admin/agents/:id`): a `status` halts the run there. */
+async function patchRunOnService(wb: Workbench, agentId: string, fields: Readonly<Record<string, unknown>>): Promise<void> {
+  await adminOk(wb.emulator.adminUrl, 'PATCH', `/agents/${agentId}`, fields);
+}

@@ -10,7 +10,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentRunsTestApi } from '../../src/extension';
-import type * as ServiceTestsEntry from '../../src/serviceTests/entry';
+import type * as ServiceTestsEntry from '../../src/serviceTests/bundle';
 import { readTestContext } from '../support/testContext';
 import { activateForApp, admin, none, requestsSince, restoreReference, served, waitFor } from './emulatorAdmin';
 

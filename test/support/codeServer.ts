@@ -167,7 +167,7 @@ export async function installVsix(profile: Profile, vsix: string, id: string, cl
 export const TEST_HOOKS_FILE = 'testHooks.js';
 /**
  * Set for every extension host the harness starts: with the test hooks installed, activate()
- * returns the test API beside getAPI (src/publicApi/register.ts); without, other extensions'
+ * returns the test API beside getAPI (src/publicApi/contribution.ts); without, other extensions'
  * view of it, getAPI alone.
  */
 export const TEST_HOOKS_ENV = 'AGENT_RUNS_TEST_HOOKS';

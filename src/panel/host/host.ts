@@ -11,7 +11,7 @@ import type { SendState } from '../common/protocol';
 import { discardFollowUp, submitFollowUp } from '../../run/followUp';
 import { Disposable } from '../../base/common/disposable';
 import { runState } from '../../run/common/ledger/runState';
-import { loadPanel } from './load';
+import type * as PanelBundle from './bundle';
 import { describeError } from '../../connection/showApiError';
 import type { CodeReviewDetail } from '../../api/reviewTypes';
 import type { FollowUpInput, FollowUpSubmitResult, RunPanelHost, Shown } from './manager';
@@ -23,7 +23,8 @@ export class PanelHost extends Disposable implements RunPanelHost {
   private deps: GlueDeps | undefined;
   readonly log: { debug(msg: string): void; warn(msg: string): void };
 
-  constructor(log: vscode.LogOutputChannel) {
+  /** `bundle`: dist/panel.js, loaded already whenever a panel asks something. */
+  constructor(log: vscode.LogOutputChannel, private readonly bundle: () => typeof PanelBundle) {
     super();
     this.log = { debug: (m) => log.debug(`[panel] ${m}`), warn: (m) => log.warn(`[panel] ${m}`) };
   }
@@ -103,7 +104,7 @@ export class PanelHost extends Disposable implements RunPanelHost {
       case 'noFollowUps':
       case 'failed':
         // Worded in the panel's bundle, loaded already: a panel asked.
-        return loadPanel().followUpNotSent(d, agentId, outcome);
+        return this.bundle().followUpNotSent(d, agentId, outcome);
     }
   }
 
@@ -143,11 +144,11 @@ export class PanelHost extends Disposable implements RunPanelHost {
   }
 
   openExternalLink(url: string): Promise<void> {
-    return loadPanel().openExternalLink(url);
+    return this.bundle().openExternalLink(url);
   }
 
   readCodeReview(reviewId: string): Promise<CodeReviewDetail> {
-    return loadPanel().readCodeReview(this.d, reviewId);
+    return this.bundle().readCodeReview(this.d, reviewId);
   }
 
   describeError(error: unknown): string {

@@ -5,7 +5,7 @@
  * opened, or when VS Code restores one.
  */
 import * as vscode from 'vscode';
-import { loadPanel } from './load';
+import type * as PanelBundle from './bundle';
 import type { RunPanelHost, RunPanelManager, RunPanelManagerOptions } from './manager';
 import { RUN_PANEL_VIEW_TYPE } from '../common/viewType';
 
@@ -16,7 +16,8 @@ export class LazyRunPanels implements vscode.Disposable {
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly host: RunPanelHost,
-    private readonly options: RunPanelManagerOptions = {},
+    private readonly options: RunPanelManagerOptions,
+    private readonly bundle: () => typeof PanelBundle,
   ) {
     this.serializer = vscode.window.registerWebviewPanelSerializer(RUN_PANEL_VIEW_TYPE, {
       // async: a failure to load the panel code rejects (VS Code logs it) instead of throwing.
@@ -40,7 +41,7 @@ export class LazyRunPanels implements vscode.Disposable {
   }
 
   private get(): RunPanelManager {
-    this.manager ??= loadPanel().createRunPanelManager(this.extensionUri, this.host, this.options);
+    this.manager ??= this.bundle().createRunPanelManager(this.extensionUri, this.host, this.options);
     return this.manager;
   }
 }

@@ -1,10 +1,10 @@
-// What activate() hands to other extensions (src/publicApi/register.ts): getAPI alone, unless
+// What activate() hands to other extensions (src/publicApi/contribution.ts): getAPI alone, unless
 // the test harness both set AGENT_RUNS_TEST_HOOKS=1 and installed dist/testHooks.js beside it.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
-import { activationExports, registerPublicApi, TEST_HOOKS_ENV } from '../../../src/publicApi/register';
+import { activationExports, registerPublicApi, TEST_HOOKS_ENV } from '../../../src/publicApi/contribution';
 import type { GlueDeps } from '../../../src/run/glueDeps';
 
 describe('public API: what activate() exports', () => {

@@ -7,7 +7,7 @@ import type { Agent } from '../../../src/api/types';
 import { RunLedger } from '../../../src/run/common/ledger/ledger';
 import { RunEvents, type RunEvent } from '../../../src/publicApi/common/runEvents';
 import type { PublicApiV1 } from '../../../src/publicApi/publicApi';
-import type { registerPublicApi } from '../../../src/publicApi/register';
+import type { registerPublicApi } from '../../../src/publicApi/contribution';
 import type * as V1 from '../../../src/publicApi/agent-runs';
 import { MemoryStore } from '../fixtures/memoryStore';
 

@@ -25,7 +25,7 @@ export type ReadClient = Pick<AgentRunsApi, 'baseUrl' | 'getAgent' | 'getSchemaI
 export interface RunReaderDeps {
   /**
    * Makes the history windows, on the first read (the extension loads them as their own bundle,
-   * dist/windows.js, so activation does not carry them: src/run/loadWindows.ts).
+   * dist/windows.js, so activation does not carry them: src/run/runSync.ts).
    */
   windows(): HistoryWindows;
   /** The highest sequence already taken in for the run (the ledger's `lastSequence`). */

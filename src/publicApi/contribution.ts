@@ -9,7 +9,12 @@ import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import type { GlueDeps } from '../run/glueDeps';
 import type { AgentRunsApi, AgentRunsExtension } from './agent-runs';
+import { lazyBundle } from '../base/common/lazyBundle';
 import type * as Entry from './publicApi';
+
+/** The API's code (./publicApi.ts): the first getAPI(1) call. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const publicApiBundle = lazyBundle(() => require('./publicApi.js') as typeof Entry);
 
 export const TEST_HOOKS_ENV = 'AGENT_RUNS_TEST_HOOKS';
 
@@ -25,8 +30,7 @@ export function registerPublicApi(context: vscode.ExtensionContext, deps: GlueDe
   const getAPI = (version: number): AgentRunsApi => {
     if (version !== 1) throw new Error(`Agent Runs has no API version ${String(version)}; it offers version 1.`);
     if (!v1) {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const api = new (require('./publicApi.js') as typeof Entry).PublicApiV1({ deps, texts, answer: () => answer });
+      const api = new (publicApiBundle().PublicApiV1)({ deps, texts, answer: () => answer });
       context.subscriptions.push(api);
       v1 = api;
     }

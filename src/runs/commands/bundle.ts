@@ -1,9 +1,9 @@
 /**
  * Command bodies that load on first use, as their own bundle (dist/runCommands.js): the
  * run commands and the run links (vscode://…/run). Their commands are registered at activation
- * (runs/commands/lazyCommands.ts); live objects come in through deps. The connection's prompts
- * ride along (registered by connection/register.ts): one more file in the .vsix would compress
- * worse than these few KB added to this one, which already holds what they use (api/baseUrl.ts).
+ * (../contribution.ts); live objects come in through deps. The connection's prompts ride along
+ * (src/connection/contribution.ts): one more file in the .vsix would compress worse than these
+ * few KB added to this one, which already holds what they use (api/baseUrl.ts).
  */
 export { followUpCommand } from './followUpCommand';
 export { exportRunCommand } from './exportRun';
@@ -19,6 +19,10 @@ export { refreshCommand } from './refresh';
 // What "your run finished" says: loaded with the commands it offers (src/runs/alerts.ts), not at activation.
 export { finishedAlert } from '../common/finishedAlert';
 export { notificationMode, showFinished, showOffline } from './finishedNotice';
-export { askInsecure, clearToken, explainMissing, setBaseUrl, setToken } from '../../connection/commands/bodies';
+export { askInsecure, explainMissing } from '../../connection/commands/missing';
+export { clearToken } from '../../connection/commands/clearToken';
+export { setBaseUrl } from '../../connection/commands/setBaseUrl';
+export { setToken } from '../../connection/commands/setToken';
+export { showApiError } from '../../connection/showApiError';
 // The row of a start that may have arrived: the first time one shows (src/runs/runsTree.ts).
 export { startNoticeItem } from './startNoticeItem';

@@ -7,12 +7,17 @@
  * rest of the extension works as before.
  */
 import * as vscode from 'vscode';
+import { lazyBundle } from '../base/common/lazyBundle';
 import type { Deps, TestGroupsAccess } from '../run/deps';
 import { TOOL_NAMES, type ToolName } from './common/toolNames';
 import type { FollowOptions } from './participant';
-import { loadAssistant, type AssistantModule } from './load';
+import type * as AssistantBundle from './bundle';
 
 export const PARTICIPANT_ID = 'agentRuns.assistant';
+
+/** The tools' and the participant's code (./bundle.ts): the first tool prepared or invoked, or the first `@agent-runs` request. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const assistantBundle = lazyBundle(() => require('./assistant.js') as typeof AssistantBundle);
 
 type Input = Record<string, unknown>;
 
@@ -23,8 +28,8 @@ export interface AssistantTestHooks {
 }
 
 export function registerAssistant(context: vscode.ExtensionContext, deps: Deps, testGroups: TestGroupsAccess): AssistantTestHooks {
-  let tools: ReturnType<AssistantModule['createTools']> | undefined;
-  const toolsNow = (): NonNullable<typeof tools> => (tools ??= loadAssistant().createTools(deps, testGroups));
+  let tools: ReturnType<typeof AssistantBundle.createTools> | undefined;
+  const toolsNow = (): NonNullable<typeof tools> => (tools ??= assistantBundle().createTools(deps, testGroups));
   // Optional chaining: `vscode.lm` / `vscode.chat` may be missing where the editor has no chat.
   const lm = (vscode as Partial<typeof vscode>).lm;
   if (typeof lm?.registerTool === 'function') {
@@ -36,7 +41,7 @@ export function registerAssistant(context: vscode.ExtensionContext, deps: Deps, 
     }
   }
   const handleChat: AssistantTestHooks['handleChat'] = (request, chatContext, stream, token, follow) => {
-    const module = loadAssistant();
+    const module = assistantBundle();
     return module.handleChat(deps, request, chatContext, stream, token, { ...module.DEFAULT_FOLLOW, ...follow });
   };
   const chat = (vscode as Partial<typeof vscode>).chat;

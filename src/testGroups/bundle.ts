@@ -2,7 +2,7 @@
  * Test-file scanning and what is built on it, as its own bundle (`dist/testGroups.js`):
  * reading files, test-ID extraction (`src/base/common/testIds`, with its worker), the create-group
  * flow and the runs about tests. Loaded on the first such command, or when the test-ID
- * pattern setting changes (see `src/testGroups/load.ts`).
+ * pattern setting changes (see ./contribution.ts).
  *
  * The store, the tree view and the context keys stay in dist/extension.js; the live store and
  * `deps` come in as parameters, so nothing stateful exists twice.
@@ -18,6 +18,7 @@ import type { Capability } from '../connection/common/capabilities';
 export { checkPatternSetting } from './scan';
 export { startRunForFiles, startRunForGroup } from './startRun';
 export { scanFilesQuietly } from './testItems';
+export { copyGroupId } from './copyId';
 import { deleteGroup, editGroupTests, renameGroup, runGroup, type ServiceCommandOutcome } from './serviceCommands';
 import type { TestGroupsTree } from './view';
 

@@ -1,11 +1,11 @@
 /**
  * Automations (service-api-wider.md §6) as their own bundle (`dist/automations.js`), loaded on
- * first use (see `src/automations/load.ts`): the Runs view's automation rows and Run Now.
+ * first use (see ./contribution.ts): the Runs view's automation rows and Run Now.
  * Nothing of it is in the activation bundle but the few lines that register the commands and
- * hand the rows to the Runs tree (src/automations/register.ts).
+ * hand the rows to the Runs tree (./contribution.ts).
  */
 import { isApiError } from '../api/errors';
-import type { AutomationsDeps } from './register';
+import type { AutomationsDeps } from './contribution';
 import { AutomationRows } from './rows';
 import { runNow as runNowWith, type RunNowOutcome } from './runNow';
 

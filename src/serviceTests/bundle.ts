@@ -1,6 +1,6 @@
 /**
  * The app's tests in the Test Explorer (issue 22 §1) as their own bundle (`dist/serviceTests.js`),
- * loaded when the service offers them (`agentRuns.serviceTests`, see `src/serviceTests/register.ts`):
+ * loaded when the service offers them (`agentRuns.serviceTests`, see ./contribution.ts):
  * the test controller, its runs and their reads, Ask Agent to Fix for a service test.
  */
 export { ServiceTests } from './controller';

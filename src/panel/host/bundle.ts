@@ -1,14 +1,25 @@
 /**
- * What the panel host does only for an open panel, in the panel's own bundle (dist/panel.js,
- * loaded once a panel exists): opening a link from the run after asking, and reading the code
- * review shown above a review's conversation. The host (./host.ts, in the activation bundle)
- * keeps one line for each.
+ * The run panel as its own bundle (`dist/panel.js`): the panel manager, the webview protocol
+ * (zod/mini), exports, and what the host does only for an open panel (opening a link from the
+ * run, reading the code review above a review's conversation). Loaded when a panel is opened or
+ * restored (see ../contribution.ts).
+ *
+ * The host, the log, the transcript store and the other live objects of dist/extension.js
+ * come in as parameters; this bundle creates its own objects only (one manager).
  */
 import * as vscode from 'vscode';
 import { isApiError } from '../../api/errors';
 import type { CodeReviewDetail } from '../../api/reviewTypes';
 import { describeNoClient } from '../../connection/common/describeNoClient';
 import type { GlueDeps } from '../../run/glueDeps';
+import { RunPanelManager, type RunPanelHost, type RunPanelManagerOptions } from './manager';
+
+export { followUpNotSent } from './followUpNotSent';
+
+/** The panel manager, for a caller that registered the webview serializer itself. */
+export function createRunPanelManager(extensionUri: vscode.Uri, host: RunPanelHost, options: RunPanelManagerOptions): RunPanelManager {
+  return new RunPanelManager(extensionUri, host, { ...options, registerSerializer: false });
+}
 
 /** Opens an http(s) or mailto link from the run's output in the browser, once the person agreed. */
 export async function openExternalLink(url: string): Promise<void> {

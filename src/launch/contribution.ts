@@ -1,13 +1,14 @@
-/**
- * "Start Agent Run", "Start Agent Run with Selection" and "Clone Run". The commands are
- * registered at activation; the flow itself (`src/launch/`, the one `LaunchController` of the
- * extension) is its own bundle, loaded on the first call (`src/launch/entry.ts`).
- */
+// "Start Agent Run", "Start Agent Run with Selection" and "Clone Run", registered at activation; the flow is dist/launch.js.
 import * as vscode from 'vscode';
+import { lazyBundle } from '../base/common/lazyBundle';
 import type { RunRecord } from '../run/common/ledger/ledger';
 import type { Deps } from '../run/deps';
+import type * as LaunchBundle from './bundle';
 import type { LaunchPrefill } from './common/form';
-import { loadLaunch } from './load';
+
+/** The launch flow (./bundle.ts, the one `LaunchController`), loaded on the first start-run command. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const launchBundle = lazyBundle(() => require('./launch.js') as typeof LaunchBundle);
 
 /** Runs a command body; an unexpected failure is logged and shown once instead of VS Code's bare "command failed". */
 export function guarded(deps: Deps, name: string, body: (...args: unknown[]) => Promise<void>): (...args: unknown[]) => Promise<void> {
@@ -26,9 +27,9 @@ export function guarded(deps: Deps, name: string, body: (...args: unknown[]) => 
 export function registerStartRun(context: vscode.ExtensionContext, deps: Deps): void {
   context.subscriptions.push(
     // An argument with prompt/appId/... (e.g. from "Start Agent Run for These Tests") pre-fills the form.
-    vscode.commands.registerCommand('agentRuns.startRun', guarded(deps, vscode.l10n.t('Start Agent Run'), (arg) => loadLaunch().startRun(deps, arg))),
-    vscode.commands.registerCommand('agentRuns.startRunWithSelection', guarded(deps, vscode.l10n.t('Start Agent Run with Selection'), () => loadLaunch().startRunWithSelection(deps))),
-    vscode.commands.registerCommand('agentRuns.cloneRun', guarded(deps, vscode.l10n.t('Clone Run'), (arg) => loadLaunch().cloneRun(deps, arg))),
+    vscode.commands.registerCommand('agentRuns.startRun', guarded(deps, vscode.l10n.t('Start Agent Run'), (arg) => launchBundle().startRun(deps, arg))),
+    vscode.commands.registerCommand('agentRuns.startRunWithSelection', guarded(deps, vscode.l10n.t('Start Agent Run with Selection'), () => launchBundle().startRunWithSelection(deps))),
+    vscode.commands.registerCommand('agentRuns.cloneRun', guarded(deps, vscode.l10n.t('Clone Run'), (arg) => launchBundle().cloneRun(deps, arg))),
   );
 }
 
@@ -40,7 +41,7 @@ export function registerStartRun(context: vscode.ExtensionContext, deps: Deps): 
  */
 export function startRunPrefilled(deps: Deps, prefill: RunRecord | LaunchPrefill): Promise<void> {
   try {
-    return loadLaunch().startRunPrefilled(deps, prefill);
+    return launchBundle().startRunPrefilled(deps, prefill);
   } catch (e) {
     return Promise.reject(e instanceof Error ? e : new Error(String(e)));
   }

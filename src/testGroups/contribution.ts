@@ -1,16 +1,14 @@
 /**
  * Test files → test groups: the commands, the context keys for their menus, and the
- * "Test Groups" view. `registerTestGroups(context, deps)` is called from `activate()`.
- *
- * The view, the store and the context keys are built here, at activation. Scanning files for
- * test IDs, creating groups and starting runs about tests are another bundle
- * (`src/testGroups/entry.ts`), loaded when one of those commands first runs.
+ * "Test Groups" view with the service's groups in it. The view, the store and the context keys
+ * are built at activation; scanning files for test IDs, creating groups, starting runs about
+ * tests and the service's groups are dist/testGroups.js (./bundle.ts), loaded on first use.
  */
 import * as vscode from 'vscode';
+import { lazyBundle } from '../base/common/lazyBundle';
 import type { Deps, TestGroupsAccess } from '../run/deps';
-import { loadTestGroups } from './load';
+import type * as TestGroupsBundle from './bundle';
 import { TestFileContextKeys } from './contextKeys';
-import { copyGroupId } from './copyId';
 import type { CreateResult, CreateTestGroupFlow } from './createGroup';
 import type { RunPrefill } from './startRun';
 import { TestGroupStore } from '../run/common/testGroupStore';
@@ -23,6 +21,10 @@ export const REMOVE_COMMAND = 'agentRuns.testGroups.remove';
 
 export { VIEW_ID };
 export type { CreateResult, RunPrefill };
+
+/** Scanning and what is built on it (./bundle.ts): the first such command, or a change of the test-ID pattern. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const testGroupsBundle = lazyBundle(() => require('./testGroups.js') as typeof TestGroupsBundle);
 
 export interface TestGroups extends TestGroupsAccess {
   readonly store: TestGroupStore;
@@ -41,21 +43,21 @@ export function registerTestGroups(context: vscode.ExtensionContext, deps: Deps)
     store,
     tree,
     view,
-    new TestFileContextKeys(),
+    new TestFileContextKeys(() => testGroupsBundle().checkPatternSetting()),
     deps.onDidChangeConnection((c) => store.setBaseUrl(c.baseUrl)),
     vscode.commands.registerCommand(CREATE_COMMAND, (...args: unknown[]) => {
-      flow ??= loadTestGroups().createTestGroupFlow(deps, store);
+      flow ??= testGroupsBundle().createTestGroupFlow(deps, store);
       return flow.run(args);
     }),
     vscode.commands.registerCommand(START_RUN_COMMAND, async (...args: unknown[]) => {
       const group = args.length === 1 ? groupFromArgs(store, undefined, args[0]) : undefined;
-      const scanning = loadTestGroups();
+      const scanning = testGroupsBundle();
       return group ? scanning.startRunForGroup(deps, group) : scanning.startRunForFiles(deps, args);
     }),
     vscode.commands.registerCommand(COPY_ID_COMMAND, async (arg: unknown) => {
       // A group the service lists is not in the store: its row carries the ID.
       const id = groupFromArgs(store, view, arg)?.groupId ?? (arg as { groupId?: unknown } | undefined)?.groupId;
-      if (typeof id === 'string') await copyGroupId(id);
+      if (typeof id === 'string') await testGroupsBundle().copyGroupId(id);
     }),
     vscode.commands.registerCommand(REMOVE_COMMAND, async (arg: unknown) => {
       const group = groupFromArgs(store, view, arg);
@@ -72,6 +74,23 @@ export function registerTestGroups(context: vscode.ExtensionContext, deps: Deps)
     tree,
     view,
     remember: (record) => store.add(record),
-    scanFiles: (paths) => loadTestGroups().scanFilesQuietly(paths, deps.log),
+    scanFiles: (paths) => testGroupsBundle().scanFilesQuietly(paths, deps.log),
   };
+}
+
+/**
+ * The service's test groups in the view: shown while `agentRuns.serviceTestGroups` is on, with
+ * Refresh, Rename, Edit Tests, Delete and Run Group (each menu item has a `when` on its own key,
+ * and each body checks it again).
+ */
+export function registerServiceTestGroups(context: vscode.ExtensionContext, deps: Deps, groups: TestGroups): void {
+  const { tree, store } = groups;
+  tree.showService(() => deps.capabilities.has('serviceTestGroups'), () => testGroupsBundle().serviceGroupsView(deps, store, () => tree.refresh()));
+  context.subscriptions.push(
+    deps.capabilities.onDidChange(() => tree.refresh()),
+    ...(['refresh', 'rename', 'editTests', 'delete', 'run'] as const).map((id) => vscode.commands.registerCommand(
+      `agentRuns.serviceTestGroups.${id}`,
+      (arg?: unknown) => testGroupsBundle().serviceGroupCommand(id, deps, tree, store, arg),
+    )),
+  );
 }

@@ -1,7 +1,6 @@
 /**
  * The launch flow as its own bundle (`dist/launch.js`), loaded the first time one of the
- * start-run commands runs (see `src/launch/load.ts`). `src/launch/register.ts` registers
- * the commands at activation and forwards each call here.
+ * start-run commands runs: `./contribution.ts` registers the commands and forwards each call here.
  *
  * Everything live comes in through `deps`: this bundle holds no copy of the ledger, the poller
  * or any other activation-time object, only the one `LaunchController` per `deps`.

@@ -1,6 +1,6 @@
 /**
  * The language model tools and the chat participant as their own bundle (`dist/assistant.js`),
- * loaded on the first tool call or chat request (see `src/assistant/load.ts`). Everything live
+ * loaded on the first tool call or chat request (see ./contribution.ts). Everything live
  * comes in through `deps`.
  */
 export { createTools, type AgentRunsTools } from './tools';

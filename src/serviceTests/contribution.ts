@@ -5,12 +5,17 @@
  * read while it is off, so against the reference's five endpoints nothing of it shows.
  */
 import * as vscode from 'vscode';
+import { lazyBundle } from '../base/common/lazyBundle';
 import type { TestGroupRecord } from '../run/common/testGroupStore';
 import type { FailureDescribers } from '../run/failureDescribers';
-import { loadServiceTests } from './load';
+import type * as ServiceTestsBundle from './bundle';
 import type { ServiceTestsDeps } from './types';
 
-type Controller = InstanceType<ReturnType<typeof loadServiceTests>['ServiceTests']>;
+/** The test controller (./bundle.ts): while the service offers the app's tests. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const serviceTestsBundle = lazyBundle(() => require('./serviceTests.js') as typeof ServiceTestsBundle);
+
+type Controller = InstanceType<typeof ServiceTestsBundle.ServiceTests>;
 
 /** `knownGroups`: the groups created here (the Test Groups store), read by ID where the service lists none. */
 export function registerServiceTests(context: vscode.ExtensionContext, deps: ServiceTestsDeps, describers: FailureDescribers, knownGroups: () => readonly TestGroupRecord[]): void {
@@ -22,7 +27,7 @@ export function registerServiceTests(context: vscode.ExtensionContext, deps: Ser
       current.controller.dispose();
       current = undefined;
     }
-    if (on && !current) current = { controller: new (loadServiceTests().ServiceTests)(deps, describers, knownGroups), baseUrl };
+    if (on && !current) current = { controller: new (serviceTestsBundle().ServiceTests)(deps, describers, knownGroups), baseUrl };
   };
   context.subscriptions.push(
     deps.capabilities.onDidChange(sync),

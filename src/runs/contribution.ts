@@ -1,0 +1,26 @@
+/** The run commands (Send Follow-up, Export Run…, Open, Refresh, Remove, Clear Finished, Copy Agent ID, Copy Link, Track Run by ID) and the run links, registered at activation; their bodies load on first use (dist/runCommands.js). */
+import * as vscode from 'vscode';
+import { lazyBundle } from '../base/common/lazyBundle';
+import type { GlueDeps } from '../run/glueDeps';
+import type * as RunCommandsBundle from './commands/bundle';
+
+/** The commands' bodies, the finished alert and the start notices' rows (./commands/bundle.ts): their first use. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const runCommands = lazyBundle(() => require('./runCommands.js') as typeof RunCommandsBundle);
+
+export function registerLazyRunCommands(context: vscode.ExtensionContext, deps: GlueDeps): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand('agentRuns.sendFollowUp', (arg?: unknown) => runCommands().followUpCommand(deps, arg)),
+    vscode.commands.registerCommand('agentRuns.exportRun', (arg?: unknown, format?: unknown) => runCommands().exportRunCommand(deps, arg, format)),
+    vscode.commands.registerCommand('agentRuns.clearFinished', () => runCommands().clearFinishedCommand(deps)),
+    vscode.commands.registerCommand('agentRuns.refreshRun', (arg?: unknown, selection?: unknown) => runCommands().refreshRunCommand(deps, arg, selection)),
+    vscode.commands.registerCommand('agentRuns.removeRun', (arg?: unknown, selection?: unknown) => runCommands().removeRunCommand(deps, arg, selection)),
+    vscode.commands.registerCommand('agentRuns.copyAgentId', (arg?: unknown) => runCommands().copyAgentIdCommand(deps, arg)),
+    vscode.commands.registerCommand('agentRuns.openRun', (arg?: unknown) => runCommands().openRunCommand(deps, arg)),
+    vscode.commands.registerCommand('agentRuns.refresh', () => runCommands().refreshCommand(deps)),
+    vscode.commands.registerCommand('agentRuns.copyLink', (arg?: unknown) => runCommands().copyLinkCommand(deps, arg)),
+    vscode.commands.registerCommand('agentRuns.trackRun', (arg?: unknown) => runCommands().trackRunCommand(deps, arg)),
+    // vscode://agent-runs-team.agent-runs/run?id=…&base=…: opens the run, tracking it first (see uriHandler.ts).
+    vscode.window.registerUriHandler({ handleUri: (uri) => runCommands().handleRunUri(deps, uri) }),
+  );
+}
