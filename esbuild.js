@@ -51,7 +51,7 @@ const lazyEntries = {
  */
 const testEntries = {
   // AGENT_RUNS_SEED_TOKEN_FILE: the harness's token, stored after activation (src/extension.ts).
-  testHooks: 'src/connection/seedToken.ts',
+  testHooks: 'src/testHooks.ts',
 };
 const lazyExternals = [...Object.keys(lazyEntries), ...Object.keys(testEntries)].map((name) => `./${name}.js`);
 

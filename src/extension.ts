@@ -9,20 +9,18 @@ import * as vscode from 'vscode';
 import { Connection } from './connection/connection';
 import { apiBundle, connectionPrompts, registerConnectionCommands } from './connection/contribution';
 import { TokenStore } from './connection/tokenStore';
-import { SEED_TOKEN_ENV, type seedTokenFromEnv } from './connection/seedToken';
+import { SEED_TOKEN_ENV } from './connection/seedToken';
+import type * as TestHooks from './testHooks';
+export type { AgentRunsTestApi } from './testHooks';
 import { UnauthorizedGate } from './connection/unauthorizedGate';
 import { registerLazyRunCommands, runCommands } from './runs/contribution';
 import { registerStartRun, startRunPrefilled } from './launch/contribution';
 import { registerCodeReviews, registerStartCodeReview, showReviewRows } from './reviews/contribution';
 import { Emitter } from './base/common/events';
-import type { RunLedger } from './run/common/ledger/ledger';
-import type { Poller } from './run/common/polling/poller';
 import type { GlueDeps } from './run/glueDeps';
-import type { AfterPost } from './run/afterPost';
 import { Ledgers } from './run/ledgers';
 import { RunSync } from './run/runSync';
 import { Transcripts } from './run/transcripts';
-import type { TranscriptRead } from './run/common/transcript/transcriptFiles';
 import { Drafts } from './run/drafts';
 import { FollowUpSends } from './run/followUpSends';
 import { knownUserMessageIds, watchFollowUpSends } from './run/followUp';
@@ -37,71 +35,26 @@ import { RunsView, runsTreeView } from './runs/runsView';
 import { RunsStatusBar } from './runs/statusBar';
 import { registerRunPanels } from './panel/contribution';
 import { registerServiceTestGroups, registerTestGroups } from './testGroups/contribution';
-import type { TestGroupsElement } from './testGroups/view';
 import { registerAutomations, showAutomationRows } from './automations/contribution';
-import { assistantBundle, registerAssistant, type AssistantTestHooks } from './assistant/contribution';
+import { assistantBundle, registerAssistant } from './assistant/contribution';
 import { registerTesting } from './testing/contribution';
 import { registerServiceTests } from './serviceTests/contribution';
 import { SerialStore } from './base/common/serialStore';
-import type { ReviewsGate } from './reviews/gate';
 import { lazyBundle } from './base/common/lazyBundle';
 import { capabilityGate } from './connection/capabilities';
-import type { Capability } from './connection/common/capabilities';
-import type { RunsTreeElement } from './runs/runsTree';
-import { activationExports, registerPublicApi, type PublicApiTestHooks } from './publicApi/contribution';
+import { activationExports, registerPublicApi } from './publicApi/contribution';
 import type { AgentRunsExtension } from './publicApi/agent-runs';
 
-/**
- * What activate() also returns to the test harness alone (src/publicApi/contribution.ts): enough for
- * the integration tests to watch, never the token. Other extensions get `getAPI(1)` only.
- */
-export interface AgentRunsTestApi extends AgentRunsExtension {
-  ledger(): RunLedger;
-  readonly poller: Poller;
-  /** "Set API Token" prompts shown after a 401. */
-  readonly unauthorizedPrompts: number;
-  /** Run-finished notifications shown. */
-  readonly notificationsShown: number;
-  /** Run-finished notifications shown about one run (among the latest 100). */
-  notificationsFor(agentId: string): number;
-  /** Resolves when the ledger and transcripts are written. */
-  flush(): Promise<void>;
-  /** Milliseconds activate() took. */
-  readonly activationMs: number;
-  /** The latest reads of a saved transcript into memory (run, messages, bytes, milliseconds). */
-  transcriptReads(): readonly TranscriptRead[];
-  /** Base URL and whether a token is stored (never the token). */
-  connection(): { baseUrl: string | undefined; signedIn: boolean; tokenRejected: boolean; online: boolean };
-  /** Runs the AGENT_RUNS_SEED_TOKEN_FILE import again (tests: "a new token was set"). */
-  seedToken(): Promise<boolean>;
-  /** What the composer does once the service acknowledged a POST (tests: a follow-up whose reads are still stale). */
-  afterPost(post: AfterPost): void;
-  /** The `sequence` of every message in a run's transcript, in order (-1 without one). */
-  /** The sequences of the run's transcript as the product holds it (read back from its journal when not in memory). */
-  transcriptSequences(agentId: string): Promise<number[]>;
-  /** The language model tools and the chat handler, as registered (tests drive what the editor's UI would). */
-  readonly assistant: AssistantTestHooks;
-  /** The Runs view's rows as its tree provider gives them to VS Code. */
-  readonly runsTree: { getChildren(element?: RunsTreeElement): RunsTreeElement[] | Promise<RunsTreeElement[]>; getTreeItem(element: RunsTreeElement): vscode.TreeItem };
-  /** Whether `agentRuns.codeReviews` is on. */
-  codeReviews(): boolean;
-  /** Whether a capability's context key (`agentRuns.<capability>`) is on. */
-  capability(c: Capability): boolean;
-  /** The run whose panel VS Code last reported active: what a run command from the palette acts on. */
-  activeRun(): string | undefined;
-  /** The Test Groups view's rows as its tree provider gives them to VS Code. */
-  readonly testGroupsTree: vscode.TreeDataProvider<TestGroupsElement>;
-  /** The extension's global state (tests: what branches and reviews are known here, set or forgotten). */
-  readonly globalState: Pick<vscode.Memento, 'get' | 'update'>;
-  /** Answers the public API's confirmations in the person's place. */
-  readonly publicApi: PublicApiTestHooks;
-}
 
 let shutdown: (() => Promise<void>) | undefined;
 
 /** The send door's POSTs (src/run/sendPosts.ts): the first start, follow-up or test group. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const sendPosts = lazyBundle(() => require('./send.js') as SendPostsModule);
+
+/** The test harness's hooks (src/testHooks.ts), installed by it only: never in a person's install. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const testHooks = lazyBundle(() => require('./testHooks.js') as typeof TestHooks);
 
 export function activate(context: vscode.ExtensionContext): AgentRunsExtension {
   const started = performance.now();
@@ -142,7 +95,7 @@ export function activate(context: vscode.ExtensionContext): AgentRunsExtension {
   const activationMs = performance.now() - started;
   log.debug(`Agent Runs activated in ${activationMs.toFixed(1)} ms on ${base.conn.current.baseUrl} (${base.ledgers.current.active().length} unfinished run(s) to follow).`);
   const publicApi = registerPublicApi(context, deps, assistantBundle);
-  return activationExports(publicApi.exports, () => Object.assign(testApi(base, runs, shell, log, flush, activationMs, assistant, reviews, testGroups.tree), publicApi.exports, { publicApi: publicApi.hooks }));
+  return activationExports(publicApi.exports, () => Object.assign(testHooks().testApi({ b: base, r: runs, shell, log, flush, activationMs, assistant, reviews, testGroupsTree: testGroups.tree, seedToken: () => seedToken(base, log), sendPosts }), publicApi.exports, { publicApi: publicApi.hooks }));
 }
 
 /** A run unfinished (followed) or unread (the view's badge) at the last session, or one that becomes so in another window: the run model is built for it just after activation. */
@@ -163,10 +116,9 @@ function seedToken(b: Pick<Base, 'conn' | 'auth'>, log: vscode.LogOutputChannel)
   if (!process.env[SEED_TOKEN_ENV]) {
     return Promise.resolve(false);
   }
-  let hooks: { seedTokenFromEnv: typeof seedTokenFromEnv };
+  let hooks: typeof TestHooks;
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    hooks = require('./testHooks.js') as typeof hooks;
+    hooks = testHooks();
   } catch {
     log.warn(`${SEED_TOKEN_ENV} is set but this installation has no test hooks (dist/testHooks.js); the token was not stored.`);
     return Promise.resolve(false);
@@ -195,7 +147,7 @@ function buildBase(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
   }));
   return { auth, globalState, conn, ledgers, transcripts, gate, drafts, sends, starts };
 }
-type Base = ReturnType<typeof buildBase>;
+export type Base = ReturnType<typeof buildBase>;
 
 /** What must exist when activate returns: the Runs view's tree view, the panels' serializer, the capability keys, the start notices' command. */
 function buildShell(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, b: Base, ready: () => void, rows: () => RunsTreeProvider) {
@@ -208,7 +160,7 @@ function buildShell(context: vscode.ExtensionContext, log: vscode.LogOutputChann
   registerStartNotices(context, b.starts, b.ledgers);
   return { host, panels, runsTree, capabilities };
 }
-type Shell = ReturnType<typeof buildShell>;
+export type Shell = ReturnType<typeof buildShell>;
 
 /** The run model's readers and views: polling, the send door, alerts, the Runs view's rows and status bar. */
 function buildRuns(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, b: Base, shell: Shell) {
@@ -244,7 +196,7 @@ function buildRuns(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
   const connectivity = wireNotices(context, log, b.gate, sync, view, statusBar);
   return { host, alerts, sync, view, connectivity, door, access };
 }
-type Runs = ReturnType<typeof buildRuns>;
+export type Runs = ReturnType<typeof buildRuns>;
 
 /** The rejected-token and offline notices of the view and status bar; returns whether the service is reachable. */
 function wireNotices(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, gate: UnauthorizedGate, sync: RunSync, view: RunsView, statusBar: RunsStatusBar): () => boolean {
@@ -324,41 +276,6 @@ function buildDeps(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
 function registerRunCommands(context: vscode.ExtensionContext, deps: GlueDeps, b: Base, log: vscode.LogOutputChannel): void {
   registerConnectionCommands(context, { conn: b.conn, auth: b.auth, log });
   registerLazyRunCommands(context, deps);
-}
-
-function testApi(b: Base, r: () => Runs, shell: Shell, log: vscode.LogOutputChannel, flush: () => Promise<void>, activationMs: number, assistant: AssistantTestHooks, reviews: ReviewsGate, testGroupsTree: AgentRunsTestApi['testGroupsTree']): Omit<AgentRunsTestApi, 'publicApi' | 'getAPI'> {
-  const { conn, ledgers, gate } = b;
-  const caps = shell.capabilities;
-  return {
-    ledger: () => ledgers.current,
-    get poller() {
-      return r().sync.poller;
-    },
-    get unauthorizedPrompts() {
-      return gate.promptCount;
-    },
-    get notificationsShown() {
-      return r().alerts.shownCount;
-    },
-    notificationsFor: (agentId) => r().alerts.shownFor(agentId),
-    flush,
-    activationMs,
-    transcriptReads: () => b.transcripts.reads,
-    connection: () => ({ baseUrl: conn.current.baseUrl, signedIn: conn.current.signedIn, tokenRejected: gate.rejected, online: r().connectivity() }),
-    seedToken: () => seedToken(b, log),
-    afterPost: (post) => sendPosts().afterPost(b.ledgers.current, r().sync.poller, post),
-    // Not the in-memory store alone: a transcript no panel shows is dropped from memory once saved.
-    transcriptSequences: async (agentId) => (await b.transcripts.load(agentId)).snapshot().entries.map((e) => e.sequence ?? -1),
-    assistant,
-    get runsTree() {
-      return r().view.provider;
-    },
-    codeReviews: () => reviews.enabled,
-    capability: (c) => caps.has(c),
-    activeRun: () => shell.panels.activeRun(),
-    testGroupsTree,
-    globalState: b.globalState,
-  };
 }
 
 export async function deactivate(): Promise<void> {
