@@ -1,8 +1,6 @@
 /**
- * The panel's header: a one-line bar that stays at the top of the view (status, turn, model,
- * lifecycle, and a button that opens the details: title, the run's facts, the lifecycle lanes),
- * the toolbar, and the error and freshness banners. Re-filled in place on every update (an
- * update moves "Updated" each poll).
+ * The panel's header (sticky status bar, details, toolbar, error and freshness banners), re-filled
+ * in place on every update since "Updated" moves each poll.
  */
 import { format, shownReviewStatus, type Freshness, type LifecycleView, type PanelHeader, type WebviewStrings } from '../common/protocol';
 import { formatExactTime, formatRelativeTime, isValidTimestamp, neutralizeText } from '../common/render';

@@ -1,13 +1,7 @@
 /**
- * The window of the history: the shown rows near the viewport, the only ones with elements.
- * Spacers above and below the mounted rows stand in for the rest (their heights from the rows'
- * tops, `RowIndex`), so the page's scrollbar is the whole history's.
- *
- * Updates keep what the user looks at still: before re-mounting, the row at the viewport's top
- * and the distance into it are noted, and after heights changed the page is scrolled so that
- * point stays put (the browser's own scroll anchoring is off, see panel.css). Mounted rows that
- * stay mounted keep their elements, so a text selection, focus and open tool calls survive; the
- * open tool calls of rows that leave the window are remembered and restored when they return.
+ * The mounted rows of the history, with spacers so the scrollbar is the whole history's. An
+ * update keeps the row being read still by hand (browser scroll anchoring is off, see panel.css);
+ * rows that stay mounted keep their elements so selection, focus and open tool calls survive.
  */
 import { h } from './dom';
 import type { Row, RowIndex, Viewport } from './rowIndex';

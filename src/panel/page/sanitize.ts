@@ -1,8 +1,7 @@
 /**
- * The last line before any HTML reaches the webview's DOM. renderMessage/renderMarkdown
- * already escape everything; this re-checks the result with DOMPurify under a strict
- * allow-list, then walks the tree once more with the same allow-list (so a DOMPurify
- * configuration mistake or an unsupported environment cannot let anything else through).
+ * The last line before HTML reaches the webview's DOM: the renderers already escape, this
+ * re-checks with DOMPurify and then walks the tree with the same allow-list, so a DOMPurify
+ * misconfiguration or an unsupported environment still lets nothing else through.
  */
 import DOMPurify from 'dompurify';
 import { isSafeLinkUrl } from '../common/protocol';
