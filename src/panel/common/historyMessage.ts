@@ -1,10 +1,7 @@
 /**
- * The bounds of what crosses between the run panel and its page (lengths and counts are part of
- * the schemas, so a confused or hostile peer cannot make the other side hold or render unbounded
- * data), and one history message as the page gets it (`WireMessage`): the service's fields, cut
- * to the limits, plus its transcript key; checked by hand on the page side (checkWireMessage).
- * Tool parameters and attachments cross as bounded text (run/common/transcript/parts.ts), so the
- * page never parses the service's JSON. protocol.ts re-exports what the sides need.
+ * The bounds of what crosses between the run panel and its page (in the schemas, so a hostile
+ * peer cannot make the other side hold unbounded data) and one history message (`WireMessage`).
+ * Tool parameters and attachments cross as bounded text so the page never parses the service's JSON.
  */
 import * as z from 'zod/mini';
 import type { AgentMessage, JsonValue } from '../../api/types';

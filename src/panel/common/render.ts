@@ -1,22 +1,8 @@
 /**
- * Pure HTML rendering of run content, shared by the webview app and the node tests. No DOM,
- * no `vscode`, no node APIs: only strings in, strings out.
- *
- * Everything that comes from the service is hostile until escaped. The defences here:
- * - Markdown is rendered with raw HTML off, and only http/https/mailto links survive
- *   `validateLink` (inline links, reference definitions, autolinks and linkify alike).
- * - Links and images become inert `<a data-href>` elements without `href`: the webview's
- *   click handler turns them into an `openLink` message, so nothing navigates from inside
- *   the webview and VS Code's own link handler never sees them. Images are never loaded.
- * - No `style` attribute is ever emitted (table alignment becomes a class).
- * - Bidi overrides/isolates are made visible (`⟦U+202E⟧`), ANSI escapes removed, other
- *   control characters replaced; free text sits in `dir="auto"` blocks or `<bdi>`.
- * - Long fields are cut before Markdown parsing, so a 1 MB line costs the same as 20 KB.
- * The webview additionally runs the result through DOMPurify with a strict allow-list.
- *
- * This file renders one history message; its pieces live beside it and are re-exported here:
- * text hygiene (renderText.ts), the Markdown renderer (renderMarkdown.ts), and times,
- * durations and numbers (formatting.ts).
+ * Pure HTML rendering of one history message. The service's text is hostile until escaped:
+ * Markdown without raw HTML, only http/https/mailto links, links and images as inert `<a data-href>`
+ * (a click posts `openLink`; images never load), no `style`, bidi controls shown, ANSI dropped, long
+ * fields cut before parsing (a 1 MB line costs what 20 KB does); the page then runs DOMPurify.
  */
 import { format, MAX_WIRE_CONTENT_CHARS, cutText, isSafeLinkUrl, isWebUrl, type WebviewStrings, type WireAttachment } from './protocol';
 import { escapeHtml, safeText } from './renderText';
