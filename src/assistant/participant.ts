@@ -1,17 +1,7 @@
 /**
- * `@agent-runs` in the chat view: `/start`, `/status`, `/followup`, `/tests` (the app's tests
- * and test runs where the service offers them, ./testChat.ts; else the files' test group),
- * `/reviews` where the service serves code reviews (./reviewChat.ts), and `/automations` where
- * it lists automations. It talks to the
- * service, not to a language model, so it works with no model at all. A message typed by the
- * person is their instruction: `/start` starts with the defaults of the settings (read_only;
- * edit rights only through the launch form, where they are confirmed), `/followup` sends.
- *
- * It holds no truth of its own: sends go through the send door (one lock per run, "may have
- * arrived" recorded, never resent), and while a run works its progress is the run's one state
- * (`deps.runs`, fed by the poller's reads), so a stale `completed` after a follow-up or a 404
- * right after a start reads here exactly as in the Runs view. Bounded in count, size and time;
- * cancellation stops following (the run goes on).
+ * `@agent-runs` in the chat: talks to the service, not a model. `/start` uses the settings'
+ * defaults (read_only; edit rights only via the confirming launch form). Sends go through the send
+ * door (one lock per run, "may have arrived" recorded, never resent); progress is the run's one state.
  */
 import * as vscode from 'vscode';
 import type { Deps } from '../run/deps';

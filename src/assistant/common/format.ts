@@ -1,10 +1,7 @@
 /**
- * A run as text for a language model (the read tool) and as Markdown for the chat participant's
- * progress. Everything is bounded: a run's history can be long and a model's context is not
- * free, so at most `maxMessages` messages of at most `maxMessageChars` each, the whole at most
- * `maxChars`, with a note saying what was left out. Service text is untrusted: control and
- * bidi characters are dropped, and in Markdown it is escaped so it cannot inject links,
- * images or command URIs into the chat.
+ * A run as text for a model and as chat Markdown, bounded (`maxMessages`, `maxMessageChars`,
+ * `maxChars`, noting what was left out) as a model's context is not free. Service text loses control
+ * and bidi characters and is escaped in Markdown: no injected links, images or command URIs.
  */
 import type { Agent, AgentMessage } from '../../api/types';
 import { oneLine } from '../../api/sanitize';
