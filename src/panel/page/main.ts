@@ -110,10 +110,8 @@ function createViewport(): Viewport {
 }
 
 /**
- * Messages from the extension, validated, to the app. After an `init`, what follows (a long
- * run's older history comes right behind it) waits for the first frame, then goes one message
- * per task: the end of the history paints first, and frames can come between the chunks.
- * Order is kept: while anything waits, new ones queue. Returns whether any message came.
+ * Messages from the extension, validated, to the app. What follows an `init` waits for the first
+ * frame, then goes one per task, so the history's end paints first; order is kept (new ones queue).
  */
 function pumpMessages(app: App, log: (msg: string) => void): () => boolean {
   let received = false;
