@@ -285,10 +285,9 @@ export function shownReviewStatus(codeReview: boolean, runStatus: string | undef
 // ------------------------------------------------------------------ posting
 
 /**
- * A message as it is posted: an `init` or `update` with more messages than fit in one post is
- * cut into several — an `init` with the newest messages (from the first unseen one, when that
- * is not too far back), then `update`s with the older ones, newest chunk first. The page files
- * each message by its order fields, so the result is the same as one big post.
+ * A message as posted: an `init` or `update` too big for one post is cut into an `init` with the
+ * newest messages, then `update`s with older ones, newest first; the page files each message by
+ * its order fields, so the result is the same as one big post.
  */
 export function forPosting(message: ExtensionToWebviewMessage): ExtensionToWebviewMessage[] {
   if (message.type === 'init') {

@@ -180,11 +180,9 @@ function renderTool(msg: RenderableMessage, max: number, strings: WebviewStrings
 }
 
 /**
- * A transcript key as an attribute value. Keys come from the service's message IDs: a NUL or
- * a control character is changed by the HTML parser, and markup in it can make the sanitiser
- * drop the attribute; either way the message would vanish from the panel. Everything outside
- * a plain set (the escape character `%` too) is written as `%xxxx`, so every key survives
- * unchanged and the mapping is one to one; `keyFromDom` reverses it.
+ * A transcript key as an attribute value. The HTML parser changes a NUL or control character and
+ * markup can make the sanitiser drop the attribute (the message would vanish), so everything
+ * outside a plain set, `%` too, is written `%xxxx`: one to one, `keyFromDom` reverses it.
  */
 export function domKey(key: string): string {
   return key.replace(/[^A-Za-z0-9_.:-]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
@@ -194,12 +192,7 @@ export function keyFromDom(value: string): string {
   return value.replace(/%([0-9a-f]{4})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
-/**
- * The HTML of one history item: an `<article>` with role label, time, content as Markdown
- * (folded for a model's thinking), the tool call (its parameters folded when long) and
- * attachment chips. All service text is escaped or rendered
- * through the restricted Markdown renderer.
- */
+/** The HTML of one history item; all service text escaped or through the restricted Markdown renderer. */
 export function renderMessage(msg: RenderableMessage, opts: RenderOptions): string {
   const { strings, locale, now } = opts;
   const max = Math.max(1, Math.min(opts.maxContentChars ?? MAX_WIRE_CONTENT_CHARS, MAX_WIRE_CONTENT_CHARS));
