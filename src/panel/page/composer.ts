@@ -135,11 +135,7 @@ export class Composer {
     return this.closed || this.submitted || this.send !== undefined;
   }
 
-  /**
-   * Whether the conversation takes follow-ups (the header's `noFollowUps`, from the run's one
-   * state): when not, the line replaces the box, and nothing can be sent from the page. What was
-   * typed stays (it is the run's draft).
-   */
+  /** Whether the conversation takes follow-ups; when not, a line replaces the box and what was typed stays the run's draft. */
   setTakesFollowUps(takes: boolean): void {
     this.closed = !takes;
     setHidden(this.form, this.closed);

@@ -28,9 +28,8 @@ export function statusLabel(status: string | undefined, S: WebviewStrings): stri
 }
 
 /**
- * What the status badge says, which the tab title says too (panel/common/tabTitle.ts): the run's
- * status; for a code review's conversation that did not fail, the review's own status once it
- * is known (a review stays open after its conversation completed).
+ * What the status badge (and the tab title) says: the run's status, or a code review's own once
+ * known unless its conversation failed (a review stays open after its conversation completed).
  */
 export function shownStatus(hd: PanelHeader, reviewStatus: string | undefined, S: WebviewStrings): { cls: string; label: string; review: boolean } {
   const review = shownReviewStatus(hd.codeReview === true, hd.status, reviewStatus);

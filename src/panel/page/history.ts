@@ -122,9 +122,8 @@ export class History {
   }
 
   /**
-   * After an update that left the window's rows in place (nothing inserted above, nothing
-   * removed) while the viewport is still covered: measured again and the spacers set, but no
-   * rows mounted above the view. False when a `render` is needed instead.
+   * Re-measures after an update that left the window's rows in place, mounting nothing above the
+   * view; false when a `render` is needed instead.
    */
   refresh(): boolean {
     return this.window.refresh();

@@ -87,9 +87,8 @@ export class RowWindow {
   }
 
   /**
-   * After an update that left the window's rows in place (nothing inserted above, nothing
-   * removed) while the viewport is still covered: measured again and the spacers set, but no
-   * rows mounted above the view (their estimated heights would nudge what is being read).
+   * Re-measures after an update that left the window's rows in place, mounting nothing above the
+   * view: their estimated heights would nudge what is being read.
    */
   refresh(): boolean {
     // Without the browser's anchoring, `render` is what keeps the row being read still.
@@ -129,11 +128,8 @@ export class RowWindow {
     const pending = this.pendingAnchor;
     this.pendingAnchor = undefined;
     if (this.deps.viewport.anchorsItself) {
-      // The browser's scroll anchoring keeps the row being read still (panel.css), in the layout
-      // that measuring forces. Where it did not (in Chromium, once the rows around the view came
-      // in idle slices, the row being read moved 66 px as find opened and closed:
-      // webview.browser.find.test), it is put back, once, by what layout says; where it did,
-      // nothing moved and nothing is done.
+      // Scroll anchoring (panel.css) should keep the row being read still; where Chromium did not
+      // (66 px moved as find opened: webview.browser.find.test), it is put back once by layout.
       const held = opts.keepAnchor ? this.onScreen(y) : undefined;
       this.mountRange(y);
       this.measure();

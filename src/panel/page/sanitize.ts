@@ -92,9 +92,8 @@ export function createAllowListSanitizer(doc: Document): Sanitizer {
 }
 
 /**
- * DOMPurify with the allow-list, then the walk. Falls back to the walk alone when DOMPurify
- * reports the environment unsupported (it then returns its input unchanged, which must never
- * be used).
+ * DOMPurify with the allow-list, then the walk; the walk alone where DOMPurify reports the
+ * environment unsupported, since it then returns its input unchanged.
  */
 export function createSanitizer(win: Window & typeof globalThis, warn: (msg: string) => void): Sanitizer {
   const purify = DOMPurify(win);
