@@ -246,9 +246,8 @@ export class PanelSession {
   }
 
   /**
-   * What changed since the last init/update, or undefined when nothing did. Returns a fresh
-   * `init` instead when the webview must start over (the transcript instance was replaced,
-   * or evictions went further back than the log remembers).
+   * What changed since the last post, or undefined; a fresh `init` when the page must start over
+   * (transcript instance replaced, or evictions further back than the log remembers).
    */
   update(): UpdateMessage | InitMessage | undefined {
     const { deps, agentId } = this;

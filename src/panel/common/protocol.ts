@@ -274,9 +274,8 @@ export function parsePanelState(value: unknown): { agentId: string } | undefined
 }
 
 /**
- * The status a code review's panel shows, in its tab and on its badge: the review's own once
- * read, unless its conversation failed (a review stays open after its conversation completed).
- * Undefined: show the run's status.
+ * A code review panel's status (tab and badge): the review's own once read, unless its
+ * conversation failed. Undefined: show the run's status.
  */
 export function shownReviewStatus(codeReview: boolean, runStatus: string | undefined, reviewStatus: string | undefined): string | undefined {
   return codeReview && runStatus !== 'error' && reviewStatus !== undefined && reviewStatus.trim() !== '' ? reviewStatus : undefined;

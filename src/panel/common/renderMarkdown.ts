@@ -63,11 +63,7 @@ function createMarkdown(): MarkdownIt {
 
 let markdown: MarkdownIt | undefined;
 
-/**
- * Markdown to HTML with raw HTML disabled and only http/https/mailto links. The input should
- * already be cut to a sane length (renderMessage does); this function neutralizes control
- * and bidi characters itself.
- */
+/** Markdown to HTML (raw HTML off, http/https/mailto links only); the caller cuts the input, this neutralizes controls. */
 export function renderMarkdown(text: string, opts: { imageLabel?: string } = {}): string {
   markdown ??= createMarkdown();
   const env: MdEnv = { imageLabel: opts.imageLabel ?? '{0}', linkStack: [] };

@@ -95,9 +95,8 @@ function commentView(c: ReviewComment, depth: number): ReviewCommentView {
 const byTime = (a: ReviewComment, b: ReviewComment) => (a.createdAt ?? 0) - (b.createdAt ?? 0);
 
 /**
- * The thread in reading order: each comment, oldest first, followed by its replies. A reply
- * whose parent is not in the thread is shown at the top level; a cycle is broken where it
- * closes (every comment is shown once).
+ * The thread in reading order, replies under their parent; an orphan reply goes to the top level
+ * and a cycle is broken where it closes, so every comment shows once.
  */
 export function threadOrder(comments: readonly ReviewComment[]): ReviewCommentView[] {
   const ids = new Set(comments.map((c) => c.id));

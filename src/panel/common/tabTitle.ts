@@ -1,7 +1,6 @@
 /**
- * A run panel's tab title: the app (or project, or a short ID) and, once the run is finished by
- * the one rule (runState.ts: an unlisted end such as `cancelled` too), how it ended; a code
- * review's conversation (runState.ts `conversationOf`) says so, with the review's status. Pure: no vscode.
+ * A run panel's tab title: the app (or project, or short ID) and, once finished by runState's one
+ * rule (`cancelled` too), how it ended; a code review's conversation shows the review's status.
  */
 import { oneLine } from '../../api/sanitize';
 import { isFinished } from '../../api/types';
