@@ -88,9 +88,8 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
   }
 
   /**
-   * Another feature's rows under each app (`prefix`: how its elements' kinds start) while the
-   * gate is on, and the configured app (agentRuns.appId) a row even with no run listed, so its
-   * rows can be found.
+   * Another feature's rows under each app while its gate is on; the configured app gets a row
+   * even with no run listed, so those rows can be found.
    */
   showRows<N extends AppRow>(prefix: string, gate: RowsGate, make: () => AppRows<N>): void {
     this.extra.push({ prefix, gate, make });

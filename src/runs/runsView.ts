@@ -1,7 +1,6 @@
 /**
- * The Runs view: the tree view around the provider (runsTree.ts), with the unread badge, a
- * message when the token was rejected or the service is unreachable, relative ages re-rendered
- * while visible, and reveals that wait for the run's row.
+ * The Runs view around runsTree.ts: unread badge, a message when the token is rejected or the
+ * service unreachable, ages re-rendered while visible, reveals that wait for the row.
  */
 import * as vscode from 'vscode';
 import { Disposable } from '../base/common/disposable';
