@@ -40,9 +40,8 @@ const sleep = (ms: number, token: vscode.CancellationToken): Promise<void> => ne
 });
 
 /**
- * Streams what changes in the run's state until it is finished (the one rule), the person
- * cancels, or the bounds run out. `seen`: the newest sequence already known (a follow-up's
- * progress starts after it: the previous turn's messages are not news).
+ * Streams the run's state changes until it is finished, the person cancels or the bounds run out.
+ * `seen`: the newest sequence already known, so a follow-up's progress skips the previous turn.
  */
 async function follow(deps: Deps, agentId: string, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, opts: FollowOptions, seen = 0): Promise<void> {
   const started = Date.now();

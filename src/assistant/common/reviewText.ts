@@ -224,9 +224,8 @@ export function reviewListBlocks(appId: string, lists: CodeReviewLists, limit: n
 }
 
 /**
- * The blocks within `maxChars` (headings and lines with their line breaks): whole lines while
- * they fit, the first that does not cut, the rest left out; a last block says so (`restIn`: where
- * the rest is, else the review's words).
+ * The blocks within `maxChars`: whole lines while they fit, the first that does not cut, a last
+ * block saying what was left out (`restIn`: where the rest is).
  */
 export function fitBlocks(blocks: readonly TextBlock[], maxChars: number, l10n: L10n, restIn?: string): TextBlock[] {
   let left = maxChars;
