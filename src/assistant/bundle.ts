@@ -1,8 +1,4 @@
-/**
- * The language model tools and the chat participant as their own bundle (`dist/assistant.js`),
- * loaded on the first tool call or chat request (see ./contribution.ts). Everything live
- * comes in through `deps`.
- */
+/** The language model tools and the chat participant as their own bundle, loaded on the first tool call or chat request. */
 export { createTools, type AgentRunsTools } from './tools';
 export { handleChat, DEFAULT_FOLLOW, type FollowOptions } from './participant';
 // The confirmations the public API puts before the person (src/publicApi): the tools' own words.

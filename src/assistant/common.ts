@@ -1,8 +1,7 @@
 /**
- * What the tools and the chat participant share: the client (quietly: a tool or a chat answer
- * says what is missing as text, not as a notification), defaults from the settings, and every
- * failure as one short sentence a person can act on (the UI's own messages, never a stack or
- * the token).
+ * What the tools and the chat participant share: a quiet client (a missing setting is said as
+ * text, not a notification), defaults from the settings, and every failure as one short
+ * actionable sentence, never a stack or the token.
  */
 import * as vscode from 'vscode';
 import type { AgentRunsApi } from '../api/contract';

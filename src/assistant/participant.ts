@@ -1,17 +1,7 @@
 /**
- * `@agent-runs` in the chat view: `/start`, `/status`, `/followup`, `/tests` (the app's tests
- * and test runs where the service offers them, ./testChat.ts; else the files' test group),
- * `/reviews` where the service serves code reviews (./reviewChat.ts), and `/automations` where
- * it lists automations. It talks to the
- * service, not to a language model, so it works with no model at all. A message typed by the
- * person is their instruction: `/start` starts with the defaults of the settings (read_only;
- * edit rights only through the launch form, where they are confirmed), `/followup` sends.
- *
- * It holds no truth of its own: sends go through the send door (one lock per run, "may have
- * arrived" recorded, never resent), and while a run works its progress is the run's one state
- * (`deps.runs`, fed by the poller's reads), so a stale `completed` after a follow-up or a 404
- * right after a start reads here exactly as in the Runs view. Bounded in count, size and time;
- * cancellation stops following (the run goes on).
+ * `@agent-runs` in the chat: talks to the service, not a model. `/start` uses the settings'
+ * defaults (read_only; edit rights only via the confirming launch form). Sends go through the send
+ * door (one lock per run, "may have arrived" recorded, never resent); progress is the run's one state.
  */
 import * as vscode from 'vscode';
 import type { Deps } from '../run/deps';
@@ -50,9 +40,8 @@ const sleep = (ms: number, token: vscode.CancellationToken): Promise<void> => ne
 });
 
 /**
- * Streams what changes in the run's state until it is finished (the one rule), the person
- * cancels, or the bounds run out. `seen`: the newest sequence already known (a follow-up's
- * progress starts after it: the previous turn's messages are not news).
+ * Streams the run's state changes until it is finished, the person cancels or the bounds run out.
+ * `seen`: the newest sequence already known, so a follow-up's progress skips the previous turn.
  */
 async function follow(deps: Deps, agentId: string, stream: vscode.ChatResponseStream, token: vscode.CancellationToken, opts: FollowOptions, seen = 0): Promise<void> {
   const started = Date.now();

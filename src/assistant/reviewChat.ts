@@ -1,9 +1,7 @@
 /**
- * `@agent-runs /reviews`: the app's code reviews (agentRuns.appId), or one review when named
- * (`/reviews rev_…`, or the agent ID of a review's conversation), in the read tools' words
- * (src/assistant/common/reviewText.ts) rendered as Markdown with every service text escaped.
- * Buttons open a review in the editor (`agentRuns.openCodeReview`). A service whose schema lists
- * no `/code-reviews` gets "Not done: …" and no review request.
+ * `@agent-runs /reviews`: an app's code reviews or one review, in the read tools' words as
+ * Markdown with every service text escaped. A service that lists no `/code-reviews` gets
+ * "Not done: …" and no review request.
  */
 import * as vscode from 'vscode';
 import type { AgentRunsApi } from '../api/contract';

@@ -1,11 +1,7 @@
 /**
- * The language model tools that read code reviews: `agentRuns_readCodeReview` (one review: its
- * facts, open changes, comments and tests, the thread's latest comments) and
- * `agentRuns_listCodeReviews` (an app's open, merged and closed reviews). Read-only, so nothing
- * is confirmed; the strict schema first, then the served schema: a service that lists no
- * `/code-reviews` gets "Not done: this service offers no code reviews …" and no review request.
- * The text is src/assistant/common/reviewText.ts's: bounded, the service's words quoted as data.
- * package.json offers both only where the service serves code reviews (`agentRuns.codeReviews`).
+ * The language model tools that read code reviews. Read-only, so nothing is confirmed; a service
+ * whose schema lists no `/code-reviews` gets "Not done: …" and no request. The text is
+ * ./common/reviewText.ts's: bounded, the service's words quoted as data.
  */
 import * as vscode from 'vscode';
 import { DEFAULT_REVIEW_LIST_LIMIT } from './common/schemas';

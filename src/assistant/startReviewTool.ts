@@ -1,11 +1,7 @@
 /**
- * The language model tool that starts a code review (`agentRuns_startCodeReview`): the strict
- * schema, the request checks of src/api/validateReviews.ts (the model against the service's own
- * list), a confirmation naming the app and the two versions, one `POST /code-reviews` through the
- * send door. Refused, at the workspace's limit (409, in the words of run/common/refusals.ts), or
- * possibly started (listed as "may have started", never sent again): "Not done: <reason>".
- * package.json offers it only where the service serves code reviews (`agentRuns.codeReviews`);
- * it also asks the service's schema itself before anything is sent.
+ * The tool that starts a code review: strict schema, src/api/validateReviews.ts's checks, a
+ * confirmation naming the app and both versions, one POST through the send door. It asks the
+ * service's schema itself before sending; a possible start is listed, never sent again.
  */
 import * as vscode from 'vscode';
 import type { StartCodeReviewRequest } from '../api/reviewTypes';

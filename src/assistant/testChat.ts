@@ -1,11 +1,7 @@
 /**
- * `@agent-runs /tests` and `/automations` where the service offers them (issue 22 §4), in the
- * test tools' words (src/assistant/common/testText.ts) rendered as inert Markdown.
- * - `/tests` lists the default app's tests (components apart), or reads a test run named by its
- *   ID (a group run's ID too, where the service runs groups). With test files attached, or where
- *   the service offers no tests, it stays the test-group flow of the files (./participant.ts).
- * - `/automations` lists the default app's automations; those that run on demand get a Run Now
- *   button, which runs the Runs view's own confirmed command (`agentRuns.automations.runNow`).
+ * `@agent-runs /tests` and `/automations` where the service offers them (issue 22 §4), as inert
+ * Markdown. With test files attached, or with no tests served, `/tests` stays the files' test-group
+ * flow; Run Now runs the Runs view's own confirmed command.
  */
 import * as vscode from 'vscode';
 import type { Deps } from '../run/deps';

@@ -1,16 +1,7 @@
 /**
- * The language model tools of the app's tests and automations (issue 22 §4):
- * `agentRuns_listAppTests` (an app's tests, components apart; read-only), `agentRuns_runAppTest`
- * (one `POST /test-runs` through the send door, confirmed naming the test and the branch, "live"
- * said plainly), `agentRuns_readTestRun` (a run's status, counts, each step's status and comment,
- * its summary; or a group run's test runs; read-only) and `agentRuns_runAutomation` (one
- * `POST /automations/{id}/run` through the send door, confirmed; 202 → queued).
- *
- * Each is refused with "Not done: <reason>" before anything is sent when its capability is off
- * (the served `/openapi.json` does not list its operations; package.json offers it only when the
- * key is on), when there is no client, or when the input fails its strict schema. A 409 gives
- * the service's reason; a send that may have arrived says so and is never sent again (the door
- * records it). The text is src/assistant/common/testText.ts's: bounded, the service's words inert.
+ * The language model tools of the app's tests and automations (issue 22 §4). POSTs are confirmed
+ * ("live" said plainly) and go through the send door, so one that may have arrived is never resent;
+ * "Not done: …" before anything is sent when the capability is off, no client, or bad input.
  */
 import * as vscode from 'vscode';
 import { automationRunConfirmation, testRunConfirmation } from './common/prompts';

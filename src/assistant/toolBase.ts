@@ -1,8 +1,6 @@
 /**
- * What every language model tool shares (./tools.ts, ./startReviewTool.ts): the input is checked
- * twice before anything is sent, against its schema (src/assistant/common/schemas.ts) and with the
- * request checks of src/api; `prepareInvocation` asks the person to confirm, showing what is
- * sent; every failure becomes one short "Not done: <reason>".
+ * What every language model tool shares: input checked against its schema and src/api's request
+ * checks before anything is sent, a confirmation showing what is sent, failures as "Not done: …".
  */
 import * as vscode from 'vscode';
 import type { Deps } from '../run/deps';

@@ -1,13 +1,7 @@
 /**
- * The language model tools. Each checks its input twice before anything is sent: against its
- * schema (src/assistant/common/schemas.ts: unknown fields, types, sizes) and with the request
- * checks of src/api/validate.ts (the same as the launch form's, a start's model against the
- * service's served model list included). `prepareInvocation` asks the person to confirm every
- * POST, showing every field it sends; input that fails the checks is not put before the person
- * at all, and `invoke` answers it with the reason.
- * Results and failures are short text; a POST the service acknowledged goes through
- * the send door (`deps.door`), so the run is listed and followed like any other, and a send that
- * may have arrived is recorded, never repeated.
+ * The language model tools. Input is checked twice (schema, then the launch form's own request
+ * checks) and input that fails is never put before the person; every POST is confirmed showing
+ * every field, and goes through the send door so a send that may have arrived is never repeated.
  */
 import * as vscode from 'vscode';
 import type { CreateTestGroupRequest, FollowUpRequest } from '../api/types';

@@ -1,9 +1,7 @@
 /**
- * Version 1 of the API other extensions get from `getAPI(1)` (agent-runs.d.ts), as its own
- * bundle (dist/publicApi.js), loaded the first time an extension asks for it. Reads come from the
- * run list through `runState`; events from its change events (common/runEvents.ts); every send
- * goes through the one door after the person confirmed the same text the assistant's tools show.
- * Nothing here holds or returns the token.
+ * `getAPI(1)` (agent-runs.d.ts), its own bundle loaded when an extension first asks. Reads and
+ * events come from the run list and `runState`; every send goes through the one door after the
+ * person confirmed the text the assistant's tools show. Nothing here holds or returns the token.
  */
 import * as vscode from 'vscode';
 import type { AgentMessage } from '../api/types';

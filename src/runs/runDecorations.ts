@@ -1,7 +1,6 @@
 /**
- * Badges at the right edge of run rows, visible however narrow the side bar is (the
- * description is the first thing cut off): "●" for a run that changed since it was last
- * opened, "!" for one whose last reads failed (shown as of its last good read).
+ * Badges at the right edge of run rows, because a narrow side bar cuts the description first:
+ * "●" changed since last opened, "!" its last reads failed.
  */
 import * as vscode from 'vscode';
 import type { Ledgers } from '../run/ledgers';

@@ -1,10 +1,6 @@
 /**
- * The Runs tree: the ledger grouped by app, newest first.
- *
- * Ledger changes are batched: those of one tick are applied together, and runs added or
- * removed (which re-render the whole tree, re-creating every row) at most once per
- * RESHAPE_INTERVAL_MS. A batch that changed only runs re-renders only their rows (see
- * nodes.ts); elements keep their identity and every TreeItem has an `id`.
+ * The Runs tree: the ledger grouped by app, newest first. Changes are batched per tick, and
+ * reshapes (which re-create every row) come at most once per RESHAPE_INTERVAL_MS.
  */
 import * as vscode from 'vscode';
 import { isFinishedRun, runTime, type LedgerChange } from '../run/common/ledger/ledger';
@@ -92,9 +88,8 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
   }
 
   /**
-   * Another feature's rows under each app (`prefix`: how its elements' kinds start) while the
-   * gate is on, and the configured app (agentRuns.appId) a row even with no run listed, so its
-   * rows can be found.
+   * Another feature's rows under each app while its gate is on; the configured app gets a row
+   * even with no run listed, so those rows can be found.
    */
   showRows<N extends AppRow>(prefix: string, gate: RowsGate, make: () => AppRows<N>): void {
     this.extra.push({ prefix, gate, make });
@@ -120,11 +115,8 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
   }
 
   /**
-   * Keeps the tree VS Code was given unchanged while `work` (a reveal) runs, then applies what
-   * came meanwhile. VS Code resolves a revealed row through its parents in several steps; a
-   * refresh between two of them leaves it asking for a group it no longer knows (it logs
-   * "Cannot resolve tree item", e.g. when a run is removed just after Track Run revealed it).
-   * Never longer than HOLD_MAX_MS: a reveal that does not end must not freeze the list.
+   * Keeps VS Code's tree unchanged while a reveal runs: a refresh between its steps makes VS Code
+   * log "Cannot resolve tree item". At most HOLD_MAX_MS, so a stuck reveal cannot freeze the list.
    */
   async holdDuring<T>(work: () => Thenable<T>): Promise<T> {
     this.holds++;

@@ -1,7 +1,6 @@
 /**
- * The Runs view: the tree view around the provider (runsTree.ts), with the unread badge, a
- * message when the token was rejected or the service is unreachable, relative ages re-rendered
- * while visible, and reveals that wait for the run's row.
+ * The Runs view around runsTree.ts: unread badge, a message when the token is rejected or the
+ * service unreachable, ages re-rendered while visible, reveals that wait for the row.
  */
 import * as vscode from 'vscode';
 import { Disposable } from '../base/common/disposable';
@@ -54,10 +53,8 @@ export class RunsView extends Disposable {
   }
 
   /**
-   * Reveals a run's row. A row VS Code has not been given yet (the run was just added and
-   * waits for the next batch of changes) is revealed with that batch: this then resolves at
-   * once, and a later reveal replaces a waiting one. Never rejects: a row that cannot be
-   * revealed (the tree is being re-read) stays where it is, and the caller goes on.
+   * Reveals a run's row, with the next batch if VS Code does not have it yet (a later reveal
+   * replaces a waiting one). Never rejects: a row that cannot be revealed stays where it is.
    */
   async reveal(agentId: string, options: RevealOptions = {}): Promise<void> {
     this.pendingReveal = undefined;

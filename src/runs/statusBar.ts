@@ -1,7 +1,6 @@
 /**
- * Two status bar items: the number of runs still going (hidden when none), and a warning
- * that appears only when something needs the user: the token was rejected, or the service
- * cannot be reached.
+ * Two status bar items: the runs still going (hidden when none), and a warning only when the
+ * user is needed (token rejected, service unreachable).
  */
 import * as vscode from 'vscode';
 import type { Ledgers } from '../run/ledgers';

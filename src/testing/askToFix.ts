@@ -1,9 +1,7 @@
 /**
- * "Ask Agent to Fix" on a failed test's message: the launch form pre-filled with a prompt built
- * from the test (name, location, failure message, expected/actual output, stack, source),
- * bounded by `agentRuns.selection.maxCharacters`, and the app of the settings. The person
- * reviews and starts it there (nothing is sent from here). The run started while the form was
- * open is linked to the test.
+ * "Ask Agent to Fix" on a failed test: the launch form pre-filled from the test (bounded by
+ * `agentRuns.selection.maxCharacters`); nothing is sent from here, the person starts it in the
+ * form, and the run started meanwhile is linked to the test.
  */
 import * as vscode from 'vscode';
 import { buildFixPrompt, type FailedTest } from '../run/common/fixPrompt';

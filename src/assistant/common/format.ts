@@ -1,10 +1,7 @@
 /**
- * A run as text for a language model (the read tool) and as Markdown for the chat participant's
- * progress. Everything is bounded: a run's history can be long and a model's context is not
- * free, so at most `maxMessages` messages of at most `maxMessageChars` each, the whole at most
- * `maxChars`, with a note saying what was left out. Service text is untrusted: control and
- * bidi characters are dropped, and in Markdown it is escaped so it cannot inject links,
- * images or command URIs into the chat.
+ * A run as text for a model and as chat Markdown, bounded (`maxMessages`, `maxMessageChars`,
+ * `maxChars`, noting what was left out) as a model's context is not free. Service text loses control
+ * and bidi characters and is escaped in Markdown: no injected links, images or command URIs.
  */
 import type { Agent, AgentMessage } from '../../api/types';
 import { oneLine } from '../../api/sanitize';
@@ -29,11 +26,7 @@ export function escapeMarkdown(text: string): string {
 /** Attachments named per message at most; the rest are counted. */
 const MAX_ATTACHMENTS_NAMED = 10;
 
-/**
- * A message as text: a tool call (its name and parameters, whatever their shape, on one line),
- * the content, and the attachments by name, link and type. Content may be absent (a tool call
- * with parameters only).
- */
+/** A message as text: its tool call on one line (parameters of any shape), the content if any, attachments by name, link and type. */
 function messageBody(m: AgentMessage): string {
   const parts: string[] = [];
   if (m.toolName || m.toolParameters !== undefined) {
@@ -107,11 +100,7 @@ export interface ProgressBounds {
   maxMessageChars: number;
 }
 
-/**
- * What a message in the chat's progress says it is, before its text: nothing for the agent's
- * own words (and tool calls, which say so), thinking and system notes in italics, an error in
- * bold, an unknown role as sent (escaped).
- */
+/** What a chat progress message says it is before its text: thinking and notes italic, an error bold, an unknown role as sent. */
 function roleMark(role: string | undefined, l10n: L10n): string {
   switch (role) {
     case undefined:

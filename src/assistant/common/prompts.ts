@@ -12,13 +12,10 @@ export interface Confirmation {
   message: string;
 }
 
-// One paragraph per fact, not a list: the editor's confirmation dialog (outside a chat) shows
-// the Markdown as plain text, rendering inline code and bold in paragraphs but not in list items.
-// Untrusted text (prompt, run label, names, IDs) is never backslash-escaped: the plain-text
-// dialog does not remove escapes, so `a.b` would read `a\.b` there. It goes into code instead,
-// whose content both a chat and the dialog show verbatim and which cannot hold a link, an
-// image, HTML, a command URI or a heading: single-line values as inline code, a prompt as a
-// fenced block, always last (the dialog runs whatever follows into the block's last line).
+// One paragraph per fact: the editor's confirmation dialog shows Markdown as plain text and
+// renders code only in paragraphs. Untrusted text is never backslash-escaped (the dialog keeps
+// escapes) but put in code, shown verbatim and unable to hold a link, HTML or command URI; a
+// prompt is a fenced block, always last (the dialog runs what follows into its last line).
 const field = (label: string, value: string): string => `${label}: ${value}`;
 
 /**

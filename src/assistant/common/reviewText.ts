@@ -1,14 +1,7 @@
 /**
- * A code review as compact text: for a language model (the read and list tools) and, through the
- * same builders, for the `@agent-runs /reviews` answer. One review: its facts, its open changes,
- * comments and tests (completed ones only counted), the thread's latest comments. An app's
- * reviews: open, merged and closed, newest first.
- *
- * Everything the service sends is untrusted, and here it is data, never a request: free text
- * (titles, descriptions, comment bodies, names) is one line, bounded and quoted as a JSON string,
- * so it cannot end its quote, start a line or pass for one of these facts; identifiers and enum
- * values are one line and bounded; only http(s) image links are named. Counts and characters
- * are bounded, with a note saying what was left out. Pure: no vscode.
+ * A code review, or an app's reviews, as compact text for a model and `/reviews`. Service text is
+ * data, never a request: free text is one bounded line quoted as JSON, so it cannot end its quote,
+ * start a line or pass for a fact; only http(s) image links are named; counts bounded and noted.
  */
 import type { CodeReviewDetail, CodeReviewListItem, CodeReviewLists, ReviewComment, ReviewItem } from '../../api/reviewTypes';
 import { oneLine } from '../../api/sanitize';
@@ -231,9 +224,8 @@ export function reviewListBlocks(appId: string, lists: CodeReviewLists, limit: n
 }
 
 /**
- * The blocks within `maxChars` (headings and lines with their line breaks): whole lines while
- * they fit, the first that does not cut, the rest left out; a last block says so (`restIn`: where
- * the rest is, else the review's words).
+ * The blocks within `maxChars`: whole lines while they fit, the first that does not cut, a last
+ * block saying what was left out (`restIn`: where the rest is).
  */
 export function fitBlocks(blocks: readonly TextBlock[], maxChars: number, l10n: L10n, restIn?: string): TextBlock[] {
   let left = maxChars;

@@ -1,9 +1,7 @@
 /**
- * The language model tools' names and input schemas, and the strict check of an input against
- * them. The editor does not check a tool's input against its schema before `invoke`, so this
- * does: a model that sends an unknown field, a number for a string or a 10 MB prompt gets a
- * short sentence naming the field, and nothing is sent. package.json's
- * `contributes.languageModelTools` carries the same schemas (a unit test keeps them equal).
+ * The language model tools' names and input schemas, checked strictly because the editor does
+ * not check input before `invoke`: an unknown field or a 10 MB prompt gets a sentence naming the
+ * field and nothing is sent. package.json carries the same schemas (a unit test keeps them equal).
  */
 import { PERMISSIONS, REASONING_EFFORTS } from '../../api/types';
 

@@ -1,13 +1,7 @@
 /**
- * The app's tests, a test run, a group run and the app's automations as compact text: for a
- * language model (the test tools) and, through the same blocks, for `@agent-runs /tests` and
- * `/automations`. Built like ./reviewText.ts: everything the service sends is untrusted and here
- * it is data, never a request. Free text (names, instructions, comments, summaries, errors) is one
- * line, bounded and quoted as a JSON string, so it cannot end its quote, start a line or pass for
- * one of these facts; identifiers and enum values are one line and bounded; artifact links are
- * named only when http(s). Counts and characters are bounded, with a note saying what was left
- * out. A warning is said as a warning, never as a pass; a status the service spelled otherwise
- * (`cancelled` for a run) is named as it was sent. Pure: no vscode.
+ * The app's tests, test and group runs and automations as compact text for a language model and
+ * `/tests`, `/automations`; built like ./reviewText.ts (service text quoted as data, only http(s)
+ * artifact links, bounded). A warning is never said as a pass; a status is named as it was sent.
  */
 import type {
   AppTest, Automation, TestArtifact, TestGroupRunDetail, TestRunBranch, TestRunCounts, TestRunDetail, TestRunStep,

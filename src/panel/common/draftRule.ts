@@ -1,10 +1,7 @@
 /**
- * Whether a draft the run panel reports is kept as the run's draft. Pure: no vscode.
- *
- * The text of a follow-up on its way (or that may have arrived) lives in the send: a page torn
- * down and rebuilt must not put it back as a draft. Nor may the page's own saved copy of a
- * draft (`restored`, sent after a reload when the extension had none) that the run has taken as
- * a follow-up since: the copy predates the send. Anything else typed is kept.
+ * Whether a draft the run panel reports is kept as the run's draft. A follow-up on its way (or that
+ * may have arrived) lives in the send, so neither a rebuilt page nor the page's older saved copy
+ * (`restored`) may bring it back as a draft; anything else typed is kept.
  */
 import type { SendState } from './protocol';
 

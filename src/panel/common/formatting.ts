@@ -1,8 +1,4 @@
-/**
- * Times, durations and numbers for the panel, in the page's locale (with cached `Intl`
- * formatters), and the `<time>` element the page refreshes. Pure: no DOM, no `vscode`, no
- * node APIs.
- */
+/** Times, durations and numbers for the panel in the page's locale (cached `Intl` formatters), and the `<time>` element. */
 import { escapeHtml } from './renderText';
 
 const formatterCache = new Map<string, Intl.RelativeTimeFormat | Intl.DateTimeFormat | Intl.NumberFormat>();

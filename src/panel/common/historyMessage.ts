@@ -1,10 +1,7 @@
 /**
- * The bounds of what crosses between the run panel and its page (lengths and counts are part of
- * the schemas, so a confused or hostile peer cannot make the other side hold or render unbounded
- * data), and one history message as the page gets it (`WireMessage`): the service's fields, cut
- * to the limits, plus its transcript key; checked by hand on the page side (checkWireMessage).
- * Tool parameters and attachments cross as bounded text (run/common/transcript/parts.ts), so the
- * page never parses the service's JSON. protocol.ts re-exports what the sides need.
+ * The bounds of what crosses between the run panel and its page (in the schemas, so a hostile
+ * peer cannot make the other side hold unbounded data) and one history message (`WireMessage`).
+ * Tool parameters and attachments cross as bounded text so the page never parses the service's JSON.
  */
 import * as z from 'zod/mini';
 import type { AgentMessage, JsonValue } from '../../api/types';
@@ -27,9 +24,9 @@ export const MAX_URL_CHARS = 8_192;
 export const MAX_STRING_CHARS = 2_000;
 export const MAX_MESSAGES_PER_POST = 20_000;
 /**
- * Newest messages an `init` of a long run carries; the older ones follow at once in `update`s of
- * `HISTORY_CHUNK`, newest first (see `forPosting`). The page paints the end without waiting
- * for (or validating and cloning) 50,000 messages, and one post stays far below the cap.
+ * Newest messages an `init` of a long run carries, the rest following in `update`s of
+ * `HISTORY_CHUNK`: the page paints the end without validating 50,000 messages first, and one
+ * post stays far below the cap.
  */
 export const INIT_MESSAGES = 1_000;
 export const HISTORY_CHUNK = 2_000;
@@ -250,9 +247,8 @@ function toWireAttachment(a: JsonValue): WireAttachment {
 }
 
 /**
- * A transcript message as posted to the webview: long fields are cut (the full text stays on
- * the extension side for "open in editor", copy and export), structured tool parameters and
- * attachment objects turned into text (see the top of this file), nothing of theirs dropped.
+ * A transcript message as posted: long fields cut (the full text stays on the extension side for
+ * open, copy and export), tool parameters and attachments as text, nothing of theirs dropped.
  */
 export function toWireMessage(
   key: string,

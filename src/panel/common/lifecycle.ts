@@ -1,12 +1,7 @@
 /**
- * Lifecycle lanes from successive observations of a run. Pure: no `vscode`, no DOM.
- *
- * The service reports only the current `conversationState` and `sandboxState` (their values
- * and moves are not documented), plus `lastLifecycleEventAt`. Time spent in each state is
- * therefore reconstructed from what the extension observed: when a lane's state differs from
- * the previous observation, the change is placed at `lastLifecycleEventAt` if that lies
- * between the two observations (the best evidence of when it happened), otherwise at the
- * observation time. States are kept as sent; unknown values are fine.
+ * Lifecycle lanes from successive observations of a run: the service sends only the current
+ * (undocumented) states and `lastLifecycleEventAt`, so a change is placed at that time when it lies
+ * between two observations, else at the observation. Unknown states are kept as sent.
  */
 import { isFinished, type AgentLifecycle, type RunStatus } from '../../api/types';
 import type { LaneView, LifecycleView } from './protocol';

@@ -1,11 +1,7 @@
 /**
- * What the run panel posts, computed without `vscode`: the `init` message of a webview
- * session and, after each change of the run, an `update` holding only what changed.
- * src/panel/host/manager.ts does the VS Code side (webview, serializer, commands) around it.
- *
- * Transcript changes are found by revision (transcript.ts): each read is merged once, into the
- * shared store, before anything here hears of it (run/common/polling/runReads.ts); the session only
- * remembers which transcript instance and revision it has shown.
+ * What the run panel posts, without `vscode`: a session's `init`, then an `update` with only what
+ * changed. Each transcript read is merged once into the shared store before this hears of it
+ * (run/common/polling/runReads.ts); a session only remembers the instance and revision it showed.
  */
 import type { Run } from '../../run/common/ledger/runState';
 import { LifecycleTracker, latestTime } from './lifecycle';
@@ -250,9 +246,8 @@ export class PanelSession {
   }
 
   /**
-   * What changed since the last init/update, or undefined when nothing did. Returns a fresh
-   * `init` instead when the webview must start over (the transcript instance was replaced,
-   * or evictions went further back than the log remembers).
+   * What changed since the last post, or undefined; a fresh `init` when the page must start over
+   * (transcript instance replaced, or evictions further back than the log remembers).
    */
   update(): UpdateMessage | InitMessage | undefined {
     const { deps, agentId } = this;

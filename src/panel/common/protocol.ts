@@ -1,11 +1,7 @@
 /**
- * The one message protocol between the run panel (extension side, `src/panel/host/manager.ts`)
- * and the app inside the webview (`src/panel/page`). Both sides import this file; it has no
- * `vscode` import and no DOM use, so it also runs in plain mocha.
- *
- * Every message that crosses the boundary is checked with the zod/mini schemas below; a message
- * that fails is ignored and reported, never acted on. The bounds and one history message live in
- * historyMessage.ts, re-exported here with the page's strings (webviewStrings.ts) and links.
+ * The one message protocol between the run panel's host and its page; both import it, so it uses
+ * neither `vscode` nor the DOM. Every message is checked with the schemas below; one that fails
+ * is ignored and reported, never acted on.
  */
 import * as z from 'zod/mini';
 import { PERMISSIONS } from '../../api/types';
@@ -100,11 +96,9 @@ export const PERMISSION_VALUES = PERMISSIONS;
 export { isPermission as isPermissionValue } from '../../api/types';
 
 /**
- * A follow-up the extension is sending, or may have sent, for this run. The state lives in the
- * extension (per run, persisted), not in the page: hiding, showing or reloading the panel keeps
- * the composer locked. `sending`: the POST is under way. `uncertain`: the request may have
- * reached the service but no answer came (timeout, cut connection, reload mid-send); the
- * extension reads the history and clears this when the prompt appears there. Absent: idle.
+ * A follow-up the extension is sending, or may have sent, for this run. It lives in the extension
+ * (per run, persisted) so reloading the panel keeps the composer locked. `uncertain`: it may have
+ * reached the service; cleared when the prompt appears in the history.
  */
 export const sendStateSchema = z.object({
   state: z.enum(['sending', 'uncertain']),
@@ -280,9 +274,8 @@ export function parsePanelState(value: unknown): { agentId: string } | undefined
 }
 
 /**
- * The status a code review's panel shows, in its tab and on its badge: the review's own once
- * read, unless its conversation failed (a review stays open after its conversation completed).
- * Undefined: show the run's status.
+ * A code review panel's status (tab and badge): the review's own once read, unless its
+ * conversation failed. Undefined: show the run's status.
  */
 export function shownReviewStatus(codeReview: boolean, runStatus: string | undefined, reviewStatus: string | undefined): string | undefined {
   return codeReview && runStatus !== 'error' && reviewStatus !== undefined && reviewStatus.trim() !== '' ? reviewStatus : undefined;
@@ -291,10 +284,9 @@ export function shownReviewStatus(codeReview: boolean, runStatus: string | undef
 // ------------------------------------------------------------------ posting
 
 /**
- * A message as it is posted: an `init` or `update` with more messages than fit in one post is
- * cut into several — an `init` with the newest messages (from the first unseen one, when that
- * is not too far back), then `update`s with the older ones, newest chunk first. The page files
- * each message by its order fields, so the result is the same as one big post.
+ * A message as posted: an `init` or `update` too big for one post is cut into an `init` with the
+ * newest messages, then `update`s with older ones, newest first; the page files each message by
+ * its order fields, so the result is the same as one big post.
  */
 export function forPosting(message: ExtensionToWebviewMessage): ExtensionToWebviewMessage[] {
   if (message.type === 'init') {

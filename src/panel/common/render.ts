@@ -1,22 +1,8 @@
 /**
- * Pure HTML rendering of run content, shared by the webview app and the node tests. No DOM,
- * no `vscode`, no node APIs: only strings in, strings out.
- *
- * Everything that comes from the service is hostile until escaped. The defences here:
- * - Markdown is rendered with raw HTML off, and only http/https/mailto links survive
- *   `validateLink` (inline links, reference definitions, autolinks and linkify alike).
- * - Links and images become inert `<a data-href>` elements without `href`: the webview's
- *   click handler turns them into an `openLink` message, so nothing navigates from inside
- *   the webview and VS Code's own link handler never sees them. Images are never loaded.
- * - No `style` attribute is ever emitted (table alignment becomes a class).
- * - Bidi overrides/isolates are made visible (`⟦U+202E⟧`), ANSI escapes removed, other
- *   control characters replaced; free text sits in `dir="auto"` blocks or `<bdi>`.
- * - Long fields are cut before Markdown parsing, so a 1 MB line costs the same as 20 KB.
- * The webview additionally runs the result through DOMPurify with a strict allow-list.
- *
- * This file renders one history message; its pieces live beside it and are re-exported here:
- * text hygiene (renderText.ts), the Markdown renderer (renderMarkdown.ts), and times,
- * durations and numbers (formatting.ts).
+ * Pure HTML rendering of one history message. The service's text is hostile until escaped:
+ * Markdown without raw HTML, only http/https/mailto links, links and images as inert `<a data-href>`
+ * (a click posts `openLink`; images never load), no `style`, bidi controls shown, ANSI dropped, long
+ * fields cut before parsing (a 1 MB line costs what 20 KB does); the page then runs DOMPurify.
  */
 import { format, MAX_WIRE_CONTENT_CHARS, cutText, isSafeLinkUrl, isWebUrl, type WebviewStrings, type WireAttachment } from './protocol';
 import { escapeHtml, safeText } from './renderText';
@@ -194,11 +180,9 @@ function renderTool(msg: RenderableMessage, max: number, strings: WebviewStrings
 }
 
 /**
- * A transcript key as an attribute value. Keys come from the service's message IDs: a NUL or
- * a control character is changed by the HTML parser, and markup in it can make the sanitiser
- * drop the attribute; either way the message would vanish from the panel. Everything outside
- * a plain set (the escape character `%` too) is written as `%xxxx`, so every key survives
- * unchanged and the mapping is one to one; `keyFromDom` reverses it.
+ * A transcript key as an attribute value. The HTML parser changes a NUL or control character and
+ * markup can make the sanitiser drop the attribute (the message would vanish), so everything
+ * outside a plain set, `%` too, is written `%xxxx`: one to one, `keyFromDom` reverses it.
  */
 export function domKey(key: string): string {
   return key.replace(/[^A-Za-z0-9_.:-]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
@@ -208,12 +192,7 @@ export function keyFromDom(value: string): string {
   return value.replace(/%([0-9a-f]{4})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
-/**
- * The HTML of one history item: an `<article>` with role label, time, content as Markdown
- * (folded for a model's thinking), the tool call (its parameters folded when long) and
- * attachment chips. All service text is escaped or rendered
- * through the restricted Markdown renderer.
- */
+/** The HTML of one history item; all service text escaped or through the restricted Markdown renderer. */
 export function renderMessage(msg: RenderableMessage, opts: RenderOptions): string {
   const { strings, locale, now } = opts;
   const max = Math.max(1, Math.min(opts.maxContentChars ?? MAX_WIRE_CONTENT_CHARS, MAX_WIRE_CONTENT_CHARS));

@@ -1,8 +1,6 @@
 /**
- * The restricted Markdown renderer of the panel (see render.ts for the defences): raw HTML
- * off, only http/https/mailto links (inline links, reference definitions, autolinks and
- * linkify alike), links and images as inert `<a data-href>` elements, images never loaded,
- * no `style` attribute. Pure: no DOM, no `vscode`, no node APIs.
+ * The panel's restricted Markdown renderer, with render.ts's defences: raw HTML off, only
+ * http/https/mailto links in every link form, links and images inert `<a data-href>`, no `style`.
  */
 import MarkdownIt from 'markdown-it';
 import { isSafeLinkUrl } from './links';
@@ -65,11 +63,7 @@ function createMarkdown(): MarkdownIt {
 
 let markdown: MarkdownIt | undefined;
 
-/**
- * Markdown to HTML with raw HTML disabled and only http/https/mailto links. The input should
- * already be cut to a sane length (renderMessage does); this function neutralizes control
- * and bidi characters itself.
- */
+/** Markdown to HTML (raw HTML off, http/https/mailto links only); the caller cuts the input, this neutralizes controls. */
 export function renderMarkdown(text: string, opts: { imageLabel?: string } = {}): string {
   markdown ??= createMarkdown();
   const env: MdEnv = { imageLabel: opts.imageLabel ?? '{0}', linkStack: [] };

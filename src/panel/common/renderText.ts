@@ -23,10 +23,8 @@ const OTHER_CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
 const LINE_SEPARATORS = /[\u2028\u2029]/g;
 
 /**
- * Makes text safe to show: ANSI escape sequences removed, bidi embedding/override/isolate
- * characters turned into a visible `⟦U+XXXX⟧` marker (so "Trojan Source" reordering cannot
- * hide what a message says), other C0/C1 controls replaced by U+FFFD, and Unicode line
- * separators turned into newlines. Tabs and newlines are kept.
+ * Makes text safe to show: ANSI removed, bidi controls shown as `⟦U+XXXX⟧` (so "Trojan Source"
+ * reordering cannot hide what a message says), other controls U+FFFD, line separators newlines.
  */
 export function neutralizeText(s: string): string {
   return s

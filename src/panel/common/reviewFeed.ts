@@ -1,9 +1,7 @@
 /**
- * When the run panel of a code review's conversation reads the review (`GET
- * /code-reviews/{id}`): when the page is ready (it also gets the last review again at once),
- * when a read of the run changed it (new messages, another status), at most once per
- * `minGapMs`, once more after the run ended, and when the person asks. Never otherwise: an
- * idle review is not read. A failed read keeps the last good review and says why. No `vscode`.
+ * When the panel of a code review's conversation reads the review: page ready, a run read that
+ * changed it (at most once per `minGapMs`), once after the run ended, and on request. Never
+ * otherwise, so an idle review costs nothing; a failed read keeps the last good review.
  */
 import type { CodeReviewDetail } from '../../api/reviewTypes';
 import { buildReviewView, type ReviewView } from './reviewView';

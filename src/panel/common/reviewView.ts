@@ -1,9 +1,7 @@
 /**
- * A code review as the run panel shows it above its conversation (issue 21): the review's
- * facts, its changes, comments and tests, and its discussion thread with replies under their
- * parent. Built on the extension side from `GET /code-reviews/{id}` and checked again by the
- * page like every message (protocol.ts). Everything in it is the service's text: the page puts
- * it in the DOM as text, and only http(s) image links survive, as links. No `vscode`, no DOM.
+ * A code review as the run panel shows it above its conversation (issue 21), checked again by
+ * the page like every message. All of it is the service's text: set as text, and only http(s)
+ * image links survive, as links.
  */
 import * as z from 'zod/mini';
 import type { CodeReviewDetail, ReviewComment, ReviewItem } from '../../api/reviewTypes';
@@ -97,9 +95,8 @@ function commentView(c: ReviewComment, depth: number): ReviewCommentView {
 const byTime = (a: ReviewComment, b: ReviewComment) => (a.createdAt ?? 0) - (b.createdAt ?? 0);
 
 /**
- * The thread in reading order: each comment, oldest first, followed by its replies. A reply
- * whose parent is not in the thread is shown at the top level; a cycle is broken where it
- * closes (every comment is shown once).
+ * The thread in reading order, replies under their parent; an orphan reply goes to the top level
+ * and a cycle is broken where it closes, so every comment shows once.
  */
 export function threadOrder(comments: readonly ReviewComment[]): ReviewCommentView[] {
   const ids = new Set(comments.map((c) => c.id));

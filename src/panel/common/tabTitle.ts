@@ -1,7 +1,6 @@
 /**
- * A run panel's tab title: the app (or project, or a short ID) and, once the run is finished by
- * the one rule (runState.ts: an unlisted end such as `cancelled` too), how it ended; a code
- * review's conversation (runState.ts `conversationOf`) says so, with the review's status. Pure: no vscode.
+ * A run panel's tab title: the app (or project, or short ID) and, once finished by runState's one
+ * rule (`cancelled` too), how it ended; a code review's conversation shows the review's status.
  */
 import { oneLine } from '../../api/sanitize';
 import { isFinished } from '../../api/types';
@@ -10,10 +9,8 @@ import type { L10n } from '../../base/common/l10n';
 import { cutText, shownReviewStatus } from './protocol';
 
 /**
- * `run`: the run as `runState` derives it (never a raw read). `reviewStatus`: a code review's
- * own status once read; it is what a review's tab says (the page's badge too, panel/page
- * header.ts `shownStatus`), unless its conversation failed: a review stays open after its
- * conversation completed, and "(done)" beside an open review misled.
+ * `run` as `runState` derives it. A review's tab shows the review's own status unless its
+ * conversation failed: a review stays open after its conversation completes, and "(done)" misled.
  */
 export function panelTitle(agentId: string, run: Run | undefined, l10n: L10n, reviewStatus?: string): string {
   // Service-provided: no control or bidi characters in the editor tab.

@@ -1,7 +1,6 @@
 /**
- * The page's user-facing strings: their keys, the schema an `init` carries them in, and
- * `format()` to fill their placeholders. Part of the panel protocol (protocol.ts re-exports
- * all but the schema, which only its `init` uses); no `vscode` import, no DOM use.
+ * The page's user-facing strings: keys, the `init` schema carrying them, and `format()`.
+ * Part of the panel protocol (protocol.ts re-exports all but the schema).
  */
 import * as z from 'zod/mini';
 import { MAX_STRING_CHARS, str } from './historyMessage';

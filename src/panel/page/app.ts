@@ -1,8 +1,6 @@
 /**
- * The run panel app inside the webview: it wires the components (header, lifecycle, notices,
- * find bar, history, composer) to the extension's messages. `init` builds the page; each
- * `update` goes to the parts it names. Everything it needs from the page is injected (`AppEnv`),
- * so the same code runs in the webview and in node tests on a linkedom document.
+ * The run panel app inside the webview: wires header, lifecycle, notices, find bar, history and
+ * composer to the extension's messages. Its page is injected (`AppEnv`) so node tests run it on linkedom.
  */
 import type { ExtensionToWebviewMessage, InitMessage } from '../common/protocol';
 import { roleClass, type RenderOptions } from '../common/render';

@@ -1,11 +1,7 @@
 /**
- * The follow-up composer. Whether a follow-up is being sent is the extension's to say (`send`
- * in `init`, then `sendState`): it survives hiding and reloading the panel there. While
- * `sending`, the prompt is shown read-only and Send is disabled; while `uncertain` (it may have
- * reached the service), a notice offers Resend or Edit. The page's own guard only covers the
- * moment between the click and the extension's first answer, so a double click or a second
- * Ctrl+Enter cannot post twice. A conversation that takes no follow-ups (a code review's, as the
- * extension says in the header) gets a line saying so instead of the box.
+ * The follow-up composer. Whether a follow-up is sending is the extension's to say (`send`,
+ * `sendState`) so it survives reloads; `uncertain` (it may have reached the service) offers Resend
+ * or Edit. The page's own guard covers click-to-first-answer, so a double click cannot post twice.
  */
 import {
   format,
@@ -139,11 +135,7 @@ export class Composer {
     return this.closed || this.submitted || this.send !== undefined;
   }
 
-  /**
-   * Whether the conversation takes follow-ups (the header's `noFollowUps`, from the run's one
-   * state): when not, the line replaces the box, and nothing can be sent from the page. What was
-   * typed stays (it is the run's draft).
-   */
+  /** Whether the conversation takes follow-ups; when not, a line replaces the box and what was typed stays the run's draft. */
   setTakesFollowUps(takes: boolean): void {
     this.closed = !takes;
     setHidden(this.form, this.closed);

@@ -1,8 +1,6 @@
 /**
- * The page's clicks and keys, delegated once on the root and routed to named commands. Keys
- * chosen not to clash with the webview's own: Ctrl/Cmd+F opens our find (VS Code's find widget
- * cannot see messages that are not rendered), Alt+Up/Alt+Down move between prompts and
- * Ctrl/Cmd+End goes to the latest message; the last three are left to text fields.
+ * The page's clicks and keys, delegated once on the root. Ctrl/Cmd+F opens our find because VS
+ * Code's cannot see unmounted messages; Alt+Up/Down and Ctrl/Cmd+End are left to text fields.
  */
 import type { WebviewToExtensionMessage, WireMessage } from '../common/protocol';
 import { keyFromDom } from '../common/render';

@@ -1,8 +1,6 @@
 /**
- * The bar above the history: find (over every message's data, mounted or not), role filters
- * and the jump buttons. Matches are counted in the messages' text; on screen they are marked by
- * wrapping text nodes of the rendered (sanitised) message in `<mark>` — never by re-parsing
- * HTML — so highlighting cannot change what the sanitiser let through.
+ * Find, role filters and jump buttons above the history. Hits are marked by wrapping text nodes
+ * of the sanitised message in `<mark>`, never by re-parsing HTML, so marking cannot undo the sanitiser.
  */
 import { format, type WebviewStrings, type WireMessage } from '../common/protocol';
 import { formatNumber, roleClass } from '../common/render';

@@ -1,8 +1,6 @@
 /**
- * The panel's header: a one-line bar that stays at the top of the view (status, turn, model,
- * lifecycle, and a button that opens the details: title, the run's facts, the lifecycle lanes),
- * the toolbar, and the error and freshness banners. Re-filled in place on every update (an
- * update moves "Updated" each poll).
+ * The panel's header (sticky status bar, details, toolbar, error and freshness banners), re-filled
+ * in place on every update since "Updated" moves each poll.
  */
 import { format, shownReviewStatus, type Freshness, type LifecycleView, type PanelHeader, type WebviewStrings } from '../common/protocol';
 import { formatExactTime, formatRelativeTime, isValidTimestamp, neutralizeText } from '../common/render';
@@ -30,9 +28,8 @@ export function statusLabel(status: string | undefined, S: WebviewStrings): stri
 }
 
 /**
- * What the status badge says, which the tab title says too (panel/common/tabTitle.ts): the run's
- * status; for a code review's conversation that did not fail, the review's own status once it
- * is known (a review stays open after its conversation completed).
+ * What the status badge (and the tab title) says: the run's status, or a code review's own once
+ * known unless its conversation failed (a review stays open after its conversation completed).
  */
 export function shownStatus(hd: PanelHeader, reviewStatus: string | undefined, S: WebviewStrings): { cls: string; label: string; review: boolean } {
   const review = shownReviewStatus(hd.codeReview === true, hd.status, reviewStatus);

@@ -1,13 +1,7 @@
 /**
- * The history as a virtualised list. Every message is kept as data (a `Row`); only the rows near
- * the viewport have elements (`RowWindow`, rowWindow.ts). Each row has a height:
- * estimated from its text until it has been on screen, then measured. Heights give every row a
- * top (`RowIndex`, prefix sums over the rows the filter shows); spacers above and below the
- * mounted rows stand in for the rest, so the page's scrollbar is the whole history's.
- *
- * This class holds the rows in transcript order, the filter and the updates (`init`, `apply`);
- * what is mounted, where the page is scrolled and keeping the row being read still are the
- * window's. Elements for rows are drawn by `RowRenderer` (rows.ts).
+ * The history as a virtualised list: every message is a `Row` of data, only rows near the
+ * viewport have elements (rowWindow.ts), so a long run stays fast. This holds the rows in
+ * transcript order, the filter and the updates; mounting and scrolling are the window's.
  */
 import type { WireMessage } from '../common/protocol';
 import { compareOrder } from '../../run/common/transcript/order';
@@ -128,9 +122,8 @@ export class History {
   }
 
   /**
-   * After an update that left the window's rows in place (nothing inserted above, nothing
-   * removed) while the viewport is still covered: measured again and the spacers set, but no
-   * rows mounted above the view. False when a `render` is needed instead.
+   * Re-measures after an update that left the window's rows in place, mounting nothing above the
+   * view; false when a `render` is needed instead.
    */
   refresh(): boolean {
     return this.window.refresh();

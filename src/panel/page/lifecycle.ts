@@ -1,7 +1,6 @@
 /**
- * The lifecycle section: one lane per state machine (conversation, sandbox) with time spent in
- * each state, queued turns, the last lifecycle event and the stall warning. A lane whose states
- * are unchanged is updated in place (times and proportions only).
+ * The lifecycle section: one lane per state machine with time per state, queued turns and the
+ * stall warning; an unchanged lane is updated in place.
  */
 import { format, type ActivityView, type LifecycleView, type WebviewStrings } from '../common/protocol';
 import { laneDurations, stallCheck } from '../common/lifecycle';

@@ -36,9 +36,8 @@ function whenIdle(fn: () => void): void {
 }
 
 /**
- * One-time set-up the first render needs anyway, done while the page waits for `init` (the
- * extension host prepares it after `ready`): the Intl formatters (the first one in a fresh
- * page costs tens of ms), the Markdown renderer and the sanitizer. Skipped once `init` came.
+ * Set-up the first render needs anyway (Intl formatters, tens of ms in a fresh page; Markdown;
+ * the sanitizer), done while the page waits for `init`. Skipped once `init` came.
  */
 function warmUp(locale: string, sanitize: Sanitizer): void {
   const now = Date.now();
@@ -52,11 +51,9 @@ function warmUp(locale: string, sanitize: Sanitizer): void {
 /** The document's scroll position as the app sees it (see `Viewport`). */
 function createViewport(): Viewport {
   const scroller = () => document.scrollingElement ?? document.documentElement;
-  // Scrolling to the end happens in the next animation frame, never in a message handler:
-  // reading scrollHeight right after adding a message would lay out the whole document there
-  // and then (5,000 articles), and the frame lays it out anyway. Until that frame the view
-  // counts as at the end. Messages coming into view then swap their estimated height
-  // (content-visibility) for the real one, which moves the end: it is followed for a few frames.
+  // Scrolling to the end waits for the next animation frame: reading scrollHeight in a message
+  // handler would lay out 5,000 articles there and then. Until that frame the view counts as at
+  // the end, which is followed for a few frames while estimated heights turn into real ones.
   let pinPending = false;
   let followFrames = 0;
   let frameQueued = false;
@@ -110,10 +107,8 @@ function createViewport(): Viewport {
 }
 
 /**
- * Messages from the extension, validated, to the app. After an `init`, what follows (a long
- * run's older history comes right behind it) waits for the first frame, then goes one message
- * per task: the end of the history paints first, and frames can come between the chunks.
- * Order is kept: while anything waits, new ones queue. Returns whether any message came.
+ * Messages from the extension, validated, to the app. What follows an `init` waits for the first
+ * frame, then goes one per task, so the history's end paints first; order is kept (new ones queue).
  */
 function pumpMessages(app: App, log: (msg: string) => void): () => boolean {
   let received = false;

@@ -1,8 +1,4 @@
-/**
- * Notices about the transcript as a whole: earlier messages the service no longer returns, and
- * messages dropped from the local copy. (A gap in the middle is drawn at its place in the
- * history, see rows.ts.)
- */
+/** Notices about the transcript as a whole (earlier messages gone from the service, local drops); a gap in the middle is rows.ts's. */
 import { format, type TranscriptInfo, type WebviewStrings } from '../common/protocol';
 import { formatNumber } from '../common/render';
 import { clear, h } from './dom';

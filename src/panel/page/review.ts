@@ -1,8 +1,6 @@
 /**
- * The code review above a review conversation's transcript: its facts, then four tabs
- * (Changes, Comments, Tests, Thread) reachable with Tab and the arrow keys. All of it is the
- * service's text, put in the DOM as text; image links of the thread are links (opened by the
- * extension after its own check), never loaded.
+ * The code review above a review conversation: facts and four keyboard-reachable tabs. All of it
+ * is the service's text, set as text; thread images are links (the extension checks them), never loaded.
  */
 import { format, type ReviewMessage, type WebviewStrings, type WebviewToExtensionMessage } from '../common/protocol';
 import type { ReviewCommentView, ReviewItemView, ReviewView } from '../common/reviewView';

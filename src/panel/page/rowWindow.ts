@@ -1,13 +1,7 @@
 /**
- * The window of the history: the shown rows near the viewport, the only ones with elements.
- * Spacers above and below the mounted rows stand in for the rest (their heights from the rows'
- * tops, `RowIndex`), so the page's scrollbar is the whole history's.
- *
- * Updates keep what the user looks at still: before re-mounting, the row at the viewport's top
- * and the distance into it are noted, and after heights changed the page is scrolled so that
- * point stays put (the browser's own scroll anchoring is off, see panel.css). Mounted rows that
- * stay mounted keep their elements, so a text selection, focus and open tool calls survive; the
- * open tool calls of rows that leave the window are remembered and restored when they return.
+ * The mounted rows of the history, with spacers so the scrollbar is the whole history's. An
+ * update keeps the row being read still by hand (browser scroll anchoring is off, see panel.css);
+ * rows that stay mounted keep their elements so selection, focus and open tool calls survive.
  */
 import { h } from './dom';
 import type { Row, RowIndex, Viewport } from './rowIndex';
@@ -93,9 +87,8 @@ export class RowWindow {
   }
 
   /**
-   * After an update that left the window's rows in place (nothing inserted above, nothing
-   * removed) while the viewport is still covered: measured again and the spacers set, but no
-   * rows mounted above the view (their estimated heights would nudge what is being read).
+   * Re-measures after an update that left the window's rows in place, mounting nothing above the
+   * view: their estimated heights would nudge what is being read.
    */
   refresh(): boolean {
     // Without the browser's anchoring, `render` is what keeps the row being read still.
@@ -135,11 +128,8 @@ export class RowWindow {
     const pending = this.pendingAnchor;
     this.pendingAnchor = undefined;
     if (this.deps.viewport.anchorsItself) {
-      // The browser's scroll anchoring keeps the row being read still (panel.css), in the layout
-      // that measuring forces. Where it did not (in Chromium, once the rows around the view came
-      // in idle slices, the row being read moved 66 px as find opened and closed:
-      // webview.browser.find.test), it is put back, once, by what layout says; where it did,
-      // nothing moved and nothing is done.
+      // Scroll anchoring (panel.css) should keep the row being read still; where Chromium did not
+      // (66 px moved as find opened: webview.browser.find.test), it is put back once by layout.
       const held = opts.keepAnchor ? this.onScreen(y) : undefined;
       this.mountRange(y);
       this.measure();

@@ -1,7 +1,6 @@
 /**
- * Elements for history rows: the message's `<article>` (Markdown rendered and sanitised in one
- * batch per mount), labelled for the feed by role and time, and the elements drawn above it —
- * the "new since you last looked" divider and the notice for a gap the service no longer returns.
+ * Elements for history rows: the message's `<article>` (rendered and sanitised in one batch per
+ * mount), the "new since you last looked" divider and the notice for a gap.
  */
 import { format, type WebviewStrings } from '../common/protocol';
 import {

@@ -1,8 +1,7 @@
 /**
- * The last line before any HTML reaches the webview's DOM. renderMessage/renderMarkdown
- * already escape everything; this re-checks the result with DOMPurify under a strict
- * allow-list, then walks the tree once more with the same allow-list (so a DOMPurify
- * configuration mistake or an unsupported environment cannot let anything else through).
+ * The last line before HTML reaches the webview's DOM: the renderers already escape, this
+ * re-checks with DOMPurify and then walks the tree with the same allow-list, so a DOMPurify
+ * misconfiguration or an unsupported environment still lets nothing else through.
  */
 import DOMPurify from 'dompurify';
 import { isSafeLinkUrl } from '../common/protocol';
@@ -93,9 +92,8 @@ export function createAllowListSanitizer(doc: Document): Sanitizer {
 }
 
 /**
- * DOMPurify with the allow-list, then the walk. Falls back to the walk alone when DOMPurify
- * reports the environment unsupported (it then returns its input unchanged, which must never
- * be used).
+ * DOMPurify with the allow-list, then the walk; the walk alone where DOMPurify reports the
+ * environment unsupported, since it then returns its input unchanged.
  */
 export function createSanitizer(win: Window & typeof globalThis, warn: (msg: string) => void): Sanitizer {
   const purify = DOMPurify(win);

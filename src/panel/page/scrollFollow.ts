@@ -1,11 +1,7 @@
 /**
- * Mounting what a scroll brought near the viewport. The frame of a scroll mounts only what is
- * in view (a jump: scrollbar, Page Down far, End); the rows around it, up to the history's
- * overscan, follow when the page is idle: `OVERSCAN_STEP_PX` more above and below per step (a
- * row or two each side), as many steps per idle slice as fit in `FILL_SLICE_MS`, so no frame
- * or idle task carries a whole overscan's rendering. A scroll while a fill is under way starts
- * it again from the first step at the new place, never at a step meant for the old one; and a
- * slice that finds the view scrolled off the mounted rows leaves that to the scroll's frame.
+ * Mounting what a scroll brought near. A scroll's frame mounts only what is in view; the overscan
+ * follows in idle slices of `OVERSCAN_STEP_PX` steps so no frame carries a whole overscan. A new
+ * scroll restarts the fill at its own place, never finishing the old one's.
  */
 import { JUMP_OVERSCAN_PX, OVERSCAN_PX, type History } from './history';
 

@@ -1,9 +1,7 @@
 /**
- * The public API's run events, derived from the run list's change events and each run's one
- * state (runState): a change event only says which runs may have changed, so each run's last
- * announced state is kept and an event fires only for a transition of it. A read that changes
- * no state (a stale one, which the ledger does not let change the status, or a repeated one)
- * fires nothing; two change events for one transition fire it once. Pure: no vscode.
+ * The public API's run events. A change event only says which runs may have changed, so each
+ * run's last announced state (runState) is kept and an event fires once per transition of it:
+ * a stale or repeated read fires nothing, two change events for one transition fire it once.
  */
 import type { RunRecord } from '../../run/common/ledger/record';
 import { runState, type RunOutcome } from '../../run/common/ledger/runState';

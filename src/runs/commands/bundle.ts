@@ -1,9 +1,6 @@
 /**
- * Command bodies that load on first use, as their own bundle (dist/runCommands.js): the
- * run commands and the run links (vscode://…/run). Their commands are registered at activation
- * (../contribution.ts); live objects come in through deps. The connection's prompts ride along
- * (src/connection/contribution.ts): one more file in the .vsix would compress worse than these
- * few KB added to this one, which already holds what they use (api/baseUrl.ts).
+ * The run commands and run links, loaded on first use as dist/runCommands.js. The connection's
+ * prompts ride along: a separate file in the .vsix would compress worse than these few KB here.
  */
 export { followUpCommand } from './followUpCommand';
 export { exportRunCommand } from './exportRun';

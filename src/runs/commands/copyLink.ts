@@ -4,9 +4,8 @@ import { buildRunLink } from '../common/deepLink';
 import { resolveRunHere } from './pickRun';
 
 /**
- * A link that opens the run in an editor with this extension. Never holds the token. Built
- * through `asExternalUri`: when the editor runs remotely (code-server, Codespaces, a browser)
- * the editor turns its own `vscode://` link into one a browser can open.
+ * A link that opens the run in an editor with this extension; never holds the token. Built with
+ * `asExternalUri` so a remote editor (code-server, Codespaces) gives one a browser can open.
  */
 export async function copyLinkCommand(deps: GlueDeps, arg?: unknown): Promise<string | undefined> {
   const agentId = await resolveRunHere(deps, arg, vscode.l10n.t('Copy Link'));

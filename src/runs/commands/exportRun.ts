@@ -36,10 +36,8 @@ async function askTarget(agentId: string, format: Format): Promise<vscode.Uri | 
 }
 
 /**
- * Export Run… (Runs view context menu, palette, the run panel's Export buttons): the run and
- * every message of its saved transcript, streamed from disk into the file, with a cancellable
- * progress notification. Only documented run fields and messages are written, never the token.
- * A target that is not a local file (a remote or virtual folder) gets the finished file copied.
+ * Export Run…: the run and its whole saved transcript, streamed from disk. Only documented fields
+ * and messages are written, never the token; a non-local target gets the finished file copied.
  */
 export async function exportRunCommand(deps: GlueDeps, arg?: unknown, formatArg?: unknown): Promise<void> {
   const agentId = await resolveRunHere(deps, arg, vscode.l10n.t('Export Run'));

@@ -10,10 +10,9 @@ import type { PendingSend } from '../../run/followUpSends';
 import { resolveRunHere } from './pickRun';
 
 /**
- * "Send Follow-up" from the palette, the tree or a notification: one input box. What was typed
- * survives everything: cancelling keeps it as a draft, a failure offers what helps. While the
- * run has a follow-up on its way (or one that may have arrived) the box does not open: the run
- * is shown instead, so a second click never sends the same text twice.
+ * "Send Follow-up" as one input box; what was typed survives cancel and failure. While a
+ * follow-up is on its way (or may have arrived) the run is shown instead, so a second click never
+ * sends the same text twice.
  */
 export async function followUpCommand(deps: GlueDeps, arg?: unknown): Promise<boolean> {
   const agentId = await resolveRunHere(deps, arg, vscode.l10n.t('Send Follow-up'));

@@ -34,11 +34,7 @@ export async function pickRun(deps: GlueDeps, title: string): Promise<string | u
   return pick?.agentId;
 }
 
-/**
- * The run a command about one run acts on: its argument (the tree, a notification, a link),
- * else the run whose panel is the active editor (the palette while reading a run), else the
- * one the person picks.
- */
+/** The run a one-run command acts on: its argument, else the active run panel's, else the one the person picks. */
 export async function resolveRunHere(deps: GlueDeps, arg: unknown, title: string): Promise<string | undefined> {
   return agentIdOf(arg) ?? deps.activeRun() ?? pickRun(deps, title);
 }

@@ -3,9 +3,8 @@ import type { GlueDeps } from '../../run/glueDeps';
 import { extractAgentId } from '../common/agentId';
 
 /**
- * Adds a run started elsewhere (the service has no list endpoint): reads it once to make
- * sure it exists on this service, then follows it like any other.
- * Accepts an agent ID argument (deep links, tests); asks for one otherwise.
+ * Adds a run started elsewhere (the service has no list endpoint), read once to make sure it
+ * exists on this service; takes an agent ID argument or asks for one.
  */
 export async function trackRunCommand(deps: GlueDeps, arg?: unknown): Promise<boolean | undefined> {
   const given = typeof arg === 'string' ? extractAgentId(arg) : undefined;

@@ -1,7 +1,6 @@
 /**
- * `vscode://<publisher>.<name>/run?id=<agentId>&base=<base url>`: opens a run from a
- * webhook message or a chat link. It never carries a token; the base URL only says which
- * service the run lives on, and switching to it is confirmed by the user.
+ * `vscode://<publisher>.<name>/run?id=<agentId>&base=<base url>` opens a run from a webhook or
+ * chat link. It never carries a token; switching to its base URL is confirmed by the user.
  */
 import { isPlausibleAgentId } from './agentId';
 

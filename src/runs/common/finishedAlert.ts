@@ -1,7 +1,6 @@
 /**
- * What "your run finished" says, by the one rule (runState.ts): failed, completed, or ended with
- * a status the reference does not list (`cancelled`, `timed_out`), said as the service said it.
- * Pure: no vscode. `undefined` while the run is not finished.
+ * What "your run finished" says by runState's one rule: failed, completed, or ended with an
+ * unlisted status (`cancelled`) said as the service said it; `undefined` while not finished.
  */
 import type { L10n } from '../../base/common/l10n';
 import type { RunRecord } from '../../run/common/ledger/record';

@@ -1,15 +1,7 @@
 /**
- * The Runs tree's elements and their bookkeeping, without `vscode` (unit-tested in plain
- * mocha; runsTree.ts is the VS Code side).
- *
- * Element identity is stable: one `AppNode` per app key and one `RowNode` per run for as long
- * as they are listed, updated in place. VS Code's extension host creates (and keeps a small
- * object for) every tree item it is handed, so a change re-renders only what it touched: a
- * run's own row when only the run changed. A change to a group (rows added, removed or moved,
- * its label or its "n active" count) re-renders the whole tree: re-rendering a group re-reads
- * all of its rows anyway, and only a full refresh cancels a read of rows still under way in
- * the extension host (a group refreshed during one leaves rows registered twice: "Element with
- * id … is already registered"). runsTree.ts spaces those full refreshes out.
+ * The Runs tree's elements without `vscode`. Nodes keep their identity so a run's change
+ * re-renders only its row; a group's change re-renders the whole tree, because only a full
+ * refresh cancels a row read under way ("Element with id … is already registered" otherwise).
  */
 import { isFinishedRun, type RunRecord } from '../../run/common/ledger/ledger';
 import type { AppGroup } from './presentation';
@@ -86,10 +78,8 @@ export class RunsTreeModel {
   }
 
   /**
-   * Takes the new grouping in, reusing the nodes of apps and runs already there, and says
-   * what VS Code must re-render. `changed`: runs whose record changed (from the ledger's
-   * change events); a record object replaced without an event (bookkeeping such as the last
-   * check time) is taken in silently.
+   * Takes the new grouping in, reusing existing nodes, and says what VS Code must re-render.
+   * `changed` comes from the ledger's events; a record replaced without one is taken in silently.
    */
   update(next: readonly AppGroup[], changed: ReadonlySet<string>): TreeRefresh {
     const before = this.groups;

@@ -1,8 +1,4 @@
-/**
- * How a run looks in the tree, as plain data: label, description, icon, context value and
- * tooltip lines. No `vscode` import, so it is unit-tested in plain mocha; `runsTree.ts`
- * turns it into a TreeItem.
- */
+/** How a run looks in the tree, as plain data so it is unit-tested without `vscode`; runsTree.ts makes the TreeItem. */
 import { runState, runTime, type RunRecord } from '../../run/common/ledger/ledger';
 import type { L10n } from '../../base/common/l10n';
 import { LABEL_MAX, plain, statusText, type IconSpec, type RowPresentation } from '../../run/common/rows';
@@ -147,9 +143,8 @@ export interface AppGroup {
 }
 
 /**
- * Groups runs by app, newest run first inside a group, groups ordered by their newest run.
- * `alwaysApp` (the configured app, while code reviews are served) gets a group even with no
- * run, last, so its reviews can be found.
+ * Groups runs by app, newest first. `alwaysApp` (the configured app, while code reviews are
+ * served) gets a group even with no run, last, so its reviews can be found.
  */
 export function groupByApp(runs: readonly RunRecord[], l10n: L10n, alwaysApp?: string): AppGroup[] {
   const groups = new Map<string, AppGroup>();
