@@ -296,8 +296,9 @@ describe('emulator: agent runs on the real clock', () => {
 
   it('progresses on its own at stepMs', async () => {
     const api = new ApiCaller(emu, emu.tokens.default);
-    const id = await api.startOk({ appId: apps.todo, prompt: 'real time', model: 'hosted/auto' });
+    // Before the POST: the run's steps count from its creation, which a loaded machine may answer late.
     const startedAt = Date.now();
+    const id = await api.startOk({ appId: apps.todo, prompt: 'real time', model: 'hosted/auto' });
     await waitFor(async () => (await api.agent(id)).status === 'completed', 5_000, 'the run to complete');
     assert.ok(Date.now() - startedAt >= 7 * 20 - 5, 'it took at least 7 steps of real time');
     assert.equal(history(await api.agent(id))[0].role, 'user');
