@@ -158,14 +158,19 @@ function buildShell(context: vscode.ExtensionContext, log: vscode.LogOutputChann
   const capabilities = capabilityGate(b, runsTree.treeView, log);
   context.subscriptions.push(runsTree, capabilities);
   registerStartNotices(context, b.starts, b.ledgers);
-  return { host, panels, runsTree, capabilities };
+  // The one way to open a run's panel: deps.openRun, and the finished alert's Open.
+  const openRun = (agentId: string): Promise<void> => {
+    panels.open(agentId);
+    return Promise.resolve();
+  };
+  return { host, panels, runsTree, capabilities, openRun };
 }
 export type Shell = ReturnType<typeof buildShell>;
 
 /** The run model's readers and views: polling, the send door, alerts, the Runs view's rows and status bar. */
 function buildRuns(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, b: Base, shell: Shell) {
   const { host } = shell;
-  const alerts = new RunAlerts(log, (id) => host.isViewing(id));
+  const alerts = new RunAlerts(log, (id) => host.isViewing(id), shell.openRun);
   const sync = new RunSync({
     ledgers: b.ledgers, connection: b.conn, gate: b.gate, transcripts: b.transcripts, alerts, log,
     isViewing: (id) => host.isViewing(id),
@@ -253,10 +258,7 @@ function buildDeps(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
       return r().access;
     },
     activeRun: () => panels.activeRun(),
-    openRun: (agentId) => {
-      panels.open(agentId);
-      return Promise.resolve();
-    },
+    openRun: shell.openRun,
     startRunPrefilled: (prefill) => startRunPrefilled(deps, prefill),
     tokenRejected: () => gate.rejected,
     refreshSignedIn: () => conn.refreshSignedIn(),
