@@ -8,7 +8,8 @@ import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import { describeError } from '../connection/showApiError';
 import { runState } from './common/ledger/runState';
-import { followUpConflict } from './common/refusals';
+import { describeNoClient } from '../connection/common/describeNoClient';
+import { followUpConflict, noFollowUpsText } from './common/refusals';
 import { describeFollowUpFailure, type FollowUpFailureAction, type FollowUpInput, type FollowUpSends } from './followUpSends';
 import type { GlueDeps } from './glueDeps';
 import type { Ledgers } from './ledgers';
@@ -48,9 +49,24 @@ export function followUpFailure(d: GlueDeps, agentId: string, outcome: SendFaile
   return describeFollowUpFailure(outcome.error, outcome.mayHaveArrived, describeError(d, outcome.error), vscode.l10n);
 }
 
-/** Gives up an `uncertain` follow-up: its text goes back to the draft (ahead of anything typed since). */
-export function discardFollowUp(d: GlueDeps, agentId: string): string | undefined {
-  return d.door.discardFollowUp(agentId);
+/** A follow-up the run did not take, as the panel's composer says it (Clone Run offered when only a new run can go on). */
+export interface FollowUpNotSent {
+  readonly kind: 'failed';
+  readonly message: string;
+  readonly mayHaveArrived: boolean;
+  readonly offerClone: boolean;
+}
+
+/** The panel's wording of a follow-up that was not sent (loaded with dist/panel.js: only a panel asks). */
+export function followUpNotSent(d: GlueDeps, agentId: string, outcome: SendFailed | { readonly kind: 'noFollowUps' } | { readonly kind: 'notConnected' }): FollowUpNotSent {
+  if (outcome.kind === 'notConnected') {
+    return { kind: 'failed', message: describeNoClient(d.connection(), vscode.l10n), mayHaveArrived: false, offerClone: false };
+  }
+  if (outcome.kind === 'noFollowUps') {
+    return { kind: 'failed', message: noFollowUpsText(vscode.l10n), mayHaveArrived: false, offerClone: true };
+  }
+  const failure = followUpFailure(d, agentId, outcome);
+  return { kind: 'failed', message: failure.message, mayHaveArrived: outcome.mayHaveArrived, offerClone: failure.actions.includes('cloneRun') };
 }
 
 /** User messages with this text the run already has: they are not the one being sent. */

@@ -14,7 +14,7 @@ import { describeNoClient } from '../../connection/common/describeNoClient';
 import type { GlueDeps } from '../../run/glueDeps';
 import { RunPanelManager, type RunPanelHost, type RunPanelManagerOptions } from './manager';
 
-export { followUpNotSent } from './followUpNotSent';
+export { followUpNotSent } from '../../run/followUp';
 
 /** The panel manager, for a caller that registered the webview serializer itself. */
 export function createRunPanelManager(extensionUri: vscode.Uri, host: RunPanelHost, options: RunPanelManagerOptions): RunPanelManager {

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { runOwnCommand } from '../../connection/ownCommands';
 import type { GlueDeps } from '../../run/glueDeps';
 import type { SendState } from '../common/protocol';
-import { discardFollowUp, submitFollowUp } from '../../run/followUp';
+import { submitFollowUp } from '../../run/followUp';
 import { Disposable } from '../../base/common/disposable';
 import { runState } from '../../run/common/ledger/runState';
 import type * as PanelBundle from './bundle';
@@ -124,7 +124,7 @@ export class PanelHost extends Disposable implements RunPanelHost {
   }
 
   discardFollowUp(agentId: string): string | undefined {
-    return discardFollowUp(this.d, agentId);
+    return this.d.door.discardFollowUp(agentId);
   }
 
   getDraft(agentId: string): string {

@@ -4,7 +4,7 @@ import type { GlueDeps } from '../../run/glueDeps';
 import { runState } from '../../run/common/ledger/runState';
 import { runLabel } from '../common/presentation';
 import { noFollowUpsText } from '../../run/common/refusals';
-import { discardFollowUp, followUpFailure, submitFollowUp } from '../../run/followUp';
+import { followUpFailure, submitFollowUp } from '../../run/followUp';
 import type { FollowUpOffer } from '../../run/followUp';
 import type { PendingSend } from '../../run/followUpSends';
 import { resolveRunHere } from './pickRun';
@@ -115,7 +115,7 @@ async function showWaiting(deps: GlueDeps, agentId: string, send: PendingSend): 
     discard,
   );
   if (pick === discard) {
-    discardFollowUp(deps, agentId);
+    deps.door.discardFollowUp(agentId);
     return false;
   }
   if (pick === resend && deps.sends.get(agentId)?.state === 'uncertain') {
