@@ -17,7 +17,7 @@ import { registerLazyRunCommands, runCommands } from './runs/contribution';
 import { registerStartRun, startRunPrefilled } from './launch/contribution';
 import { registerCodeReviews, registerStartCodeReview, showReviewRows } from './reviews/contribution';
 import { Emitter } from './base/common/events';
-import type { GlueDeps } from './run/glueDeps';
+import type { Deps } from './run/deps';
 import { Ledgers } from './run/ledgers';
 import { RunSync } from './run/runSync';
 import { Transcripts } from './run/transcripts';
@@ -227,12 +227,12 @@ function wireNotices(context: vscode.ExtensionContext, log: vscode.LogOutputChan
   return () => reachable;
 }
 
-/** What the features receive (run/glueDeps.ts): extension.ts wires them through it, never to each other. */
-function buildDeps(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, b: Base, shell: Shell, r: () => Runs): GlueDeps {
+/** What the features receive (run/deps.ts): extension.ts wires them through it, never to each other. */
+function buildDeps(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, b: Base, shell: Shell, r: () => Runs): Deps {
   const { auth, globalState, conn, ledgers, gate, drafts, transcripts, sends, starts } = b;
   const { panels, capabilities } = shell;
   // The run model's parts are getters: the first feature that reaches one builds it.
-  const deps: GlueDeps = {
+  const deps: Deps = {
     context,
     globalState,
     log,
@@ -275,7 +275,7 @@ function buildDeps(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
   return deps;
 }
 
-function registerRunCommands(context: vscode.ExtensionContext, deps: GlueDeps, b: Base, log: vscode.LogOutputChannel): void {
+function registerRunCommands(context: vscode.ExtensionContext, deps: Deps, b: Base, log: vscode.LogOutputChannel): void {
   registerConnectionCommands(context, { conn: b.conn, auth: b.auth, log });
   registerLazyRunCommands(context, deps);
 }

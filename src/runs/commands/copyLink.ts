@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { GlueDeps } from '../../run/glueDeps';
+import type { Deps } from '../../run/deps';
 import { buildRunLink } from '../common/deepLink';
 import { resolveRunHere } from './pickRun';
 
@@ -8,7 +8,7 @@ import { resolveRunHere } from './pickRun';
  * through `asExternalUri`: when the editor runs remotely (code-server, Codespaces, a browser)
  * the editor turns its own `vscode://` link into one a browser can open.
  */
-export async function copyLinkCommand(deps: GlueDeps, arg?: unknown): Promise<string | undefined> {
+export async function copyLinkCommand(deps: Deps, arg?: unknown): Promise<string | undefined> {
   const agentId = await resolveRunHere(deps, arg, vscode.l10n.t('Copy Link'));
   const baseUrl = deps.connection().baseUrl;
   if (!agentId || !baseUrl) {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { GlueDeps } from '../../run/glueDeps';
+import type { Deps } from '../../run/deps';
 import { extractAgentId } from '../common/agentId';
 
 /**
@@ -7,7 +7,7 @@ import { extractAgentId } from '../common/agentId';
  * sure it exists on this service, then follows it like any other.
  * Accepts an agent ID argument (deep links, tests); asks for one otherwise.
  */
-export async function trackRunCommand(deps: GlueDeps, arg?: unknown): Promise<boolean | undefined> {
+export async function trackRunCommand(deps: Deps, arg?: unknown): Promise<boolean | undefined> {
   const given = typeof arg === 'string' ? extractAgentId(arg) : undefined;
   const agentId = given ?? (await askForId());
   if (!agentId) {
@@ -33,7 +33,7 @@ async function askForId(): Promise<string | undefined> {
 }
 
 /** Reads the run and puts it in the ledger. Resolves false (after telling the user) on failure. */
-export async function trackRun(deps: GlueDeps, agentId: string): Promise<boolean> {
+export async function trackRun(deps: Deps, agentId: string): Promise<boolean> {
   const ledger = deps.ledger();
   if (ledger.has(agentId)) {
     void deps.sync.poller.pollNow(agentId);
