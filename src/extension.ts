@@ -17,7 +17,7 @@ import { registerLazyRunCommands, runCommands } from './runs/contribution';
 import { registerStartRun, startRunPrefilled } from './launch/contribution';
 import { registerCodeReviews, registerStartCodeReview, showReviewRows } from './reviews/contribution';
 import { Emitter } from './base/common/events';
-import type { GlueDeps } from './run/glueDeps';
+import type { Deps } from './run/deps';
 import { Ledgers } from './run/ledgers';
 import { RunSync } from './run/runSync';
 import { Transcripts } from './run/transcripts';
@@ -158,14 +158,19 @@ function buildShell(context: vscode.ExtensionContext, log: vscode.LogOutputChann
   const capabilities = capabilityGate(b, runsTree.treeView, log);
   context.subscriptions.push(runsTree, capabilities);
   registerStartNotices(context, b.starts, b.ledgers);
-  return { host, panels, runsTree, capabilities };
+  // The one way to open a run's panel: deps.openRun, and the finished alert's Open.
+  const openRun = (agentId: string): Promise<void> => {
+    panels.open(agentId);
+    return Promise.resolve();
+  };
+  return { host, panels, runsTree, capabilities, openRun };
 }
 export type Shell = ReturnType<typeof buildShell>;
 
 /** The run model's readers and views: polling, the send door, alerts, the Runs view's rows and status bar. */
 function buildRuns(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, b: Base, shell: Shell) {
   const { host } = shell;
-  const alerts = new RunAlerts(log, (id) => host.isViewing(id));
+  const alerts = new RunAlerts(log, (id) => host.isViewing(id), shell.openRun);
   const sync = new RunSync({
     ledgers: b.ledgers, connection: b.conn, gate: b.gate, transcripts: b.transcripts, alerts, log,
     isViewing: (id) => host.isViewing(id),
@@ -222,12 +227,12 @@ function wireNotices(context: vscode.ExtensionContext, log: vscode.LogOutputChan
   return () => reachable;
 }
 
-/** What the features receive (run/glueDeps.ts): extension.ts wires them through it, never to each other. */
-function buildDeps(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, b: Base, shell: Shell, r: () => Runs): GlueDeps {
+/** What the features receive (run/deps.ts): extension.ts wires them through it, never to each other. */
+function buildDeps(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, b: Base, shell: Shell, r: () => Runs): Deps {
   const { auth, globalState, conn, ledgers, gate, drafts, transcripts, sends, starts } = b;
   const { panels, capabilities } = shell;
   // The run model's parts are getters: the first feature that reaches one builds it.
-  const deps: GlueDeps = {
+  const deps: Deps = {
     context,
     globalState,
     log,
@@ -253,10 +258,7 @@ function buildDeps(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
       return r().access;
     },
     activeRun: () => panels.activeRun(),
-    openRun: (agentId) => {
-      panels.open(agentId);
-      return Promise.resolve();
-    },
+    openRun: shell.openRun,
     startRunPrefilled: (prefill) => startRunPrefilled(deps, prefill),
     tokenRejected: () => gate.rejected,
     refreshSignedIn: () => conn.refreshSignedIn(),
@@ -273,7 +275,7 @@ function buildDeps(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
   return deps;
 }
 
-function registerRunCommands(context: vscode.ExtensionContext, deps: GlueDeps, b: Base, log: vscode.LogOutputChannel): void {
+function registerRunCommands(context: vscode.ExtensionContext, deps: Deps, b: Base, log: vscode.LogOutputChannel): void {
   registerConnectionCommands(context, { conn: b.conn, auth: b.auth, log });
   registerLazyRunCommands(context, deps);
 }

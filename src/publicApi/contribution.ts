@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
-import type { GlueDeps } from '../run/glueDeps';
+import type { Deps } from '../run/deps';
 import type { AgentRunsApi, AgentRunsExtension } from './agent-runs';
 import { lazyBundle } from '../base/common/lazyBundle';
 import type * as Entry from './publicApi';
@@ -24,7 +24,7 @@ export interface PublicApiTestHooks {
   answerConfirmations(answer: ((c: Entry.Confirmation) => boolean) | undefined): void;
 }
 
-export function registerPublicApi(context: vscode.ExtensionContext, deps: GlueDeps, texts: () => Entry.ConfirmationTexts): { exports: AgentRunsExtension; hooks: PublicApiTestHooks } {
+export function registerPublicApi(context: vscode.ExtensionContext, deps: Deps, texts: () => Entry.ConfirmationTexts): { exports: AgentRunsExtension; hooks: PublicApiTestHooks } {
   let answer: ((c: Entry.Confirmation) => boolean) | undefined;
   let v1: AgentRunsApi | undefined;
   const getAPI = (version: number): AgentRunsApi => {

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { AgentMessage } from '../api/types';
-import type { GlueDeps } from '../run/glueDeps';
+import type { Deps } from '../run/deps';
 import { runState } from '../run/common/ledger/runState';
 import { stripUndefined, type RunRecord } from '../run/common/ledger/record';
 import type { L10n } from '../base/common/l10n';
@@ -26,7 +26,7 @@ export interface ConfirmationTexts {
 }
 
 export interface PublicApiDeps {
-  readonly deps: GlueDeps;
+  readonly deps: Deps;
   texts(): ConfirmationTexts;
   /** Who answers the confirmations in the person's place: the integration tests only (see register.ts). */
   answer(): ((c: Confirmation) => boolean) | undefined;

@@ -7,6 +7,10 @@
  */
 import type * as vscode from 'vscode';
 import type { AgentRunsApi } from '../api/contract';
+import type { Drafts } from './drafts';
+import type { FollowUpSends } from './followUpSends';
+import type { RunSync } from './runSync';
+import type { Transcripts } from './transcripts';
 import type { ConnectionState } from '../connection/connection';
 import type { ApiModule } from '../connection/connection';
 import type { LedgerChange, RunLedger, RunRecord } from './common/ledger/ledger';
@@ -99,6 +103,18 @@ export interface Deps {
    * review step or the first field still missing. The launch flow loads on first use.
    */
   startRunPrefilled(prefill: RunRecord | LaunchPrefill): Promise<void>;
+
+  /** Whether the service rejected the stored token (polling waits for a new one). */
+  tokenRejected(): boolean;
+  /** Reads again whether a token is stored for the base URL (one set or cleared meanwhile). */
+  refreshSignedIn(): Promise<void>;
+  readonly sync: RunSync;
+  /** The Runs view (src/runs implements it): shows a run, or reads every row again. */
+  readonly view: { reveal(agentId: string, options?: { select?: boolean }): Promise<void>; readonly provider: { refreshAll(): void } };
+  readonly drafts: Drafts;
+  /** Follow-ups being sent or that may have arrived, per run: the one lock every send path asks. */
+  readonly sends: FollowUpSends;
+  readonly transcripts: Transcripts;
 }
 
 /** The test IDs found in files named by path (the language model tool's "files"). */

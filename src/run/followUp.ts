@@ -8,16 +8,17 @@ import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import { describeError } from '../connection/showApiError';
 import { runState } from './common/ledger/runState';
-import { followUpConflict } from './common/refusals';
+import { describeNoClient } from '../connection/common/describeNoClient';
+import { followUpConflict, noFollowUpsText } from './common/refusals';
 import { describeFollowUpFailure, type FollowUpFailureAction, type FollowUpInput, type FollowUpSends } from './followUpSends';
-import type { GlueDeps } from './glueDeps';
+import type { Deps } from './deps';
 import type { Ledgers } from './ledgers';
 import type { RunSync } from './runSync';
 import type { FollowUpResult, SendFailed } from './sendDoor';
 
 export type { FollowUpResult };
 
-export async function submitFollowUp(d: GlueDeps, agentId: string, input: FollowUpInput, options: { resend?: boolean; from: string }): Promise<FollowUpResult> {
+export async function submitFollowUp(d: Deps, agentId: string, input: FollowUpInput, options: { resend?: boolean; from: string }): Promise<FollowUpResult> {
   const outcome = await d.door.followUp(agentId, input, options);
   if (outcome.kind === 'failed' && isApiError(outcome.error) && outcome.error.kind === 'unauthorized') {
     d.reportUnauthorized(outcome.error, { interactive: true });
@@ -39,7 +40,7 @@ export interface FollowUpFailureText {
  * Runs view shows the active runs and the text is kept to send again; a conversation that takes
  * no follow-ups needs a new run.
  */
-export function followUpFailure(d: GlueDeps, agentId: string, outcome: SendFailed): FollowUpFailureText {
+export function followUpFailure(d: Deps, agentId: string, outcome: SendFailed): FollowUpFailureText {
   const record = d.ledger().get(agentId);
   const conflict = followUpConflict(outcome.error, record ? runState(record) : undefined, vscode.l10n);
   if (conflict) {
@@ -48,13 +49,28 @@ export function followUpFailure(d: GlueDeps, agentId: string, outcome: SendFaile
   return describeFollowUpFailure(outcome.error, outcome.mayHaveArrived, describeError(d, outcome.error), vscode.l10n);
 }
 
-/** Gives up an `uncertain` follow-up: its text goes back to the draft (ahead of anything typed since). */
-export function discardFollowUp(d: GlueDeps, agentId: string): string | undefined {
-  return d.door.discardFollowUp(agentId);
+/** A follow-up the run did not take, as the panel's composer says it (Clone Run offered when only a new run can go on). */
+export interface FollowUpNotSent {
+  readonly kind: 'failed';
+  readonly message: string;
+  readonly mayHaveArrived: boolean;
+  readonly offerClone: boolean;
+}
+
+/** The panel's wording of a follow-up that was not sent (loaded with dist/panel.js: only a panel asks). */
+export function followUpNotSent(d: Deps, agentId: string, outcome: SendFailed | { readonly kind: 'noFollowUps' } | { readonly kind: 'notConnected' }): FollowUpNotSent {
+  if (outcome.kind === 'notConnected') {
+    return { kind: 'failed', message: describeNoClient(d.connection(), vscode.l10n), mayHaveArrived: false, offerClone: false };
+  }
+  if (outcome.kind === 'noFollowUps') {
+    return { kind: 'failed', message: noFollowUpsText(vscode.l10n), mayHaveArrived: false, offerClone: true };
+  }
+  const failure = followUpFailure(d, agentId, outcome);
+  return { kind: 'failed', message: failure.message, mayHaveArrived: outcome.mayHaveArrived, offerClone: failure.actions.includes('cloneRun') };
 }
 
 /** User messages with this text the run already has: they are not the one being sent. */
-export function knownUserMessageIds(d: Pick<GlueDeps, 'transcripts'>, agentId: string, prompt: string): string[] {
+export function knownUserMessageIds(d: Pick<Deps, 'transcripts'>, agentId: string, prompt: string): string[] {
   if (!d.transcripts.isLoaded(agentId)) {
     return [];
   }

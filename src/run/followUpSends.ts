@@ -81,6 +81,8 @@ export type SendOutcome =
   | { kind: 'sent'; ack: FollowUpAck }
   /** Another send of this run is under way or may have arrived: nothing was sent. */
   | { kind: 'busy'; send: PendingSend }
+  /** `post` found nothing to send with (no client): the run is free again. */
+  | { kind: 'notSent' }
   /** `mayHaveArrived`: the run keeps an `uncertain` send; otherwise the run is free again. */
   | { kind: 'failed'; error: unknown; mayHaveArrived: boolean };
 
@@ -156,10 +158,11 @@ export class FollowUpSends {
   }
 
   /**
-   * POSTs the follow-up through `post` unless the run already has a send under way or one that
-   * may have arrived (then `busy`, unless this is the person's deliberate resend of it).
+   * The run's lock, checked here only: POSTs the follow-up through `post` unless the run already
+   * has a send under way or one that may have arrived (then `busy`, unless this is the person's
+   * deliberate resend of it). `post` resolving to `undefined` sent nothing (`notSent`).
    */
-  async send(agentId: string, input: FollowUpInput, post: (input: FollowUpInput) => Promise<FollowUpAck>, options: SendOptions = {}): Promise<SendOutcome> {
+  async send(agentId: string, input: FollowUpInput, post: (input: FollowUpInput) => Promise<FollowUpAck | undefined>, options: SendOptions = {}): Promise<SendOutcome> {
     const current = this.sends.get(agentId);
     if (current && !(options.resend && current.state === 'uncertain')) {
       return { kind: 'busy', send: { state: current.state, prompt: current.prompt, since: current.since } };
@@ -177,7 +180,7 @@ export class FollowUpSends {
     try {
       const ack = await post(input);
       this.set(agentId, undefined);
-      return { kind: 'sent', ack };
+      return ack ? { kind: 'sent', ack } : { kind: 'notSent' };
     } catch (error) {
       const arrived = mayHaveArrived(error);
       if (this.sends.get(agentId) === entry) {

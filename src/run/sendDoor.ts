@@ -195,10 +195,6 @@ export class SendDoor {
       this.d.log.info(`Follow-up to ${agentId} from the ${o.from} not sent: its conversation (a code review) takes no follow-ups.`);
       return Promise.resolve({ kind: 'noFollowUps' });
     }
-    const waiting = this.d.sends.get(agentId);
-    if (waiting && !(o.resend && waiting.state === 'uncertain')) {
-      return Promise.resolve({ kind: 'busy', send: waiting });
-    }
     return this.posts().postFollowUp(this.d, agentId, input, o);
   }
 

@@ -105,31 +105,48 @@ export async function postCodeReview(d: DoorDeps, request: StartCodeReviewReques
   return { kind: 'started', review, prompt, baseUrl: client.baseUrl };
 }
 
-/** The run's lock is taken synchronously by `sends.send`: a second send finds it `busy`. */
+/**
+ * The run's lock is checked and taken by `sends.send` alone, before the client is asked for: a
+ * busy run says so even when offline (a follow-up is on its way; nothing would be sent anyway).
+ */
 export async function postFollowUp(d: DoorDeps, agentId: string, input: FollowUpInput, o: SendOptions & { resend?: boolean }): Promise<FollowUpResult> {
-  const client = o.client ?? await d.client({ quiet: o.quiet === true });
-  if (!client) {
-    return { kind: 'notConnected' };
-  }
   // What the follow-up's turn must move past: the run as known now, before anything is sent.
   const before = d.ledger().followUpBaseline(agentId);
-  const started = d.sends.send(agentId, input, (i) => client.sendFollowUp(agentId, {
-    prompt: i.prompt,
-    ...(i.permission ? { permission: i.permission } : {}),
-    ...(i.permittedBranches && i.permittedBranches.length > 0 ? { permittedBranches: i.permittedBranches } : {}),
-  }, { signal: o.signal }), {
+  let client: AgentRunsApi | undefined;
+  let kept: string | undefined;
+  let clientError: { error: unknown } | undefined;
+  const outcome = await d.sends.send(agentId, input, async (i) => {
+    // The lock is ours: from here the text lives in the send entry, not in the draft.
+    kept = d.drafts?.get(agentId);
+    d.drafts?.set(agentId, undefined);
+    try {
+      client = o.client ?? await d.client({ quiet: o.quiet === true });
+    } catch (error) {
+      clientError = { error };
+    }
+    if (!client) {
+      return undefined;
+    }
+    return client.sendFollowUp(agentId, {
+      prompt: i.prompt,
+      ...(i.permission ? { permission: i.permission } : {}),
+      ...(i.permittedBranches && i.permittedBranches.length > 0 ? { permittedBranches: i.permittedBranches } : {}),
+    }, { signal: o.signal });
+  }, {
     resend: o.resend,
     knownIds: d.knownUserMessageIds?.(agentId, input.prompt),
     afterSequence: before?.lastSequence,
     before,
   });
-  // From here the text lives in the send entry, not in the draft.
-  if (d.sends.get(agentId)?.state === 'sending') {
-    d.drafts?.set(agentId, undefined);
-  }
-  const outcome = await started;
   if (outcome.kind === 'busy') {
     return outcome;
+  }
+  if (outcome.kind === 'notSent') {
+    d.drafts?.set(agentId, kept);
+    if (clientError) {
+      throw clientError.error;
+    }
+    return { kind: 'notConnected' };
   }
   if (outcome.kind === 'sent') {
     d.log.info(`Follow-up sent to ${agentId} from the ${o.from}; the run is ${outcome.ack.status}.`);
@@ -146,7 +163,7 @@ export async function postFollowUp(d: DoorDeps, agentId: string, input: FollowUp
   } else if ((d.drafts?.get(agentId) ?? '').trim() === '') {
     d.drafts?.set(agentId, input.prompt);
   }
-  return { kind: 'failed', error: outcome.error, mayHaveArrived: outcome.mayHaveArrived, baseUrl: client.baseUrl };
+  return { kind: 'failed', error: outcome.error, mayHaveArrived: outcome.mayHaveArrived, baseUrl: client?.baseUrl ?? '' };
 }
 
 export async function postTestGroup(d: DoorDeps, request: CreateTestGroupRequest, o: SendOptions): Promise<TestGroupResult> {

@@ -19,6 +19,7 @@ export class RunAlerts {
   constructor(
     private readonly log: vscode.LogOutputChannel,
     private readonly isWatching: (agentId: string) => boolean,
+    private readonly openRun: (agentId: string) => Promise<void>,
   ) {}
 
   /** How many of the latest notifications were about `agentId`. */
@@ -44,7 +45,7 @@ export class RunAlerts {
     if (this.recent.length > RECENT_MAX) {
       this.recent.shift();
     }
-    runCommands().showFinished(run, alert, this.log);
+    runCommands().showFinished(run, alert, this.log, this.openRun);
   }
 }
 

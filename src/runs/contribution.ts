@@ -1,14 +1,14 @@
 /** The run commands (Send Follow-up, Export Run…, Open, Refresh, Remove, Clear Finished, Copy Agent ID, Copy Link, Track Run by ID) and the run links, registered at activation; their bodies load on first use (dist/runCommands.js). */
 import * as vscode from 'vscode';
 import { lazyBundle } from '../base/common/lazyBundle';
-import type { GlueDeps } from '../run/glueDeps';
+import type { Deps } from '../run/deps';
 import type * as RunCommandsBundle from './commands/bundle';
 
 /** The commands' bodies, the finished alert and the start notices' rows (./commands/bundle.ts): their first use. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 export const runCommands = lazyBundle(() => require('./runCommands.js') as typeof RunCommandsBundle);
 
-export function registerLazyRunCommands(context: vscode.ExtensionContext, deps: GlueDeps): void {
+export function registerLazyRunCommands(context: vscode.ExtensionContext, deps: Deps): void {
   context.subscriptions.push(
     vscode.commands.registerCommand('agentRuns.sendFollowUp', (arg?: unknown) => runCommands().followUpCommand(deps, arg)),
     vscode.commands.registerCommand('agentRuns.exportRun', (arg?: unknown, format?: unknown) => runCommands().exportRunCommand(deps, arg, format)),

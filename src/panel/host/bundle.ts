@@ -11,10 +11,10 @@ import * as vscode from 'vscode';
 import { isApiError } from '../../api/errors';
 import type { CodeReviewDetail } from '../../api/reviewTypes';
 import { describeNoClient } from '../../connection/common/describeNoClient';
-import type { GlueDeps } from '../../run/glueDeps';
+import type { Deps } from '../../run/deps';
 import { RunPanelManager, type RunPanelHost, type RunPanelManagerOptions } from './manager';
 
-export { followUpNotSent } from './followUpNotSent';
+export { followUpNotSent } from '../../run/followUp';
 
 /** The panel manager, for a caller that registered the webview serializer itself. */
 export function createRunPanelManager(extensionUri: vscode.Uri, host: RunPanelHost, options: RunPanelManagerOptions): RunPanelManager {
@@ -45,7 +45,7 @@ export async function openExternalLink(url: string): Promise<void> {
 }
 
 /** `GET /code-reviews/{id}` for the review's panel; a 401 goes to the shared gate. */
-export async function readCodeReview(d: GlueDeps, reviewId: string): Promise<CodeReviewDetail> {
+export async function readCodeReview(d: Deps, reviewId: string): Promise<CodeReviewDetail> {
   const client = await d.getClient({ quiet: true });
   if (!client) {
     throw new Error(describeNoClient(d.connection(), vscode.l10n));

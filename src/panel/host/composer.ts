@@ -1,8 +1,7 @@
 /**
- * The run panel's composer, extension side: Send, Resend, Discard and draft changes. The
- * run's send lock (`RunPanelHost.getSendState`, kept by the extension per run) decides: a
- * second Send while a follow-up is on its way (double click, Enter twice, a page rebuilt after
- * its tab was hidden) sends nothing, and the page is told the lock again instead.
+ * The run panel's composer, extension side: Send, Resend, Discard and draft changes. A second
+ * Send while a follow-up is on its way (double click, Enter twice, a page rebuilt after its tab
+ * was hidden) is refused by the run's one lock (run/followUpSends.ts); the page is told it again.
  */
 import * as vscode from 'vscode';
 import { cutText, type ExtensionToWebviewMessage, type SendState, type WebviewToExtensionMessage } from '../common/protocol';
@@ -49,13 +48,13 @@ export class PanelComposer {
   }
 
   /**
-   * The composer's Send. A second Send (double click, Enter twice, a page rebuilt after the tab
-   * was hidden) while this run has a send under way, or one being confirmed, sends nothing: the
-   * page is told the lock again instead.
+   * The composer's Send. A second Send while one is being confirmed sends nothing; one while the
+   * run has a send under way is refused by the run's lock (FollowUpSends.send) and the page is
+   * told the lock again.
    */
   private async send(requestId: number, req: FollowUpInput): Promise<void> {
-    if (this.confirming || this.host.getSendState(this.agentId)) {
-      this.host.log.debug(`Run panel ${this.agentId}: a second Send while a follow-up is on its way was ignored.`);
+    if (this.confirming) {
+      this.host.log.debug(`Run panel ${this.agentId}: a second Send while one is being confirmed was ignored.`);
       this.postSendState();
       return;
     }

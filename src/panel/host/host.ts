@@ -6,9 +6,9 @@
  */
 import * as vscode from 'vscode';
 import { runOwnCommand } from '../../connection/ownCommands';
-import type { GlueDeps } from '../../run/glueDeps';
+import type { Deps } from '../../run/deps';
 import type { SendState } from '../common/protocol';
-import { discardFollowUp, submitFollowUp } from '../../run/followUp';
+import { submitFollowUp } from '../../run/followUp';
 import { Disposable } from '../../base/common/disposable';
 import { runState } from '../../run/common/ledger/runState';
 import type * as PanelBundle from './bundle';
@@ -20,7 +20,7 @@ export class PanelHost extends Disposable implements RunPanelHost {
   private readonly changeEmitter = this._register(new vscode.EventEmitter<string>());
   private readonly visible = new Set<string>();
   private offline = false;
-  private deps: GlueDeps | undefined;
+  private deps: Deps | undefined;
   readonly log: { debug(msg: string): void; warn(msg: string): void };
 
   /** `bundle`: dist/panel.js, loaded already whenever a panel asks something. */
@@ -30,7 +30,7 @@ export class PanelHost extends Disposable implements RunPanelHost {
   }
 
   /** The host is created before the deps it serves (the panel manager must exist in activate). */
-  attach(deps: GlueDeps): void {
+  attach(deps: Deps): void {
     this.deps = deps;
     this._register(deps.onDidChangeRuns((c) => {
       for (const id of c.agentIds) {
@@ -45,7 +45,7 @@ export class PanelHost extends Disposable implements RunPanelHost {
     }));
   }
 
-  private get d(): GlueDeps {
+  private get d(): Deps {
     if (!this.deps) {
       throw new Error('PanelHost used before attach()');
     }
@@ -124,7 +124,7 @@ export class PanelHost extends Disposable implements RunPanelHost {
   }
 
   discardFollowUp(agentId: string): string | undefined {
-    return discardFollowUp(this.d, agentId);
+    return this.d.door.discardFollowUp(agentId);
   }
 
   getDraft(agentId: string): string {

@@ -14,6 +14,7 @@
  */
 import * as vscode from 'vscode';
 import type { FollowUpInput } from '../../run/followUpSends';
+import type { FollowUpNotSent } from '../../run/followUp';
 import { RunObserver, type Shown } from '../common/panelModel';
 import { parsePanelState, type SendState } from '../common/protocol';
 import { type Transcript, type TranscriptSnapshot } from '../../run/common/transcript/transcript';
@@ -33,7 +34,7 @@ export type FollowUpSubmitResult =
   | { kind: 'sent' }
   /** The run already has a follow-up on its way or one that may have arrived: nothing was sent. */
   | { kind: 'busy' }
-  | { kind: 'failed'; message: string; mayHaveArrived: boolean; offerClone: boolean };
+  | FollowUpNotSent;
 
 export interface RunPanelHost {
   getRun(agentId: string): Shown | undefined;

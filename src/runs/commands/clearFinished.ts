@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { isFinishedRun } from '../../run/common/ledger/ledger';
-import type { GlueDeps } from '../../run/glueDeps';
+import type { Deps } from '../../run/deps';
 
-export async function clearFinishedCommand(deps: GlueDeps) {
+export async function clearFinishedCommand(deps: Deps) {
   const ledger = deps.ledger();
   const finished = ledger.all().filter(isFinishedRun).map((r) => r.agentId);
   if (finished.length === 0) {

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import type { GlueDeps } from '../../run/glueDeps';
+import type { Deps } from '../../run/deps';
 import { resolveRunHere } from './pickRun';
 
-export async function copyAgentIdCommand(deps: GlueDeps, arg?: unknown) {
+export async function copyAgentIdCommand(deps: Deps, arg?: unknown) {
   const agentId = await resolveRunHere(deps, arg, vscode.l10n.t('Copy Agent ID'));
   if (!agentId) {
     return;

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { GlueDeps } from '../../run/glueDeps';
+import type { Deps } from '../../run/deps';
 import { buildRunLink } from '../common/deepLink';
 import { resolveRunHere } from './pickRun';
 
@@ -7,7 +7,7 @@ import { resolveRunHere } from './pickRun';
  * A link that opens the run in an editor with this extension; never holds the token. Built with
  * `asExternalUri` so a remote editor (code-server, Codespaces) gives one a browser can open.
  */
-export async function copyLinkCommand(deps: GlueDeps, arg?: unknown): Promise<string | undefined> {
+export async function copyLinkCommand(deps: Deps, arg?: unknown): Promise<string | undefined> {
   const agentId = await resolveRunHere(deps, arg, vscode.l10n.t('Copy Link'));
   const baseUrl = deps.connection().baseUrl;
   if (!agentId || !baseUrl) {

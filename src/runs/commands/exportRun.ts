@@ -1,7 +1,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { GlueDeps } from '../../run/glueDeps';
+import type { Deps } from '../../run/deps';
 import { runState } from '../../run/common/ledger/runState';
 import { resolveRunHere } from './pickRun';
 
@@ -39,7 +39,7 @@ async function askTarget(agentId: string, format: Format): Promise<vscode.Uri | 
  * Export Run…: the run and its whole saved transcript, streamed from disk. Only documented fields
  * and messages are written, never the token; a non-local target gets the finished file copied.
  */
-export async function exportRunCommand(deps: GlueDeps, arg?: unknown, formatArg?: unknown): Promise<void> {
+export async function exportRunCommand(deps: Deps, arg?: unknown, formatArg?: unknown): Promise<void> {
   const agentId = await resolveRunHere(deps, arg, vscode.l10n.t('Export Run'));
   if (!agentId) {
     return;

@@ -15,7 +15,7 @@ export function notificationMode(): NotificationMode {
 }
 
 /** Shows the notification of a finished run, with Open (and Send Follow-up when it takes one). */
-export function showFinished(run: RunRecord, alert: FinishedAlert, log: Pick<vscode.LogOutputChannel, 'info'>): void {
+export function showFinished(run: RunRecord, alert: FinishedAlert, log: Pick<vscode.LogOutputChannel, 'info'>, openRun: (agentId: string) => Promise<void>): void {
   log.info(`Run ${run.agentId} ${alert.how}; notifying.`);
   const open = vscode.l10n.t('Open');
   const followUp = vscode.l10n.t('Send Follow-up');
@@ -25,7 +25,7 @@ export function showFinished(run: RunRecord, alert: FinishedAlert, log: Pick<vsc
     : vscode.window.showInformationMessage(alert.text, ...buttons);
   void Promise.resolve(shown).then((pick) => {
     if (pick === open) {
-      return runOwnCommand('agentRuns.openRun', run.agentId);
+      return openRun(run.agentId);
     }
     if (pick === followUp) {
       return runOwnCommand('agentRuns.sendFollowUp', run.agentId);

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import { runOwnCommand } from '../../connection/ownCommands';
-import type { GlueDeps } from '../../run/glueDeps';
+import type { Deps } from '../../run/deps';
 import { runState } from '../../run/common/ledger/runState';
 import { runLabel } from '../common/presentation';
 import { noFollowUpsText } from '../../run/common/refusals';
-import { discardFollowUp, followUpFailure, submitFollowUp } from '../../run/followUp';
+import { followUpFailure, submitFollowUp } from '../../run/followUp';
 import type { FollowUpOffer } from '../../run/followUp';
 import type { PendingSend } from '../../run/followUpSends';
 import { resolveRunHere } from './pickRun';
@@ -14,7 +14,7 @@ import { resolveRunHere } from './pickRun';
  * follow-up is on its way (or may have arrived) the run is shown instead, so a second click never
  * sends the same text twice.
  */
-export async function followUpCommand(deps: GlueDeps, arg?: unknown): Promise<boolean> {
+export async function followUpCommand(deps: Deps, arg?: unknown): Promise<boolean> {
   const agentId = await resolveRunHere(deps, arg, vscode.l10n.t('Send Follow-up'));
   if (!agentId) {
     return false;
@@ -22,7 +22,7 @@ export async function followUpCommand(deps: GlueDeps, arg?: unknown): Promise<bo
   return followUpFromPalette(deps, agentId);
 }
 
-export async function followUpFromPalette(deps: GlueDeps, agentId: string): Promise<boolean> {
+export async function followUpFromPalette(deps: Deps, agentId: string): Promise<boolean> {
   const record = deps.ledger().get(agentId);
   if (record && !runState(record).takesFollowUps) {
     // Said before a box opens: nothing typed for a run that would refuse it.
@@ -100,7 +100,7 @@ async function showNoFollowUps(agentId: string): Promise<boolean> {
 }
 
 /** A send of this run is under way or may have arrived: say so and show the run, never a new box. */
-async function showWaiting(deps: GlueDeps, agentId: string, send: PendingSend): Promise<boolean> {
+async function showWaiting(deps: Deps, agentId: string, send: PendingSend): Promise<boolean> {
   await deps.openRun(agentId);
   if (send.state === 'sending') {
     void vscode.window.showInformationMessage(vscode.l10n.t('A follow-up to this run is being sent. Its panel shows when it has arrived.'));
@@ -114,7 +114,7 @@ async function showWaiting(deps: GlueDeps, agentId: string, send: PendingSend): 
     discard,
   );
   if (pick === discard) {
-    discardFollowUp(deps, agentId);
+    deps.door.discardFollowUp(agentId);
     return false;
   }
   if (pick === resend && deps.sends.get(agentId)?.state === 'uncertain') {

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import type { GlueDeps } from '../../run/glueDeps';
+import type { Deps } from '../../run/deps';
 import { resolveRun } from './pickRun';
 
-export async function openRunCommand(deps: GlueDeps, arg?: unknown) {
+export async function openRunCommand(deps: Deps, arg?: unknown) {
   const agentId = await resolveRun(deps, arg, vscode.l10n.t('Open Run'));
   if (!agentId) {
     return;

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { runOwnCommand } from '../../connection/ownCommands';
-import type { GlueDeps } from '../../run/glueDeps';
+import type { Deps } from '../../run/deps';
 import { agentIdOf } from '../common/nodes';
 import { presentRun } from '../common/presentation';
 
@@ -9,7 +9,7 @@ interface RunPick extends vscode.QuickPickItem {
 }
 
 /** Lets the user pick a run from the list (palette use of run commands). */
-export async function pickRun(deps: GlueDeps, title: string): Promise<string | undefined> {
+export async function pickRun(deps: Deps, title: string): Promise<string | undefined> {
   const now = Date.now();
   const items: RunPick[] = deps.ledger().all().map((r) => {
     const p = presentRun(r, now, vscode.l10n);
@@ -35,12 +35,12 @@ export async function pickRun(deps: GlueDeps, title: string): Promise<string | u
 }
 
 /** The run a one-run command acts on: its argument, else the active run panel's, else the one the person picks. */
-export async function resolveRunHere(deps: GlueDeps, arg: unknown, title: string): Promise<string | undefined> {
+export async function resolveRunHere(deps: Deps, arg: unknown, title: string): Promise<string | undefined> {
   return agentIdOf(arg) ?? deps.activeRun() ?? pickRun(deps, title);
 }
 
 /** The run a command is about: from its argument, else picked by the user (Open Run: any run, also the one shown). */
-export async function resolveRun(deps: GlueDeps, arg: unknown, title: string): Promise<string | undefined> {
+export async function resolveRun(deps: Deps, arg: unknown, title: string): Promise<string | undefined> {
   return agentIdOf(arg) ?? pickRun(deps, title);
 }
 

@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
-import type { GlueDeps } from '../../run/glueDeps';
+import type { Deps } from '../../run/deps';
 import { selectedRunIds } from './pickRun';
 
 /** Reads the selected runs now (finished ones too: a follow-up may have restarted them elsewhere). */
-export async function refreshRunCommand(deps: GlueDeps, arg?: unknown, selection?: unknown) {
+export async function refreshRunCommand(deps: Deps, arg?: unknown, selection?: unknown) {
   await refreshRuns(deps, selectedRunIds(arg, selection));
 }
 
-export async function refreshRuns(deps: GlueDeps, agentIds: readonly string[]): Promise<void> {
+export async function refreshRuns(deps: Deps, agentIds: readonly string[]): Promise<void> {
   if (agentIds.length === 0) {
     return;
   }
@@ -19,7 +19,7 @@ export async function refreshRuns(deps: GlueDeps, agentIds: readonly string[]): 
 }
 
 /** Explains why nothing can be read right now (no base URL, no token, token rejected). */
-export async function ensureCanRead(deps: GlueDeps): Promise<boolean> {
+export async function ensureCanRead(deps: Deps): Promise<boolean> {
   if (deps.tokenRejected()) {
     deps.reportUnauthorized(undefined, { interactive: true });
     return false;

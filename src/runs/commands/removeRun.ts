@@ -1,8 +1,8 @@
-import type { GlueDeps } from '../../run/glueDeps';
+import type { Deps } from '../../run/deps';
 import { selectedRunIds } from './pickRun';
 
 /** Removes runs from the list only: the service keeps them, and "Track Run by ID" brings one back. */
-export async function removeRunCommand(deps: GlueDeps, arg?: unknown, selection?: unknown) {
+export async function removeRunCommand(deps: Deps, arg?: unknown, selection?: unknown) {
   const ids = selectedRunIds(arg, selection);
   const ledger = deps.ledger();
   const removed = ids.filter((id) => ledger.remove(id));

@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
-import type { GlueDeps } from '../../run/glueDeps';
+import type { Deps } from '../../run/deps';
 import { extractAgentId } from '../common/agentId';
 
 /**
  * Adds a run started elsewhere (the service has no list endpoint), read once to make sure it
  * exists on this service; takes an agent ID argument or asks for one.
  */
-export async function trackRunCommand(deps: GlueDeps, arg?: unknown): Promise<boolean | undefined> {
+export async function trackRunCommand(deps: Deps, arg?: unknown): Promise<boolean | undefined> {
   const given = typeof arg === 'string' ? extractAgentId(arg) : undefined;
   const agentId = given ?? (await askForId());
   if (!agentId) {
@@ -32,7 +32,7 @@ async function askForId(): Promise<string | undefined> {
 }
 
 /** Reads the run and puts it in the ledger. Resolves false (after telling the user) on failure. */
-export async function trackRun(deps: GlueDeps, agentId: string): Promise<boolean> {
+export async function trackRun(deps: Deps, agentId: string): Promise<boolean> {
   const ledger = deps.ledger();
   if (ledger.has(agentId)) {
     void deps.sync.poller.pollNow(agentId);

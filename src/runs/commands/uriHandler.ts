@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { runOwnCommand } from '../../connection/ownCommands';
-import type { GlueDeps } from '../../run/glueDeps';
+import type { Deps } from '../../run/deps';
 import { normalizeBaseUrl } from '../../api/baseUrl';
 import { parseRunLink } from '../common/deepLink';
 import { trackRun } from './trackRun';
@@ -10,7 +10,7 @@ import { trackRun } from './trackRun';
  * tracking it first when it is not in the list. A link naming another service only switches
  * the base URL after a modal confirmation; the token is never part of a link.
  */
-export async function handleRunUri(deps: GlueDeps, uri: vscode.Uri): Promise<void> {
+export async function handleRunUri(deps: Deps, uri: vscode.Uri): Promise<void> {
   // uri.query is already decoded: re-read the encoded form so "&" and "=" inside values survive.
   const url = new URL(uri.toString());
   const parsed = parseRunLink(url.pathname, url.search);

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import { activationExports, registerPublicApi, TEST_HOOKS_ENV } from '../../../src/publicApi/contribution';
-import type { GlueDeps } from '../../../src/run/glueDeps';
+import type { Deps } from '../../../src/run/deps';
 
 describe('public API: what activate() exports', () => {
   const saved = process.env[TEST_HOOKS_ENV];
@@ -16,7 +16,7 @@ describe('public API: what activate() exports', () => {
     fs.rmSync(hooksFile, { force: true });
   });
 
-  const { exports } = registerPublicApi({ subscriptions: [] } as unknown as vscode.ExtensionContext, {} as GlueDeps, () => { throw new Error('not asked'); });
+  const { exports } = registerPublicApi({ subscriptions: [] } as unknown as vscode.ExtensionContext, {} as Deps, () => { throw new Error('not asked'); });
   const testApi = () => ({ ...exports, ledger: 'internal' });
 
   it('getAPI alone without the harness: no environment, or no test hooks installed', () => {

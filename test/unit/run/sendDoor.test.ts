@@ -24,6 +24,7 @@ describe('the send door, with the real client against the emulator (issue 19, de
   let starts: UnconfirmedStarts;
   let sends: FollowUpSends;
   let door: SendDoor;
+  let online: boolean;
   const starting = (prompt: string) => ({ appId: SEED.apps.todo, prompt, model: 'hosted/fast' });
   const startPosts = (): number => emu.requests.filter((r) => r.method === 'POST' && r.path.split('?')[0].endsWith('/agents')).length;
 
@@ -38,8 +39,9 @@ describe('the send door, with the real client against the emulator (issue 19, de
     ledger = new RunLedger(store, client.baseUrl);
     starts = new UnconfirmedStarts(store);
     sends = new FollowUpSends(store);
+    online = true;
     door = new SendDoor({
-      client: () => Promise.resolve(client),
+      client: () => Promise.resolve(online ? client : undefined),
       ledger: () => ledger,
       poller: { track: () => undefined, burst: () => undefined },
       starts,
@@ -82,6 +84,20 @@ describe('the send door, with the real client against the emulator (issue 19, de
     const second = await door.followUp(id, { prompt: 'From a tool' }, { from: 'tool', quiet: true });
     assert.equal(second.kind, 'busy');
     assert.equal((await first).kind, 'sent');
+    assert.equal(emu.requests.filter((r) => r.method === 'POST' && r.path.includes('/messages')).length, 1);
+  });
+
+  it('a follow-up while one is on its way and the service is out of reach: busy (the one lock is checked first), then not connected once free', async () => {
+    const started = await door.start(starting('Offline'), { from: 'test', quiet: true });
+    const id = started.kind === 'started' ? started.run.agentId : '';
+    emu.inject({ method: 'POST', path: `^/agents/${id}/messages$`, passThrough: true, delayMs: 300 });
+    const first = door.followUp(id, { prompt: 'From the panel' }, { from: 'panel', quiet: true });
+    await waitFor(() => sends.get(id)?.state === 'sending', 2_000, 'the first send under way');
+    online = false;
+    assert.equal((await door.followUp(id, { prompt: 'From a tool' }, { from: 'tool', quiet: true })).kind, 'busy');
+    assert.equal((await first).kind, 'sent');
+    assert.equal((await door.followUp(id, { prompt: 'Later' }, { from: 'tool', quiet: true })).kind, 'notConnected');
+    assert.equal(sends.get(id), undefined, 'nothing sent: the run is free again');
     assert.equal(emu.requests.filter((r) => r.method === 'POST' && r.path.includes('/messages')).length, 1);
   });
 });
