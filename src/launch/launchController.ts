@@ -10,8 +10,9 @@ import type { AgentStarted, StartAgentRequest } from '../api/types';
 import type { Deps } from '../run/deps';
 import {
   addRefusal, emptyForm, firstProblem, formFromRecord, hasTypedContent, promptPreview, reviveForm,
-  type LaunchForm, type LaunchPrefill, type PromptAttachment,
+  type LaunchForm, type PromptAttachment,
 } from './common/form';
+import type { LaunchPrefill } from '../run/common/ledger/ledger';
 import { recentAppsKey } from './common/appOffers';
 import { runTime } from '../run/common/ledger/record';
 import { emailModelsKey, pushRecent, reviveIdList, type ModelCatalog } from './common/models';

@@ -4,7 +4,7 @@ import {
   type Permission, type ReasoningEffort, type StartAgentRequest,
 } from '../../api/types';
 import { isEmailAddress, isHttpUrl } from '../../api/validate';
-import type { RunRecord } from '../../run/common/ledger/ledger';
+import type { LaunchPrefill } from '../../run/common/ledger/ledger';
 import type { L10n } from '../../base/common/l10n';
 
 export const DEFAULT_REASONING_EFFORT: ReasoningEffort = 'medium';
@@ -81,10 +81,6 @@ export function cloneForm(form: LaunchForm): LaunchForm {
 function isReasoningEffort(v: unknown): v is ReasoningEffort {
   return typeof v === 'string' && (REASONING_EFFORTS as readonly string[]).includes(v);
 }
-
-/** What can pre-fill the form: a ledger record ("Clone Run") or any subset of its fields. */
-export type LaunchPrefill = Partial<Pick<RunRecord,
-  'appId' | 'prompt' | 'model' | 'reasoningEffort' | 'permission' | 'permittedBranches' | 'completionWebhookUrl' | 'userEmail'>>;
 
 /** A form pre-filled from a run in the ledger ("Clone Run"). Unknown enum values fall back to defaults. */
 export function formFromRecord(record: LaunchPrefill, defaults: FormDefaults = {}): LaunchForm {
