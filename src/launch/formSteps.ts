@@ -14,7 +14,7 @@ import type { AppOfRun } from './common/appOffers';
 import type { ModelCatalog } from './common/models';
 import type { StepId } from './common/navigation';
 import type { LaunchPreset } from './common/presets';
-import { showInput, showPick, type InputOptions, type StepButton, type StepResult } from './quickInput';
+import { showInput, showPick, type InputOptions, type StepButton, type StepResult } from '../base/quickInput';
 
 const l10n = vscode.l10n;
 

@@ -9,7 +9,7 @@ import { isAuthoritative, type ModelCatalog } from './common/models';
 import type { Navigator } from '../base/common/navigator';
 import { launchNavigator, mainSteps, type MainStep, type StepId } from './common/navigation';
 import { applyPreset, checkPreset, type PresetCheck } from './common/presets';
-import { showInput, showPick, type PickUpdate, type StepButton, type StepResult } from './quickInput';
+import { showInput, showPick, type PickUpdate, type StepButton, type StepResult } from '../base/quickInput';
 import {
   branchesStep, effortStep, emailStep, permissionStep, reviewStep, webhookStep,
   type FlowContext, type FlowResult, type StepHost, type StepOutcome, type ValueItem,

@@ -1,5 +1,5 @@
 /** What the code review start flow borrows from dist/launch.js (`launchBundle().reviewParts`) rather than bundling its own copy. */
-export { showInput, showPick } from './quickInput';
+export { showInput, showPick } from '../base/quickInput';
 export { emailStep, inputValue, separator, webhookStep } from './formSteps';
 export { loadModelCatalog } from './modelList';
 export { defaultUserEmail } from './userEmail';

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type * as ReviewPartsModule from '../launch/reviewParts';
 import type { FieldHost, StepOutcome, ValueItem } from '../launch/formSteps';
 import type { LoadedCatalog } from '../launch/modelList';
-import type { StepButton, StepResult, PickUpdate } from '../launch/quickInput';
+import type { StepButton, StepResult, PickUpdate } from '../base/quickInput';
 import type { ModelCatalog } from '../launch/common/models';
 import type { LaunchPreset, PresetCheck } from '../launch/common/presets';
 import {
