@@ -11,7 +11,7 @@ import {
   type LaunchForm,
 } from './common/form';
 import type { AppOfRun } from './common/appOffers';
-import type { ModelCatalog } from './common/models';
+import type { ModelCatalog } from '../run/common/models';
 import type { StepId } from './common/navigation';
 import type { LaunchPreset } from './common/presets';
 import { showInput, showPick, type InputOptions, type StepButton, type StepResult } from '../base/quickInput';

@@ -15,7 +15,7 @@ import {
 import type { LaunchPrefill } from '../run/common/ledger/ledger';
 import { recentAppsKey } from './common/appOffers';
 import { runTime } from '../run/common/ledger/record';
-import { emailModelsKey, pushRecent, reviveIdList, type ModelCatalog } from './common/models';
+import { emailModelsKey, pushRecent, reviveIdList, type ModelCatalog } from '../run/common/models';
 import type { StepId } from './common/navigation';
 import { parsePresets, type LaunchPreset } from './common/presets';
 import { submitLaunch } from './common/submit';

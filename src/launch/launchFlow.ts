@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { appIdOffers, type AppOffer } from './common/appOffers';
 import { acknowledgeRefusal, checkAppId, checkModel, checkPrompt, cloneForm, fullPrompt, isMultiLine, promptPreview, type LaunchForm } from './common/form';
-import { isAuthoritative, type ModelCatalog } from './common/models';
+import { isAuthoritative, type ModelCatalog } from '../run/common/models';
 import type { Navigator } from '../base/common/navigator';
 import { launchNavigator, mainSteps, type MainStep, type StepId } from './common/navigation';
 import { applyPreset, checkPreset, type PresetCheck } from './common/presets';

@@ -12,7 +12,7 @@ import { validateStartAgentRequest } from '../api/validate';
 import type { Deps } from '../run/deps';
 import { unauthorizedReport, type FailureActionId, type StartFailure } from './common/failure';
 import { checkEmail, formatBranches, fullPrompt, promptPreview } from './common/form';
-import { emailModelsKey, knownModelsForValidation, reviveIdList, type ModelCatalog } from './common/models';
+import { emailModelsKey, knownModelsForValidation, reviveIdList, type ModelCatalog } from '../run/common/models';
 import type { ExternalAction, SubmitEnv, SubmitUi } from './common/submit';
 
 const l10n = vscode.l10n;

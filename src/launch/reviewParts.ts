@@ -5,5 +5,5 @@ export { loadModelCatalog } from './modelList';
 export { defaultUserEmail } from './userEmail';
 export { currentClient, launchSubmitUi, reportFailure } from './launchSending';
 export { describeStartFailure } from './common/failure';
-export { emailModelsKey, isAuthoritative, knownModelsForValidation, pushRecent, reviveIdList } from './common/models';
+export { emailModelsKey, isAuthoritative, knownModelsForValidation, pushRecent, reviveIdList } from '../run/common/models';
 export { checkPreset, parsePresets } from './common/presets';

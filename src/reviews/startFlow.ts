@@ -10,7 +10,7 @@ import type * as ReviewPartsModule from '../launch/reviewParts';
 import type { FieldHost, StepOutcome, ValueItem } from '../launch/formSteps';
 import type { LoadedCatalog } from '../launch/modelList';
 import type { StepButton, StepResult, PickUpdate } from '../base/quickInput';
-import type { ModelCatalog } from '../launch/common/models';
+import type { ModelCatalog } from '../run/common/models';
 import type { LaunchPreset, PresetCheck } from '../launch/common/presets';
 import {
   applyReviewPreset, appChoices, checkReviewModel, reviewProblem, type ReviewForm,

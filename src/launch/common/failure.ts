@@ -6,7 +6,7 @@ import { isApiError, mayHaveArrived, type ApiError } from '../../api/errors';
 import { redactSecrets, sanitizeServerText } from '../../api/sanitize';
 export { unauthorizedReport } from '../../connection/common/unauthorizedReport';
 import type { L10n } from '../../base/common/l10n';
-import { providerHint } from './models';
+import { providerHint } from '../../run/common/models';
 import { startConflict } from '../../run/common/refusals';
 import type { RefusedValue } from './form';
 
