@@ -4,6 +4,6 @@ export { emailStep, inputValue, separator, webhookStep } from './formSteps';
 export { loadModelCatalog } from './modelList';
 export { defaultUserEmail } from './userEmail';
 export { currentClient, launchSubmitUi, reportFailure } from './launchSending';
-export { describeStartFailure } from './common/failure';
+export { describeStartFailure } from '../run/common/startFailure';
 export { emailModelsKey, isAuthoritative, knownModelsForValidation, pushRecent, reviveIdList } from '../run/common/models';
 export { checkPreset, parsePresets } from './common/presets';

@@ -5,6 +5,7 @@ import {
 } from '../../api/types';
 import { isEmailAddress, isHttpUrl } from '../../api/validate';
 import type { LaunchPrefill } from '../../run/common/ledger/ledger';
+import type { RefusedValue } from '../../run/common/startFailure';
 import type { L10n } from '../../base/common/l10n';
 
 export const DEFAULT_REASONING_EFFORT: ReasoningEffort = 'medium';
@@ -42,13 +43,6 @@ export interface LaunchForm {
    * marked in the restored form and must be looked at before the next start.
    */
   refused?: RefusedValue[];
-}
-
-/** A value of the form the service refused, and why (one short clause). */
-export interface RefusedValue {
-  step: 'appId' | 'model' | 'userEmail';
-  value: string;
-  reason: string;
 }
 
 const REFUSABLE_STEPS: readonly RefusedValue['step'][] = ['appId', 'model', 'userEmail'];
