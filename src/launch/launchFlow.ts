@@ -4,7 +4,8 @@
  */
 import * as vscode from 'vscode';
 import { appIdOffers, type AppOffer } from './common/appOffers';
-import { acknowledgeRefusal, checkAppId, checkModel, checkPrompt, cloneForm, fullPrompt, isMultiLine, promptPreview, type LaunchForm } from './common/form';
+import { acknowledgeRefusal, checkPrompt, cloneForm, fullPrompt, isMultiLine, promptPreview, type LaunchForm } from './common/form';
+import { checkAppId, checkModel } from '../run/common/startFields';
 import { isAuthoritative, type ModelCatalog } from '../run/common/models';
 import type { Navigator } from '../base/common/navigator';
 import { launchNavigator, mainSteps, type MainStep, type StepId } from './common/navigation';

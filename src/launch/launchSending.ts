@@ -11,7 +11,8 @@ import type { AgentStarted, StartAgentRequest } from '../api/types';
 import { validateStartAgentRequest } from '../api/validate';
 import type { Deps } from '../run/deps';
 import { unauthorizedReport, type ExternalAction, type FailureActionId, type StartFailure } from '../run/common/startFailure';
-import { checkEmail, formatBranches, fullPrompt, promptPreview } from './common/form';
+import { formatBranches, fullPrompt, promptPreview } from './common/form';
+import { checkEmail } from '../run/common/startFields';
 import { emailModelsKey, knownModelsForValidation, reviveIdList, type ModelCatalog } from '../run/common/models';
 import type { SubmitEnv, SubmitUi } from './common/submit';
 

@@ -7,7 +7,8 @@ import type { AgentStarted, StartAgentRequest } from '../../api/types';
 import {
   describeStartFailure, handleStartFailure, refusedValue, type FailureUi, type RefusedValue, type StartFailure,
 } from '../../run/common/startFailure';
-import { buildStartRequest, cloneForm, emailToSend, type LaunchForm } from './form';
+import { buildStartRequest, cloneForm, type LaunchForm } from './form';
+import { emailToSend } from '../../run/common/startFields';
 import type { L10n } from '../../base/common/l10n';
 import type { StepId } from './navigation';
 

@@ -1,11 +1,11 @@
 /**
  * The code review form: everything a person enters before `POST /code-reviews`, kept as one
  * value so Back, Edit after a failure and a restored draft work on the same thing (as the launch
- * form, launch/common/form.ts, whose field checks it uses). Pure: no `vscode`.
+ * form; both check their shared fields with run/common/startFields.ts). Pure: no `vscode`.
  */
 import type { StartCodeReviewRequest } from '../../api/reviewTypes';
 import type { L10n } from '../../base/common/l10n';
-import { checkAppId, checkEmail, checkModel, checkWebhookUrl } from '../../launch/common/form';
+import { checkAppId, checkEmail, checkModel, checkWebhookUrl } from '../../run/common/startFields';
 import type { PresetCheck } from '../../launch/common/presets';
 import { versionShown } from '../../run/common/reviews';
 import type { ReviewMainStep, ReviewStep } from './steps';

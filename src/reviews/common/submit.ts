@@ -8,7 +8,7 @@
  */
 import { isApiError } from '../../api/errors';
 import type { CodeReviewStarted, StartCodeReviewRequest } from '../../api/reviewTypes';
-import { emailToSend } from '../../launch/common/form';
+import { emailToSend } from '../../run/common/startFields';
 import { handleStartFailure, type FailureContext, type FailureOutcome, type FailureUi, type StartFailure } from '../../run/common/startFailure';
 import type { L10n } from '../../base/common/l10n';
 import { buildReviewRequest, type ReviewForm } from './form';
