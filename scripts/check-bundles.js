@@ -93,10 +93,9 @@ const STATELESS = {
   'src/run/followUp.ts': 'functions over deps (the one send lock is deps.sends); no module state',
   'src/run/followUpSends.ts':
     'the FollowUpSends class keeps per-instance state only (the one instance is deps.sends); dist/runCommands.js uses its pure describeFollowUpFailure',
-  'src/launch/common/failure.ts': 'pure functions: the words and buttons of a failed start (the launch form\'s, and the code review form\'s resume offer)',
-  'src/launch/common/form.ts': 'pure field checks and form helpers (the code review form checks its fields with them)',
-  'src/launch/common/navigation.ts': 'the Navigator class keeps per-instance state only (one per form shown); nothing tests `instanceof`',
-  'src/launch/common/submit.ts': 'pure functions: what the person clicks after a failed start (the launch form\'s and the code review form\'s)',
+  'src/base/common/navigator.ts': 'the Navigator class keeps per-instance state only (one per form shown); nothing tests `instanceof`',
+  'src/run/common/startFailure.ts': 'pure functions: the words and buttons of a failed start and what the person clicks after it (the launch form\'s and the code review form\'s)',
+  'src/run/common/startFields.ts': 'pure field checks the launch and code review forms share',
   'src/connection/common/capabilities.ts': 'a pure table of capabilities and pure functions over stored lists (the gate in dist/extension.js, the assistant through connection/common/codeReviewsServed.ts)',
   'src/reviews/common/': 'pure functions and constants (the code review form, its steps and versions; the name a review is listed under, in dist/send.js)',
   'src/run/common/branches/': 'pure functions and constants (an app\'s known branches, following a branch\'s sync): no module state (dist/reviews.js, dist/serviceTests.js)',

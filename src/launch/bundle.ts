@@ -7,10 +7,10 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { RunRecord } from '../run/common/ledger/ledger';
+import type { LaunchPrefill, RunRecord } from '../run/common/ledger/ledger';
 import { runState } from '../run/common/ledger/runState';
 import type { Deps } from '../run/deps';
-import { prefillFromArg, type LaunchPrefill } from './common/form';
+import { prefillFromArg } from './common/form';
 import { LaunchController } from './launchController';
 import { buildSelectionAttachment, DEFAULT_MAX_SELECTION_CHARS, type SelectedRange } from './common/selection';
 

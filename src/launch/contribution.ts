@@ -1,10 +1,9 @@
 // "Start Agent Run", "Start Agent Run with Selection" and "Clone Run", registered at activation; the flow is dist/launch.js.
 import * as vscode from 'vscode';
 import { lazyBundle } from '../base/common/lazyBundle';
-import type { RunRecord } from '../run/common/ledger/ledger';
+import type { LaunchPrefill, RunRecord } from '../run/common/ledger/ledger';
 import type { Deps } from '../run/deps';
 import type * as LaunchBundle from './bundle';
-import type { LaunchPrefill } from './common/form';
 
 /** The launch flow (./bundle.ts, the one `LaunchController`), loaded on the first start-run command. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports

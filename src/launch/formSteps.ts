@@ -7,14 +7,15 @@ import * as vscode from 'vscode';
 import { REASONING_EFFORTS, type Permission, type ReasoningEffort } from '../api/types';
 import {
   DEFAULT_PERMISSION, DEFAULT_REASONING_EFFORT,
-  activeRefusals, checkBranches, checkEmail, checkWebhookUrl, firstProblem, formatBranches, parseBranches, promptPreview,
+  activeRefusals, checkBranches, firstProblem, formatBranches, parseBranches, promptPreview,
   type LaunchForm,
 } from './common/form';
+import { checkEmail, checkWebhookUrl } from '../run/common/startFields';
 import type { AppOfRun } from './common/appOffers';
-import type { ModelCatalog } from './common/models';
+import type { ModelCatalog } from '../run/common/models';
 import type { StepId } from './common/navigation';
 import type { LaunchPreset } from './common/presets';
-import { showInput, showPick, type InputOptions, type StepButton, type StepResult } from './quickInput';
+import { showInput, showPick, type InputOptions, type StepButton, type StepResult } from '../base/quickInput';
 
 const l10n = vscode.l10n;
 

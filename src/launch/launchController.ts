@@ -10,11 +10,12 @@ import type { AgentStarted, StartAgentRequest } from '../api/types';
 import type { Deps } from '../run/deps';
 import {
   addRefusal, emptyForm, firstProblem, formFromRecord, hasTypedContent, promptPreview, reviveForm,
-  type LaunchForm, type LaunchPrefill, type PromptAttachment,
+  type LaunchForm, type PromptAttachment,
 } from './common/form';
+import type { LaunchPrefill } from '../run/common/ledger/ledger';
 import { recentAppsKey } from './common/appOffers';
 import { runTime } from '../run/common/ledger/record';
-import { emailModelsKey, pushRecent, reviveIdList, type ModelCatalog } from './common/models';
+import { emailModelsKey, pushRecent, reviveIdList, type ModelCatalog } from '../run/common/models';
 import type { StepId } from './common/navigation';
 import { parsePresets, type LaunchPreset } from './common/presets';
 import { submitLaunch } from './common/submit';

@@ -4,11 +4,13 @@
  */
 import * as vscode from 'vscode';
 import { appIdOffers, type AppOffer } from './common/appOffers';
-import { acknowledgeRefusal, checkAppId, checkModel, checkPrompt, cloneForm, fullPrompt, isMultiLine, promptPreview, type LaunchForm } from './common/form';
-import { isAuthoritative, type ModelCatalog } from './common/models';
-import { mainSteps, Navigator, type MainStep, type StepId } from './common/navigation';
+import { acknowledgeRefusal, checkPrompt, cloneForm, fullPrompt, isMultiLine, promptPreview, type LaunchForm } from './common/form';
+import { checkAppId, checkModel } from '../run/common/startFields';
+import { isAuthoritative, type ModelCatalog } from '../run/common/models';
+import type { Navigator } from '../base/common/navigator';
+import { launchNavigator, mainSteps, type MainStep, type StepId } from './common/navigation';
 import { applyPreset, checkPreset, type PresetCheck } from './common/presets';
-import { showInput, showPick, type PickUpdate, type StepButton, type StepResult } from './quickInput';
+import { showInput, showPick, type PickUpdate, type StepButton, type StepResult } from '../base/quickInput';
 import {
   branchesStep, effortStep, emailStep, permissionStep, reviewStep, webhookStep,
   type FlowContext, type FlowResult, type StepHost, type StepOutcome, type ValueItem,
@@ -54,7 +56,7 @@ function offerDescription(o: AppOffer): string {
 class LaunchFlow implements StepHost {
   form: LaunchForm;
   private readonly skip = new Set<MainStep>();
-  private nav: Navigator;
+  private nav: Navigator<StepId>;
   private titleNote: string | undefined;
   private catalog: ModelCatalog | undefined;
   private modelNotice: string | undefined;
@@ -75,8 +77,8 @@ class LaunchFlow implements StepHost {
     }, () => undefined);
   }
 
-  private navigator(start?: StepId): Navigator {
-    return new Navigator(() => mainSteps({ hasPresets: this.ctx.presets.length > 0, skip: this.skip }), start);
+  private navigator(start?: StepId): Navigator<StepId> {
+    return launchNavigator(() => mainSteps({ hasPresets: this.ctx.presets.length > 0, skip: this.skip }), start);
   }
 
   async run(): Promise<FlowResult> {

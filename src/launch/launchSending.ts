@@ -10,10 +10,11 @@ import type { AgentRunsApi } from '../api/contract';
 import type { AgentStarted, StartAgentRequest } from '../api/types';
 import { validateStartAgentRequest } from '../api/validate';
 import type { Deps } from '../run/deps';
-import { unauthorizedReport, type FailureActionId, type StartFailure } from './common/failure';
-import { checkEmail, formatBranches, fullPrompt, promptPreview } from './common/form';
-import { emailModelsKey, knownModelsForValidation, reviveIdList, type ModelCatalog } from './common/models';
-import type { ExternalAction, SubmitEnv, SubmitUi } from './common/submit';
+import { unauthorizedReport, type ExternalAction, type FailureActionId, type StartFailure } from '../run/common/startFailure';
+import { formatBranches, fullPrompt, promptPreview } from './common/form';
+import { checkEmail } from '../run/common/startFields';
+import { emailModelsKey, knownModelsForValidation, reviveIdList, type ModelCatalog } from '../run/common/models';
+import type { SubmitEnv, SubmitUi } from './common/submit';
 
 const l10n = vscode.l10n;
 

@@ -1,9 +1,9 @@
 /** What the code review start flow borrows from dist/launch.js (`launchBundle().reviewParts`) rather than bundling its own copy. */
-export { showInput, showPick } from './quickInput';
+export { showInput, showPick } from '../base/quickInput';
 export { emailStep, inputValue, separator, webhookStep } from './formSteps';
 export { loadModelCatalog } from './modelList';
 export { defaultUserEmail } from './userEmail';
 export { currentClient, launchSubmitUi, reportFailure } from './launchSending';
-export { describeStartFailure } from './common/failure';
-export { emailModelsKey, isAuthoritative, knownModelsForValidation, pushRecent, reviveIdList } from './common/models';
+export { describeStartFailure } from '../run/common/startFailure';
+export { emailModelsKey, isAuthoritative, knownModelsForValidation, pushRecent, reviveIdList } from '../run/common/models';
 export { checkPreset, parsePresets } from './common/presets';

@@ -7,10 +7,9 @@
  */
 import * as vscode from 'vscode';
 import type { CodeReviewDetail } from '../api/reviewTypes';
-import { knownFromDetail } from '../run/common/reviews';
+import { knownFromDetail, reviewPrompt } from '../run/common/reviews';
 import type { Deps } from '../run/deps';
 import { rememberKnownReview } from '../run/knownReviews';
-import { reviewPrompt } from './common/form';
 
 interface OpenArgs {
   reviewId: string;

@@ -9,12 +9,13 @@ import * as vscode from 'vscode';
 import type * as ReviewPartsModule from '../launch/reviewParts';
 import type { FieldHost, StepOutcome, ValueItem } from '../launch/formSteps';
 import type { LoadedCatalog } from '../launch/modelList';
-import type { StepButton, StepResult, PickUpdate } from '../launch/quickInput';
-import type { ModelCatalog } from '../launch/common/models';
+import type { StepButton, StepResult, PickUpdate } from '../base/quickInput';
+import type { ModelCatalog } from '../run/common/models';
 import type { LaunchPreset, PresetCheck } from '../launch/common/presets';
 import {
-  applyReviewPreset, appChoices, checkReviewModel, reviewProblem, reviewPrompt, versionShown, type ReviewForm,
+  applyReviewPreset, appChoices, checkReviewModel, reviewProblem, type ReviewForm,
 } from './common/form';
+import { reviewPrompt, versionShown } from '../run/common/reviews';
 import { reviewNavigator, reviewSteps, type ReviewMainStep, type ReviewStep } from './common/steps';
 import type { KnownBranch } from '../run/common/branches/known';
 import type { BranchSyncResult } from '../run/branches';

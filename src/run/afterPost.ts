@@ -32,7 +32,7 @@ export type AfterPost =
       kind: 'codeReview';
       review: CodeReviewStarted;
       request: StartCodeReviewRequest;
-      /** What names the review in the list (reviews/common/form.ts `reviewPrompt`). */
+      /** What names the review in the list (run/common/reviews.ts `reviewPrompt`). */
       prompt: string;
     };
 

@@ -12,7 +12,7 @@ import type { AgentRunsApi } from '../api/contract';
 import type { StartTestGroupRunRequest, StartTestRunRequest, UpdateTestGroupRequest } from '../api/testTypes';
 import type { AgentStarted, CreateTestGroupRequest, StartAgentRequest } from '../api/types';
 import { plainL10n } from '../base/common/l10n';
-import { reviewPrompt } from '../reviews/common/form';
+import { reviewPrompt } from './common/reviews';
 import { TargetSends } from './common/sends/targetSends';
 import { afterPost } from './afterPost';
 import type {

@@ -3,8 +3,9 @@ import {
   isPermission, REASONING_EFFORTS,
   type Permission, type ReasoningEffort, type StartAgentRequest,
 } from '../../api/types';
-import { isEmailAddress, isHttpUrl } from '../../api/validate';
-import type { RunRecord } from '../../run/common/ledger/ledger';
+import type { LaunchPrefill } from '../../run/common/ledger/ledger';
+import type { RefusedValue } from '../../run/common/startFailure';
+import { checkAppId, checkModel, checkWebhookUrl, checkEmail } from '../../run/common/startFields';
 import type { L10n } from '../../base/common/l10n';
 
 export const DEFAULT_REASONING_EFFORT: ReasoningEffort = 'medium';
@@ -44,13 +45,6 @@ export interface LaunchForm {
   refused?: RefusedValue[];
 }
 
-/** A value of the form the service refused, and why (one short clause). */
-export interface RefusedValue {
-  step: 'appId' | 'model' | 'userEmail';
-  value: string;
-  reason: string;
-}
-
 const REFUSABLE_STEPS: readonly RefusedValue['step'][] = ['appId', 'model', 'userEmail'];
 
 export interface FormDefaults {
@@ -81,10 +75,6 @@ export function cloneForm(form: LaunchForm): LaunchForm {
 function isReasoningEffort(v: unknown): v is ReasoningEffort {
   return typeof v === 'string' && (REASONING_EFFORTS as readonly string[]).includes(v);
 }
-
-/** What can pre-fill the form: a ledger record ("Clone Run") or any subset of its fields. */
-export type LaunchPrefill = Partial<Pick<RunRecord,
-  'appId' | 'prompt' | 'model' | 'reasoningEffort' | 'permission' | 'permittedBranches' | 'completionWebhookUrl' | 'userEmail'>>;
 
 /** A form pre-filled from a run in the ledger ("Clone Run"). Unknown enum values fall back to defaults. */
 export function formFromRecord(record: LaunchPrefill, defaults: FormDefaults = {}): LaunchForm {
@@ -225,38 +215,8 @@ export function checkBranches(text: string, l10n: L10n): string | undefined {
   return undefined;
 }
 
-export function checkAppId(text: string, l10n: L10n): string | undefined {
-  const v = text.trim();
-  if (v === '') return l10n.t('Enter the App ID of a verified project in the token\'s workspace.');
-  if (/\s/.test(v)) return l10n.t('An App ID has no spaces.');
-  return undefined;
-}
-
 export function checkPrompt(text: string, l10n: L10n): string | undefined {
   if (text.trim() === '') return l10n.t('Write what the agent should do.');
-  return undefined;
-}
-
-export function checkModel(text: string, l10n: L10n): string | undefined {
-  const v = text.trim();
-  if (v === '') return l10n.t('Choose a model.');
-  if (/\s/.test(v)) return l10n.t('A model ID has no spaces.');
-  return undefined;
-}
-
-/** Empty is fine (no webhook). */
-export function checkWebhookUrl(text: string, l10n: L10n): string | undefined {
-  const v = text.trim();
-  if (v === '') return undefined;
-  if (!isHttpUrl(v)) return l10n.t('Enter an absolute http:// or https:// URL, e.g. https://hooks.example.com/agent-done, or leave it empty.');
-  return undefined;
-}
-
-/** Empty is fine (sent only when the model needs it). */
-export function checkEmail(text: string, l10n: L10n): string | undefined {
-  const v = text.trim();
-  if (v === '') return undefined;
-  if (!isEmailAddress(v)) return l10n.t('“{0}” is not an email address.', v);
   return undefined;
 }
 
@@ -281,19 +241,6 @@ export function firstProblem(form: LaunchForm, l10n: L10n): { step: 'appId' | 'p
 }
 
 // ---------------------------------------------------------------- request
-
-/**
- * The email to send: the one in the form when the person gave one; otherwise the configured
- * or git email, but only for a model known to need one (the service said so before). The
- * service's reference does not say which models are connected-provider models, so nothing is
- * guessed from the model's name.
- */
-export function emailToSend(form: Pick<LaunchForm, 'userEmail'>, modelNeedsEmail: boolean, fallbackEmail: string | undefined): string | undefined {
-  const typed = form.userEmail.trim();
-  if (typed !== '') return typed;
-  if (modelNeedsEmail && fallbackEmail && fallbackEmail.trim() !== '') return fallbackEmail.trim();
-  return undefined;
-}
 
 /** The `POST /agents` body for the form. Defaults are sent explicitly so the record shows them. */
 export function buildStartRequest(form: LaunchForm, userEmail: string | undefined): StartAgentRequest {

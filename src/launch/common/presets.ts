@@ -5,7 +5,7 @@
 import { PERMISSIONS, REASONING_EFFORTS, type Permission, type ReasoningEffort } from '../../api/types';
 import { cloneForm, parseBranches, type LaunchForm } from './form';
 import type { L10n } from '../../base/common/l10n';
-import { isAuthoritative, type ModelCatalog } from './models';
+import { isAuthoritative, type ModelCatalog } from '../../run/common/models';
 import type { MainStep } from './navigation';
 
 export interface LaunchPreset {

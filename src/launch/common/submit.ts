@@ -4,8 +4,11 @@
  */
 import { isApiError } from '../../api/errors';
 import type { AgentStarted, StartAgentRequest } from '../../api/types';
-import { describeStartFailure, refusedValue, resumeOffer, type FailureActionId, type StartFailure } from './failure';
-import { buildStartRequest, cloneForm, emailToSend, type LaunchForm, type RefusedValue } from './form';
+import {
+  describeStartFailure, handleStartFailure, refusedValue, type FailureUi, type RefusedValue, type StartFailure,
+} from '../../run/common/startFailure';
+import { buildStartRequest, cloneForm, type LaunchForm } from './form';
+import { emailToSend } from '../../run/common/startFields';
 import type { L10n } from '../../base/common/l10n';
 import type { StepId } from './navigation';
 
@@ -24,16 +27,9 @@ export interface SubmitEnv {
   secrets(): Promise<readonly string[]>;
 }
 
-export type ExternalAction = 'setToken' | 'trackRun' | 'openSettings' | 'showLogs' | 'showRuns';
-
-export interface SubmitUi {
+export interface SubmitUi extends FailureUi {
   /** The modal guardrail for `allow_edits`; false keeps the person in the form. */
   confirmAllowEdits(form: LaunchForm): Promise<boolean>;
-  /** Asks for the user email (prefilled); undefined when dismissed. */
-  askEmail(prefill: string, why: StartFailure): Promise<string | undefined>;
-  /** Shows the failure with its buttons; resolves to the one clicked, undefined when dismissed. */
-  showFailure(failure: StartFailure): Promise<FailureActionId | undefined>;
-  runCommand(action: ExternalAction): Promise<void>;
 }
 
 export type SubmitOutcome =
@@ -79,58 +75,5 @@ export async function submitLaunch(initial: LaunchForm, env: SubmitEnv, ui: Subm
     const next = await handleStartFailure(form, failure, email, ui, env.l10n);
     if (next === 'resend') continue;
     return refused ? { ...next, refused } : next;
-  }
-}
-
-/** What a failure the person answered leaves: the form re-opened at a step, or kept aside. */
-export type FailureOutcome<F> =
-  | { kind: 'edit'; form: F; step: 'review' | 'model' }
-  | { kind: 'stopped'; form: F; reason: 'dismissed' | 'tracked' };
-
-/**
- * Shows a failed start and does what the person clicks, until it is something for the form:
- * `resend` (Retry, or an email they entered), or a `FailureOutcome`. Nothing is sent here. The
- * launch form's, and the code review form's (reviews/common/submit.ts).
- */
-export async function handleStartFailure<F extends { userEmail: string }>(
-  form: F, failure: StartFailure, email: string | undefined, ui: Pick<SubmitUi, 'askEmail' | 'showFailure' | 'runCommand'>, l10n: L10n, resume = resumeOffer(l10n),
-): Promise<'resend' | FailureOutcome<F>> {
-  let shown = failure;
-  for (;;) {
-    const action = await ui.showFailure(shown);
-    switch (action) {
-      case undefined:
-        return { kind: 'stopped', form, reason: 'dismissed' };
-      case 'retry':
-        return 'resend';
-      case 'edit':
-        return { kind: 'edit', form, step: 'review' };
-      case 'chooseModel':
-        return { kind: 'edit', form, step: 'model' };
-      case 'changeEmail': {
-        const typed = await ui.askEmail(form.userEmail !== '' ? form.userEmail : email ?? '', failure);
-        if (typed !== undefined && typed.trim() !== '') {
-          form.userEmail = typed.trim();
-          return 'resend';
-        }
-        shown = failure;
-        break;
-      }
-      case 'trackRun':
-        await ui.runCommand('trackRun');
-        return { kind: 'stopped', form, reason: 'tracked' };
-      case 'showLogs':
-      case 'showRuns':
-        // Beside the failure, not instead of it: Retry and Edit stay offered.
-        await ui.runCommand(action);
-        shown = failure;
-        break;
-      case 'setToken':
-      case 'openSettings':
-        await ui.runCommand(action);
-        // The fix happened outside the form: ask before sending again, never resend on our own.
-        shown = resume;
-        break;
-    }
   }
 }

@@ -1,12 +1,13 @@
 /**
  * The code review form: everything a person enters before `POST /code-reviews`, kept as one
  * value so Back, Edit after a failure and a restored draft work on the same thing (as the launch
- * form, launch/common/form.ts, whose field checks it uses). Pure: no `vscode`.
+ * form; both check their shared fields with run/common/startFields.ts). Pure: no `vscode`.
  */
 import type { StartCodeReviewRequest } from '../../api/reviewTypes';
 import type { L10n } from '../../base/common/l10n';
-import { checkAppId, checkEmail, checkModel, checkWebhookUrl } from '../../launch/common/form';
+import { checkAppId, checkEmail, checkModel, checkWebhookUrl } from '../../run/common/startFields';
 import type { PresetCheck } from '../../launch/common/presets';
+import { versionShown } from '../../run/common/reviews';
 import type { ReviewMainStep, ReviewStep } from './steps';
 
 export interface ReviewForm {
@@ -74,22 +75,6 @@ export function reviveReviewForm(raw: unknown): ReviewForm | undefined {
 /** True when the form holds something the person chose or typed beyond the app and model defaults. */
 export function hasTypedReview(form: ReviewForm): boolean {
   return [form.fromBranch, form.fromVersion, form.toBranch, form.toVersion, form.title, form.description, form.focusAreas].some((v) => v.trim() !== '');
-}
-
-/** The label of a picked version: its display text, else its id. */
-export function versionShown(id: string, label: string | undefined): string {
-  return label !== undefined && label.trim() !== '' ? label.trim() : id.trim();
-}
-
-/**
- * What names a code review in the run list, the "may have started" notice and the panel: its
- * title, else "Code review <from> → <to>" (the versions' labels where known). Takes a review
- * list item as the service sends it as well as the form's values.
- */
-export function reviewPrompt(r: { title?: string; fromVersion?: string; toVersion?: string; fromVersionLabel?: string; toVersionLabel?: string }, l10n: L10n): string {
-  const title = r.title?.trim() ?? '';
-  if (title !== '') return title;
-  return l10n.t('Code review {0} → {1}', versionShown(r.fromVersion ?? '', r.fromVersionLabel), versionShown(r.toVersion ?? '', r.toVersionLabel));
 }
 
 /** A source or target: the branch itself or a version id of it (a branch label may have spaces). */

@@ -1,12 +1,12 @@
 /**
  * The steps of the code review form, walked with the launch form's `Navigator`
- * (launch/common/navigation.ts): [preset] → app → source branch → source (the branch or one of its
+ * (base/common/navigator.ts): [preset] → app → source branch → source (the branch or one of its
  * versions) → target branch → target → title →
  * description → focus areas → model → review; the completion webhook and the email are options
  * reached from the review, as in the launch form. A preset that fixes the app or the model skips
  * that step. Pure.
  */
-import { Navigator } from '../../launch/common/navigation';
+import { Navigator } from '../../base/common/navigator';
 
 export type ReviewMainStep = 'preset' | 'appId' | 'fromBranch' | 'fromVersion' | 'toBranch' | 'toVersion' | 'title' | 'description' | 'focusAreas' | 'model' | 'review';
 export type ReviewOptionStep = 'completionWebhookUrl' | 'userEmail';

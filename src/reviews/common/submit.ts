@@ -1,16 +1,15 @@
 /**
  * Sending the code review form: `POST /code-reviews` once (through the send door), then only
  * what the person clicks, with the launch form's failure messages and buttons
- * (launch/common/failure.ts, `handleStartFailure`): a 409 at the workspace's concurrent-agent
+ * (run/common/startFailure.ts, `handleStartFailure`): a 409 at the workspace's concurrent-agent
  * limit is a refusal in the words of run/common/refusals.ts, a send that may have arrived is "may
  * have started" and is never sent again on its own, and every failure keeps the form. Pure: the
  * vscode side supplies the environment and the person.
  */
 import { isApiError } from '../../api/errors';
 import type { CodeReviewStarted, StartCodeReviewRequest } from '../../api/reviewTypes';
-import type { FailureContext, StartFailure } from '../../launch/common/failure';
-import { emailToSend } from '../../launch/common/form';
-import { handleStartFailure, type FailureOutcome, type SubmitUi } from '../../launch/common/submit';
+import { emailToSend } from '../../run/common/startFields';
+import { handleStartFailure, type FailureContext, type FailureOutcome, type FailureUi, type StartFailure } from '../../run/common/startFailure';
 import type { L10n } from '../../base/common/l10n';
 import { buildReviewRequest, type ReviewForm } from './form';
 
@@ -20,7 +19,7 @@ export interface ReviewSubmitEnv {
   validate(request: StartCodeReviewRequest): StartCodeReviewRequest;
   /** Sends `POST /code-reviews` once, through the send door; throws what failed. */
   start(request: StartCodeReviewRequest): Promise<CodeReviewStarted>;
-  /** The launch form's words for a failed start (launch/common/failure.ts `describeStartFailure`). */
+  /** The launch form's words for a failed start (run/common/startFailure.ts `describeStartFailure`). */
   describe(error: unknown, ctx: FailureContext): StartFailure;
   /** Offered after the person fixed something outside the form (a token, a setting). */
   resume: StartFailure;
@@ -33,7 +32,7 @@ export interface ReviewSubmitEnv {
   secrets(): Promise<readonly string[]>;
 }
 
-export type ReviewSubmitUi = Pick<SubmitUi, 'askEmail' | 'showFailure' | 'runCommand'>;
+export type ReviewSubmitUi = FailureUi;
 
 export type ReviewSubmitOutcome =
   | { kind: 'started'; review: CodeReviewStarted; request: StartCodeReviewRequest; form: ReviewForm }

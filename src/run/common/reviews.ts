@@ -144,3 +144,19 @@ export function reviewVersions(r: CodeReviewListItem): string {
   const side = (label: string | undefined, id: string | undefined): string => plain(label ?? id ?? '', 40) || '?';
   return `${side(r.fromVersionLabel, r.fromVersion)} → ${side(r.toVersionLabel, r.toVersion)}`;
 }
+
+/** The label of a picked version: its display text, else its id. */
+export function versionShown(id: string, label: string | undefined): string {
+  return label !== undefined && label.trim() !== '' ? label.trim() : id.trim();
+}
+
+/**
+ * What names a code review in the run list, the "may have started" notice and the panel: its
+ * title, else "Code review <from> → <to>" (the versions' labels where known). Takes a review
+ * list item as the service sends it as well as the form's values.
+ */
+export function reviewPrompt(r: { title?: string; fromVersion?: string; toVersion?: string; fromVersionLabel?: string; toVersionLabel?: string }, l10n: L10n): string {
+  const title = r.title?.trim() ?? '';
+  if (title !== '') return title;
+  return l10n.t('Code review {0} → {1}', versionShown(r.fromVersion ?? '', r.fromVersionLabel), versionShown(r.toVersion ?? '', r.toVersionLabel));
+}

@@ -10,7 +10,7 @@ import * as assert from 'node:assert/strict';
 import { createClient } from '../../../src/api/client';
 import type { AgentRunsApi } from '../../../src/api/contract';
 import { validateStartCodeReviewRequest } from '../../../src/api/validateReviews';
-import { describeStartFailure, resumeOffer, type FailureActionId, type StartFailure } from '../../../src/launch/common/failure';
+import { describeStartFailure, resumeOffer, type FailureActionId, type StartFailure } from '../../../src/run/common/startFailure';
 import { plainL10n } from '../../../src/base/common/l10n';
 import { RunLedger } from '../../../src/run/common/ledger/ledger';
 import { emptyReviewForm, type ReviewForm } from '../../../src/reviews/common/form';

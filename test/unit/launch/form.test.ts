@@ -1,8 +1,9 @@
 import * as assert from 'node:assert/strict';
 import {
-  buildStartRequest, checkBranches, checkEmail, checkWebhookUrl, emailToSend, emptyForm, firstProblem,
+  buildStartRequest, checkBranches, emptyForm, firstProblem,
   formFromRecord, fullPrompt, hasTypedContent, isMultiLine, parseBranches, prefillFromArg, promptPreview, reviveForm,
 } from '../../../src/launch/common/form';
+import { checkEmail, checkWebhookUrl, emailToSend } from '../../../src/run/common/startFields';
 import type { RunRecord } from '../../../src/run/common/ledger/ledger';
 import { plainL10n as l10n } from '../../../src/base/common/l10n';
 

@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { mainSteps, Navigator, type MainStep } from '../../../src/launch/common/navigation';
+import { launchNavigator, mainSteps, type MainStep } from '../../../src/launch/common/navigation';
 
 describe('launch navigation', () => {
   const plain = (): MainStep[] => mainSteps({ hasPresets: false, skip: new Set() });
 
   it('walks app → prompt → model → review with a step counter', () => {
-    const nav = new Navigator(plain);
+    const nav = launchNavigator(plain);
     assert.equal(nav.current, 'appId');
     assert.deepEqual(nav.position(), { step: 1, total: 4 });
     assert.equal(nav.canGoBack, false);
@@ -17,7 +17,7 @@ describe('launch navigation', () => {
   });
 
   it('goes back step by step', () => {
-    const nav = new Navigator(plain);
+    const nav = launchNavigator(plain);
     nav.next();
     nav.next();
     assert.equal(nav.back(), 'prompt');
@@ -27,7 +27,7 @@ describe('launch navigation', () => {
   });
 
   it('returns to the review after an option step, and Back from it too', () => {
-    const nav = new Navigator(plain, 'review');
+    const nav = launchNavigator(plain, 'review');
     assert.equal(nav.open('permission'), 'permission');
     assert.deepEqual(nav.position(), { step: 4, total: 4 });
     assert.equal(nav.next(), 'review');
@@ -41,18 +41,18 @@ describe('launch navigation', () => {
   });
 
   it('opens in the middle with the earlier steps as Back history (Edit, Choose Another Model)', () => {
-    const nav = new Navigator(plain, 'model');
+    const nav = launchNavigator(plain, 'model');
     assert.deepEqual(nav.position(), { step: 3, total: 4 });
     assert.equal(nav.back(), 'prompt');
     assert.equal(nav.back(), 'appId');
-    const email = new Navigator(plain, 'userEmail');
+    const email = launchNavigator(plain, 'userEmail');
     assert.equal(email.next(), 'review');
     assert.equal(email.back(), 'model');
   });
 
   it('skips what a preset answered, re-planning after the preset step', () => {
     const skip = new Set<MainStep>();
-    const nav = new Navigator(() => mainSteps({ hasPresets: true, skip }));
+    const nav = launchNavigator(() => mainSteps({ hasPresets: true, skip }));
     assert.equal(nav.current, 'preset');
     assert.deepEqual(nav.position(), { step: 1, total: 5 });
     skip.add('appId');

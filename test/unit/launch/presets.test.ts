@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { emptyForm } from '../../../src/launch/common/form';
-import type { ModelCatalog } from '../../../src/launch/common/models';
+import type { ModelCatalog } from '../../../src/run/common/models';
 import { applyPreset, checkPreset, parsePresets } from '../../../src/launch/common/presets';
 import { plainL10n as l10n } from '../../../src/base/common/l10n';
 

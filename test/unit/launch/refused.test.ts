@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { ApiError, type ApiErrorKind } from '../../../src/api/errors';
 import type { AgentStarted, StartAgentRequest } from '../../../src/api/types';
-import { refusedValue, type FailureActionId, type StartFailure } from '../../../src/launch/common/failure';
+import { refusedValue, type FailureActionId, type StartFailure } from '../../../src/run/common/startFailure';
 import { acknowledgeRefusal, activeRefusals, addRefusal, cloneForm, emptyForm, firstProblem, reviveForm, type LaunchForm } from '../../../src/launch/common/form';
 import { submitLaunch, type SubmitEnv, type SubmitUi } from '../../../src/launch/common/submit';
 import { plainL10n } from '../../../src/base/common/l10n';

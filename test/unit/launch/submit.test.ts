@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { ApiError, type ApiErrorKind } from '../../../src/api/errors';
 import type { AgentStarted, StartAgentRequest } from '../../../src/api/types';
-import type { FailureActionId, StartFailure } from '../../../src/launch/common/failure';
+import type { ExternalAction, FailureActionId, StartFailure } from '../../../src/run/common/startFailure';
 import { emptyForm, type LaunchForm } from '../../../src/launch/common/form';
-import { submitLaunch, type ExternalAction, type SubmitEnv, type SubmitUi } from '../../../src/launch/common/submit';
+import { submitLaunch, type SubmitEnv, type SubmitUi } from '../../../src/launch/common/submit';
 import { plainL10n } from '../../../src/base/common/l10n';
 
 const TOKEN = 'agr_0eLHBOQeMA1jI0mzMKfxoWdj63aQfrjwcdipZSPp';

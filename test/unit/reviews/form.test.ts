@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import type { AppVersion } from '../../../src/api/reviewTypes';
 import { plainL10n } from '../../../src/base/common/l10n';
 import {
-  appChoices, appIdOfArg, applyReviewPreset, buildReviewRequest, emptyReviewForm, hasTypedReview, reviewProblem, reviewPrompt, reviveReviewForm,
+  appChoices, appIdOfArg, applyReviewPreset, buildReviewRequest, emptyReviewForm, hasTypedReview, reviewProblem, reviveReviewForm,
   type ReviewForm,
 } from '../../../src/reviews/common/form';
 import { reviewNavigator, reviewSteps, type ReviewMainStep } from '../../../src/reviews/common/steps';
@@ -14,12 +14,6 @@ import { addVersionPage, versionRow } from '../../../src/run/common/branches/ver
 const filled = (over: Partial<ReviewForm> = {}): ReviewForm => ({ ...emptyReviewForm({ appId: 'app_todo' }), fromBranch: 'main', fromVersion: 'ver_4', toBranch: 'main', toVersion: 'ver_10', ...over });
 
 describe('code review form (issue 21)', () => {
-  it('names the review by its title, else "Code review <from> → <to>" with the versions\' labels where known', () => {
-    assert.equal(reviewPrompt({ title: '  Timeouts  ', fromVersion: 'a', toVersion: 'b' }, plainL10n), 'Timeouts');
-    assert.equal(reviewPrompt({ title: ' ', fromVersion: 'ver_4', toVersion: 'ver_10' }, plainL10n), 'Code review ver_4 → ver_10');
-    assert.equal(reviewPrompt({ fromVersion: 'ver_4', toVersion: 'ver_10', fromVersionLabel: 'Main #4', toVersionLabel: '' }, plainL10n), 'Code review Main #4 → ver_10');
-  });
-
   it('the first problem names the step that fixes it: app, versions (the same twice too), model, webhook, email', () => {
     const step = (f: ReviewForm): string | undefined => reviewProblem(f, plainL10n)?.step;
     assert.equal(reviewProblem(filled(), plainL10n), undefined);

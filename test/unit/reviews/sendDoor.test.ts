@@ -9,7 +9,7 @@ import { createClient, type AgentRunsApi } from '../../../src/api';
 import { ApiError } from '../../../src/api/errors';
 import type { StartCodeReviewRequest } from '../../../src/api/reviewTypes';
 import { validateStartCodeReviewRequest } from '../../../src/api/validateReviews';
-import { describeStartFailure, resumeOffer, type FailureActionId, type StartFailure } from '../../../src/launch/common/failure';
+import { describeStartFailure, resumeOffer, type FailureActionId, type StartFailure } from '../../../src/run/common/startFailure';
 import { plainL10n } from '../../../src/base/common/l10n';
 import { RunLedger } from '../../../src/run/common/ledger/ledger';
 import { emptyReviewForm } from '../../../src/reviews/common/form';

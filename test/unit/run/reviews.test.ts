@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import type { CodeReviewDetail, CodeReviewListItem } from '../../../src/api/reviewTypes';
 import { parseCodeReviewLists } from '../../../src/api/parseReviews';
 import {
-  KNOWN_REVIEWS_MAX, knownFromDetail, rememberReview, reviewIdOf, reviewKey, reviveKnownReviews, trackedMatchesRow, type KnownReview,
+  KNOWN_REVIEWS_MAX, knownFromDetail, rememberReview, reviewIdOf, reviewKey, reviewPrompt, reviveKnownReviews, trackedMatchesRow, type KnownReview,
 } from '../../../src/run/common/reviews';
 import { ReviewsNode, knownChildren, type ReviewGroupNode, type ReviewNode } from '../../../src/reviews/common/nodes';
 import { plainL10n } from '../../../src/base/common/l10n';
@@ -96,5 +96,13 @@ describe('code reviews without IDs (version C)', () => {
     assert.equal(trackedMatchesRow({ reviewId: 'rev_3' }, { sequence: 3 }), true, 'the read says no number: the person\'s word stands');
     assert.equal(trackedMatchesRow({ reviewId: 'rev_5', sequence: 5 }, { sequence: 3 }), false);
     assert.equal(trackedMatchesRow({ reviewId: 'rev_3', sequence: 3, mergeId: 'a' }, { sequence: 3, mergeId: 'b' }), false);
+  });
+});
+
+describe('a code review\'s name (issue 21)', () => {
+  it('names the review by its title, else "Code review <from> → <to>" with the versions\' labels where known', () => {
+    assert.equal(reviewPrompt({ title: '  Timeouts  ', fromVersion: 'a', toVersion: 'b' }, plainL10n), 'Timeouts');
+    assert.equal(reviewPrompt({ title: ' ', fromVersion: 'ver_4', toVersion: 'ver_10' }, plainL10n), 'Code review ver_4 → ver_10');
+    assert.equal(reviewPrompt({ fromVersion: 'ver_4', toVersion: 'ver_10', fromVersionLabel: 'Main #4', toVersionLabel: '' }, plainL10n), 'Code review Main #4 → ver_10');
   });
 });

@@ -16,7 +16,7 @@ import { parseStored, storageKeyFor, type StoredLedger } from './stored';
 
 export type { ApplyResult, FollowUpBaseline, FollowUpRecord, LedgerChange, LedgerProblem } from './ledgerTypes';
 export { mergeRecords } from './merge';
-export { reviveRecord, runTime, type KeyValueStore, type RunRecord, type RunSource } from './record';
+export { reviveRecord, runTime, type KeyValueStore, type LaunchPrefill, type RunRecord, type RunSource } from './record';
 export { isFinishedRun, runState, type Run } from './runState';
 export { ownActsKeyFor, storageKeyFor } from './stored';
 

@@ -73,6 +73,10 @@ export interface RunRecord {
   finishNotifiedFor?: number;
 }
 
+/** What can pre-fill the launch form: a ledger record ("Clone Run") or any subset of its fields. */
+export type LaunchPrefill = Partial<Pick<RunRecord,
+  'appId' | 'prompt' | 'model' | 'reasoningEffort' | 'permission' | 'permittedBranches' | 'completionWebhookUrl' | 'userEmail'>>;
+
 
 /** The run's sort time: when it was created on the service, else when we learned of it. */
 export function runTime(r: RunRecord): number {

@@ -1,6 +1,7 @@
 /**
- * The launch form's models: the reference does not list them, so they come from the served
- * `/openapi.json`, cached per base URL with its fingerprint; the settings' list is the last resort.
+ * The models the launch and code review forms offer: the reference does not list them, so they
+ * come from the served `/openapi.json`, cached per base URL with its fingerprint; the settings'
+ * list is the last resort.
  */
 import type { ServiceSchemaInfo } from '../../api/types';
 import { plainL10n, type L10n } from '../../base/common/l10n';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { ApiError, type ApiErrorKind } from '../../../src/api/errors';
 import { isUnauthorizedReport } from '../../../src/connection/common/unauthorizedState';
-import { describeStartFailure, mayRunExist, unauthorizedReport, type FailureActionId } from '../../../src/launch/common/failure';
+import { describeStartFailure, mayRunExist, unauthorizedReport, type FailureActionId } from '../../../src/run/common/startFailure';
 import { plainL10n as l10n } from '../../../src/base/common/l10n';
 
 const TOKEN = 'agr_vgVM0TmuaGrhZz5JnDQtFEvfOSwjDfmvxfjCUqIM';

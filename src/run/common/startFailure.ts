@@ -1,14 +1,14 @@
 /**
  * What a failed start says and offers: the form is kept (Retry, Edit); when the run may exist, it
  * says so and offers "Track Run by ID", because a POST is never repeated unless the person asks.
+ * The launch form's and the code review form's.
  */
 import { isApiError, mayHaveArrived, type ApiError } from '../../api/errors';
 import { redactSecrets, sanitizeServerText } from '../../api/sanitize';
 export { unauthorizedReport } from '../../connection/common/unauthorizedReport';
 import type { L10n } from '../../base/common/l10n';
 import { providerHint } from './models';
-import { startConflict } from '../../run/common/refusals';
-import type { RefusedValue } from './form';
+import { startConflict } from './refusals';
 
 export type FailureActionId =
   /** Send the same request again (only when the person clicks it). */
@@ -197,4 +197,74 @@ export function resumeOffer(l10n: L10n): StartFailure {
     mayExist: false,
     needsEmail: false,
   };
+}
+
+/** A value of the form the service refused, and why (one short clause). */
+export interface RefusedValue {
+  step: 'appId' | 'model' | 'userEmail';
+  value: string;
+  reason: string;
+}
+
+export type ExternalAction = 'setToken' | 'trackRun' | 'openSettings' | 'showLogs' | 'showRuns';
+
+/** What a failed start asks of the person. */
+export interface FailureUi {
+  /** Asks for the user email (prefilled); undefined when dismissed. */
+  askEmail(prefill: string, why: StartFailure): Promise<string | undefined>;
+  /** Shows the failure with its buttons; resolves to the one clicked, undefined when dismissed. */
+  showFailure(failure: StartFailure): Promise<FailureActionId | undefined>;
+  runCommand(action: ExternalAction): Promise<void>;
+}
+
+/** What a failure the person answered leaves: the form re-opened at a step, or kept aside. */
+export type FailureOutcome<F> =
+  | { kind: 'edit'; form: F; step: 'review' | 'model' }
+  | { kind: 'stopped'; form: F; reason: 'dismissed' | 'tracked' };
+
+/**
+ * Shows a failed start and does what the person clicks, until it is something for the form:
+ * `resend` (Retry, or an email they entered), or a `FailureOutcome`. Nothing is sent here.
+ */
+export async function handleStartFailure<F extends { userEmail: string }>(
+  form: F, failure: StartFailure, email: string | undefined, ui: FailureUi, l10n: L10n, resume = resumeOffer(l10n),
+): Promise<'resend' | FailureOutcome<F>> {
+  let shown = failure;
+  for (;;) {
+    const action = await ui.showFailure(shown);
+    switch (action) {
+      case undefined:
+        return { kind: 'stopped', form, reason: 'dismissed' };
+      case 'retry':
+        return 'resend';
+      case 'edit':
+        return { kind: 'edit', form, step: 'review' };
+      case 'chooseModel':
+        return { kind: 'edit', form, step: 'model' };
+      case 'changeEmail': {
+        const typed = await ui.askEmail(form.userEmail !== '' ? form.userEmail : email ?? '', failure);
+        if (typed !== undefined && typed.trim() !== '') {
+          form.userEmail = typed.trim();
+          return 'resend';
+        }
+        shown = failure;
+        break;
+      }
+      case 'trackRun':
+        await ui.runCommand('trackRun');
+        return { kind: 'stopped', form, reason: 'tracked' };
+      case 'showLogs':
+      case 'showRuns':
+        // Beside the failure, not instead of it: Retry and Edit stay offered.
+        await ui.runCommand(action);
+        shown = failure;
+        break;
+      case 'setToken':
+      case 'openSettings':
+        await ui.runCommand(action);
+        // The fix happened outside the form: ask before sending again, never resend on our own.
+        shown = resume;
+        break;
+    }
+  }
 }

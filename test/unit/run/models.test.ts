@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import {
   isAuthoritative, knownModelsForValidation, normalizeFallback, providerHint, pushRecent, resolveCatalog,
   reviveCachedSchema, schemaCacheKey, type CachedSchemaInfo,
-} from '../../../src/launch/common/models';
+} from '../../../src/run/common/models';
 
 const TEN = ['hosted/auto', 'hosted/fast', 'hosted/balanced', 'hosted/pro', 'hosted/max', 'openai/gpt-5', 'openai/gpt-5-mini', 'anthropic/claude-sonnet-4-5', 'anthropic/claude-opus-4-1', 'google/gemini-2.5-pro'];
 

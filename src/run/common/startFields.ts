@@ -1,0 +1,46 @@
+// The fields the launch and code review forms share: their checks, and which email a start sends. Pure.
+import { isEmailAddress, isHttpUrl } from '../../api/validate';
+import type { L10n } from '../../base/common/l10n';
+
+export function checkAppId(text: string, l10n: L10n): string | undefined {
+  const v = text.trim();
+  if (v === '') return l10n.t('Enter the App ID of a verified project in the token\'s workspace.');
+  if (/\s/.test(v)) return l10n.t('An App ID has no spaces.');
+  return undefined;
+}
+
+export function checkModel(text: string, l10n: L10n): string | undefined {
+  const v = text.trim();
+  if (v === '') return l10n.t('Choose a model.');
+  if (/\s/.test(v)) return l10n.t('A model ID has no spaces.');
+  return undefined;
+}
+
+/** Empty is fine (no webhook). */
+export function checkWebhookUrl(text: string, l10n: L10n): string | undefined {
+  const v = text.trim();
+  if (v === '') return undefined;
+  if (!isHttpUrl(v)) return l10n.t('Enter an absolute http:// or https:// URL, e.g. https://hooks.example.com/agent-done, or leave it empty.');
+  return undefined;
+}
+
+/** Empty is fine (sent only when the model needs it). */
+export function checkEmail(text: string, l10n: L10n): string | undefined {
+  const v = text.trim();
+  if (v === '') return undefined;
+  if (!isEmailAddress(v)) return l10n.t('“{0}” is not an email address.', v);
+  return undefined;
+}
+
+/**
+ * The email to send: the one in the form when the person gave one; otherwise the configured
+ * or git email, but only for a model known to need one (the service said so before). The
+ * service's reference does not say which models are connected-provider models, so nothing is
+ * guessed from the model's name.
+ */
+export function emailToSend(form: { userEmail: string }, modelNeedsEmail: boolean, fallbackEmail: string | undefined): string | undefined {
+  const typed = form.userEmail.trim();
+  if (typed !== '') return typed;
+  if (modelNeedsEmail && fallbackEmail && fallbackEmail.trim() !== '') return fallbackEmail.trim();
+  return undefined;
+}
