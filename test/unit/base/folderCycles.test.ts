@@ -48,8 +48,8 @@ function folderEdges(src: string): Edges {
  * One circle per group of folders that reach each other (strongly connected), as its folders in
  * order, the first repeated at the end: the shortest through the group's first folder.
  */
-function circles(edges: Edges, allowed: ReadonlySet<string> = new Set()): string[][] {
-  const next = (a: string): string[] => [...(edges.get(a)?.keys() ?? [])].filter((b) => !allowed.has(`${a}>${b}`)).sort();
+function circles(edges: Edges): string[][] {
+  const next = (a: string): string[] => [...(edges.get(a)?.keys() ?? [])].sort();
   const reach = (a: string): Set<string> => {
     const seen = new Set<string>();
     const todo = [a];
@@ -93,13 +93,6 @@ function describeCircle(edges: Edges, circle: string[]): string {
   return circle.slice(0, -1).map((a, i) => `src/${a} → src/${circle[i + 1] ?? ''} (${edges.get(a)?.get(circle[i + 1] ?? '') ?? '?'})`).join('; ');
 }
 
-/** The old crossings eslint.config.mjs still allows (`CROSSINGS`): the circles they close are known, and go with them. */
-function allowedCrossings(): Set<string> {
-  const config = fs.readFileSync(path.join(ROOT, 'eslint.config.mjs'), 'utf8');
-  const list = /const CROSSINGS = new Set\(\[([^\]]*)\]\)/.exec(config)?.[1];
-  return new Set([...(list ?? '').matchAll(/'([^']+)'/g)].map((m) => m[1] ?? ''));
-}
-
 function tree(files: Record<string, string>): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'folder-cycles-'));
   for (const [name, text] of Object.entries(files)) {
@@ -122,17 +115,16 @@ describe('src: no import circle between folders', () => {
     const edges = folderEdges(planted);
     assert.deepEqual(circles(edges), [['a', 'b', 'c', 'a']]);
     assert.match(describeCircle(edges, ['a', 'b', 'c', 'a']), /src\/c → src\/a \(c\/c\.ts imports '\.\.\/a\/a'\)/);
-    assert.deepEqual(circles(edges, new Set(['c>a'])), [], 'an allowed crossing opens the circle');
     const without = tree({ ...files, 'c/c.ts': 'export const c = 2;\n' });
     assert.deepEqual(circles(folderEdges(without)), [], 'extension.ts importing everything makes no circle');
     fs.rmSync(planted, { recursive: true });
     fs.rmSync(without, { recursive: true });
   });
 
-  it('src has none but those the crossings eslint.config.mjs still allows close', () => {
+  it('src has none, the crossing eslint.config.mjs still allows included', () => {
     const edges = folderEdges(path.join(ROOT, 'src'));
     assert.ok(edges.size >= 5, 'the folders of src were read');
-    const found = circles(edges, allowedCrossings());
+    const found = circles(edges);
     assert.deepEqual(found.map((c) => describeCircle(edges, c)), []);
   });
 });
