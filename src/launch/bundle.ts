@@ -7,7 +7,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { LaunchPrefill, RunRecord } from '../run/common/ledger/ledger';
+import type { LaunchPrefill, LedgerEntry } from '../run/common/ledger/ledger';
 import { runState } from '../run/common/ledger/runState';
 import type { Deps } from '../run/deps';
 import { prefillFromArg } from './common/form';
@@ -38,7 +38,7 @@ export function startRun(deps: Deps, arg: unknown): Promise<void> {
  * or from any subset of its fields (e.g. a prompt about some tests). The form opens at its
  * review step, or at the first field still missing; every field can be changed there.
  */
-export function startRunPrefilled(deps: Deps, prefill: RunRecord | LaunchPrefill): Promise<void> {
+export function startRunPrefilled(deps: Deps, prefill: LedgerEntry | LaunchPrefill): Promise<void> {
   return controllerFor(deps).clone(prefill);
 }
 
@@ -54,7 +54,7 @@ function agentIdOf(arg: unknown): string | undefined {
 }
 
 interface RunPick extends vscode.QuickPickItem {
-  record: RunRecord;
+  record: LedgerEntry;
 }
 
 /** "Clone Run": the run given (tree node, agent ID), else one picked from the list. */

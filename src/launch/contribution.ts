@@ -1,7 +1,7 @@
 // "Start Agent Run", "Start Agent Run with Selection" and "Clone Run", registered at activation; the flow is dist/launch.js.
 import * as vscode from 'vscode';
 import { lazyBundle } from '../base/common/lazyBundle';
-import type { LaunchPrefill, RunRecord } from '../run/common/ledger/ledger';
+import type { LaunchPrefill, LedgerEntry } from '../run/common/ledger/ledger';
 import type { Deps } from '../run/deps';
 import type * as LaunchBundle from './bundle';
 
@@ -38,7 +38,7 @@ export function registerStartRun(context: vscode.ExtensionContext, deps: Deps): 
  * review step, or at the first field still missing; every field can be changed there.
  * Loads the launch flow on first use; a failure to load rejects like any other.
  */
-export function startRunPrefilled(deps: Deps, prefill: RunRecord | LaunchPrefill): Promise<void> {
+export function startRunPrefilled(deps: Deps, prefill: LedgerEntry | LaunchPrefill): Promise<void> {
   try {
     return launchBundle().startRunPrefilled(deps, prefill);
   } catch (e) {

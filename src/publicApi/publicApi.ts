@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { AgentMessage } from '../api/types';
 import type { Deps } from '../run/deps';
 import { runState } from '../run/common/ledger/runState';
-import { stripUndefined, type RunRecord } from '../run/common/ledger/record';
+import { stripUndefined, type LedgerEntry } from '../run/common/ledger/record';
 import type { L10n } from '../base/common/l10n';
 import { describeNoClient } from '../connection/common/describeNoClient';
 import { RunEvents, type RunEvent } from './common/runEvents';
@@ -176,7 +176,7 @@ export class PublicApiV1 implements V1.AgentRunsApi, vscode.Disposable {
     for (const d of this.disposables.splice(0)) d.dispose();
   }
 
-  private toRun(r: RunRecord): V1.Run {
+  private toRun(r: LedgerEntry): V1.Run {
     const s = runState(r);
     const state: V1.RunState = {
       status: s.status, finished: s.finished, codeReview: s.codeReview, takesFollowUps: s.takesFollowUps,

@@ -13,7 +13,7 @@ import type { RunSync } from './runSync';
 import type { Transcripts } from './transcripts';
 import type { ConnectionState } from '../connection/connection';
 import type { ApiModule } from '../connection/connection';
-import type { LaunchPrefill, LedgerChange, RunLedger, RunRecord } from './common/ledger/ledger';
+import type { LaunchPrefill, LedgerChange, RunLedger, LedgerEntry } from './common/ledger/ledger';
 import type { Poller } from './common/polling/poller';
 import type { TokenStore } from '../connection/tokenStore';
 import type { UnconfirmedStarts } from './unconfirmedStarts';
@@ -101,7 +101,7 @@ export interface Deps {
    * Opens the launch form pre-filled (a run to clone, or any subset of its fields), at its
    * review step or the first field still missing. The launch flow loads on first use.
    */
-  startRunPrefilled(prefill: RunRecord | LaunchPrefill): Promise<void>;
+  startRunPrefilled(prefill: LedgerEntry | LaunchPrefill): Promise<void>;
 
   /** Whether the service rejected the stored token (polling waits for a new one). */
   tokenRejected(): boolean;

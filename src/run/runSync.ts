@@ -13,7 +13,7 @@ import { Poller, type PollerSettings } from './common/polling/poller';
 import { RunReader, applyRead, type ReadClient } from './common/polling/runReads';
 import { lazyBundle } from '../base/common/lazyBundle';
 import type * as HistoryWindowModule from './common/polling/historyWindow';
-import { isFinishedRun, type LedgerChange, type RunRecord } from './common/ledger/ledger';
+import { isFinishedRun, type LedgerChange, type LedgerEntry } from './common/ledger/ledger';
 import type { Connection } from '../connection/connection';
 import type { UnauthorizedGate } from '../connection/unauthorizedGate';
 import { Disposable } from '../base/common/disposable';
@@ -26,7 +26,7 @@ export interface RunSyncOptions {
   gate: UnauthorizedGate;
   transcripts: Transcripts;
   /** Announces a run that finished (src/runs/alerts.ts). */
-  alerts: { runFinished(run: RunRecord): void };
+  alerts: { runFinished(run: LedgerEntry): void };
   log: vscode.LogOutputChannel;
   /** Whether the user is looking at the run right now (its panel is visible). */
   isViewing(agentId: string): boolean;

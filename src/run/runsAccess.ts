@@ -6,13 +6,13 @@
  */
 import * as vscode from 'vscode';
 import type { AgentMessage } from '../api/types';
-import { runState, type RunRecord, type Run } from './common/ledger/ledger';
+import { runState, type LedgerEntry, type Run } from './common/ledger/ledger';
 import type { Ledgers } from './ledgers';
 import type { RunSync } from './runSync';
 import type { Transcripts } from './transcripts';
 
 export interface RunsAccess {
-  get(agentId: string): { readonly record: RunRecord; readonly run: Run } | undefined;
+  get(agentId: string): { readonly record: LedgerEntry; readonly run: Run } | undefined;
   /** The run's messages as the transcript holds them (the saved one is loaded first). */
   messages(agentId: string): Promise<readonly AgentMessage[]>;
   /** One read now, through the poller (never rejects; a failure marks the run stale). */

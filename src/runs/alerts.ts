@@ -5,7 +5,7 @@
  * is, filtered by `agentRuns.notifications`, skipped while the user is looking at that run's panel.
  */
 import * as vscode from 'vscode';
-import type { RunRecord } from '../run/common/ledger/ledger';
+import type { LedgerEntry } from '../run/common/ledger/ledger';
 import { runCommands } from './contribution';
 
 const RECENT_MAX = 100;
@@ -27,7 +27,7 @@ export class RunAlerts {
     return this.recent.filter((id) => id === agentId).length;
   }
 
-  runFinished(run: RunRecord): void {
+  runFinished(run: LedgerEntry): void {
     // Its wording and showing load with the run commands its buttons run (dist/runCommands.js).
     const alert = runCommands().finishedAlert(run, vscode.l10n);
     if (!alert) {

@@ -4,7 +4,7 @@
 // The typing parts (every step, errors, selection, compose) are covered by the UI tests.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { RunRecord } from '../../src/run/common/ledger/ledger';
+import type { LedgerEntry } from '../../src/run/common/ledger/ledger';
 import type { AgentRunsTestApi } from '../../src/extension';
 import { readTestContext } from '../support/testContext';
 import { requestsSince } from './emulatorAdmin';
@@ -28,7 +28,7 @@ async function runAccepting(command: string, ...args: unknown[]): Promise<void> 
   await running;
 }
 
-function newRuns(api: AgentRunsTestApi, before: ReadonlySet<string>): RunRecord[] {
+function newRuns(api: AgentRunsTestApi, before: ReadonlySet<string>): LedgerEntry[] {
   return api.ledger().all().filter((r) => !before.has(r.agentId));
 }
 

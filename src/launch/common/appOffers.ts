@@ -13,7 +13,7 @@ export interface AppOffer {
   runs: number;
 }
 
-/** What a run in the list says about its app (a `RunRecord` fits). */
+/** What a run in the list says about its app (a `LedgerEntry` fits). */
 export interface AppOfRun {
   appId?: string;
   projectName?: string;

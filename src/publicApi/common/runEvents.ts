@@ -3,7 +3,7 @@
  * run's last announced state (runState) is kept and an event fires once per transition of it:
  * a stale or repeated read fires nothing, two change events for one transition fire it once.
  */
-import type { RunRecord } from '../../run/common/ledger/record';
+import type { LedgerEntry } from '../../run/common/ledger/record';
 import { runState, type RunOutcome } from '../../run/common/ledger/runState';
 
 export type RunEvent =
@@ -22,14 +22,14 @@ interface Announced {
 }
 
 export interface RunsSource {
-  get(agentId: string): (RunRecord & { readonly agentId: string }) | undefined;
-  all(): readonly (RunRecord & { readonly agentId: string })[];
+  get(agentId: string): (LedgerEntry & { readonly agentId: string }) | undefined;
+  all(): readonly (LedgerEntry & { readonly agentId: string })[];
 }
 
 /** Act IDs remembered per run: the record keeps a few settled acts only, and a merge can bring one back. */
 const ACTS_REMEMBERED = 100;
 
-function announced(r: RunRecord, before?: Announced): Announced {
+function announced(r: LedgerEntry, before?: Announced): Announced {
   const state = runState(r);
   const acts = [...(before?.acts ?? []), ...(r.acts ?? []).map((a) => a.id)];
   return { status: state.status, finished: state.finished, acts: new Set(acts.slice(-ACTS_REMEMBERED)) };
@@ -64,7 +64,7 @@ export class RunEvents {
     return events;
   }
 
-  private diff(r: (RunRecord & { readonly agentId: string }) | undefined, agentId: string, events: RunEvent[]): void {
+  private diff(r: (LedgerEntry & { readonly agentId: string }) | undefined, agentId: string, events: RunEvent[]): void {
     const before = this.known.get(agentId);
     if (!r) {
       if (before) {

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { runOwnCommand } from '../../connection/ownCommands';
-import type { RunRecord } from '../../run/common/ledger/ledger';
+import type { LedgerEntry } from '../../run/common/ledger/ledger';
 import type { FinishedAlert } from '../common/finishedAlert';
 
 export type NotificationMode = 'all' | 'failuresOnly' | 'off';
@@ -15,7 +15,7 @@ export function notificationMode(): NotificationMode {
 }
 
 /** Shows the notification of a finished run, with Open (and Send Follow-up when it takes one). */
-export function showFinished(run: RunRecord, alert: FinishedAlert, log: Pick<vscode.LogOutputChannel, 'info'>, openRun: (agentId: string) => Promise<void>): void {
+export function showFinished(run: LedgerEntry, alert: FinishedAlert, log: Pick<vscode.LogOutputChannel, 'info'>, openRun: (agentId: string) => Promise<void>): void {
   log.info(`Run ${run.agentId} ${alert.how}; notifying.`);
   const open = vscode.l10n.t('Open');
   const followUp = vscode.l10n.t('Send Follow-up');

@@ -3,7 +3,7 @@
  * unlisted status (`cancelled`) said as the service said it; `undefined` while not finished.
  */
 import type { L10n } from '../../base/common/l10n';
-import type { RunRecord } from '../../run/common/ledger/record';
+import type { LedgerEntry } from '../../run/common/ledger/record';
 import { runState } from '../../run/common/ledger/runState';
 import { runLabel } from './presentation';
 import { plain, statusText } from '../../run/common/rows';
@@ -18,7 +18,7 @@ export interface FinishedAlert {
   readonly offerFollowUp: boolean;
 }
 
-export function finishedAlert(run: RunRecord, l10n: L10n): FinishedAlert | undefined {
+export function finishedAlert(run: LedgerEntry, l10n: L10n): FinishedAlert | undefined {
   const state = runState(run);
   if (!state.finished) {
     return undefined;

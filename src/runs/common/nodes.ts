@@ -3,7 +3,7 @@
  * re-renders only its row; a group's change re-renders the whole tree, because only a full
  * refresh cancels a row read under way ("Element with id … is already registered" otherwise).
  */
-import { isFinishedRun, type RunRecord } from '../../run/common/ledger/ledger';
+import { isFinishedRun, type LedgerEntry } from '../../run/common/ledger/ledger';
 import type { AppGroup } from './presentation';
 
 /** A group of runs of one app. */
@@ -21,7 +21,7 @@ export class RowNode {
   /** The description last handed to VS Code (relative ages are re-rendered only when it moved). */
   renderedDescription: string | undefined;
   constructor(
-    public record: RunRecord,
+    public record: LedgerEntry,
     public parent: AppNode,
   ) {}
   get agentId(): string {

@@ -1,5 +1,5 @@
 /** How a run looks in the tree, as plain data so it is unit-tested without `vscode`; runsTree.ts makes the TreeItem. */
-import { runState, runTime, type RunRecord } from '../../run/common/ledger/ledger';
+import { runState, runTime, type LedgerEntry } from '../../run/common/ledger/ledger';
 import type { L10n } from '../../base/common/l10n';
 import { LABEL_MAX, plain, statusText, type IconSpec, type RowPresentation } from '../../run/common/rows';
 import { formatAge, formatDuration, formatTimestamp } from '../../base/common/time';
@@ -11,7 +11,7 @@ export interface RunRowPresentation extends RowPresentation {
 }
 
 /** The first non-empty line of the prompt, shortened; falls back to the agent ID. */
-export function runLabel(r: RunRecord, l10n: L10n, max = LABEL_MAX): string {
+export function runLabel(r: LedgerEntry, l10n: L10n, max = LABEL_MAX): string {
   const line = (r.prompt ?? '').split(/\r?\n/).map((s) => plain(s, Number.MAX_SAFE_INTEGER)).find((s) => s.length > 0);
   if (!line) {
     return l10n.t('Run {0}', plain(r.agentId, max));
@@ -38,7 +38,7 @@ export function statusIcon(status: string): IconSpec {
  * Capability tokens matched by the menus' regex `when` clauses, e.g.
  * `run;active;followup;` or `run;terminal;followup;unread;`.
  */
-export function runContextValue(r: RunRecord): string {
+export function runContextValue(r: LedgerEntry): string {
   const state = runState(r);
   let v = 'run;';
   v += state.finished ? 'terminal;' : 'active;';
@@ -59,7 +59,7 @@ export function runContextValue(r: RunRecord): string {
   return v;
 }
 
-export function presentRun(r: RunRecord, now: number, l10n: L10n): RunRowPresentation {
+export function presentRun(r: LedgerEntry, now: number, l10n: L10n): RunRowPresentation {
   // The run's one state (runState.ts): an unsettled follow-up outranks a stale `completed`.
   const state = runState(r);
   // The row's room goes to the label (the run's title): the description is the age, and the
@@ -139,14 +139,14 @@ export interface AppGroup {
   key: string;
   label: string;
   description?: string;
-  runs: RunRecord[];
+  runs: LedgerEntry[];
 }
 
 /**
  * Groups runs by app, newest first. `alwaysApp` (the configured app, while code reviews are
  * served) gets a group even with no run, last, so its reviews can be found.
  */
-export function groupByApp(runs: readonly RunRecord[], l10n: L10n, alwaysApp?: string): AppGroup[] {
+export function groupByApp(runs: readonly LedgerEntry[], l10n: L10n, alwaysApp?: string): AppGroup[] {
   const groups = new Map<string, AppGroup>();
   const sorted = [...runs].sort((a, b) => runTime(b) - runTime(a));
   for (const r of sorted) {

@@ -10,7 +10,7 @@ import { scenario } from '../registry';
 import type { Emulator } from '../../emulator/index';
 import { admin, requests, startRun, useEmulator } from '../support/emulatorFixture';
 import { Pipeline } from '../support/pipeline';
-import { runState, type RunRecord } from '../../../src/run/common/ledger/ledger';
+import { runState, type LedgerEntry } from '../../../src/run/common/ledger/ledger';
 
 const SECOND = 1_000;
 
@@ -152,7 +152,7 @@ async function writeMessages(e: Emulator, id: string, count: number, from: numbe
 }
 
 /** The acknowledged follow-up shows in a read (arrived), or its turn was already read as ended. */
-function shown(r: RunRecord | undefined): boolean {
+function shown(r: LedgerEntry | undefined): boolean {
   const followUp = r ? runState(r).followUp : undefined;
   return r !== undefined && (followUp === undefined || followUp.arrived);
 }

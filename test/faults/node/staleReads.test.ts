@@ -15,7 +15,7 @@
 // poller's (reads happen); both start at 2026-01-01T00:00:00Z, so their timestamps agree.
 import * as assert from 'node:assert/strict';
 import { isTerminalStatus, type StartAgentRequest } from '../../../src/api/types';
-import type { RunRecord } from '../../../src/run/common/ledger/ledger';
+import type { LedgerEntry } from '../../../src/run/common/ledger/ledger';
 import { runState } from '../../../src/run/common/ledger/runState';
 import { afterPost } from '../../../src/run/afterPost';
 import type { Emulator } from '../../emulator/index';
@@ -59,7 +59,7 @@ async function start(p: Pipeline, prompt: string): Promise<string> {
   return run.agentId;
 }
 
-function record(p: Pipeline, id: string): RunRecord {
+function record(p: Pipeline, id: string): LedgerEntry {
   const r = p.ledger.get(id);
   assert.ok(r, `run ${id} is not in the ledger`);
   return r;

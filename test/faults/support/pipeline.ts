@@ -13,7 +13,7 @@ import { RunLedger, type KeyValueStore } from '../../../src/run/common/ledger/le
 import { Poller, type PollerSettings } from '../../../src/run/common/polling/poller';
 import { HistoryWindows } from '../../../src/run/common/polling/historyWindow';
 import { RunReader, applyRead } from '../../../src/run/common/polling/runReads';
-import type { RunRecord } from '../../../src/run/common/ledger/ledger';
+import type { LedgerEntry } from '../../../src/run/common/ledger/ledger';
 import { afterPost } from '../../../src/run/afterPost';
 import { TranscriptStore } from '../../../src/run/common/transcript/store';
 import { TranscriptFiles } from '../../../src/run/common/transcript/transcriptFiles';
@@ -89,7 +89,7 @@ export class Pipeline {
   readonly files: TranscriptFiles | undefined;
   readonly poller: Poller;
   /** "Run finished" notices raised (what RunAlerts would show). */
-  readonly finishedNotices: RunRecord[] = [];
+  readonly finishedNotices: LedgerEntry[] = [];
   private readonly reader: RunReader;
   private readonly previousListenerError = Emitter.onListenerError;
 

@@ -4,7 +4,7 @@ import {
   formFromRecord, fullPrompt, hasTypedContent, isMultiLine, parseBranches, prefillFromArg, promptPreview, reviveForm,
 } from '../../../src/launch/common/form';
 import { checkEmail, checkWebhookUrl, emailToSend } from '../../../src/run/common/startFields';
-import type { RunRecord } from '../../../src/run/common/ledger/ledger';
+import type { LedgerEntry } from '../../../src/run/common/ledger/ledger';
 import { plainL10n as l10n } from '../../../src/base/common/l10n';
 
 describe('launch form', () => {
@@ -76,7 +76,7 @@ describe('launch form', () => {
   });
 
   it('pre-fills from a ledger record (clone), keeping every field', () => {
-    const r: RunRecord = {
+    const r: LedgerEntry = {
       agentId: 'ag_1', source: 'started', addedAt: 1, status: 'completed', unread: false,
       appId: 'app_todo', prompt: 'Line 1\nLine 2', model: 'openai/gpt-5', reasoningEffort: 'high', permission: 'allow_edits',
       permittedBranches: ['main'], completionWebhookUrl: 'https://h.example/x', userEmail: 'dev@example.com',

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createClient, type AgentRunsApi } from '../../../src/api';
 import type { Agent } from '../../../src/api/types';
-import { RunLedger, type RunRecord } from '../../../src/run/common/ledger/ledger';
+import { RunLedger, type LedgerEntry } from '../../../src/run/common/ledger/ledger';
 import { reviveRecord } from '../../../src/run/common/ledger/record';
 import { conversationOf, runState } from '../../../src/run/common/ledger/runState';
 import { plainL10n } from '../../../src/base/common/l10n';
@@ -28,7 +28,7 @@ const T0 = 1_700_000_000_000;
 const FOLLOW_UP_MENU = /^run;.*followup;/;
 
 /** A run tracked by ID, as the first read of "Track Run by ID" puts it in the list. */
-function tracked(agent: Omit<Agent, 'agentId'>): RunRecord {
+function tracked(agent: Omit<Agent, 'agentId'>): LedgerEntry {
   const l = new RunLedger(new MemoryStore(), BASE);
   l.applyAgent({ agentId: 'rev_agent', appId: 'app_shop', ...agent }, { now: T0 });
   const r = l.get('rev_agent');

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { RunLedger, runState, storageKeyFor, type KeyValueStore, type LedgerChange, type LedgerProblem, type RunRecord } from '../../../src/run/common/ledger/ledger';
+import { RunLedger, runState, storageKeyFor, type KeyValueStore, type LedgerChange, type LedgerProblem, type LedgerEntry } from '../../../src/run/common/ledger/ledger';
 import type { Agent } from '../../../src/api/types';
 import { MemoryStore } from '../fixtures/memoryStore';
 
@@ -156,7 +156,7 @@ describe('RunLedger across windows (one shared store)', () => {
     return { store, a: new RunLedger(store, BASE), b: new RunLedger(store, BASE) };
   }
   const stored = (store: MemoryStore): string[] =>
-    ((store.data.get(storageKeyFor(BASE)) as { runs: RunRecord[] } | undefined)?.runs ?? []).map((r) => r.agentId).sort();
+    ((store.data.get(storageKeyFor(BASE)) as { runs: LedgerEntry[] } | undefined)?.runs ?? []).map((r) => r.agentId).sort();
 
   it('a save in one window keeps the runs another window added', async () => {
     const { store, a, b } = twoWindows();

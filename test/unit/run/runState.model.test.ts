@@ -35,7 +35,7 @@ import fc from 'fast-check';
 import type * as vscode from 'vscode';
 import { ApiError } from '../../../src/api/errors';
 import type { Agent, AgentMessage, FollowUpAck } from '../../../src/api/types';
-import { RunLedger, runState, type FollowUpRecord, type KeyValueStore, type RunRecord } from '../../../src/run/common/ledger/ledger';
+import { RunLedger, runState, type FollowUpRecord, type KeyValueStore, type LedgerEntry } from '../../../src/run/common/ledger/ledger';
 import { FOLLOW_UP_WAIT_MS } from '../../../src/run/common/ledger/runState';
 import { applyRead } from '../../../src/run/common/polling/runReads';
 import { presentRun, statusIcon } from '../../../src/runs/common/presentation';
@@ -272,7 +272,7 @@ class Window {
     this.listen();
   }
 
-  record(): RunRecord | undefined {
+  record(): LedgerEntry | undefined {
     return this.ledger.get(ID);
   }
 

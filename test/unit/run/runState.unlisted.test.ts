@@ -3,7 +3,7 @@
 // tab and kept its transcript: four places, four rules. Each surface's own function, fed the
 // one run state, says the same: ended, as the service said it.
 import * as assert from 'node:assert/strict';
-import { RunLedger, type RunRecord } from '../../../src/run/common/ledger/ledger';
+import { RunLedger, type LedgerEntry } from '../../../src/run/common/ledger/ledger';
 import { isFinishedRun, runState } from '../../../src/run/common/ledger/runState';
 import { plainL10n } from '../../../src/base/common/l10n';
 import { LifecycleTracker } from '../../../src/panel/common/lifecycle';
@@ -16,7 +16,7 @@ const BASE = 'http://127.0.0.1:1/api/public/v1';
 const T0 = 1_700_000_000_000;
 const lifecycle = { conversationState: 'working', sandboxState: 'running', queuedTurnCount: 0 };
 
-function runThat(status: string, completedAt: number | undefined): RunRecord {
+function runThat(status: string, completedAt: number | undefined): LedgerEntry {
   const l = new RunLedger(new MemoryStore(), BASE);
   l.upsert({ agentId: 'agt_x1', source: 'started', status: 'running', appId: 'app_todo' }, T0);
   l.applyAgent({ agentId: 'agt_x1', status: 'running', appId: 'app_todo', lifecycle, updatedAt: T0 }, { now: T0 });

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { RunRecord } from '../../../src/run/common/ledger/ledger';
+import type { LedgerEntry } from '../../../src/run/common/ledger/ledger';
 import { plainL10n } from '../../../src/base/common/l10n';
 import { AppNode, RowNode, RunsTreeModel, agentIdOf, type TreeNode } from '../../../src/runs/common/nodes';
 import { groupByApp } from '../../../src/runs/common/presentation';
@@ -7,7 +7,7 @@ import { groupByApp } from '../../../src/runs/common/presentation';
 const NOW = Date.UTC(2025, 0, 15, 12, 0, 0);
 const MIN = 60_000;
 
-function run(agentId: string, minutesAgo: number, over: Partial<RunRecord> = {}): RunRecord {
+function run(agentId: string, minutesAgo: number, over: Partial<LedgerEntry> = {}): LedgerEntry {
   return {
     agentId,
     source: 'tracked',
@@ -23,10 +23,10 @@ function run(agentId: string, minutesAgo: number, over: Partial<RunRecord> = {})
 const names = (nodes: TreeNode[]) => nodes.map((n) => (n instanceof AppNode ? `app:${n.key}` : `run:${n.agentId}`));
 
 describe('Runs tree model: stable elements, re-render only what changed', () => {
-  function built(runs: RunRecord[]) {
+  function built(runs: LedgerEntry[]) {
     const model = new RunsTreeModel();
     const roots = model.roots(() => groupByApp(runs, plainL10n));
-    return { model, roots, update: (next: RunRecord[], changed: string[] = []) => model.update(groupByApp(next, plainL10n), new Set(changed)) };
+    return { model, roots, update: (next: LedgerEntry[], changed: string[] = []) => model.update(groupByApp(next, plainL10n), new Set(changed)) };
   }
 
   it('builds the groups on first use, newest first, one node per run', () => {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { RunRecord } from '../../../src/run/common/ledger/ledger';
+import type { LedgerEntry } from '../../../src/run/common/ledger/ledger';
 import { plainL10n } from '../../../src/base/common/l10n';
 import {
   groupByApp, presentRun, runContextValue, runLabel, statusIcon,
@@ -9,7 +9,7 @@ import { LABEL_MAX } from '../../../src/run/common/rows';
 const NOW = Date.UTC(2025, 0, 15, 12, 0, 0);
 const MIN = 60_000;
 
-function run(overrides: Partial<RunRecord> = {}): RunRecord {
+function run(overrides: Partial<LedgerEntry> = {}): LedgerEntry {
   return {
     agentId: 'agent-1',
     source: 'started',

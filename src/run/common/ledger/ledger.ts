@@ -10,20 +10,20 @@ import type { ApplyResult, FollowUpBaseline, FollowUpRecord, LedgerChange, Ledge
 import { mergeRecords } from './merge';
 import { observeAgent } from './observe';
 import { OwnActs } from './ownActs';
-import { runTime, sameValue, stripUndefined, type KeyValueStore, type RunRecord } from './record';
+import { runTime, sameValue, stripUndefined, type KeyValueStore, type LedgerEntry } from './record';
 import { actId, bound, followUpAct, isFinishedRun, runState } from './runState';
 import { parseStored, storageKeyFor, type StoredLedger } from './stored';
 
 export type { ApplyResult, FollowUpBaseline, FollowUpRecord, LedgerChange, LedgerProblem } from './ledgerTypes';
 export { mergeRecords } from './merge';
-export { reviveRecord, runTime, type KeyValueStore, type LaunchPrefill, type RunRecord, type RunSource } from './record';
+export { reviveRecord, runTime, type KeyValueStore, type LaunchPrefill, type LedgerEntry, type RunSource } from './record';
 export { isFinishedRun, runState, type Run } from './runState';
 export { ownActsKeyFor, storageKeyFor } from './stored';
 
 const MAX_RUNS = 500;
 const MAX_REMOVED = 500;
 
-function baseline(r: RunRecord): FollowUpBaseline {
+function baseline(r: LedgerEntry): FollowUpBaseline {
   const b: FollowUpBaseline = {};
   if (isFinished(r) && r.completedAt !== undefined) b.completedAt = r.completedAt;
   if (r.lastSequence !== undefined) b.lastSequence = r.lastSequence;
@@ -32,7 +32,7 @@ function baseline(r: RunRecord): FollowUpBaseline {
 }
 
 export class RunLedger {
-  private readonly runs = new Map<string, RunRecord>();
+  private readonly runs = new Map<string, LedgerEntry>();
   private readonly changeEmitter = new Emitter<LedgerChange>();
   readonly onDidChange: Event<LedgerChange> = this.changeEmitter.event;
   private saving: Promise<void> = Promise.resolve();
@@ -60,11 +60,11 @@ export class RunLedger {
     this.ownActs?.load(this.runs);
   }
 
-  all(): RunRecord[] {
+  all(): LedgerEntry[] {
     return [...this.runs.values()].sort((a, b) => runTime(b) - runTime(a));
   }
 
-  get(agentId: string): RunRecord | undefined {
+  get(agentId: string): LedgerEntry | undefined {
     return this.runs.get(agentId);
   }
 
@@ -73,14 +73,14 @@ export class RunLedger {
   }
 
   /** Runs not yet finished: the only ones anything should poll. */
-  active(): RunRecord[] {
+  active(): LedgerEntry[] {
     return this.all().filter((r) => !isFinishedRun(r));
   }
 
   /** Adds a run, or merges the given fields into the one already there. */
-  upsert(record: Omit<RunRecord, 'unread' | 'addedAt'> & Partial<Pick<RunRecord, 'unread' | 'addedAt'>>, now = Date.now()): RunRecord {
+  upsert(record: Omit<LedgerEntry, 'unread' | 'addedAt'> & Partial<Pick<LedgerEntry, 'unread' | 'addedAt'>>, now = Date.now()): LedgerEntry {
     const existing = this.runs.get(record.agentId);
-    const next: RunRecord = existing
+    const next: LedgerEntry = existing
       ? { ...existing, ...stripUndefined(record) }
       : { unread: false, addedAt: now, ...stripUndefined(record) };
     if (!existing) {
@@ -100,15 +100,15 @@ export class RunLedger {
   applyAgent(agent: Agent, options: { now?: number; viewing?: boolean } = {}): ApplyResult {
     const now = options.now ?? Date.now();
     const existing = this.runs.get(agent.agentId);
-    const base: RunRecord = existing ?? { agentId: agent.agentId, source: 'tracked', addedAt: now, status: 'queued', unread: false };
+    const base: LedgerEntry = existing ?? { agentId: agent.agentId, source: 'tracked', addedAt: now, status: 'queued', unread: false };
     const previousStatus = runState(base).status;
     const { fields: observed, outOfOrder } = observeAgent(base, agent, now);
-    const next: RunRecord = { ...base, ...observed, lastCheckedAt: now, pollError: undefined };
+    const next: LedgerEntry = { ...base, ...observed, lastCheckedAt: now, pollError: undefined };
     if (!outOfOrder && agent.status !== undefined && agent.completedAt === undefined) {
       // A run that is going again (after a follow-up) has no completion: the last turn's is not kept.
       delete next.completedAt;
     }
-    const changed = !existing || (Object.keys(next) as (keyof RunRecord)[]).some((k) => k !== 'lastCheckedAt' && k !== 'pollError' && !sameValue(base[k], next[k]))
+    const changed = !existing || (Object.keys(next) as (keyof LedgerEntry)[]).some((k) => k !== 'lastCheckedAt' && k !== 'pollError' && !sameValue(base[k], next[k]))
       || (base.completedAt !== undefined && next.completedAt === undefined);
     if (changed) {
       next.lastChangeAt = now;
@@ -149,7 +149,7 @@ export class RunLedger {
     }
     const act = followUpAct(actId(now), f.prompt, f.ackStatus, f.before ?? baseline(r), now, f.arrivedSeq);
     this.ownActs?.add(act.id);
-    const next: RunRecord = { ...r, acts: bound([...(r.acts ?? []), act]) };
+    const next: LedgerEntry = { ...r, acts: bound([...(r.acts ?? []), act]) };
     if (f.permission) {
       next.permission = f.permission;
     }
@@ -278,7 +278,7 @@ export class RunLedger {
   }
 
   /** A run this window removed: not to come back from a stored copy that still has it. */
-  private buried(r: RunRecord): void {
+  private buried(r: LedgerEntry): void {
     this.tombstone(r.agentId, Math.max(Date.now(), r.addedAt));
   }
 

@@ -1,5 +1,5 @@
 /** Cross-window merge: one run as two windows sharing the store know it. */
-import { freshness, sameValue, type RunRecord } from './record';
+import { freshness, sameValue, type LedgerEntry } from './record';
 import { mergeActs } from './runState';
 
 /**
@@ -8,7 +8,7 @@ import { mergeActs } from './runState';
  * so a window whose read is fresher cannot undo the other's follow-up. Returns `mine` when
  * nothing of `theirs` is news.
  */
-export function mergeRecords(mine: RunRecord, theirs: RunRecord): RunRecord {
+export function mergeRecords(mine: LedgerEntry, theirs: LedgerEntry): LedgerEntry {
   const theirsFresher = (theirs.updatedAt !== undefined && mine.updatedAt !== undefined && theirs.updatedAt !== mine.updatedAt)
     ? theirs.updatedAt > mine.updatedAt
     : freshness(theirs) > freshness(mine);
@@ -17,7 +17,7 @@ export function mergeRecords(mine: RunRecord, theirs: RunRecord): RunRecord {
   const acts = mergeActs(base.acts, other.acts);
   const notice = Math.max(base.finishNotifiedFor ?? -Infinity, other.finishNotifiedFor ?? -Infinity);
   const sequence = Math.max(base.lastSequence ?? -Infinity, other.lastSequence ?? -Infinity);
-  const merged: RunRecord = { ...base };
+  const merged: LedgerEntry = { ...base };
   if (acts !== undefined) merged.acts = acts;
   if (Number.isFinite(notice)) merged.finishNotifiedFor = notice;
   if (Number.isFinite(sequence)) merged.lastSequence = sequence;
@@ -27,8 +27,8 @@ export function mergeRecords(mine: RunRecord, theirs: RunRecord): RunRecord {
   return merged;
 }
 
-function sameRecord(a: RunRecord, b: RunRecord): boolean {
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)] as (keyof RunRecord)[]);
+function sameRecord(a: LedgerEntry, b: LedgerEntry): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)] as (keyof LedgerEntry)[]);
   for (const k of keys) {
     if (k === 'acts') {
       if (JSON.stringify(a.acts ?? []) !== JSON.stringify(b.acts ?? [])) return false;

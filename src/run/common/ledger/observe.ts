@@ -4,19 +4,19 @@
  * folds the result in.
  */
 import { maxSequence, type Agent, type AgentMessage } from '../../../api/types';
-import { stripUndefined, type RunRecord } from './record';
+import { stripUndefined, type LedgerEntry } from './record';
 import { observeActs } from './runState';
 
 /** The first `sequence` of a conversation (0 or 1 are both accepted). */
 const FIRST_SEQUENCE = 1;
 
 export interface Observation {
-  readonly fields: Partial<RunRecord>;
+  readonly fields: Partial<LedgerEntry>;
   /** The read is older than what the record already holds (its `updatedAt` is earlier): its fields were not taken. */
   readonly outOfOrder: boolean;
 }
 
-export function observeAgent(base: RunRecord, agent: Agent, now: number): Observation {
+export function observeAgent(base: LedgerEntry, agent: Agent, now: number): Observation {
   const history = agent.history;
   // A read answered from an older copy of the run (a lagging replica, or one overtaken by a
   // newer read): the service's own clock says so. Its status is not news, but its history is
@@ -24,7 +24,7 @@ export function observeAgent(base: RunRecord, agent: Agent, now: number): Observ
   const outOfOrder = agent.updatedAt !== undefined && base.updatedAt !== undefined && agent.updatedAt < base.updatedAt;
   const acts = observeActs(base.acts, agent, now);
   if (outOfOrder) {
-    const fields: Partial<RunRecord> = stripUndefined({
+    const fields: Partial<LedgerEntry> = stripUndefined({
       lastSequence: maxSequence(history, base.lastSequence),
       messageCount: history ? Math.max(history.length, base.messageCount ?? 0) : undefined,
     });
@@ -34,7 +34,7 @@ export function observeAgent(base: RunRecord, agent: Agent, now: number): Observ
     return { fields, outOfOrder };
   }
   const lifecycle = agent.lifecycle;
-  const fields: Partial<RunRecord> = stripUndefined({
+  const fields: Partial<LedgerEntry> = stripUndefined({
     status: agent.status ?? base.status,
     kind: agent.kind,
     reviewId: agent.reviewId,

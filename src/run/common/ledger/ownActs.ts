@@ -3,7 +3,7 @@
  * (its workspaceState) until their turns end, so another window's save, built before it saw
  * them, cannot take them from this window across a reload.
  */
-import { isRecord, type KeyValueStore, type RunRecord } from './record';
+import { isRecord, type KeyValueStore, type LedgerEntry } from './record';
 import { mergeActs, reviveActs, type FollowUpAct } from './runState';
 import { ownActsKeyFor } from './stored';
 
@@ -22,7 +22,7 @@ export class OwnActs {
   }
 
   /** Writes this window's open follow-ups (those whose turn ended, or whose run left, are dropped). */
-  persist(runs: Iterable<RunRecord>): void {
+  persist(runs: Iterable<LedgerEntry>): void {
     if (this.ids.size === 0) {
       return;
     }
@@ -42,7 +42,7 @@ export class OwnActs {
   }
 
   /** This window's open follow-ups, back into the runs it lists (another window's save may have left them out). */
-  load(runs: Map<string, RunRecord>): void {
+  load(runs: Map<string, LedgerEntry>): void {
     let raw: unknown;
     try {
       raw = this.own.get<unknown>(ownActsKeyFor(this.baseUrl));

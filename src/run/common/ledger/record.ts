@@ -16,7 +16,7 @@ export interface KeyValueStore {
 export type RunSource = 'started' | 'tracked';
 
 /** What the ledger stores: the reads' evidence plus its bookkeeping (acts, unread, errors); surfaces read `Run` (runState.ts). */
-export interface RunRecord {
+export interface LedgerEntry {
   agentId: string;
   source: RunSource;
   /** When the run entered the ledger (Unix ms). */
@@ -74,18 +74,18 @@ export interface RunRecord {
 }
 
 /** What can pre-fill the launch form: a ledger record ("Clone Run") or any subset of its fields. */
-export type LaunchPrefill = Partial<Pick<RunRecord,
+export type LaunchPrefill = Partial<Pick<LedgerEntry,
   'appId' | 'prompt' | 'model' | 'reasoningEffort' | 'permission' | 'permittedBranches' | 'completionWebhookUrl' | 'userEmail'>>;
 
 
 /** The run's sort time: when it was created on the service, else when we learned of it. */
-export function runTime(r: RunRecord): number {
+export function runTime(r: LedgerEntry): number {
   return r.createdAt ?? r.addedAt;
 }
 
 
 /** How recent what a record knows is: its latest read, look or change. */
-export function freshness(r: RunRecord): number {
+export function freshness(r: LedgerEntry): number {
   return Math.max(r.addedAt, r.lastCheckedAt ?? 0, r.lastChangeAt ?? 0, r.seenAt ?? 0);
 }
 
@@ -103,11 +103,11 @@ const NUMBER_FIELDS = [
 ] as const;
 
 /** Rebuilds a record from stored JSON, keeping only well-typed fields. */
-export function reviveRecord(item: unknown): RunRecord | undefined {
+export function reviveRecord(item: unknown): LedgerEntry | undefined {
   if (!isRecord(item) || typeof item.agentId !== 'string' || item.agentId === '') {
     return undefined;
   }
-  const r: RunRecord = {
+  const r: LedgerEntry = {
     agentId: item.agentId,
     source: item.source === 'started' ? 'started' : 'tracked',
     addedAt: typeof item.addedAt === 'number' && Number.isFinite(item.addedAt) ? item.addedAt : 0,
@@ -145,7 +145,7 @@ export function sameValue(a: unknown, b: unknown): boolean {
 }
 
 /** A pending follow-up as an earlier version stored it (one prompt and its time) becomes an act. */
-function legacyAct(item: Record<string, unknown>, r: RunRecord): FollowUpAct[] | undefined {
+function legacyAct(item: Record<string, unknown>, r: LedgerEntry): FollowUpAct[] | undefined {
   const { pendingFollowUpPrompt: prompt, pendingFollowUpAt: at } = item;
   if (typeof prompt !== 'string' || typeof at !== 'number' || !Number.isFinite(at)) {
     return undefined;

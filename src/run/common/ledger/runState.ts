@@ -15,7 +15,7 @@
  * Pure: no vscode.
  */
 import { isDormant, isFinished, maxSequence, type Agent, type AgentLifecycle, type RunStatus } from '../../../api/types';
-import type { RunRecord } from './record';
+import type { LedgerEntry } from './record';
 
 /**
  * How long an acknowledged follow-up may stay unproven before finished reads are believed
@@ -54,7 +54,7 @@ export interface FollowUpAct {
 }
 
 /** What the state is derived from: a record, or as much of one as a caller holds. */
-type Evidence = Pick<RunRecord, 'status'> & Partial<RunRecord>;
+type Evidence = Pick<LedgerEntry, 'status'> & Partial<LedgerEntry>;
 
 /** What kind of conversation a run is, and what that allows. */
 export interface Conversation {
@@ -115,7 +115,7 @@ export interface Run extends Conversation {
 }
 
 /** The open (unsettled) acts, oldest first. */
-export function openActs(r: Pick<RunRecord, 'acts'>): FollowUpAct[] {
+export function openActs(r: Pick<LedgerEntry, 'acts'>): FollowUpAct[] {
   return (r.acts ?? []).filter((a) => a.settledAt === undefined);
 }
 

@@ -2,11 +2,11 @@
  * The run list as stored (shared by every window on the same base URL), its keys, and reading
  * it back: pure, so that loading and merging another window's copy read it the same way.
  */
-import { isRecord, reviveRecord, type RunRecord } from './record';
+import { isRecord, reviveRecord, type LedgerEntry } from './record';
 
 export interface StoredLedger {
   version: 1;
-  runs: RunRecord[];
+  runs: LedgerEntry[];
   /** Runs removed from the list (agentId → when), so that another window's copy does not bring them back. */
   removed?: Record<string, number>;
 }
@@ -25,7 +25,7 @@ export function storageKeyFor(baseUrl: string): string {
 /** A stored list, read. */
 export interface ParsedLedger {
   /** The entries that were readable runs, in stored order. */
-  runs: RunRecord[];
+  runs: LedgerEntry[];
   /** How many entries were not readable runs. */
   dropped: number;
   /** The readable tombstones (agentId, when), in stored order. */
@@ -45,7 +45,7 @@ export function parseStored(raw: unknown): ParsedLedger | undefined {
       }
     }
   }
-  const runs: RunRecord[] = [];
+  const runs: LedgerEntry[] = [];
   let dropped = 0;
   for (const item of raw.runs as unknown[]) {
     const r = reviveRecord(item);

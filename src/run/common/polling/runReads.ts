@@ -7,7 +7,7 @@
 import type { AgentRunsApi } from '../../../api/contract';
 import { isApiError } from '../../../api/errors';
 import type { Agent, HistoryLimitParam } from '../../../api/types';
-import { runState, type RunLedger, type RunRecord } from '../ledger/ledger';
+import { runState, type RunLedger, type LedgerEntry } from '../ledger/ledger';
 import type { HistoryWindows, WindowedRead } from './historyWindow';
 
 /** After a failed schema read, the documented window is assumed this long before the schema is tried again. */
@@ -144,7 +144,7 @@ export interface ApplyReadOptions {
   /** Merges the history into the run's transcript (before the ledger hears of the read). */
   merge(agentId: string, history: Agent['history']): void;
   /** The run finished with this read and no window announced it yet. */
-  finished(record: RunRecord): void;
+  finished(record: LedgerEntry): void;
   /** A read that changed nothing the ledger keeps. */
   unchanged?(agentId: string): void;
   /**
