@@ -3,7 +3,7 @@
 // completion notification, and the run still there after a reload; a run left unfinished at a
 // reload followed without the view.
 import * as assert from 'node:assert/strict';
-import { UI_TIMEOUT_MS, useWorkbench, type Workbench } from './harness';
+import { UI_TIMEOUT_MS, clickNotificationButton, useWorkbench, type Workbench } from './harness';
 import { startRunOnService } from './service';
 import { adminOk } from '../emulator/testing';
 
@@ -120,9 +120,13 @@ describe('Runs view: sign in, follow a run, reload', function () {
     // opens the panel after it revealed the row, so the tab may not be there yet.
     await runPanelTabs(wb).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
     await closeRunPanels(wb);
-    await wb.waitForNotification(/Agent run completed/, 60_000);
+    const toast = await wb.waitForNotification(/Agent run completed/, 60_000);
     await waitForStatus(wb, label, /codicon-pass/, /, completed, /);
     await wb.screenshot('runs-completed-notification');
+    // Its Open shows the run's panel; closed again, so the next completion is announced too.
+    await clickNotificationButton(toast, 'Open');
+    await runPanelTabs(wb).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+    await closeRunPanels(wb);
     // The tooltip: untrusted markdown with the run's facts.
     await wb.treeRow(label).locator('.label-name').hover();
     const hover = wb.page.locator('.monaco-hover .hover-contents, .workbench-hover .hover-contents').first();
