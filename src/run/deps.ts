@@ -2,7 +2,7 @@
  * The object graph shared by every command, view and flow. Built once in `activate()`;
  * modules receive it as `registerX(context, deps)` and never reach for globals.
  *
- * Nothing here does network work on its own: `getClient()` is the only door to the
+ * Nothing here does network work on its own: `getClient()` is the only way to the
  * service, and it loads the HTTP stack (dist/api.js) on first use.
  */
 import type * as vscode from 'vscode';
@@ -17,7 +17,7 @@ import type { LaunchPrefill, LedgerChange, RunLedger, LedgerEntry } from './comm
 import type { Poller } from './common/polling/poller';
 import type { TokenStore } from '../connection/tokenStore';
 import type { UnconfirmedStarts } from './unconfirmedStarts';
-import type { SendDoor } from './sendDoor';
+import type { Sender } from './sender';
 import type { Capabilities } from '../connection/capabilities';
 import type { RunsAccess } from './runsAccess';
 import type { TestGroupRecord } from './common/testGroupStore';
@@ -79,8 +79,8 @@ export interface Deps {
    */
   readonly starts: UnconfirmedStarts;
 
-  /** The one door for every start, follow-up and test group (run/sendDoor.ts): the exactly-once rules. */
-  readonly door: SendDoor;
+  /** The one sender for every start, follow-up and test group (run/sender.ts): the exactly-once rules. */
+  readonly sender: Sender;
 
   /**
    * What the current service serves beyond the reference (connection/common/capabilities.ts): `has(c)` is its

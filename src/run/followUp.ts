@@ -1,6 +1,6 @@
 /**
  * The editor's side of a follow-up, for the panel's composer and the palette/tree/notification
- * command alike: the send goes through the one door (sendDoor.ts: the run's lock, the draft
+ * command alike: the send goes through the one sender (sender.ts: the run's lock, the draft
  * emptied while the text is on its way and given back only when nothing arrived); a refused
  * token goes to the shared 401 gate; a failure is worded for the person.
  */
@@ -14,12 +14,12 @@ import { describeFollowUpFailure, type FollowUpFailureAction, type FollowUpInput
 import type { Deps } from './deps';
 import type { Ledgers } from './ledgers';
 import type { RunSync } from './runSync';
-import type { FollowUpResult, SendFailed } from './sendDoor';
+import type { FollowUpResult, SendFailed } from './sender';
 
 export type { FollowUpResult };
 
 export async function submitFollowUp(d: Deps, agentId: string, input: FollowUpInput, options: { resend?: boolean; from: string }): Promise<FollowUpResult> {
-  const outcome = await d.door.followUp(agentId, input, options);
+  const outcome = await d.sender.followUp(agentId, input, options);
   if (outcome.kind === 'failed' && isApiError(outcome.error) && outcome.error.kind === 'unauthorized') {
     d.reportUnauthorized(outcome.error, { interactive: true });
   }

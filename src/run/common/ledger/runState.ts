@@ -69,7 +69,7 @@ export interface Conversation {
 
 /**
  * The one rule of which conversations take follow-ups. Every surface (the Runs view's menus,
- * the panel's composer, the palette, the chat, the tools) and the send door read it through
+ * the panel's composer, the palette, the chat, the tools) and the sender read it through
  * `runState` (or, for a run that is not listed, from its read); none decides on its own.
  */
 export function conversationOf(r: { readonly kind?: string; readonly reviewId?: string }): Conversation {

@@ -1,9 +1,9 @@
 /**
- * The send door's marks for the app's tests, groups, automations and branches (a target such as
+ * The sender's marks for the app's tests, groups, automations and branches (a target such as
  * `test:<id>`): a send under way, and one that may have reached the service without an answer.
  * Like the follow-ups' and the starts' records (src/run/followUpSends.ts, unconfirmedStarts.ts),
  * kept in workspace state and read from it at every check, so a reload (or another window of the
- * workspace) does not forget them: a `sending` mark found when the door first needs them (this
+ * workspace) does not forget them: a `sending` mark found when the sender first needs them (this
  * window has sent nothing yet) was cut by a reload and
  * becomes `uncertain`. Unlike theirs, a mark ends on its own after a bound (`UNCERTAIN_TARGET_MS`).
  */
