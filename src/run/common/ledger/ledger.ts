@@ -9,7 +9,7 @@ import { isFinished, type Agent } from '../../../api/types';
 import type { ApplyResult, FollowUpBaseline, FollowUpRecord, LedgerChange, LedgerProblem } from './ledgerTypes';
 import { mergeRecords } from './merge';
 import { observeAgent } from './observe';
-import { OwnActs } from './ownActs';
+import { OwnFollowUps } from './ownFollowUps';
 import { runTime, sameValue, stripUndefined, type KeyValueStore, type LedgerEntry } from './record';
 import { actId, bound, followUpAct, isFinishedRun, runState } from './runState';
 import { parseStored, storageKeyFor, type StoredLedger } from './stored';
@@ -18,7 +18,7 @@ export type { ApplyResult, FollowUpBaseline, FollowUpRecord, LedgerChange, Ledge
 export { mergeRecords } from './merge';
 export { reviveRecord, runTime, type KeyValueStore, type LaunchPrefill, type LedgerEntry, type RunSource } from './record';
 export { isFinishedRun, runState, type Run } from './runState';
-export { ownActsKeyFor, storageKeyFor } from './stored';
+export { ownFollowUpsKeyFor, storageKeyFor } from './stored';
 
 const MAX_RUNS = 500;
 const MAX_REMOVED = 500;
@@ -40,8 +40,8 @@ export class RunLedger {
   private readonly removed = new Map<string, number>();
   /** The stored value last merged or written: the same object means nothing new to merge. */
   private lastStored: unknown;
-  /** This window's open follow-ups, when it has its own storage (see OwnActs). */
-  private readonly ownActs: OwnActs | undefined;
+  /** This window's open follow-ups, when it has its own storage (see OwnFollowUps). */
+  private readonly ownFollowUps: OwnFollowUps | undefined;
 
   /**
    * @param warn called once when stored state was unusable and had to be reset or trimmed.
@@ -55,9 +55,9 @@ export class RunLedger {
     private readonly warn: (message: string, problem: LedgerProblem) => void = () => undefined,
     own?: KeyValueStore,
   ) {
-    this.ownActs = own ? new OwnActs(own, baseUrl) : undefined;
+    this.ownFollowUps = own ? new OwnFollowUps(own, baseUrl) : undefined;
     this.load();
-    this.ownActs?.load(this.runs);
+    this.ownFollowUps?.load(this.runs);
   }
 
   all(): LedgerEntry[] {
@@ -148,7 +148,7 @@ export class RunLedger {
       return false;
     }
     const act = followUpAct(actId(now), f.prompt, f.ackStatus, f.before ?? baseline(r), now, f.arrivedSeq);
-    this.ownActs?.add(act.id);
+    this.ownFollowUps?.add(act.id);
     const next: LedgerEntry = { ...r, acts: bound([...(r.acts ?? []), act]) };
     if (f.permission) {
       next.permission = f.permission;
@@ -271,7 +271,7 @@ export class RunLedger {
     this.saving = this.saving
       .then(() => this.store.update(storageKeyFor(this.baseUrl), snapshot))
       .then(undefined, (err: unknown) => this.warn(`Could not save the run list: ${err instanceof Error ? err.message : String(err)}`, { kind: 'save' }));
-    this.ownActs?.persist(this.runs.values());
+    this.ownFollowUps?.persist(this.runs.values());
     if (merged) {
       this.changeEmitter.fire(merged);
     }

@@ -1,6 +1,6 @@
 /** Cross-window merge: one run as two windows sharing the store know it. */
 import { freshness, sameValue, type LedgerEntry } from './record';
-import { mergeActs } from './runState';
+import { mergeFollowUps } from './runState';
 
 /**
  * One run as two windows know it. What was read comes from the fresher read (the service's
@@ -14,7 +14,7 @@ export function mergeRecords(mine: LedgerEntry, theirs: LedgerEntry): LedgerEntr
     : freshness(theirs) > freshness(mine);
   const base = theirsFresher ? theirs : mine;
   const other = theirsFresher ? mine : theirs;
-  const acts = mergeActs(base.acts, other.acts);
+  const acts = mergeFollowUps(base.acts, other.acts);
   const notice = Math.max(base.finishNotifiedFor ?? -Infinity, other.finishNotifiedFor ?? -Infinity);
   const sequence = Math.max(base.lastSequence ?? -Infinity, other.lastSequence ?? -Infinity);
   const merged: LedgerEntry = { ...base };

@@ -10,7 +10,7 @@
  * what it proves: the prompt in the history proves that it arrived, not that its turn ended;
  * the end of its turn needs a finished read with a later `completedAt` or with replies after
  * the prompt. Acts carry their own identity and only ever gain evidence, so two windows merge
- * them as a set (see `mergeActs`) whatever order their saves land in.
+ * them as a set (see `mergeFollowUps`) whatever order their saves land in.
  *
  * Pure: no vscode.
  */
@@ -115,7 +115,7 @@ export interface Run extends Conversation {
 }
 
 /** The open (unsettled) acts, oldest first. */
-export function openActs(r: Pick<LedgerEntry, 'acts'>): FollowUpAct[] {
+export function openFollowUps(r: Pick<LedgerEntry, 'acts'>): FollowUpAct[] {
   return (r.acts ?? []).filter((a) => a.settledAt === undefined);
 }
 
@@ -126,7 +126,7 @@ export function runState(r: Evidence): Run {
 
 function stateOf(r: Evidence): Omit<Run, keyof ReturnType<typeof fieldsOf>> {
   const conversation = conversationOf(r);
-  const open = openActs(r);
+  const open = openFollowUps(r);
   const newest = open[open.length - 1];
   if (newest) {
     const arrived = open.some((a) => a.arrivedSeq !== undefined);
@@ -161,7 +161,7 @@ function fieldsOf(r: Evidence): Pick<Run, 'agentId' | 'kind' | 'reviewId' | 'app
     createdAt: r.createdAt ?? r.addedAt,
     updatedAt: r.updatedAt,
     // A failure of the turn before an unsettled follow-up is not this turn's.
-    lastError: openActs(r).length > 0 ? undefined : r.lastError,
+    lastError: openFollowUps(r).length > 0 ? undefined : r.lastError,
     lifecycle,
   });
 }
@@ -212,7 +212,7 @@ export function actId(now: number): string {
  * `completedAt` later than the one known at the send or a reply after the prompt). Returns the
  * same array when nothing changed.
  */
-export function observeActs(acts: readonly FollowUpAct[] | undefined, agent: Agent, now: number): readonly FollowUpAct[] | undefined {
+export function observeFollowUps(acts: readonly FollowUpAct[] | undefined, agent: Agent, now: number): readonly FollowUpAct[] | undefined {
   if (!acts || acts.length === 0) {
     return acts;
   }
@@ -308,7 +308,7 @@ function turnEnded(act: FollowUpAct, agent: Agent): boolean {
  * Two windows' acts of one run as one set: by ID, each act with the evidence of both (arrival
  * and settlement only ever get added). Bounded: the newest settled ones are kept as tombstones.
  */
-export function mergeActs(mine: readonly FollowUpAct[] | undefined, theirs: readonly FollowUpAct[] | undefined): readonly FollowUpAct[] | undefined {
+export function mergeFollowUps(mine: readonly FollowUpAct[] | undefined, theirs: readonly FollowUpAct[] | undefined): readonly FollowUpAct[] | undefined {
   if (!theirs || theirs.length === 0) return mine;
   if (!mine || mine.length === 0) return theirs;
   const byId = new Map<string, FollowUpAct>();
@@ -338,7 +338,7 @@ export function bound(acts: readonly FollowUpAct[]): readonly FollowUpAct[] {
 }
 
 /** Acts read back from storage: only well-formed ones (a lock or a pending turn is never invented). */
-export function reviveActs(raw: unknown): FollowUpAct[] | undefined {
+export function reviveFollowUps(raw: unknown): FollowUpAct[] | undefined {
   if (!Array.isArray(raw)) {
     return undefined;
   }
