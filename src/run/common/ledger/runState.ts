@@ -223,14 +223,14 @@ export function observeFollowUps(acts: readonly FollowUpAct[] | undefined, agent
     }
     // A send found in the history arrives with its sequence only: its time is read here.
     const found = act.arrivedSeq === undefined ? findPrompt(act, agent) : act.promptAt === undefined ? promptTime(act.arrivedSeq, agent) : undefined;
-    const seen: FollowUpAct = found ? { ...act, arrivedSeq: found.sequence, ...(found.createdAt !== undefined ? { promptAt: found.createdAt } : {}) } : act;
-    const ended = turnEnded(seen, agent);
+    const arrived: FollowUpAct = found ? { ...act, arrivedSeq: found.sequence, ...(found.createdAt !== undefined ? { promptAt: found.createdAt } : {}) } : act;
+    const ended = turnEnded(arrived, agent);
     const givenUp = now - act.at >= FOLLOW_UP_WAIT_MS && isFinished(agent);
-    if (seen === act && !ended && !givenUp) {
+    if (arrived === act && !ended && !givenUp) {
       return act;
     }
     changed = true;
-    return ended || givenUp ? { ...seen, settledAt: now } : seen;
+    return ended || givenUp ? { ...arrived, settledAt: now } : arrived;
   });
   return changed ? next : acts;
 }

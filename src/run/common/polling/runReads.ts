@@ -67,20 +67,20 @@ export class RunReader {
 
   async read(client: ReadClient, agentId: string, signal?: AbortSignal): Promise<Agent> {
     const { param, assumed } = await this.historyParam(client);
-    const seen = this.deps.lastSequence(agentId);
+    const lastSequence = this.deps.lastSequence(agentId);
     const saved = await this.deps.resumeAfter?.(agentId);
     const get = (p: HistoryLimitParam | undefined) => (limit: number | undefined): Promise<Agent> =>
       client.getAgent(agentId, { signal, history: p && limit !== undefined ? { param: p.name, limit } : undefined });
     let result: WindowedRead;
     try {
-      result = await this.windows.read(agentId, seen, param, get(param), saved);
+      result = await this.windows.read(agentId, lastSequence, param, get(param), saved);
     } catch (error) {
       if (!assumed || !isApiError(error) || error.status !== 400) {
         throw error;
       }
       // Whatever the 400 names, a read that carried a parameter no schema vouched for is made
       // once more without it; when that one is answered, the service is not asked with it again.
-      result = await this.windows.read(agentId, seen, undefined, get(undefined), saved);
+      result = await this.windows.read(agentId, lastSequence, undefined, get(undefined), saved);
       this.refusedBy = client.baseUrl;
       this.deps.log?.(`The service refused a read with ${param?.name ?? 'a history window'} (400${error.code ? ` ${error.code}` : ''}) and answered one without: reading runs without a history window.`);
     }
