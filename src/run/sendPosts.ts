@@ -1,10 +1,6 @@
 /**
- * The POSTs of the sender (src/run/sender.ts), loaded on the first send as their own
- * bundle (dist/send.js): a start, a follow-up through the run's lock, a test group, a code
- * review's start, and the app's test runs, group runs, group edits and deletes, automation
- * runs and branch syncs through their target's lock (`throughLock`). The rules
- * are the sender's (see there); this is where the client's POST methods are called, and the only
- * place outside src/api (ESLint refuses them anywhere else, see eslint.config.mjs).
+ * The sender's POSTs (src/run/sender.ts), their own bundle loaded on the first send (dist/send.js): the
+ * only place outside src/api that calls the client's POST, PUT and DELETE methods.
  */
 import { mayHaveArrived } from '../api/errors';
 import type { CodeReviewStarted, StartCodeReviewRequest, SyncVersionRequest } from '../api/reviewTypes';

@@ -166,10 +166,8 @@ export class Sender {
   }
 
   /**
-   * `POST /agents/{id}/messages` through the run's lock: `busy` while another send of the run is
-   * under way or may have arrived (unless `resend`: the person's deliberate resend of that one);
-   * `noFollowUps`, sending nothing, when the run's conversation takes none. `read`: a read of a
-   * run that is not listed (the chat and the tools read it first), for the same rule.
+   * `POST /agents/{id}/messages` through the run's lock (`busy`; with `resend`, the person's resend of that
+   * one); `noFollowUps` for a conversation that takes none, which `read` tells for a run not listed.
    */
   followUp(agentId: string, input: FollowUpInput, o: SendOptions & { resend?: boolean; read?: Pick<Agent, 'kind' | 'reviewId'> }): Promise<FollowUpResult> {
     const record = this.d.ledger().get(agentId);

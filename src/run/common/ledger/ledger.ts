@@ -1,8 +1,6 @@
 /**
- * The run ledger: the service has no list endpoint, so the extension keeps its own record
- * of the runs it started or was asked to track, per base URL, persisted across reloads.
- * One store, many views: the tree, the status bar, the poller and the panels all read it
- * and listen to `onDidChange`, which names exactly the runs that changed.
+ * The run ledger: the service has no list endpoint, so the extension keeps the runs it started or tracks,
+ * per base URL, across reloads; every surface reads it and hears `onDidChange` name the runs that changed.
  */
 import { Emitter, type Event } from '../../../base/common/events';
 import { isFinished, type Agent } from '../../../api/types';
@@ -45,9 +43,7 @@ export class RunLedger {
 
   /**
    * @param warn called once when stored state was unusable and had to be reset or trimmed.
-   * @param own this window's own storage (its workspaceState): the follow-ups it got
-   *   acknowledged are kept there until their turns end, so another window's save, built before
-   *   it saw them, cannot take them from this window across a reload.
+   * @param own this window's workspaceState, for its own follow-ups (see OwnFollowUps).
    */
   constructor(
     private readonly store: KeyValueStore,

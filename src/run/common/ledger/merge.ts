@@ -3,10 +3,8 @@ import { freshness, sameValue, type LedgerEntry } from './record';
 import { mergeFollowUps } from './runState';
 
 /**
- * One run as two windows know it. What was read comes from the fresher read (the service's
- * `updatedAt` first, then when it was read); what the person did (acts) is merged as a set,
- * so a window whose read is fresher cannot undo the other's follow-up. Returns `mine` when
- * nothing of `theirs` is news.
+ * One run as two windows know it: what was read from the fresher read, the follow-ups as a set, so a
+ * fresher read cannot undo the other window's follow-up. Returns `mine` when nothing of `theirs` is news.
  */
 export function mergeRecords(mine: LedgerEntry, theirs: LedgerEntry): LedgerEntry {
   const theirsFresher = (theirs.updatedAt !== undefined && mine.updatedAt !== undefined && theirs.updatedAt !== mine.updatedAt)

@@ -1,18 +1,7 @@
 /**
- * One truth per run. A run's state is derived from two kinds of evidence, and every surface
- * (tree, status bar, alerts, panel header and tab, lifecycle lanes, chat, tools, exports,
- * Testing links) reads only what `runState` derives:
- * - what the service returned: the freshest read's fields on the record (`status`,
- *   `completedAt`, `updatedAt`, ...), as read;
- * - what the person did: follow-ups the service acknowledged (`acts`), from any window.
- *
- * An acknowledged act outranks every read that does not show it. A read settles it only with
- * what it proves: the prompt in the history proves that it arrived, not that its turn ended;
- * the end of its turn needs a finished read with a later `completedAt` or with replies after
- * the prompt. Acts carry their own identity and only ever gain evidence, so two windows merge
- * them as a set (see `mergeFollowUps`) whatever order their saves land in.
- *
- * Pure: no vscode.
+ * One truth per run: every surface reads `runState`, derived from the freshest read and the follow-ups
+ * the service acknowledged (`acts`, from any window); these outrank any read that does not prove their
+ * turn ended, and only gain evidence, so windows merge them as a set in any order. Pure.
  */
 import { isDormant, isFinished, maxSequence, type Agent, type AgentLifecycle, type RunStatus } from '../../../api/types';
 import type { LedgerEntry } from './record';
@@ -207,10 +196,8 @@ export function actId(now: number): string {
 }
 
 /**
- * What one read proves about each act: arrival (its prompt in the history, after what was known
- * when it was sent), then the end of its turn (a finished read, nothing queued, and a
- * `completedAt` later than the one known at the send or a reply after the prompt). Returns the
- * same array when nothing changed.
+ * What one read proves about each follow-up: its arrival (its prompt in the history, after what was
+ * known at the send), then the end of its turn (`turnEnded`). The same array when nothing changed.
  */
 export function observeFollowUps(acts: readonly FollowUpAct[] | undefined, agent: Agent, now: number): readonly FollowUpAct[] | undefined {
   if (!acts || acts.length === 0) {
@@ -260,17 +247,8 @@ function findPrompt(act: FollowUpAct, agent: Agent): { sequence: number; created
 }
 
 /**
- * The act's turn is over: the run is finished with nothing queued, and its completion is later
- * than the one the act followed (and not earlier than the prompt itself). A run that was still
- * going when the act was sent has no such completion to compare with: there the prompt's own
- * time tells which turn ended; where messages carry no time, a finished read that shows the
- * prompt and was written after the going state the act was sent on (a service does not sit
- * finished with a turn queued). A service that sends no `completedAt` at all is believed on a
- * reply after the prompt. A reply alone is not enough where `completedAt` is sent: a replica
- * whose history is fresher than its status shows the turn's first replies beside the previous
- * turn's `completed`. (Where messages carry no time and such a replica answers right after a
- * run finished unseen and was re-opened, nothing in a read tells the two apart: the run is taken
- * as ended.)
+ * The follow-up's turn is over: the run finished with nothing queued, its completion later than the one
+ * the follow-up followed (sent while the run was going: after its prompt, or after the read it was sent on).
  */
 function turnEnded(act: FollowUpAct, agent: Agent): boolean {
   if (!isFinished(agent) || (agent.lifecycle?.queuedTurnCount ?? 0) > 0) {
@@ -282,6 +260,8 @@ function turnEnded(act: FollowUpAct, agent: Agent): boolean {
     return false;
   }
   const done = agent.completedAt;
+  // Without `completedAt` a reply after the prompt is believed; with it, a reply is not enough: a
+  // replica's fresher history shows the turn's first replies beside the previous turn's `completed`.
   if (done === undefined) {
     return seq !== undefined && seq >= 0 && (agent.history ?? []).some((m) => m.role !== 'user' && m.sequence !== undefined && Number.isSafeInteger(m.sequence) && m.sequence > seq);
   }
@@ -300,6 +280,8 @@ function turnEnded(act: FollowUpAct, agent: Agent): boolean {
   if (act.promptAt !== undefined) {
     return true;
   }
+  // Messages without times: a finished read written after the going state the follow-up was sent on
+  // (a service does not sit finished with a turn queued); a re-opened run read right after is taken as ended.
   const written = agent.updatedAt ?? done;
   return act.before.updatedAt === undefined || written > act.before.updatedAt;
 }

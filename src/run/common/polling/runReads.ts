@@ -1,8 +1,6 @@
 /**
- * One read of a run, both ways of it: fetching (the history window from the served schema,
- * widened when messages were left out) and folding the answer into the run model (transcript,
- * then ledger, then the "finished" notice). The glue (src/run/runSync.ts) and the fault
- * suite's pipeline use these, so both follow a run the same way. Pure: no vscode.
+ * One read of a run: fetched with the served schema's history window, then folded into the transcript,
+ * the ledger and the "finished" notice. RunSync and the fault suite both use it, so both read alike. Pure.
  */
 import type { AgentRunsApi } from '../../../api/contract';
 import { isApiError } from '../../../api/errors';
@@ -31,10 +29,8 @@ export interface RunReaderDeps {
   /** The highest sequence already taken in for the run (the ledger's `lastSequence`). */
   lastSequence(agentId: string): number | undefined;
   /**
-   * The newest sequence the run's saved transcript held when read back this session, if any:
-   * below `lastSequence` when the window closed after the ledger was saved and before the
-   * transcript was. The next read then reaches back to it, and `resumed` is called. May read
-   * the journal first (a promise), whether or not a panel shows the run.
+   * The newest sequence of the run's saved transcript read back this session: below `lastSequence` when the
+   * window closed between saving the ledger and the transcript, so the next read reaches back to it.
    */
   resumeAfter?(agentId: string): number | undefined | Promise<number | undefined>;
   resumed?(agentId: string): void;

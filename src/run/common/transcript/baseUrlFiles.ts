@@ -1,9 +1,6 @@
 /**
- * One base URL's part of TranscriptFiles (transcriptFiles.ts): its transcripts in memory, what
- * is known of their journals, and reading a run's journal into it (in two steps for a long
- * journal), and saving a read merged while the transcript was out of memory against the run's
- * journal mark (journalMark.ts). The schedule, the writes and the in-use set stay with
- * TranscriptFiles, reached through `JournalReadHost`. No `vscode` import.
+ * One base URL's transcripts in TranscriptFiles: in memory, what is known of their journals, and reading a
+ * journal in (a long one in two steps, newest first). The schedule and the writes stay with TranscriptFiles.
  */
 import * as path from 'node:path';
 import { maxSequence } from '../../../api/types';

@@ -1,18 +1,7 @@
 /**
- * Every run's transcript on disk under the extension's global storage (not globalState, which
- * is loaded whole at startup): one folder per base URL, one append-only journal per run
- * (journal.ts) that keeps every message the service ever returned; whole finished runs are
- * pruned past the disk limit (diskLimit.ts). Memory holds a transcript only while a panel
- * shows it (`setInUse`) or until it is saved: a moment after a change (or on `flush()`) what
- * changed is appended and what no panel shows is dropped, to be read again when needed. Of a
- * journal read this session a mark stays (journalMark.ts): where it ended, and for a run that
- * may still change each record's fingerprint, so a background read appends what the journal
- * lacks without reading it again.
- *
- * node:fs, not vscode.workspace.fs: when the window closes, the extension host closes its
- * channel to the workbench before `deactivate()`, and vscode.workspace.fs needs it even for
- * `file:` URIs. `dispose()` appends what is left synchronously, and logs nothing (the channel
- * is closed too). No `vscode` import.
+ * Every run's transcript on disk, an append-only journal per run under global storage (not globalState,
+ * loaded whole at startup); memory holds one only while a panel shows it or until saved. node:fs, not
+ * vscode.workspace.fs: that needs the workbench's channel, closed before `deactivate()` writes what is left.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -111,10 +100,8 @@ export class TranscriptFiles extends Disposable {
   }
 
   /**
-   * Where the next read of the run should reach back to, when this session's first read of its
-   * journal is behind what the run list says was seen: the window closed after the list was
-   * saved and before the journal was. Until `resumed()`. The journal is read for it when this
-   * session has not read it yet, panel or no panel: a background read needs it as much.
+   * Where the next read should reach back to when this session's first read of the journal is behind the run
+   * list (the window closed between their saves), until `resumed()`; reads the journal when not read yet.
    */
   resumeAfter(agentId: string): number | undefined | Promise<number | undefined> {
     const files = this.files;
