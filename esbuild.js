@@ -17,7 +17,7 @@ const watch = process.argv.includes('--watch');
 const lazyEntries = {
   // The HTTP stack and the response schemas: the first request (src/connection/contribution.ts).
   api: 'src/api/index.ts',
-  // The send door's POSTs: the first start, follow-up or test group (src/extension.ts).
+  // The sender's POSTs: the first start, follow-up or test group (src/extension.ts).
   send: 'src/run/sendPosts.ts',
   // The history windows: the first read of a run (src/run/runSync.ts).
   windows: 'src/run/common/polling/historyWindow.ts',

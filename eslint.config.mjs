@@ -64,12 +64,12 @@ const globalStateRule = {
   selector: 'MemberExpression[property.name="globalState"]:matches([object.name="context"], [object.property.name="context"])',
   message: 'Use deps.globalState (one write in flight at a time), not context.globalState.',
 };
-// One door per send (src/run/sendDoor.ts, its POSTs in src/run/sendPosts.ts): the exactly-once rules (locks, unconfirmed starts,
+// One sender for every send (src/run/sender.ts, its POSTs in src/run/sendPosts.ts): the exactly-once rules (locks, unconfirmed starts,
 // "may have arrived") hold only if no surface calls the client's POST methods itself.
 const doorFiles = ['src/run/sendPosts.ts', 'src/api/**/*.ts'];
 const doorRule = {
-  selector: 'CallExpression[callee.type="MemberExpression"][callee.property.name=/^(startAgent|sendFollowUp|createTestGroup|startCodeReview|syncVersion|startTestRun|startTestGroupRun|updateTestGroup|deleteTestGroup|runAutomation)$/]:not([callee.object.property.name="door"]):not([callee.object.name="door"])',
-  message: 'Send through deps.door (src/run/sendDoor.ts), never the client\'s POST, PUT or DELETE methods directly.',
+  selector: 'CallExpression[callee.type="MemberExpression"][callee.property.name=/^(startAgent|sendFollowUp|createTestGroup|startCodeReview|syncVersion|startTestRun|startTestGroupRun|updateTestGroup|deleteTestGroup|runAutomation)$/]:not([callee.object.property.name="sender"]):not([callee.object.name="sender"])',
+  message: 'Send through deps.sender (src/run/sender.ts), never the client\'s POST, PUT or DELETE methods directly.',
 };
 
 // The edges between features that go through the command registry are typed in one place

@@ -30,7 +30,7 @@ const ACTIVATION = 'dist/extension.js';
 const STATELESS = {
   'src/connection/common/capabilities.ts': 'the pure capability table and pure functions over it (w-tapi); no module state',
   'src/run/common/appRowReads.ts': 'the AppRowReads class keeps per-instance state only (one instance per rows object); nothing tests instanceof across bundles (dist/reviews.js, dist/automations.js)',
-  'src/run/common/sends/uncertainText.ts': 'a pure function: the words for a send the door refused as uncertain (the tools, the Test Explorer, the groups, Run Now, branch sync)',
+  'src/run/common/sends/uncertainText.ts': 'a pure function: the words for a send the sender refused as uncertain (the tools, the Test Explorer, the groups, Run Now, branch sync)',
   'src/run/common/sends/outcome.ts': 'pure functions: the words after a send of the Test Groups view or Run Now (dist/testGroups.js, dist/automations.js)',
   'src/api/types.ts': 'constants and pure predicates (isTerminalStatus)',
   'src/api/sequence.ts': 'pure functions over sequence numbers (maxSequence, sequenceCeiling) and a constant',
@@ -100,7 +100,7 @@ const STATELESS = {
   'src/reviews/common/': 'pure functions and constants (the code review form, its steps and versions; the name a review is listed under, in dist/send.js)',
   'src/run/common/branches/': 'pure functions and constants (an app\'s known branches, following a branch\'s sync): no module state (dist/reviews.js, dist/serviceTests.js)',
   'src/serviceTests/common/start.ts': 'pure functions (the words of a failed start, a service test\'s failure for Ask Agent to Fix)',
-  'src/run/branches.ts': 'functions over the global state, door and client passed in (known branches, Sync branch with its progress); no module state (dist/reviews.js, dist/serviceTests.js)',
+  'src/run/branches.ts': 'functions over the global state, sender and client passed in (known branches, Sync branch with its progress); no module state (dist/reviews.js, dist/serviceTests.js)',
   'src/run/knownReviews.ts': 'functions over the global state and client passed in (the reviews whose ID is known); no module state (dist/reviews.js, dist/assistant.js)',
   'node_modules/zod/':
     'zod 4 keeps its global config and registry on globalThis (shared by every copy) and answers instanceof from trait names, not class identity; no schema object crosses bundles',

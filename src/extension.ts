@@ -1,6 +1,6 @@
 /**
  * activate(): register everything, return. No network, no awaiting, and no run model: polling,
- * the send door, the Runs view's rows and the alerts are built on first need (a command, the
+ * the sender, the Runs view's rows and the alerts are built on first need (a command, the
  * Runs view or a panel shown, a tool) or, for a run unfinished or unread at the last session,
  * on a timer just after activation. The first request happens when a command needs one or the
  * poller follows a run (after the SecretStorage lookup that tells whether there is a token).
@@ -24,7 +24,7 @@ import { Transcripts } from './run/transcripts';
 import { Drafts } from './run/drafts';
 import { FollowUpSends } from './run/followUpSends';
 import { knownUserMessageIds, watchFollowUpSends } from './run/followUp';
-import { SendDoor, type SendPostsModule } from './run/sendDoor';
+import { Sender, type SendPostsModule } from './run/sender';
 import { runsAccess } from './run/runsAccess';
 import { UnconfirmedStarts } from './run/unconfirmedStarts';
 import { registerStartNotices } from './runs/startNotices';
@@ -48,7 +48,7 @@ import type { AgentRunsExtension } from './publicApi/agent-runs';
 
 let shutdown: (() => Promise<void>) | undefined;
 
-/** The send door's POSTs (src/run/sendPosts.ts): the first start, follow-up or test group. */
+/** The sender's POSTs (src/run/sendPosts.ts): the first start, follow-up or test group. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const sendPosts = lazyBundle(() => require('./send.js') as SendPostsModule);
 
@@ -167,20 +167,20 @@ function buildShell(context: vscode.ExtensionContext, log: vscode.LogOutputChann
 }
 export type Shell = ReturnType<typeof buildShell>;
 
-/** The run model's readers and views: polling, the send door, alerts, the Runs view's rows and status bar. */
+/** The run model's readers and views: polling, the sender, alerts, the Runs view's rows and status bar. */
 function buildRuns(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, b: Base, shell: Shell) {
   const { host } = shell;
   const alerts = new RunAlerts(log, (id) => host.isViewing(id), shell.openRun);
   const sync = new RunSync({
     ledgers: b.ledgers, connection: b.conn, gate: b.gate, transcripts: b.transcripts, alerts, log,
     isViewing: (id) => host.isViewing(id),
-    // A follow-up that may have arrived is found in the history that shows it (the send door).
-    beforeApply: (id, agent) => door.observeRead(id, agent),
+    // A follow-up that may have arrived is found in the history that shows it (the sender).
+    beforeApply: (id, agent) => sender.observeRead(id, agent),
     // ... and looked for until it shows or UNCERTAIN_READ_MS passed, however finished the run reads.
     awaiting: (id) => b.sends.awaiting(id),
     unchanged: (id) => host.polled(id),
   });
-  const door = new SendDoor({
+  const sender = new Sender({
     client: (o) => b.conn.getClient(o),
     ledger: () => b.ledgers.current,
     poller: sync.poller,
@@ -199,7 +199,7 @@ function buildRuns(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
   context.subscriptions.push(view, statusBar, new RunDecorations(b.ledgers), access);
   view.provider.showStartNotices(b.starts);
   const connectivity = wireNotices(context, log, b.gate, sync, view, statusBar);
-  return { host, alerts, sync, view, connectivity, door, access };
+  return { host, alerts, sync, view, connectivity, sender, access };
 }
 export type Runs = ReturnType<typeof buildRuns>;
 
@@ -250,8 +250,8 @@ function buildDeps(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
     showApiError: (error, extraButtons) => connectionPrompts().showApiError(conn, gate, log, error, extraButtons),
     reportUnauthorized: (error, options) => gate.report(error, options),
     starts,
-    get door() {
-      return r().door;
+    get sender() {
+      return r().sender;
     },
     capabilities,
     get runs() {

@@ -7,7 +7,7 @@ import type { RunLedger } from './run/common/ledger/ledger';
 import type { Poller } from './run/common/polling/poller';
 import type { TranscriptRead } from './run/common/transcript/transcriptFiles';
 import type { AfterPost } from './run/afterPost';
-import type { SendPostsModule } from './run/sendDoor';
+import type { SendPostsModule } from './run/sender';
 import type { AssistantTestHooks } from './assistant/contribution';
 import type { ReviewsGate } from './reviews/gate';
 import type { Capability } from './connection/common/capabilities';

@@ -270,7 +270,7 @@ export interface AutomationRunQueued { automationId: string; status?: string; qu
 /**
  * The client's calls for all of the above, each an `ApiError` on failure like the others. POST,
  * PUT and DELETE are sent at most once (a failure after the request may have arrived says so:
- * `mayHaveReachedServer`); only the send door (src/run/sendDoor.ts) calls them.
+ * `mayHaveReachedServer`); only the sender (src/run/sender.ts) calls them.
  */
 export interface ServiceTestCalls {
   listTests(appId: string, options?: RequestOptions): Promise<AppTest[]>;

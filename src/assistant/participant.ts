@@ -1,7 +1,7 @@
 /**
  * `@agent-runs` in the chat: talks to the service, not a model. `/start` uses the settings'
  * defaults (read_only; edit rights only via the confirming launch form). Sends go through the send
- * door (one lock per run, "may have arrived" recorded, never resent); progress is the run's one state.
+ * sender (one lock per run, "may have arrived" recorded, never resent); progress is the run's one state.
  */
 import * as vscode from 'vscode';
 import type { Deps } from '../run/deps';
@@ -93,7 +93,7 @@ async function start(deps: Deps, request: vscode.ChatRequest, stream: vscode.Cha
   const api = deps.api();
   const body = api.validateStartAgentRequest({ appId, model, prompt }, { knownModels: await modelsOffered(client) });
   stream.progress(vscode.l10n.t('Starting an agent run on {0} with {1} (read only)…', appId, model));
-  const result = await deps.door.start(body, { from: 'chat', client, quiet: true });
+  const result = await deps.sender.start(body, { from: 'chat', client, quiet: true });
   if (result.kind === 'notConnected') {
     stream.markdown(escapeMarkdown(notConnectedText(deps)));
     return;
@@ -155,10 +155,10 @@ async function followUp(deps: Deps, request: vscode.ChatRequest, stream: vscode.
   const body = api.validateFollowUpRequest({ prompt: text });
   const client = await clientOrRefuse(deps);
   // A run named by ID that is not listed: it must exist before anything is posted to it, and
-  // its read says whether it takes follow-ups at all (the door decides, as for a listed one).
+  // its read says whether it takes follow-ups at all (the sender decides, as for a listed one).
   const read = named && !deps.runs.get(id) ? await client.getAgent(id) : undefined;
   const before = deps.runs.get(id)?.record.lastSequence ?? 0;
-  const result = await deps.door.followUp(id, { prompt: body.prompt }, { from: 'chat', client, quiet: true, read });
+  const result = await deps.sender.followUp(id, { prompt: body.prompt }, { from: 'chat', client, quiet: true, read });
   switch (result.kind) {
     case 'notConnected':
       stream.markdown(escapeMarkdown(notConnectedText(deps)));

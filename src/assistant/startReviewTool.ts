@@ -1,6 +1,6 @@
 /**
  * The tool that starts a code review: strict schema, src/api/validateReviews.ts's checks, a
- * confirmation naming the app and both versions, one POST through the send door. It asks the
+ * confirmation naming the app and both versions, one POST through the sender. It asks the
  * service's schema itself before sending; a possible start is listed, never sent again.
  */
 import * as vscode from 'vscode';
@@ -30,7 +30,7 @@ export class StartCodeReviewTool extends AgentRunsTool<StartCodeReviewRequest> {
   }
 
   protected async run(request: StartCodeReviewRequest, signal: AbortSignal): Promise<string> {
-    const result = await this.deps.door.startCodeReview(request, { from: 'language model tool', signal, client: await clientOrRefuse(this.deps), quiet: true });
+    const result = await this.deps.sender.startCodeReview(request, { from: 'language model tool', signal, client: await clientOrRefuse(this.deps), quiet: true });
     if (result.kind === 'notConnected') throw new Refusal(notConnectedText(this.deps));
     if (result.kind === 'failed') {
       if (!result.mayHaveArrived) {

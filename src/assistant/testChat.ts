@@ -13,7 +13,7 @@ import { clientOrRefuse, setting, signalOf } from './common';
 import type { AgentRunsApi } from '../api/contract';
 import { capabilityOffText } from './testTools';
 
-/** The Runs view's Run Now (w-tgroups): a modal confirmation, then the send door. */
+/** The Runs view's Run Now (w-tgroups): a modal confirmation, then the sender. */
 export const RUN_AUTOMATION_NOW = 'agentRuns.automations.runNow';
 const SHOW_TEST_EXPLORER = 'workbench.view.testing.focus';
 /** Run Now buttons at most. */

@@ -1,6 +1,6 @@
 /**
  * The language model tools of the app's tests and automations (issue 22 §4). POSTs are confirmed
- * ("live" said plainly) and go through the send door, so one that may have arrived is never resent;
+ * ("live" said plainly) and go through the sender, so one that may have arrived is never resent;
  * "Not done: …" before anything is sent when the capability is off, no client, or bad input.
  */
 import * as vscode from 'vscode';
@@ -104,7 +104,7 @@ export class RunAppTestTool extends TestsTool<RunTest> {
 
   protected async run(c: RunTest, signal: AbortSignal): Promise<string> {
     const client = await clientOrRefuse(this.deps);
-    const result = await this.deps.door.startTestRun({ testId: c.testId, branchId: c.branch }, { from: 'language model tool', signal, client, quiet: true });
+    const result = await this.deps.sender.startTestRun({ testId: c.testId, branchId: c.branch }, { from: 'language model tool', signal, client, quiet: true });
     const where = isLiveBranch(c.branch) ? vscode.l10n.t('the LIVE app') : vscode.l10n.t('branch {0}', c.branch);
     switch (result.kind) {
       case 'notConnected':
@@ -183,7 +183,7 @@ export class RunAutomationTool extends TestsTool<RunAutomation> {
 
   protected async run(c: RunAutomation, signal: AbortSignal): Promise<string> {
     const client = await clientOrRefuse(this.deps);
-    const result = await this.deps.door.runAutomation(c.automationId, { from: 'language model tool', signal, client, quiet: true });
+    const result = await this.deps.sender.runAutomation(c.automationId, { from: 'language model tool', signal, client, quiet: true });
     switch (result.kind) {
       case 'notConnected':
         throw new Refusal(notConnectedText(this.deps));

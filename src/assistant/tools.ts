@@ -1,7 +1,7 @@
 /**
  * The language model tools. Input is checked twice (schema, then the launch form's own request
  * checks) and input that fails is never put before the person; every POST is confirmed showing
- * every field, and goes through the send door so a send that may have arrived is never repeated.
+ * every field, and goes through the sender so a send that may have arrived is never repeated.
  */
 import * as vscode from 'vscode';
 import type { CreateTestGroupRequest, FollowUpRequest } from '../api/types';
@@ -43,7 +43,7 @@ class StartRunTool extends AgentRunsTool<NormalizedStartAgentRequest> {
 
   protected async run(request: NormalizedStartAgentRequest, signal: AbortSignal): Promise<string> {
     // Checked completely (the model against the served list) before the person was asked.
-    const result = await this.deps.door.start(request, { from: 'language model tool', signal, client: await clientOrRefuse(this.deps), quiet: true });
+    const result = await this.deps.sender.start(request, { from: 'language model tool', signal, client: await clientOrRefuse(this.deps), quiet: true });
     if (result.kind === 'notConnected') throw new Refusal(notConnectedText(this.deps));
     if (result.kind === 'failed') {
       // Refused at the workspace's limit (409): said as the launch form says it.
@@ -105,10 +105,10 @@ class FollowUpTool extends AgentRunsTool<{ agentId: string; request: FollowUpReq
   protected async run(c: { agentId: string; request: FollowUpRequest }, signal: AbortSignal): Promise<string> {
     const client = await clientOrRefuse(this.deps);
     // A run not in the list is found by reading it first, so nothing is posted to an unknown one;
-    // the read also says whether it takes follow-ups (the door decides).
+    // the read also says whether it takes follow-ups (the sender decides).
     const read = this.deps.runs.get(c.agentId) ? undefined : await client.getAgent(c.agentId, { signal });
     const { prompt, permission, permittedBranches } = c.request;
-    const result = await this.deps.door.followUp(c.agentId, { prompt, permission, permittedBranches }, { from: 'language model tool', signal, client, quiet: true, read });
+    const result = await this.deps.sender.followUp(c.agentId, { prompt, permission, permittedBranches }, { from: 'language model tool', signal, client, quiet: true, read });
     switch (result.kind) {
       case 'notConnected':
         throw new Refusal(notConnectedText(this.deps));
@@ -161,7 +161,7 @@ class TestGroupTool extends AgentRunsTool<GroupPlan> {
   }
 
   protected async run(plan: GroupPlan, signal: AbortSignal): Promise<string> {
-    const result = await this.deps.door.createTestGroup(plan.request, { from: 'language model tool', signal, client: await clientOrRefuse(this.deps), quiet: true });
+    const result = await this.deps.sender.createTestGroup(plan.request, { from: 'language model tool', signal, client: await clientOrRefuse(this.deps), quiet: true });
     if (result.kind === 'notConnected') throw new Refusal(notConnectedText(this.deps));
     if (result.kind === 'failed') {
       if (!result.mayHaveArrived) throw result.error;

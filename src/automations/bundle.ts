@@ -31,5 +31,5 @@ export function automationRows(d: AutomationsDeps, refreshTree: () => void): Aut
 /** `agentRuns.automations.runNow`, only while `agentRuns.automationRuns` is on. */
 export async function runNow(d: AutomationsDeps, rows: AutomationRows | undefined, arg: unknown): Promise<RunNowOutcome | undefined> {
   if (!d.capabilities.has('automationRuns')) return undefined;
-  return runNowWith({ door: d.door, describe: describeWith(d), log: d.log }, rows, arg);
+  return runNowWith({ sender: d.sender, describe: describeWith(d), log: d.log }, rows, arg);
 }

@@ -12,11 +12,11 @@ import type * as AutomationsBundle from './bundle';
 import type { AutomationRows } from './rows';
 import type { RunNowDeps } from './runNow';
 
-/** What automations need of `Deps` (src/run/deps.ts), the capability keys and the send door included. */
+/** What automations need of `Deps` (src/run/deps.ts), the capability keys and the sender included. */
 export interface AutomationsDeps extends Pick<Deps, 'onDidChangeConnection' | 'auth' | 'reportUnauthorized' | 'api' | 'log'> {
   readonly capabilities: { has(c: 'automations' | 'automationRuns'): boolean; readonly onDidChange: vscode.Event<void> };
   getClient(options: { quiet: boolean }): Promise<{ listAutomations(appId: string): Promise<Automation[]> } | undefined>;
-  readonly door: RunNowDeps['door'];
+  readonly sender: RunNowDeps['sender'];
 }
 
 /** The rows and Run Now (./bundle.ts): the first "Automations" row shown or the first Run Now. */

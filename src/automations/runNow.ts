@@ -1,20 +1,20 @@
 /**
- * Run Now: a modal confirmation, one POST through the send door, then the list read again a little
+ * Run Now: a modal confirmation, one POST through the sender, then the list read again a little
  * later; a send that may have arrived is said and never sent again.
  */
 import * as vscode from 'vscode';
 import type { AutomationRunQueued } from '../api/testTypes';
 import { automationRefOf } from './common/nodes';
-import { failureNotice, type DoorAnswer, type Notice } from '../run/common/sends/outcome';
+import { failureNotice, type SendAnswer, type Notice } from '../run/common/sends/outcome';
 import { actionsLine, triggerLine } from './common/presentation';
-import type { SendOptions } from '../run/sendDoor';
+import type { SendOptions } from '../run/sender';
 import type { AutomationRows } from './rows';
 
-/** The door's answer to `runAutomation` (src/run/sendDoor.ts), as far as Run Now reads it. */
-export type RunAutomationAnswer = Exclude<DoorAnswer, { kind: 'done' | 'queued' }> | { readonly kind: 'queued'; readonly queued: AutomationRunQueued };
+/** The sender's answer to `runAutomation` (src/run/sender.ts), as far as Run Now reads it. */
+export type RunAutomationAnswer = Exclude<SendAnswer, { kind: 'done' | 'queued' }> | { readonly kind: 'queued'; readonly queued: AutomationRunQueued };
 
 export interface RunNowDeps {
-  readonly door: { runAutomation(automationId: string, options: SendOptions): Promise<RunAutomationAnswer> };
+  readonly sender: { runAutomation(automationId: string, options: SendOptions): Promise<RunAutomationAnswer> };
   describe(error: unknown): string;
   readonly log: Pick<vscode.LogOutputChannel, 'info' | 'warn'>;
 }
@@ -39,7 +39,7 @@ export async function runNow(d: RunNowDeps, rows: Pick<AutomationRows, 'find' | 
   if (pick !== run) {
     return 'cancelled';
   }
-  const answer = await d.door.runAutomation(ref.automationId, { from: 'Runs view' });
+  const answer = await d.sender.runAutomation(ref.automationId, { from: 'Runs view' });
   const what = vscode.l10n.t('Running the automation “{0}”', name);
   if (answer.kind === 'queued') {
     d.log.info(`Automation ${ref.automationId} queued (${answer.queued.status ?? 'no status'}).`);

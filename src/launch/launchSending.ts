@@ -71,7 +71,7 @@ export function launchSubmitEnv(deps: Deps, c: SendingContext): { env: SubmitEnv
 
 /** One `POST /agents` through the send door; a failure is thrown for the form to word. */
 async function startOnce(deps: Deps, client: AgentRunsApi, request: StartAgentRequest): Promise<AgentStarted> {
-  const result = await deps.door.start(request, { from: 'launch form', client });
+  const result = await deps.sender.start(request, { from: 'launch form', client });
   if (result.kind === 'started') return result.run;
   const err = result.kind === 'failed'
     ? result.error

@@ -1,6 +1,6 @@
 /**
  * `getAPI(1)` (agent-runs.d.ts), its own bundle loaded when an extension first asks. Reads and
- * events come from the run list and `runState`; every send goes through the one door after the
+ * events come from the run list and `runState`; every send goes through the one sender after the
  * person confirmed the text the assistant's tools show. Nothing here holds or returns the token.
  */
 import * as vscode from 'vscode';
@@ -104,7 +104,7 @@ export class PublicApiV1 implements V1.AgentRunsApi, vscode.Disposable {
       const knownModels = await client.getSchemaInfo().then((s) => s.models, () => []);
       const checked = api.validateStartAgentRequest(body, { knownModels });
       if (!(await this.confirm(this.p.texts().startConfirmation(checked, vscode.l10n), vscode.l10n.t('Start')))) return declined();
-      const result = await deps.door.start(checked, { from: FROM, client, quiet: true });
+      const result = await deps.sender.start(checked, { from: FROM, client, quiet: true });
       switch (result.kind) {
         case 'started': return { kind: 'started', agentId: result.run.agentId, status: result.run.status };
         case 'notConnected': return refused(describeNoClient(deps.connection(), vscode.l10n));
@@ -134,7 +134,7 @@ export class PublicApiV1 implements V1.AgentRunsApi, vscode.Disposable {
       const confirmation = this.p.texts().followUpConfirmation({ agentId: id, ...(runLabel !== undefined ? { runLabel } : {}), ...checked }, vscode.l10n);
       if (!(await this.confirm(confirmation, vscode.l10n.t('Send')))) return declined();
       const { prompt, permission, permittedBranches } = checked;
-      const result = await deps.door.followUp(id, { prompt, permission, permittedBranches }, { from: FROM, client, quiet: true, read });
+      const result = await deps.sender.followUp(id, { prompt, permission, permittedBranches }, { from: FROM, client, quiet: true, read });
       switch (result.kind) {
         case 'sent': return { kind: 'sent', status: result.ack.status };
         case 'busy': return { kind: 'busy', message: vscode.l10n.t('A follow-up to run {0} is already on its way or may have arrived; nothing was sent.', id) };

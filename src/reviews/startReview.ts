@@ -146,7 +146,7 @@ function submitEnv(deps: Deps, parts: ReviewParts, form: ReviewForm, c: SendCont
 
 /** One `POST /code-reviews` through the send door; a failure is thrown for the form to word. */
 async function startOnce(deps: Deps, parts: ReviewParts, client: AgentRunsApi, request: StartCodeReviewRequest, labels: { fromVersionLabel?: string; toVersionLabel?: string }): Promise<CodeReviewStarted> {
-  const result = await deps.door.startCodeReview(request, { from: 'code review form', client, labels });
+  const result = await deps.sender.startCodeReview(request, { from: 'code review form', client, labels });
   if (result.kind === 'started') return result.review;
   const err = result.kind === 'failed'
     ? result.error

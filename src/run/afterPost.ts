@@ -1,8 +1,6 @@
 /**
- * What happens after the service acknowledged a start or a follow-up, in one place: the run
- * goes into (or is updated in) the run list, it is followed, and it is read fast for a short
- * while so the person sees it move. Every POST path (launch flow, panel composer, palette
- * follow-up, chat and tools, a code review's start) comes through here.
+ * After the service acknowledged a start or a follow-up: the run is listed (or updated), followed,
+ * and read fast for a while so the person sees it move. Every POST path comes through here.
  */
 import type { CodeReviewStarted, StartCodeReviewRequest } from '../api/reviewTypes';
 import type { AgentStarted, FollowUpAck, StartAgentRequest } from '../api/types';

@@ -1,9 +1,6 @@
 /**
- * An app's branches for the features that ask for one (a code review's source and target, a
- * test run's branch): the branches known here per service and app (run/common/branches/known.ts, kept
- * in global state, with the `agentRuns.branches` setting and the remembered test branch), and
- * "Sync branch": `POST /versions/sync` once through the send door, then `GET /versions/status`
- * under a progress notification until it completed or failed (run/common/branches/sync.ts).
+ * An app's branches for a code review or a test run: those known per service and app
+ * (common/branches/known.ts), and "Sync branch" under a progress notification (common/branches/sync.ts).
  */
 import * as vscode from 'vscode';
 import type { AgentRunsApi } from '../api/contract';
@@ -51,19 +48,17 @@ export async function noteBranches(globalState: MementoLike, baseUrl: string, ap
 export type BranchSyncResult = { kind: 'completed'; versionId?: string; version?: string } | { kind: 'notDone' };
 
 /**
- * "Sync branch": the POST once (a second sync of the same branch from here while one is under
- * way sends nothing), then its status read until it completed or failed, with progress the
- * person can stop (the sync goes on at the service). Every end but a completed sync is said
- * to the person here; a POST whose answer was lost is never sent again on its own.
+ * "Sync branch": the POST once, then its status read until it ends, with progress the person can stop
+ * (the sync goes on at the service); a POST whose answer was lost is never sent again on its own.
  */
-export async function syncBranch(deps: Pick<Deps, 'door' | 'api' | 'log' | 'globalState'>, client: AgentRunsApi, appId: string, branch: string, from: string): Promise<BranchSyncResult> {
+export async function syncBranch(deps: Pick<Deps, 'sender' | 'api' | 'log' | 'globalState'>, client: AgentRunsApi, appId: string, branch: string, from: string): Promise<BranchSyncResult> {
   return vscode.window.withProgress({
     location: vscode.ProgressLocation.Notification,
     title: l10n.t('Syncing branch {0} of {1}', branch, appId),
     cancellable: true,
   }, async (progress, token): Promise<BranchSyncResult> => {
     progress.report({ message: l10n.t('asking the service…') });
-    const sent = await deps.door.syncVersion({ appId, version: branch }, { from, client });
+    const sent = await deps.sender.syncVersion({ appId, version: branch }, { from, client });
     if (sent.kind === 'notConnected') return { kind: 'notDone' };
     if (sent.kind === 'busy') {
       void vscode.window.showInformationMessage(l10n.t('Branch {0} is already being synced from this window.', branch));

@@ -1,9 +1,6 @@
 /**
- * The object graph shared by every command, view and flow. Built once in `activate()`;
- * modules receive it as `registerX(context, deps)` and never reach for globals.
- *
- * Nothing here does network work on its own: `getClient()` is the only door to the
- * service, and it loads the HTTP stack (dist/api.js) on first use.
+ * The object graph shared by every command, view and flow, built once in `activate()`. Nothing here does
+ * network work on its own: `getClient()` loads the HTTP stack (dist/api.js) on first use.
  */
 import type * as vscode from 'vscode';
 import type { AgentRunsApi } from '../api/contract';
@@ -17,7 +14,7 @@ import type { LaunchPrefill, LedgerChange, RunLedger, LedgerEntry } from './comm
 import type { Poller } from './common/polling/poller';
 import type { TokenStore } from '../connection/tokenStore';
 import type { UnconfirmedStarts } from './unconfirmedStarts';
-import type { SendDoor } from './sendDoor';
+import type { Sender } from './sender';
 import type { Capabilities } from '../connection/capabilities';
 import type { RunsAccess } from './runsAccess';
 import type { TestGroupRecord } from './common/testGroupStore';
@@ -47,10 +44,8 @@ export interface Deps {
   readonly onDidChangeConnection: vscode.Event<ConnectionState>;
 
   /**
-   * The client for the configured base URL and stored token, created on first use and
-   * recreated when the base URL, token or proxy settings change. Resolves `undefined`
-   * after telling the user what is missing (no base URL, no token, insecure URL declined);
-   * with `quiet`, tells nobody (background work).
+   * The client for the configured base URL and token, recreated when they or the proxy settings change;
+   * `undefined` after telling the person what is missing (with `quiet`, telling nobody).
    */
   getClient(options?: { quiet?: boolean }): Promise<AgentRunsApi | undefined>;
 
@@ -79,8 +74,8 @@ export interface Deps {
    */
   readonly starts: UnconfirmedStarts;
 
-  /** The one door for every start, follow-up and test group (run/sendDoor.ts): the exactly-once rules. */
-  readonly door: SendDoor;
+  /** The one sender for every start, follow-up and test group (run/sender.ts): the exactly-once rules. */
+  readonly sender: Sender;
 
   /**
    * What the current service serves beyond the reference (connection/common/capabilities.ts): `has(c)` is its

@@ -3,10 +3,8 @@ import type * as vscode from 'vscode';
 import type { FailedTest } from './common/fixPrompt';
 
 /**
- * Items whose failure another feature describes itself ("Ask Agent to Fix" of a service test:
- * its failed steps and comments): the first describer that knows the item answers, with the
- * item the agent run is linked to. Features add theirs to the set
- * registerTesting (src/testing/register.ts) returns.
+ * Items whose failure another feature describes itself (a service test's failed steps): the first
+ * describer that knows the item answers, with the item the run is linked to.
  */
 export type FailureDescriber = (item: vscode.TestItem) => { failed: FailedTest; linkTo: vscode.TestItem } | undefined;
 export type FailureDescribers = Set<FailureDescriber>;

@@ -1,8 +1,6 @@
 /**
- * The editor's side of a follow-up, for the panel's composer and the palette/tree/notification
- * command alike: the send goes through the one door (sendDoor.ts: the run's lock, the draft
- * emptied while the text is on its way and given back only when nothing arrived); a refused
- * token goes to the shared 401 gate; a failure is worded for the person.
+ * The editor's side of a follow-up, for the panel's composer and the commands alike: the send goes
+ * through the sender, a refused token to the 401 gate, and a failure is worded for the person.
  */
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
@@ -14,12 +12,12 @@ import { describeFollowUpFailure, type FollowUpFailureAction, type FollowUpInput
 import type { Deps } from './deps';
 import type { Ledgers } from './ledgers';
 import type { RunSync } from './runSync';
-import type { FollowUpResult, SendFailed } from './sendDoor';
+import type { FollowUpResult, SendFailed } from './sender';
 
 export type { FollowUpResult };
 
 export async function submitFollowUp(d: Deps, agentId: string, input: FollowUpInput, options: { resend?: boolean; from: string }): Promise<FollowUpResult> {
-  const outcome = await d.door.followUp(agentId, input, options);
+  const outcome = await d.sender.followUp(agentId, input, options);
   if (outcome.kind === 'failed' && isApiError(outcome.error) && outcome.error.kind === 'unauthorized') {
     d.reportUnauthorized(outcome.error, { interactive: true });
   }
@@ -35,10 +33,8 @@ export interface FollowUpFailureText {
 }
 
 /**
- * The person's failure text and offers for a failed outcome. A 409 says which refusal it was
- * (run/common/refusals.ts, by the answer, else by the run's kind): at the workspace's limit the
- * Runs view shows the active runs and the text is kept to send again; a conversation that takes
- * no follow-ups needs a new run.
+ * The person's failure text and offers: a 409 says which refusal it was; at the workspace's limit the
+ * Runs view shows the active runs and the text is kept; a conversation that takes none needs a new run.
  */
 export function followUpFailure(d: Deps, agentId: string, outcome: SendFailed): FollowUpFailureText {
   const record = d.ledger().get(agentId);

@@ -1,16 +1,7 @@
 /**
- * Follow-ups being sent, per run, kept by the extension: no page, input box or tree button can
- * POST the same follow-up twice. A webview page is torn down when its tab is hidden and comes
- * back from `init`, so an in-flight guard inside the page forgot the send; here every send path
- * (panel composer, palette, tree, notification) asks `send()`, which refuses while another send
- * of the run is under way or may already have arrived.
- *
- * Kept in workspace state, like the drafts the text returns to: a `sending` entry found at
- * activation belongs to a window that was reloaded mid-POST, and becomes `uncertain`. Global
- * state would be shared with other windows, where a live send of one window would look like an
- * interrupted one to the other.
- *
- * No `vscode` import: the fault suite drives it with the real client against the emulator.
+ * Follow-ups being sent, per run, kept by the extension (a hidden webview forgets its own guard): `send()`
+ * refuses while another send of the run is under way or may have arrived. In workspace state, not global
+ * (another window's live send would look cut): a `sending` entry found at activation becomes `uncertain`.
  */
 import { isApiError, mayHaveArrived } from '../api/errors';
 import type { L10n } from '../base/common/l10n';
@@ -40,10 +31,8 @@ export const FOLLOW_UP_SENDS_KEY = 'agentRuns.followUpSends.v1';
 const MAX_SENDS = 50;
 
 /**
- * How long after a send that may have arrived its run is read for its prompt even when reads say
- * the run is finished (this machine's clock at both ends: the service's plays no part). The
- * service shows a follow-up it took within seconds; this covers a slow queue or a lagging
- * replica. After it, the send stays "may have arrived" until the person resends or discards it.
+ * How long a send that may have arrived is looked for in reads, even of a finished run (a slow queue, a
+ * lagging replica; this machine's clock only); after it, the person resends or discards it.
  */
 export const UNCERTAIN_READ_MS = 10 * 60_000;
 
@@ -201,10 +190,8 @@ export class FollowUpSends {
   }
 
   /**
-   * A read of the run: an `uncertain` send whose prompt is in the history (a user message with
-   * the same text, after the newest sequence known at the send and not one of the messages of
-   * that text known then) did arrive, and is cleared. The service's clock plays no part: it may
-   * be off by any amount. Returns what arrived, so its turn can be awaited like an acknowledged one.
+   * A read of the run: an `uncertain` send whose prompt is in the history, after the sequence known at the
+   * send (the service's clock may be off by any amount), arrived: it is cleared, and its turn awaited.
    */
   observe(agentId: string, history: readonly AgentMessage[] | undefined): FoundSend | undefined {
     const s = this.sends.get(agentId);

@@ -21,10 +21,8 @@ export async function rememberKnownReview(globalState: MementoLike, baseUrl: str
 }
 
 /**
- * The known reviews, after learning the number of the reviews of `appId` started here (their
- * conversations in the run list carry the `reviewId`) when the list has items it cannot match:
- * each is read once (`GET /code-reviews/{id}`), a few per call. A read that fails is left for
- * the next list read.
+ * The known reviews, after reading once (`GET /code-reviews/{id}`, a few per call) the reviews of `appId`
+ * started here when the list has items it cannot match; a failed read waits for the next list read.
  */
 export async function knownReviewsForList(
   globalState: MementoLike,

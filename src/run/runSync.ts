@@ -1,10 +1,7 @@
 /**
- * Wires the one Poller to the rest: reads go through the current client with a history
- * window (run/common/polling/runReads.ts), each is merged once into the transcript cache and then
- * the ledger, a finished run raises one alert across windows, failures mark runs stale,
- * a 401 goes to the UnauthorizedGate. Also decides what is tracked: every unfinished run of
- * the current ledger, from activation on (polling resumes after a reload), and pauses
- * everything while there is no base URL, no token or a rejected token.
+ * Wires the one Poller to the rest: each read lands once in the transcript and then the ledger, a finished
+ * run raises one alert across windows, a 401 goes to the gate. Every unfinished run is followed from
+ * activation on; nothing is read without a base URL and an accepted token.
  */
 import * as vscode from 'vscode';
 import { ApiError, isApiError } from '../api/errors';

@@ -1,8 +1,6 @@
 /**
- * The runs as their one state shows them (run/common/ledger/runState.ts), for every surface outside
- * the Runs view: the chat participant, the tools, the Testing view. Nothing here reads the
- * service on its own: a refresh is one read through the one read path (RunSync), so the
- * stale-read rule and the follow-up evidence apply to it like to any poll.
+ * The runs as runState shows them, for the surfaces outside the Runs view (chat, tools, Testing); a refresh
+ * is one read through RunSync, so the stale-read rule and the follow-up evidence apply as to any poll.
  */
 import * as vscode from 'vscode';
 import type { AgentMessage } from '../api/types';

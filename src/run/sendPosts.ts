@@ -1,10 +1,6 @@
 /**
- * The POSTs of the send door (src/run/sendDoor.ts), loaded on the first send as their own
- * bundle (dist/send.js): a start, a follow-up through the run's lock, a test group, a code
- * review's start, and the app's test runs, group runs, group edits and deletes, automation
- * runs and branch syncs through their target's lock (`throughLock`). The rules
- * are the door's (see there); this is where the client's POST methods are called, and the only
- * place outside src/api (ESLint refuses them anywhere else, see eslint.config.mjs).
+ * The sender's POSTs (src/run/sender.ts), their own bundle loaded on the first send (dist/send.js): the
+ * only place outside src/api that calls the client's POST, PUT and DELETE methods.
  */
 import { mayHaveArrived } from '../api/errors';
 import type { CodeReviewStarted, StartCodeReviewRequest, SyncVersionRequest } from '../api/reviewTypes';
@@ -16,19 +12,19 @@ import { reviewPrompt } from './common/reviews';
 import { TargetSends } from './common/sends/targetSends';
 import { afterPost } from './afterPost';
 import type {
-  AutomationRunResult, Busy, CodeReviewResult, DoorDeps, FollowUpInput, FollowUpResult, NotConnected, ReviewLabels, SendFailed, SendOptions,
+  AutomationRunResult, Busy, CodeReviewResult, SenderDeps, FollowUpInput, FollowUpResult, NotConnected, ReviewLabels, SendFailed, SendOptions,
   StartResult, TargetLocks, TestGroupChangeResult, TestGroupResult, TestGroupRunResult, TestRunResult, Uncertain, VersionSyncResult,
-} from './sendDoor';
+} from './sender';
 
 export { afterPost };
 
 /**
- * `send` through its target's lock (see SendDoor.once): checked and taken before anything is
+ * `send` through its target's lock (see Sender.once): checked and taken before anything is
  * awaited; the mark is left `uncertain` only by a send that may have arrived, and cleared by any
  * other end.
  */
 export async function throughLock<R extends { readonly kind: string; readonly mayHaveArrived?: boolean }>(
-  d: DoorDeps, locks: TargetLocks, target: string, o: SendOptions, send: () => Promise<R>,
+  d: SenderDeps, locks: TargetLocks, target: string, o: SendOptions, send: () => Promise<R>,
 ): Promise<R | Busy | Uncertain> {
   const marks = locks.marks ??= new TargetSends(d.targetState, () => now(d));
   const mark = marks.get(target);
@@ -53,7 +49,7 @@ export async function throughLock<R extends { readonly kind: string; readonly ma
   }
 }
 
-export async function postStart(d: DoorDeps, request: StartAgentRequest, o: SendOptions): Promise<StartResult> {
+export async function postStart(d: SenderDeps, request: StartAgentRequest, o: SendOptions): Promise<StartResult> {
   const client = o.client ?? await d.client({ quiet: o.quiet === true });
   if (!client) {
     return { kind: 'notConnected' };
@@ -79,7 +75,7 @@ export async function postStart(d: DoorDeps, request: StartAgentRequest, o: Send
 }
 
 /** Like `postStart`: the review's conversation is what is listed, under the review's name. */
-export async function postCodeReview(d: DoorDeps, request: StartCodeReviewRequest, o: SendOptions & { labels?: ReviewLabels }): Promise<CodeReviewResult> {
+export async function postCodeReview(d: SenderDeps, request: StartCodeReviewRequest, o: SendOptions & { labels?: ReviewLabels }): Promise<CodeReviewResult> {
   const client = o.client ?? await d.client({ quiet: o.quiet === true });
   if (!client) {
     return { kind: 'notConnected' };
@@ -109,7 +105,7 @@ export async function postCodeReview(d: DoorDeps, request: StartCodeReviewReques
  * The run's lock is checked and taken by `sends.send` alone, before the client is asked for: a
  * busy run says so even when offline (a follow-up is on its way; nothing would be sent anyway).
  */
-export async function postFollowUp(d: DoorDeps, agentId: string, input: FollowUpInput, o: SendOptions & { resend?: boolean }): Promise<FollowUpResult> {
+export async function postFollowUp(d: SenderDeps, agentId: string, input: FollowUpInput, o: SendOptions & { resend?: boolean }): Promise<FollowUpResult> {
   // What the follow-up's turn must move past: the run as known now, before anything is sent.
   const before = d.ledger().followUpBaseline(agentId);
   let client: AgentRunsApi | undefined;
@@ -166,7 +162,7 @@ export async function postFollowUp(d: DoorDeps, agentId: string, input: FollowUp
   return { kind: 'failed', error: outcome.error, mayHaveArrived: outcome.mayHaveArrived, baseUrl: client?.baseUrl ?? '' };
 }
 
-export async function postTestGroup(d: DoorDeps, request: CreateTestGroupRequest, o: SendOptions): Promise<TestGroupResult> {
+export async function postTestGroup(d: SenderDeps, request: CreateTestGroupRequest, o: SendOptions): Promise<TestGroupResult> {
   const client = o.client ?? await d.client({ quiet: o.quiet === true });
   if (!client) {
     return { kind: 'notConnected' };
@@ -186,7 +182,7 @@ export async function postTestGroup(d: DoorDeps, request: CreateTestGroupRequest
  * One request of the app's tests, groups or automations: sent once with the client, logged
  * (`what` names it), never sent again on its own; a failure says whether it may have arrived.
  */
-async function sendOnce<T>(d: DoorDeps, o: SendOptions, what: string, send: (client: AgentRunsApi) => Promise<T>, said: (value: T) => string): Promise<{ value: T; baseUrl: string } | NotConnected | SendFailed> {
+async function sendOnce<T>(d: SenderDeps, o: SendOptions, what: string, send: (client: AgentRunsApi) => Promise<T>, said: (value: T) => string): Promise<{ value: T; baseUrl: string } | NotConnected | SendFailed> {
   const client = o.client ?? await d.client({ quiet: o.quiet === true });
   if (!client) {
     return { kind: 'notConnected' };
@@ -202,42 +198,42 @@ async function sendOnce<T>(d: DoorDeps, o: SendOptions, what: string, send: (cli
   }
 }
 
-export async function postTestRun(d: DoorDeps, request: StartTestRunRequest, o: SendOptions): Promise<TestRunResult> {
+export async function postTestRun(d: SenderDeps, request: StartTestRunRequest, o: SendOptions): Promise<TestRunResult> {
   const r = await sendOnce(d, o, `Starting a run of test ${request.testId} on ${request.branchId}`, (c) => c.startTestRun(request, { signal: o.signal }),
     (s) => `Started test run ${s.runId} of test ${request.testId} on ${request.branchId}`);
   return 'value' in r ? { kind: 'started', started: r.value, baseUrl: r.baseUrl } : r;
 }
 
-export async function postTestGroupRun(d: DoorDeps, request: StartTestGroupRunRequest, o: SendOptions): Promise<TestGroupRunResult> {
+export async function postTestGroupRun(d: SenderDeps, request: StartTestGroupRunRequest, o: SendOptions): Promise<TestGroupRunResult> {
   const r = await sendOnce(d, o, `Starting a run of test group ${request.groupId} on ${request.branchId}`, (c) => c.startTestGroupRun(request, { signal: o.signal }),
     (s) => `Started group run ${s.groupRunId} of test group ${request.groupId} on ${request.branchId}`);
   return 'value' in r ? { kind: 'started', started: r.value, baseUrl: r.baseUrl } : r;
 }
 
-export async function putTestGroup(d: DoorDeps, groupId: string, request: UpdateTestGroupRequest, o: SendOptions): Promise<TestGroupChangeResult> {
+export async function putTestGroup(d: SenderDeps, groupId: string, request: UpdateTestGroupRequest, o: SendOptions): Promise<TestGroupChangeResult> {
   const r = await sendOnce(d, o, `Updating test group ${groupId}`, (c) => c.updateTestGroup(groupId, request, { signal: o.signal }),
     () => `Updated test group ${groupId} (${request.testIds.length} test IDs)`);
   return 'value' in r ? { kind: 'done', baseUrl: r.baseUrl } : r;
 }
 
-export async function removeTestGroup(d: DoorDeps, groupId: string, o: SendOptions): Promise<TestGroupChangeResult> {
+export async function removeTestGroup(d: SenderDeps, groupId: string, o: SendOptions): Promise<TestGroupChangeResult> {
   const r = await sendOnce(d, o, `Deleting test group ${groupId}`, (c) => c.deleteTestGroup(groupId, { signal: o.signal }), () => `Deleted test group ${groupId}`);
   return 'value' in r ? { kind: 'done', baseUrl: r.baseUrl } : r;
 }
 
-export async function postAutomationRun(d: DoorDeps, automationId: string, o: SendOptions): Promise<AutomationRunResult> {
+export async function postAutomationRun(d: SenderDeps, automationId: string, o: SendOptions): Promise<AutomationRunResult> {
   const r = await sendOnce(d, o, `Running automation ${automationId}`, (c) => c.runAutomation(automationId, { signal: o.signal }),
     (q) => `Queued a run of automation ${q.automationId}${q.status !== undefined ? ` (${q.status})` : ''}`);
   return 'value' in r ? { kind: 'queued', queued: r.value, baseUrl: r.baseUrl } : r;
 }
 
-export async function postVersionSync(d: DoorDeps, request: SyncVersionRequest, o: SendOptions): Promise<VersionSyncResult> {
+export async function postVersionSync(d: SenderDeps, request: SyncVersionRequest, o: SendOptions): Promise<VersionSyncResult> {
   const r = await sendOnce(d, o, `Syncing branch ${request.version} of app ${request.appId}`, (c) => c.syncVersion(request, { signal: o.signal }),
     (s) => `Sync of branch ${request.version} of app ${request.appId} answered ${s.status ?? s.stage ?? 'without a status'}${s.versionId !== undefined ? ` (version ${s.versionId})` : ''}`);
   return 'value' in r ? { kind: 'answered', sync: r.value, baseUrl: r.baseUrl } : r;
 }
 
-function now(d: DoorDeps): number {
+function now(d: SenderDeps): number {
   return d.now?.() ?? Date.now();
 }
 

@@ -1,8 +1,6 @@
 /**
- * `Transcripts`: the saved transcripts as activation sees them. The journals themselves
- * (TranscriptFiles, core/transcript, with the in-memory TranscriptStore) are their own bundle,
- * dist/transcripts.js, loaded on first real use: a run's first read (dist/api.js loaded), which
- * asks where its journal ends, a panel or an export. Until then there is nothing in memory to save.
+ * The saved transcripts as activation sees them: the journals are their own bundle (dist/transcripts.js),
+ * loaded on first real use (a run's first read, a panel, an export); until then nothing needs saving.
  */
 import * as vscode from 'vscode';
 import { lazyBundle } from '../base/common/lazyBundle';

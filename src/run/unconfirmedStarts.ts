@@ -1,13 +1,7 @@
 /**
- * Starts that may have reached the service without the extension learning the run's ID: a
- * reload (or a crash) while `POST /agents` was under way, a timeout or a cut connection after
- * the body was sent. Such a start is never re-sent on its own and never silently forgotten: the
- * Runs view shows it (with Track Run by ID) until the person dismisses it, or a run with the
- * same app and prompt enters the list.
- *
- * Kept in workspace state, like the launch draft: a `sending` entry found at activation was cut
- * by a reload of this window (global state would show another window's live start as cut).
- * No `vscode` import, so the fault suite can drive it.
+ * Starts that may have reached the service without the run's ID (a reload, timeout or cut after the body
+ * left): never re-sent on its own nor forgotten, shown in the Runs view until dismissed or listed. In
+ * workspace state (global state would show another window's live start as cut); the fault suite drives it.
  */
 import { Emitter, type Event } from '../base/common/events';
 

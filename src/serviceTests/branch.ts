@@ -9,7 +9,7 @@ import { branchKey, isLive, reviveBranch } from '../run/common/branches/testBran
 import { knownBranches, noteBranches, syncBranch } from '../run/branches';
 import type { ServiceTestsDeps } from './types';
 
-type BranchDeps = Pick<ServiceTestsDeps, 'globalState' | 'getClient' | 'log' | 'door' | 'api'>;
+type BranchDeps = Pick<ServiceTestsDeps, 'globalState' | 'getClient' | 'log' | 'sender' | 'api'>;
 
 const l10n = vscode.l10n;
 

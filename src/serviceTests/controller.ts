@@ -66,7 +66,7 @@ export class ServiceTests implements vscode.Disposable {
       }),
       // A group created, renamed, edited or deleted elsewhere (the Test Groups view, Create Test
       // Group): the groups listed here are read again, once the Testing view has asked for them.
-      deps.door.onDidChangeTestGroups(() => {
+      deps.sender.onDidChangeTestGroups(() => {
         if (this.controller.items.size > 0) void this.refresh();
       }),
       this.describer(describers),

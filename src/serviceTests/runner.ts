@@ -1,5 +1,5 @@
 /**
- * Running the app's tests: one start per test or group through the send door, then each read put
+ * Running the app's tests: one start per test or group through the sender, then each read put
  * into the TestRun as it lands. Cancelling stops the reading only: the service has no cancel.
  */
 import * as vscode from 'vscode';
@@ -14,7 +14,7 @@ import { noteBranches } from '../run/branches';
 import type { TestRunBranch } from '../api/testTypes';
 import { branchFor } from './branch';
 import { makeItem, metaOf, setSteps } from './items';
-import { describeError, type DoorStart, type ServiceTestsDeps } from './types';
+import { describeError, type TestStartResult, type ServiceTestsDeps } from './types';
 
 const l10n = vscode.l10n;
 const FROM = 'Test Explorer';
@@ -255,9 +255,9 @@ export class Runner {
       const branch = branches.get(t.appId) ?? '';
       run.enqueued(t.item);
       const name = l10n.t('“{0}”', t.item.label);
-      const result: DoorStart = t.kind === 'test'
-        ? await this.deps.door.startTestRun({ testId: t.id, branchId: branch }, { from: FROM })
-        : await this.deps.door.startTestGroupRun({ groupId: t.id, branchId: branch }, { from: FROM });
+      const result: TestStartResult = t.kind === 'test'
+        ? await this.deps.sender.startTestRun({ testId: t.id, branchId: branch }, { from: FROM })
+        : await this.deps.sender.startTestGroupRun({ groupId: t.id, branchId: branch }, { from: FROM });
       if (result.kind !== 'started') {
         const message = result.kind === 'busy' ? l10n.t('{0} is being started already: not sent again.', name)
           : result.kind === 'uncertain' ? uncertainText(l10n.t('a run of {0}', name), result.since, l10n)

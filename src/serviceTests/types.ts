@@ -1,15 +1,15 @@
 /**
  * What the service tests feature stands on (issue 22's contract): the capability keys
- * (`deps.capabilities`), the send door's test-run entries, the client's test calls.
+ * (`deps.capabilities`), the sender's test-run entries, the client's test calls.
  */
 import { isApiError } from '../api/errors';
 import type { Deps } from '../run/deps';
 
-/** What the feature uses: the one Deps (its `capabilities`, its door's test-run entries). */
+/** What the feature uses: the one Deps (its `capabilities`, its sender's test-run entries). */
 export type ServiceTestsDeps = Deps;
 
-/** A start's answer at the door. */
-export type DoorStart = Awaited<ReturnType<Deps['door']['startTestRun']>> | Awaited<ReturnType<Deps['door']['startTestGroupRun']>>;
+/** What the sender answers to a test's or a group's run. */
+export type TestStartResult = Awaited<ReturnType<Deps['sender']['startTestRun']>> | Awaited<ReturnType<Deps['sender']['startTestGroupRun']>>;
 
 /** `agentRuns.serviceTests.runGroup`'s argument (the Test Groups view's Run Group passes it). */
 export interface RunGroupArgument {

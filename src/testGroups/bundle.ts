@@ -42,7 +42,7 @@ export function serviceGroupsView(deps: Deps, store: TestGroupStore, refreshTree
 
 /** What Rename, Edit Tests and Delete stand on. */
 function serviceCommandDeps(deps: Deps): ServiceCommandDeps {
-  return { getClient: (o) => deps.getClient(o), door: deps.door, describe: describeWith(deps), showApiError: (e) => deps.showApiError(e), log: deps.log };
+  return { getClient: (o) => deps.getClient(o), sender: deps.sender, describe: describeWith(deps), showApiError: (e) => deps.showApiError(e), log: deps.log };
 }
 
 /** `agentRuns.serviceTestGroups.<id>`, each only while its capability key is on. */

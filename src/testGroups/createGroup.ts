@@ -206,7 +206,7 @@ export class CreateTestGroupFlow {
       // as a toast (seen in the UI tests after Set API Token and Retry; src/launch does the same).
       const result = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Creating test group “{0}” with {1} tests…', request.name, request.testIds?.length ?? 0) },
-        () => this.deps.door.createTestGroup(request, { from: 'test group form', client }),
+        () => this.deps.sender.createTestGroup(request, { from: 'test group form', client }),
       );
       if (result.kind !== 'created') {
         // The client was given: "not connected" cannot happen; a failure is worded here.

@@ -1,27 +1,27 @@
 /**
  * Rename, Edit Tests and Delete on a group the service lists, each sent at most once through the
- * send door (`PUT` takes the whole group); one that may have arrived is said and never resent.
+ * sender (`PUT` takes the whole group); one that may have arrived is said and never resent.
  */
 import * as vscode from 'vscode';
 import type { AppTest, ServiceTestGroupDetail, UpdateTestGroupRequest } from '../api/testTypes';
 import { runOwnCommand } from '../connection/ownCommands';
-import { failureNotice, type DoorAnswer } from '../run/common/sends/outcome';
+import { failureNotice, type SendAnswer } from '../run/common/sends/outcome';
 import { editTestsChoices, groupRefOf, testIdsAfterEdit, unwritableMembers } from './common/serviceGroups';
 import type { TestGroupStore } from '../run/common/testGroupStore';
-import type { SendOptions } from '../run/sendDoor';
+import type { SendOptions } from '../run/sender';
 import type { ServiceGroupsView } from './serviceRows';
 import { defaultAppId } from './settings';
 
-type GroupDoorAnswer = Exclude<DoorAnswer, { kind: 'queued' }>;
+type GroupSendAnswer = Exclude<SendAnswer, { kind: 'queued' }>;
 
 export interface ServiceCommandDeps {
   getClient(options?: { quiet?: boolean }): Promise<{
     getTestGroup(groupId: string): Promise<ServiceTestGroupDetail>;
     listTests(appId: string): Promise<AppTest[]>;
   } | undefined>;
-  readonly door: {
-    updateTestGroup(groupId: string, request: UpdateTestGroupRequest, options: SendOptions): Promise<GroupDoorAnswer>;
-    deleteTestGroup(groupId: string, options: SendOptions): Promise<GroupDoorAnswer>;
+  readonly sender: {
+    updateTestGroup(groupId: string, request: UpdateTestGroupRequest, options: SendOptions): Promise<GroupSendAnswer>;
+    deleteTestGroup(groupId: string, options: SendOptions): Promise<GroupSendAnswer>;
   };
   describe(error: unknown): string;
   showApiError(error: unknown): Promise<string | undefined>;
@@ -29,7 +29,7 @@ export interface ServiceCommandDeps {
 }
 
 /** What a command did: `cancelled` when nothing was sent. */
-export type ServiceCommandOutcome = 'cancelled' | GroupDoorAnswer['kind'];
+export type ServiceCommandOutcome = 'cancelled' | GroupSendAnswer['kind'];
 
 const FROM = 'Test Groups view';
 
@@ -60,7 +60,7 @@ function request(detail: ServiceTestGroupDetail, name: string, testIds: string[]
   return detail.description ? { name, testIds, description: detail.description } : { name, testIds };
 }
 
-function tell(d: ServiceCommandDeps, answer: GroupDoorAnswer, what: string, done: string, rows: Pick<ServiceGroupsView, 'refresh'> | undefined): ServiceCommandOutcome {
+function tell(d: ServiceCommandDeps, answer: GroupSendAnswer, what: string, done: string, rows: Pick<ServiceGroupsView, 'refresh'> | undefined): ServiceCommandOutcome {
   if (answer.kind === 'done') {
     void vscode.window.showInformationMessage(done);
   } else {
@@ -90,7 +90,7 @@ export async function renameGroup(d: ServiceCommandDeps, rows: ServiceGroupsView
     validateInput: (v) => (v.trim() === '' ? vscode.l10n.t('Give the test group a name.') : undefined),
   });
   if (name === undefined || name.trim() === current) return 'cancelled';
-  const answer = await d.door.updateTestGroup(ref.groupId, request(detail, name.trim(), detail.members.map((m) => m.testId)), { from: FROM });
+  const answer = await d.sender.updateTestGroup(ref.groupId, request(detail, name.trim(), detail.members.map((m) => m.testId)), { from: FROM });
   return tell(d, answer, vscode.l10n.t('Renaming the test group “{0}”', current), vscode.l10n.t('Test group “{0}” renamed to “{1}”.', current, name.trim()), rows);
 }
 
@@ -126,7 +126,7 @@ export async function editGroupTests(d: ServiceCommandDeps, rows: ServiceGroupsV
     void vscode.window.showInformationMessage(vscode.l10n.t('The tests of “{0}” are unchanged; nothing was sent.', name));
     return 'cancelled';
   }
-  const answer = await d.door.updateTestGroup(ref.groupId, request(detail, name, ids), { from: FROM });
+  const answer = await d.sender.updateTestGroup(ref.groupId, request(detail, name, ids), { from: FROM });
   return tell(d, answer, vscode.l10n.t('Saving the tests of “{0}”', name), vscode.l10n.t('Test group “{0}” now has {1} tests.', name, ids.length), rows);
 }
 
@@ -142,7 +142,7 @@ export async function deleteGroup(d: ServiceCommandDeps, rows: ServiceGroupsView
     del,
   );
   if (pick !== del) return 'cancelled';
-  const answer = await d.door.deleteTestGroup(ref.groupId, { from: FROM });
+  const answer = await d.sender.deleteTestGroup(ref.groupId, { from: FROM });
   if (answer.kind === 'done') await store.remove(ref.groupId);
   return tell(d, answer, vscode.l10n.t('Deleting the test group “{0}”', name), vscode.l10n.t('Test group “{0}” deleted.', name), rows);
 }

@@ -206,7 +206,7 @@ describe('Assistant: language model tools and @agent-runs', function () {
   });
 
   // Issue 20 §1: a code review's conversation takes no follow-ups (the one run state says so, the
-  // door refuses), and the service's 409s are said for what they are. Nothing is posted.
+  // sender refuses), and the service's 409s are said for what they are. Nothing is posted.
   describe('a code review\'s conversation and the 409s (issue 20 §1)', () => {
     const adminFault = async (rule: Record<string, unknown>): Promise<void> => {
       const res = await fetch(`${context!.emulator.adminUrl}/faults`, { method: 'POST', body: JSON.stringify(rule), headers: { 'content-type': 'application/json' } });

@@ -173,7 +173,7 @@ describe('The app\'s tests in the Test Explorer (extension host, deployed profil
     assert.ok(said.some((s) => s.itemId.startsWith(`${group.itemId}/tst_todo_add/`) && s.verdict === 'passed'), 'the members\' steps have their results');
   });
 
-  it('a group created elsewhere (the assistant\'s tool, through the send door) is listed here without a refresh', async () => {
+  it('a group created elsewhere (the assistant\'s tool, through the sender) is listed here without a refresh', async () => {
     const { controller } = live()!;
     await controller.refreshHandler!(none); // the Testing view has read the app's tests and groups
     const name = `Made by the tool ${Date.now()}`;

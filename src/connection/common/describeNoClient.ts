@@ -1,6 +1,6 @@
 /**
  * Why there is no client for the service, in one sentence a person can act on: the one place
- * this is worked out (the tools, the chat, the panel and the send door's callers say it alike).
+ * this is worked out (the tools, the chat, the panel and the sender's callers say it alike).
  */
 import type { L10n } from '../../base/common/l10n';
 

@@ -1,7 +1,7 @@
 /**
  * The extension side the run panel depends on (`RunPanelHost`): the run as its one state
  * shows it (run/common/ledger/runState.ts; the history is the transcript store's), its freshness,
- * drafts, follow-ups (through the send door), links. Backed by the ledger, the poller and the
+ * drafts, follow-ups (through the sender), links. Backed by the ledger, the poller and the
  * persisting transcript cache; it never hands the token or the client to the panel.
  */
 import * as vscode from 'vscode';
@@ -124,7 +124,7 @@ export class PanelHost extends Disposable implements RunPanelHost {
   }
 
   discardFollowUp(agentId: string): string | undefined {
-    return this.d.door.discardFollowUp(agentId);
+    return this.d.sender.discardFollowUp(agentId);
   }
 
   getDraft(agentId: string): string {

@@ -1,10 +1,7 @@
 /**
- * One list per app under the Runs view's app rows, read from the service when first shown and
- * again on demand (code reviews: src/reviews/rows.ts; automations: src/automations/rows.ts).
- * Without `vscode`: what is read, and how an answer or a failure is taken in, is the caller's;
- * this keeps one node per app key for the session, one read at a time per node (asked again
- * while one is under way: once more after it), and drops answers that come after another
- * service or token made them meaningless.
+ * One list per app under the Runs view's app rows, read when first shown and again on demand: one read
+ * at a time per node (asked again meanwhile: once more after it), and an answer that comes after the
+ * service or token changed is dropped. What is read, and how, is the caller's.
  */
 import type { AppRef } from './rows';
 

@@ -1,10 +1,7 @@
 /**
- * What a person reads when a send is refused for what the run is: a follow-up to a conversation
- * that takes none (a code review's, by the one rule `conversationOf` in run/common/ledger/runState.ts),
- * and the service's 409s (its concurrent-agent limit, or a conversation that takes no
- * follow-ups). The same words on every surface: the launch form, the panel and the palette say
- * it as a sentence, the chat and the tools after "Not done:". A 409 is a refusal: nothing was
- * started or sent, so what was typed is kept and nothing "may have arrived". Pure: no vscode.
+ * The words for a send refused for what the run is (a follow-up to a code review, the service's 409s), the
+ * same on every surface. A 409 is a refusal: nothing was sent, so the text is kept and nothing "may have
+ * arrived". Pure.
  */
 import { conflictCause, isApiError, type ConflictCause } from '../../api/errors';
 import type { L10n } from '../../base/common/l10n';

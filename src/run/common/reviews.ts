@@ -1,10 +1,7 @@
 /**
- * A code review as every surface lists it (the Runs view, the chat, the run list's known
- * reviews): its groups in order, its label, and which review a list item is when the list does
- * not say. Version C lists code reviews without their `id`, and only `POST /code-reviews` (started here) or a detail read (tracked by ID here)
- * gives a `reviewId`. A list item is matched to a known review by its per-project `sequence` or
- * its `mergeId`, and only when exactly one known review of that app agrees and none contradicts:
- * an item not matched is shown without one, never with a guessed one. Pure.
+ * A code review as every surface lists it: its groups, its label, and which review a list item is.
+ * Version C lists reviews without `id`, so an item is matched to a known review by `sequence` or
+ * `mergeId`, only when exactly one agrees and none contradicts: never a guessed ID. Pure.
  */
 import type { CodeReviewDetail, CodeReviewListItem, CodeReviewLists } from '../../api/reviewTypes';
 import type { L10n } from '../../base/common/l10n';

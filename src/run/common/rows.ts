@@ -1,8 +1,6 @@
 /**
- * A row of the Runs view as plain data, whatever it shows (a run, a code review, an automation):
- * the app row it sits under, its label, description, icon and tooltip lines, service text made
- * plain for one line, and a run's status in words. No `vscode`: runsTree.ts and the features'
- * rows turn it into a TreeItem.
+ * A row of the Runs view as plain data (a run, a code review, an automation): its app row, label,
+ * description, icon and tooltip lines; runsTree.ts and the features' rows make TreeItems of it.
  */
 import { oneLine } from '../../api/sanitize';
 import type { L10n } from '../../base/common/l10n';

@@ -33,10 +33,8 @@ export function checkEmail(text: string, l10n: L10n): string | undefined {
 }
 
 /**
- * The email to send: the one in the form when the person gave one; otherwise the configured
- * or git email, but only for a model known to need one (the service said so before). The
- * service's reference does not say which models are connected-provider models, so nothing is
- * guessed from the model's name.
+ * The email to send: the form's, else the configured or git email only for a model known to need one; the
+ * reference does not say which models need it, so nothing is guessed from a model's name.
  */
 export function emailToSend(form: { userEmail: string }, modelNeedsEmail: boolean, fallbackEmail: string | undefined): string | undefined {
   const typed = form.userEmail.trim();

@@ -114,7 +114,7 @@ async function showWaiting(deps: Deps, agentId: string, send: PendingSend): Prom
     discard,
   );
   if (pick === discard) {
-    deps.door.discardFollowUp(agentId);
+    deps.sender.discardFollowUp(agentId);
     return false;
   }
   if (pick === resend && deps.sends.get(agentId)?.state === 'uncertain') {

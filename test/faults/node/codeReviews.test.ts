@@ -1,6 +1,6 @@
 // "Start Code Review…" sent while the connection or the service fails after the request
 // arrived, and at the workspace's concurrent-agent limit (issue 21): the form's own sending
-// (src/reviews/common/submit.ts) through the send door (src/run/sendDoor.ts, its POST in
+// (src/reviews/common/submit.ts) through the sender (src/run/sender.ts, its POST in
 // sendPosts.ts) with the real client against the emulator's deployed profile. The emulator's
 // request log counts the POSTs and its state counts the reviews: the request is sent once, the
 // review exists once, the person is told it may have started (and the Runs view shows it so),
@@ -16,7 +16,7 @@ import { RunLedger } from '../../../src/run/common/ledger/ledger';
 import { emptyReviewForm, type ReviewForm } from '../../../src/reviews/common/form';
 import { submitReview, type ReviewSubmitEnv, type ReviewSubmitUi } from '../../../src/reviews/common/submit';
 import { FollowUpSends } from '../../../src/run/followUpSends';
-import { SendDoor } from '../../../src/run/sendDoor';
+import { Sender } from '../../../src/run/sender';
 import * as sendPosts from '../../../src/run/sendPosts';
 import { UnconfirmedStarts } from '../../../src/run/unconfirmedStarts';
 import type { Emulator, FaultRule } from '../../emulator/index';
@@ -60,7 +60,7 @@ async function setUp(e: Emulator): Promise<Setup> {
   const store = new RecordingStore();
   const ledger = new RunLedger(store, client.baseUrl);
   const starts = new UnconfirmedStarts(store);
-  const door = new SendDoor({
+  const sender = new Sender({
     client: () => Promise.resolve(client), ledger: () => ledger, poller: { track: () => undefined, burst: () => undefined },
     starts, sends: new FollowUpSends(store), targetState: store, log: { info: () => undefined, warn: () => undefined },
   }, () => sendPosts);
@@ -68,7 +68,7 @@ async function setUp(e: Emulator): Promise<Setup> {
     l10n: plainL10n,
     validate: (r) => validateStartCodeReviewRequest(r),
     start: async (request) => {
-      const r = await door.startCodeReview(request, { from: 'code review form', client });
+      const r = await sender.startCodeReview(request, { from: 'code review form', client });
       if (r.kind === 'started') return r.review;
       throw r.kind === 'failed' ? r.error : new Error('not connected');
     },

@@ -1,7 +1,7 @@
 // The app's test runs, group runs and automation runs (issue 22) sent while the answer fails
 // after the request arrived and did its work (the connection reset, the answer held past the
-// client's wait, a 502), each send in each way, and at the service's limit: each through the send door
-// (src/run/sendDoor.ts, its requests in sendPosts.ts) with the real client against the
+// client's wait, a 502), each send in each way, and at the service's limit: each through the sender
+// (src/run/sender.ts, its requests in sendPosts.ts) with the real client against the
 // emulator's deployed profile, and told in the words the product shows for it (the Test
 // Explorer's run: src/serviceTests/runner.ts → startFailureText; Run Now, Rename and Delete of a
 // group: src/automations/runNow.ts, src/testGroups/serviceCommands.ts → failureNotice). The
@@ -19,7 +19,7 @@ import { plainL10n } from '../../../src/base/common/l10n';
 import { RunLedger } from '../../../src/run/common/ledger/ledger';
 import { startFailureText } from '../../../src/serviceTests/common/start';
 import { FollowUpSends } from '../../../src/run/followUpSends';
-import { SendDoor } from '../../../src/run/sendDoor';
+import { Sender } from '../../../src/run/sender';
 import * as sendPosts from '../../../src/run/sendPosts';
 import { UnconfirmedStarts } from '../../../src/run/unconfirmedStarts';
 import type { Emulator } from '../../emulator/index';
@@ -38,8 +38,8 @@ const EXPLORER = 'Test Explorer';
 interface Setup {
   e: Emulator;
   client: AgentRunsApi;
-  door: SendDoor;
-  /** What the door logged (the output channel's lines). */
+  sender: Sender;
+  /** What the sender logged (the output channel's lines). */
   log: string[];
   /** Requests the emulator received with this method on this path (no query). */
   count(method: string, path: RegExp): number;
@@ -50,13 +50,13 @@ async function setUp(e: Emulator): Promise<Setup> {
   const client = createClient({ baseUrl: e.baseUrl, token: e.tokens.default, timeouts: FAST_TIMEOUTS });
   const store = new RecordingStore();
   const log: string[] = [];
-  const door = new SendDoor({
+  const sender = new Sender({
     client: () => Promise.resolve(client), ledger: () => new RunLedger(store, client.baseUrl), poller: { track: () => undefined, burst: () => undefined },
     starts: new UnconfirmedStarts(store), sends: new FollowUpSends(store), targetState: store,
     log: { info: (m) => void log.push(`info ${m}`), warn: (m) => void log.push(`warn ${m}`) },
   }, () => sendPosts);
   return {
-    e, client, door, log,
+    e, client, sender, log,
     count: (method, path) => e.requests.filter((r) => r.method === method && path.test(r.path.split('?')[0])).length,
   };
 }
@@ -65,15 +65,15 @@ async function setUp(e: Emulator): Promise<Setup> {
 const describeError = (e: unknown): string => (isApiError(e) ? describeApiError(e) : e instanceof Error ? e.message : String(e));
 
 /** What the Test Explorer puts on the item and in the error notification for a start that was not acknowledged. */
-function explorerSays(label: string, result: Awaited<ReturnType<SendDoor['startTestRun']>> | Awaited<ReturnType<SendDoor['startTestGroupRun']>>): string {
-  assert.equal(result.kind, 'failed', `the door answered ${result.kind}`);
+function explorerSays(label: string, result: Awaited<ReturnType<Sender['startTestRun']>> | Awaited<ReturnType<Sender['startTestGroupRun']>>): string {
+  assert.equal(result.kind, 'failed', `the sender answered ${result.kind}`);
   if (result.kind !== 'failed') return '';
   return startFailureText(plainL10n.t('“{0}”', label), result, describeError, plainL10n);
 }
 
 /** What Run Now, Rename or Delete shows for an answer that was not "done"/"queued". */
 function noticeFor(answer: { kind: string; error?: unknown; mayHaveArrived?: boolean }, what: string): Notice {
-  assert.equal(answer.kind, 'failed', `the door answered ${answer.kind}`);
+  assert.equal(answer.kind, 'failed', `the sender answered ${answer.kind}`);
   const notice = failureNotice(answer as { kind: 'failed'; error: unknown; mayHaveArrived: boolean }, what, describeError, plainL10n);
   assert.ok(notice, 'nothing told');
   return notice;
@@ -107,7 +107,7 @@ describe('faults: the app\'s test runs, group runs, automation runs and group ch
     readonly named: RegExp;
     /** The work the request did, exactly once (the cut came after it). */
     doneOnce(t: Setup): void;
-    /** The output channel's line, when the door logs one naming the target. */
+    /** The output channel's line, when the sender logs one naming the target. */
     readonly logged?: string;
   }
 
@@ -120,37 +120,37 @@ describe('faults: the app\'s test runs, group runs, automation runs and group ch
   const SENDS: readonly CutSend[] = [
     {
       request: 'POST /test-runs', what: 'Run Test (Test Explorer)', rulePath: '^/test-runs$', method: 'POST',
-      send: (t) => t.door.startTestRun({ testId: ADD.testId, branchId: BRANCH }, { from: EXPLORER }),
-      told: (_t, r) => explorerSays(ADD.name, r as Awaited<ReturnType<SendDoor['startTestRun']>>),
+      send: (t) => t.sender.startTestRun({ testId: ADD.testId, branchId: BRANCH }, { from: EXPLORER }),
+      told: (_t, r) => explorerSays(ADD.name, r as Awaited<ReturnType<Sender['startTestRun']>>),
       named: /The start of “Add a todo” may have reached the service; it was not sent again\. Look in the service before starting it again/,
       doneOnce: (t) => assert.equal([...t.e.state.testRuns.values()].filter((r) => r.testId === ADD.testId).length, 1, 'the run does not exist exactly once'),
       logged: `warn Starting a run of test ${ADD.testId} on ${BRANCH} from the ${EXPLORER} failed (it may have arrived; it is not sent again)`,
     },
     {
       request: 'POST /test-group-runs', what: 'Run Group (Test Explorer)', rulePath: '^/test-group-runs$', method: 'POST',
-      send: (t) => t.door.startTestGroupRun({ groupId: SMOKE.groupId, branchId: BRANCH }, { from: EXPLORER }),
-      told: (_t, r) => explorerSays(`Group: ${SMOKE.name}`, r as Awaited<ReturnType<SendDoor['startTestGroupRun']>>),
+      send: (t) => t.sender.startTestGroupRun({ groupId: SMOKE.groupId, branchId: BRANCH }, { from: EXPLORER }),
+      told: (_t, r) => explorerSays(`Group: ${SMOKE.name}`, r as Awaited<ReturnType<Sender['startTestGroupRun']>>),
       named: /The start of “Group: Smoke” may have reached the service; it was not sent again\. Look in the service before starting it again/,
       doneOnce: (t) => assert.equal([...t.e.state.groupRuns.values()].filter((g) => g.groupId === SMOKE.groupId).length, 1, 'the group run does not exist exactly once'),
       logged: `warn Starting a run of test group ${SMOKE.groupId} on ${BRANCH} from the ${EXPLORER} failed (it may have arrived; it is not sent again)`,
     },
     {
       request: 'POST /automations/{id}/run', what: 'Run Now (automation)', rulePath: `^/automations/${AUTOMATION.automationId}/run$`, method: 'POST',
-      send: (t) => t.door.runAutomation(AUTOMATION.automationId, { from: 'Runs view' }),
+      send: (t) => t.sender.runAutomation(AUTOMATION.automationId, { from: 'Runs view' }),
       told: noticeText(plainL10n.t('Running the automation “{0}”', AUTOMATION.name)),
       named: /^Running the automation “Run smoke tests”: the request may have reached the service, but no answer confirmed it \(/,
       doneOnce: (t) => assert.notEqual(t.e.state.automations.get(AUTOMATION.automationId)?.queuedAt ?? null, null, 'the cut request did not reach the service (the scenario tests nothing)'),
     },
     {
       request: 'PUT /test-groups/{id}', what: 'Rename (a service test group)', rulePath: `^/test-groups/${SMOKE.groupId}$`, method: 'PUT',
-      send: (t) => t.door.updateTestGroup(SMOKE.groupId, { name: 'Smoke checks', testIds: [ADD.testId, FILTER.testId], description: 'Quick checks before a release.' }, { from: 'Test Groups view' }),
+      send: (t) => t.sender.updateTestGroup(SMOKE.groupId, { name: 'Smoke checks', testIds: [ADD.testId, FILTER.testId], description: 'Quick checks before a release.' }, { from: 'Test Groups view' }),
       told: noticeText(plainL10n.t('Renaming the test group “{0}”', SMOKE.name)),
       named: /^Renaming the test group “Smoke”: the request may have reached the service, but no answer confirmed it \(/,
       doneOnce: (t) => assert.equal(t.e.state.testGroups.get(SMOKE.groupId)?.name, 'Smoke checks', 'the cut request did not reach the service'),
     },
     {
       request: 'DELETE /test-groups/{id}', what: 'Delete (a service test group)', rulePath: `^/test-groups/${SMOKE.groupId}$`, method: 'DELETE',
-      send: (t) => t.door.deleteTestGroup(SMOKE.groupId, { from: 'Test Groups view' }),
+      send: (t) => t.sender.deleteTestGroup(SMOKE.groupId, { from: 'Test Groups view' }),
       told: noticeText(plainL10n.t('Deleting the test group “{0}”', SMOKE.name)),
       named: /^Deleting the test group “Smoke”: the request may have reached the service, but no answer confirmed it \(/,
       doneOnce: (t) => assert.notEqual(t.e.state.testGroups.get(SMOKE.groupId)?.archivedAt ?? null, null, 'the cut request did not reach the service (the group is not archived)'),
@@ -183,7 +183,7 @@ describe('faults: the app\'s test runs, group runs, automation runs and group ch
           if (x.logged) assert.ok(t.log.some((l) => l.startsWith(x.logged!)), `the output channel does not name the target:\n${t.log.join('\n')}`);
           await watch();
           s.duplicatePosts(sent() - 1, `${sent()} ${x.request} once the failure was told`);
-          // Only the person's next action sends again: the door holds no lock on the target any more.
+          // Only the person's next action sends again: the sender holds no lock on the target any more.
           t.e.inject({ method: x.method, path: x.rulePath, times: 1, status: 409 });
           assert.notEqual((await x.send(t)).kind, 'busy', 'the lock outlived the failure');
           sinks(s, t, said);
@@ -207,7 +207,7 @@ describe('faults: the app\'s test runs, group runs, automation runs and group ch
     try {
       await atTheLimit(t);
       const before = t.count('POST', /\/test-runs$/);
-      const result = await t.door.startTestRun({ testId: ADD.testId, branchId: BRANCH }, { from: EXPLORER });
+      const result = await t.sender.startTestRun({ testId: ADD.testId, branchId: BRANCH }, { from: EXPLORER });
       s.duplicatePosts(t.count('POST', /\/test-runs$/) - before - 1, `${t.count('POST', /\/test-runs$/) - before} POST /test-runs for one Run at the limit`);
       assert.deepEqual(t.e.requests.filter((r) => r.method === 'POST').slice(-1).map((r) => r.status), [409]);
       assert.equal(result.kind === 'failed' && result.mayHaveArrived, false, 'a refusal is not "may have arrived"');
@@ -226,7 +226,7 @@ describe('faults: the app\'s test runs, group runs, automation runs and group ch
     const t = await setUp(emu());
     try {
       await atTheLimit(t);
-      const result = await t.door.startTestGroupRun({ groupId: SMOKE.groupId, branchId: BRANCH }, { from: EXPLORER });
+      const result = await t.sender.startTestGroupRun({ groupId: SMOKE.groupId, branchId: BRANCH }, { from: EXPLORER });
       s.duplicatePosts(t.count('POST', /\/test-group-runs$/) - 1, `${t.count('POST', /\/test-group-runs$/)} POST /test-group-runs for one Run Group at the limit`);
       assert.deepEqual(t.e.requests.filter((r) => r.method === 'POST').slice(-1).map((r) => r.status), [409]);
       assert.equal(result.kind === 'failed' && result.mayHaveArrived, false, 'a refusal is not "may have arrived"');
@@ -248,7 +248,7 @@ describe('faults: the app\'s test runs, group runs, automation runs and group ch
       await t.client.runAutomation(AUTOMATION.automationId);
       const queuedAt = t.e.state.automations.get(AUTOMATION.automationId)?.queuedAt;
       const before = t.count('POST', path);
-      const answer = await t.door.runAutomation(AUTOMATION.automationId, { from: 'Runs view' });
+      const answer = await t.sender.runAutomation(AUTOMATION.automationId, { from: 'Runs view' });
       s.duplicatePosts(t.count('POST', path) - before - 1, `${t.count('POST', path) - before} POST /automations/{id}/run for one Run Now while one runs`);
       assert.deepEqual(t.e.requests.filter((r) => r.method === 'POST').slice(-1).map((r) => r.status), [409]);
       assert.equal(answer.kind === 'failed' && answer.mayHaveArrived, false, 'a refusal is not "may have arrived"');

@@ -1,7 +1,7 @@
 // Issue 22 §4, tools and chat: the test and automation tools and `@agent-runs /tests`,
 // `/automations`, in plain mocha against fakes of the contract (tests-contract.md): the capability
-// gate (`deps.capabilities.has`), the send door's entries (`door.startTestRun`,
-// `door.runAutomation`) and the client's read calls. What is sent, what is confirmed, and the
+// gate (`deps.capabilities.has`), the sender's entries (`sender.startTestRun`,
+// `sender.runAutomation`) and the client's read calls. What is sent, what is confirmed, and the
 // "Not done" of a capability off, a 409, a send that may have arrived (never resent).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -12,7 +12,7 @@ import { ApiError } from '../../../src/api/errors';
 import type { AppTest, AppTestDetail, Automation, StartTestRunRequest, TestGroupRunDetail, TestRunDetail, TestUser } from '../../../src/api/testTypes';
 import { ToolInputError, checkToolInput } from '../../../src/assistant/common/schemas';
 import type { Capability } from '../../../src/connection/common/capabilities';
-import type { AutomationRunResult, TestRunResult } from '../../../src/run/sendDoor';
+import type { AutomationRunResult, TestRunResult } from '../../../src/run/sender';
 import type { Deps } from '../../../src/run/deps';
 import { loadParticipant, loadTools, settings } from '../fixtures/assistantTools';
 
@@ -71,13 +71,13 @@ function depsOf(w: World): Deps {
     listAutomations: (appId: string) => (w.reads.push(`GET /automations?appId=${appId}`), Promise.resolve(AUTOMATIONS)),
     listTestUsers: (appId: string) => (w.reads.push(`GET /test-users?appId=${appId}`), Promise.resolve(USERS)),
   };
-  const door = {
+  const sender = {
     startTestRun: (req: StartTestRunRequest) => (w.sends.push(`POST /test-runs ${JSON.stringify(req)}`), Promise.resolve(w.startResult)),
     runAutomation: (id: string) => (w.sends.push(`POST /automations/${id}/run`), Promise.resolve(w.automationResult)),
   };
   const log = { info: () => undefined, warn: () => undefined, error: () => undefined, trace: () => undefined };
   return {
-    api: () => apiModule, getClient: () => Promise.resolve(client), log, door, ledger: () => ({ all: () => [], get: () => undefined }),
+    api: () => apiModule, getClient: () => Promise.resolve(client), log, sender, ledger: () => ({ all: () => [], get: () => undefined }),
     connection: () => ({ baseUrl: 'http://x', signedIn: true }), reportUnauthorized: () => undefined,
     capabilities: { has: (c: Capability) => w.caps.has(c), onDidChange: () => ({ dispose: () => undefined }) },
   } as unknown as Deps;
@@ -158,7 +158,7 @@ describe('the test and automation tools against fakes of the contract (issue 22 
     assert.deepEqual(w.sends, []);
   });
 
-  it('run: the confirmation names the test and the branch, live plainly; one POST through the door; the runId answered', async () => {
+  it('run: the confirmation names the test and the branch, live plainly; one POST through the sender; the runId answered', async () => {
     const prepared = await prepare(RUN, { testId: 'test_login', branch: 'feature/x' });
     assert.equal(prepared?.confirmationMessages?.title, 'Run test “Log in” on branch feature/x?');
     const live = await prepare(RUN, { testId: 'test_login', branch: 'live' });
@@ -198,7 +198,7 @@ describe('the test and automation tools against fakes of the contract (issue 22 
     assert.match(await invoke(RUN, { testId: 'test_login', branch: 'main' }), /^Not done: a run of test test_login is already on its way; nothing was sent\./);
     w.startResult = { kind: 'uncertain', since: new Date(2026, 11, 6, 9, 7).getTime() };
     assert.equal(await invoke(RUN, { testId: 'test_login', branch: 'main' }), 'Not done: An earlier request for a run of test test_login may have reached the service at 09:07; check it before sending again.');
-    assert.equal(w.sends.length, 4, 'one door call per invocation, none repeated');
+    assert.equal(w.sends.length, 4, 'one sender call per invocation, none repeated');
   });
 
   it('automation: named from the list in the confirmation; one that runs only on its trigger or is unknown refused; queued answered', async () => {

@@ -1,5 +1,5 @@
 // Issue 21: the language model tool that starts a code review, in plain mocha against the
-// emulator, through the real send door: its strict schema, a confirmation naming the app and the
+// emulator, through the real sender: its strict schema, a confirmation naming the app and the
 // versions, nothing before the person confirmed, the served schema asked first, "Not done:
 // <reason>" on a refusal, at the limit (409) and when it may have started.
 import * as assert from 'node:assert/strict';
@@ -14,7 +14,7 @@ import { ToolInputError, checkToolInput } from '../../../src/assistant/common/sc
 import { RunLedger } from '../../../src/run/common/ledger/ledger';
 import type { Deps } from '../../../src/run/deps';
 import { FollowUpSends } from '../../../src/run/followUpSends';
-import { SendDoor } from '../../../src/run/sendDoor';
+import { Sender } from '../../../src/run/sender';
 import * as sendPosts from '../../../src/run/sendPosts';
 import { UnconfirmedStarts } from '../../../src/run/unconfirmedStarts';
 import { SEED, startEmulator, type Emulator } from '../../emulator/index';
@@ -59,7 +59,7 @@ describe('the start code review tool: schema and confirmation (issue 21)', () =>
   });
 });
 
-describe('the start code review tool through the send door (issue 21)', function () {
+describe('the start code review tool through the sender (issue 21)', function () {
   this.timeout(20_000);
   let emu: Emulator;
   let client: AgentRunsApi;
@@ -84,12 +84,12 @@ describe('the start code review tool through the send door (issue 21)', function
     ledger = new RunLedger(store, client.baseUrl);
     starts = new UnconfirmedStarts(store);
     const log = { info: () => undefined, warn: () => undefined, error: () => undefined, trace: () => undefined };
-    const door = new SendDoor({
+    const sender = new Sender({
       client: () => Promise.resolve(client), ledger: () => ledger, poller: { track: () => undefined, burst: () => undefined },
       starts, sends: new FollowUpSends(store), targetState: store, log,
     }, () => sendPosts);
     const deps = {
-      api: () => apiModule, getClient: () => Promise.resolve(client), door, ledger: () => ledger, log,
+      api: () => apiModule, getClient: () => Promise.resolve(client), sender, ledger: () => ledger, log,
       connection: () => ({ baseUrl: emu.baseUrl, signedIn: true }), reportUnauthorized: () => undefined,
     } as unknown as Deps;
     tool = loadTools().createTools(deps).get(TOOL)!;

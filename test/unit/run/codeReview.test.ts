@@ -1,7 +1,7 @@
 // Issue 20 §1: a code review's conversation (`kind` `code_review`, `reviewId` set), tracked by ID,
 // is labelled as one and takes no follow-ups. One rule decides (run/common/ledger/runState.ts
 // `conversationOf`, through `runState`); each surface's own function, fed the one run state, and
-// the send door, which refuses without a POST, say the same.
+// the sender, which refuses without a POST, say the same.
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +16,7 @@ import { panelTitle } from '../../../src/panel/common/tabTitle';
 import { finishedAlert } from '../../../src/runs/common/finishedAlert';
 import { presentRun, runContextValue } from '../../../src/runs/common/presentation';
 import { FollowUpSends } from '../../../src/run/followUpSends';
-import { SendDoor } from '../../../src/run/sendDoor';
+import { Sender } from '../../../src/run/sender';
 import * as sendPosts from '../../../src/run/sendPosts';
 import { UnconfirmedStarts } from '../../../src/run/unconfirmedStarts';
 import { SEED, startEmulator, type Emulator } from '../../emulator/index';
@@ -103,12 +103,12 @@ describe('a code review\'s conversation: labelled, no follow-ups offered (issue 
   });
 });
 
-describe('the send door refuses a follow-up to a code review, with nothing posted (issue 20 §1)', function () {
+describe('the sender refuses a follow-up to a code review, with nothing posted (issue 20 §1)', function () {
   this.timeout(20_000);
   let emu: Emulator;
   let client: AgentRunsApi;
   let ledger: RunLedger;
-  let door: SendDoor;
+  let sender: Sender;
   let drafts: Map<string, string>;
   const followUpPosts = (): number => emu.requests.filter((r) => r.method === 'POST' && r.path.includes('/messages')).length;
 
@@ -122,7 +122,7 @@ describe('the send door refuses a follow-up to a code review, with nothing poste
     const store = new MemoryStore();
     ledger = new RunLedger(store, client.baseUrl);
     drafts = new Map();
-    door = new SendDoor({
+    sender = new Sender({
       client: () => Promise.resolve(client),
       ledger: () => ledger,
       poller: { track: () => undefined, burst: () => undefined },
@@ -146,7 +146,7 @@ describe('the send door refuses a follow-up to a code review, with nothing poste
     assert.equal(read.kind, 'code_review');
     ledger.applyAgent(read);
     drafts.set(id, 'Please also check the tests');
-    const r = await door.followUp(id, { prompt: 'Please also check the tests' }, { from: 'test', quiet: true });
+    const r = await sender.followUp(id, { prompt: 'Please also check the tests' }, { from: 'test', quiet: true });
     assert.equal(r.kind, 'noFollowUps');
     assert.equal(followUpPosts(), 0);
     assert.equal(drafts.get(id), 'Please also check the tests');
@@ -155,10 +155,10 @@ describe('the send door refuses a follow-up to a code review, with nothing poste
 
   it('not listed (the chat and the tools read it first): refused by its read; without one it is sent', async () => {
     const { id, read } = await reviewRun();
-    assert.equal((await door.followUp(id, { prompt: 'More' }, { from: 'test', quiet: true, read })).kind, 'noFollowUps');
+    assert.equal((await sender.followUp(id, { prompt: 'More' }, { from: 'test', quiet: true, read })).kind, 'noFollowUps');
     assert.equal(followUpPosts(), 0);
     // The service takes this follow-up (the emulator does not know code reviews): only the read told.
-    assert.equal((await door.followUp(id, { prompt: 'More' }, { from: 'test', quiet: true })).kind, 'sent');
+    assert.equal((await sender.followUp(id, { prompt: 'More' }, { from: 'test', quiet: true })).kind, 'sent');
     assert.equal(followUpPosts(), 1);
   });
 });

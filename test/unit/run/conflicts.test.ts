@@ -12,7 +12,7 @@ import { submitLaunch, type SubmitEnv, type SubmitUi } from '../../../src/launch
 import { plainL10n } from '../../../src/base/common/l10n';
 import { followUpConflict } from '../../../src/run/common/refusals';
 import { FollowUpSends } from '../../../src/run/followUpSends';
-import { SendDoor } from '../../../src/run/sendDoor';
+import { Sender } from '../../../src/run/sender';
 import * as sendPosts from '../../../src/run/sendPosts';
 import { UnconfirmedStarts } from '../../../src/run/unconfirmedStarts';
 import { SEED, startEmulator, type Emulator } from '../../emulator/index';
@@ -108,7 +108,7 @@ describe('409: which refusal, from an undocumented body (issue 20 §1)', () => {
   });
 });
 
-describe('409 through the send door, with the real client against the emulator (issue 20 §1)', function () {
+describe('409 through the sender, with the real client against the emulator (issue 20 §1)', function () {
   this.timeout(20_000);
   let emu: Emulator;
   let client: AgentRunsApi;
@@ -116,7 +116,7 @@ describe('409 through the send door, with the real client against the emulator (
   let starts: UnconfirmedStarts;
   let sends: FollowUpSends;
   let drafts: Map<string, string>;
-  let door: SendDoor;
+  let sender: Sender;
   const limitBody = JSON.stringify({ error: 'The workspace reached its concurrent agent limit.', code: 'concurrent_agent_limit' });
 
   before(async () => {
@@ -131,7 +131,7 @@ describe('409 through the send door, with the real client against the emulator (
     starts = new UnconfirmedStarts(store);
     sends = new FollowUpSends(store);
     drafts = new Map();
-    door = new SendDoor({
+    sender = new Sender({
       client: () => Promise.resolve(client),
       ledger: () => ledger,
       poller: { track: () => undefined, burst: () => undefined },
@@ -145,7 +145,7 @@ describe('409 through the send door, with the real client against the emulator (
 
   it('a start refused at the limit reached the service and was refused: not recorded as "may have started", nothing listed', async () => {
     emu.inject({ method: 'POST', path: '^/agents$', status: 409, body: limitBody });
-    const r = await door.start({ appId: SEED.apps.todo, prompt: 'One too many', model: 'hosted/fast' }, { from: 'test', quiet: true });
+    const r = await sender.start({ appId: SEED.apps.todo, prompt: 'One too many', model: 'hosted/fast' }, { from: 'test', quiet: true });
     assert.equal(r.kind, 'failed');
     assert.equal(r.kind === 'failed' && r.mayHaveArrived, false);
     assert.equal(r.kind === 'failed' && conflictCause(r.error), 'concurrency');
@@ -154,11 +154,11 @@ describe('409 through the send door, with the real client against the emulator (
   });
 
   it('a follow-up refused with 409: not "may have arrived", the lock free, the text back in the draft, nothing recorded', async () => {
-    const started = await door.start({ appId: SEED.apps.todo, prompt: 'Busy workspace', model: 'hosted/fast' }, { from: 'test', quiet: true });
+    const started = await sender.start({ appId: SEED.apps.todo, prompt: 'Busy workspace', model: 'hosted/fast' }, { from: 'test', quiet: true });
     const id = started.kind === 'started' ? started.run.agentId : '';
     emu.inject({ method: 'POST', path: `^/agents/${id}/messages$`, status: 409, body: limitBody });
     drafts.set(id, 'And then the docs');
-    const r = await door.followUp(id, { prompt: 'And then the docs' }, { from: 'test', quiet: true });
+    const r = await sender.followUp(id, { prompt: 'And then the docs' }, { from: 'test', quiet: true });
     assert.equal(r.kind, 'failed');
     assert.equal(r.kind === 'failed' && r.mayHaveArrived, false);
     assert.match(followUpConflict(r.kind === 'failed' ? r.error : undefined, undefined, plainL10n)?.message ?? '', FOLLOW_UP_AT_LIMIT);

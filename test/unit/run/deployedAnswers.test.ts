@@ -1,16 +1,16 @@
-// Issue 20 §1: the send door, with the real client against the emulator, answered the way the
+// Issue 20 §1: the sender, with the real client against the emulator, answered the way the
 // deployed service answers (service-api-wider.md §1): 202 Accepted for a start and a follow-up.
 import * as assert from 'node:assert/strict';
 import { createClient, type AgentRunsApi } from '../../../src/api';
 import { RunLedger } from '../../../src/run/common/ledger/ledger';
 import { FollowUpSends } from '../../../src/run/followUpSends';
-import { SendDoor } from '../../../src/run/sendDoor';
+import { Sender } from '../../../src/run/sender';
 import * as sendPosts from '../../../src/run/sendPosts';
 import { UnconfirmedStarts } from '../../../src/run/unconfirmedStarts';
 import { SEED, startEmulator, type Emulator } from '../../emulator/index';
 import { MemoryStore } from '../fixtures/memoryStore';
 
-describe('the send door against the deployed service\'s answers (issue 20 §1)', function () {
+describe('the sender against the deployed service\'s answers (issue 20 §1)', function () {
   this.timeout(20_000);
   let emu: Emulator;
   let client: AgentRunsApi;
@@ -18,7 +18,7 @@ describe('the send door against the deployed service\'s answers (issue 20 §1)',
   let starts: UnconfirmedStarts;
   let sends: FollowUpSends;
   let drafts: Map<string, string>;
-  let door: SendDoor;
+  let sender: Sender;
   const starting = (prompt: string) => ({ appId: SEED.apps.todo, prompt, model: 'hosted/fast' });
   const posts = (suffix: string): number => emu.requests.filter((r) => r.method === 'POST' && r.path.split('?')[0].endsWith(suffix)).length;
 
@@ -34,7 +34,7 @@ describe('the send door against the deployed service\'s answers (issue 20 §1)',
     starts = new UnconfirmedStarts(store);
     sends = new FollowUpSends(store);
     drafts = new Map();
-    door = new SendDoor({
+    sender = new Sender({
       client: () => Promise.resolve(client),
       ledger: () => ledger,
       poller: { track: () => undefined, burst: () => undefined },
@@ -48,7 +48,7 @@ describe('the send door against the deployed service\'s answers (issue 20 §1)',
 
   it('a start answered 202: started, listed and followed, not "may have started"', async () => {
     emu.inject({ method: 'POST', path: '^/agents$', status: 202, passThrough: true });
-    const r = await door.start(starting('Accepted, not created'), { from: 'test', quiet: true });
+    const r = await sender.start(starting('Accepted, not created'), { from: 'test', quiet: true });
     assert.equal(r.kind, 'started');
     const id = r.kind === 'started' ? r.run.agentId : '';
     assert.equal(emu.requests.find((q) => q.method === 'POST')?.status, 202, 'the emulator did answer 202');
@@ -58,10 +58,10 @@ describe('the send door against the deployed service\'s answers (issue 20 §1)',
   });
 
   it('a follow-up answered 202: sent, recorded as the run\'s follow-up, the lock free again', async () => {
-    const started = await door.start(starting('Then a follow-up'), { from: 'test', quiet: true });
+    const started = await sender.start(starting('Then a follow-up'), { from: 'test', quiet: true });
     const id = started.kind === 'started' ? started.run.agentId : '';
     emu.inject({ method: 'POST', path: `^/agents/${id}/messages$`, status: 202, passThrough: true });
-    const r = await door.followUp(id, { prompt: 'And now this' }, { from: 'test', quiet: true });
+    const r = await sender.followUp(id, { prompt: 'And now this' }, { from: 'test', quiet: true });
     assert.equal(r.kind, 'sent');
     assert.deepEqual(ledger.get(id)?.acts?.map((a) => a.prompt), ['And now this']);
     assert.equal(sends.get(id), undefined);
@@ -69,7 +69,7 @@ describe('the send door against the deployed service\'s answers (issue 20 §1)',
   });
 
   it('a test group answered 201: created', async () => {
-    const r = await door.createTestGroup({ appId: SEED.apps.todo, name: 'Smoke', testIds: ['t1'] }, { from: 'test', quiet: true });
+    const r = await sender.createTestGroup({ appId: SEED.apps.todo, name: 'Smoke', testIds: ['t1'] }, { from: 'test', quiet: true });
     assert.equal(r.kind, 'created');
     assert.equal(emu.requests.find((q) => q.method === 'POST')?.status, 201);
   });

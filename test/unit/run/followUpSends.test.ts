@@ -8,7 +8,7 @@ import { RunLedger, runState } from '../../../src/run/common/ledger/ledger';
 import { Poller, type Clock } from '../../../src/run/common/polling/poller';
 import { applyRead } from '../../../src/run/common/polling/runReads';
 import { describeFollowUpFailure, FOLLOW_UP_SENDS_KEY, FollowUpSends, UNCERTAIN_READ_MS, type SendMemento } from '../../../src/run/followUpSends';
-import { SendDoor } from '../../../src/run/sendDoor';
+import { Sender } from '../../../src/run/sender';
 import * as sendPosts from '../../../src/run/sendPosts';
 import { UnconfirmedStarts } from '../../../src/run/unconfirmedStarts';
 import { MemoryStore } from '../fixtures/memoryStore';
@@ -176,7 +176,7 @@ describe('follow-up sends: one POST per follow-up, whatever the page, box or but
 
 // Issue 20: a follow-up to a finished run, cut after its body left; the service took it, but
 // its reads show the prompt (and the re-opened run) only after the burst of reads that follows
-// the send. The run is read on, the way RunSync wires it (the door looks first, `awaiting` keeps
+// the send. The run is read on, the way RunSync wires it (the sender looks first, `awaiting` keeps
 // a finished read from ending the following), until the prompt shows or UNCERTAIN_READ_MS passed.
 describe('follow-up sends: a prompt that shows late is still found', () => {
   const ID = 'r1';
@@ -216,13 +216,13 @@ describe('follow-up sends: a prompt that shows late is still found', () => {
         return Promise.resolve(service());
       },
       onResult: (id, agent) => {
-        door.observeRead(id, agent);
+        sender.observeRead(id, agent);
         return applyRead(ledger, id, agent, { viewing: false, now: fake.now, merge: () => undefined, finished: () => undefined, awaiting: sends.awaiting(id) });
       },
       onError: () => undefined,
       onUnauthorized: () => undefined,
     });
-    const door: SendDoor = new SendDoor({
+    const sender: Sender = new Sender({
       client: () => Promise.resolve(client),
       ledger: () => ledger,
       poller,
@@ -235,7 +235,7 @@ describe('follow-up sends: a prompt that shows late is still found', () => {
     applyRead(ledger, ID, service(), { viewing: false, now: fake.now, merge: () => undefined, finished: () => undefined });
     const send = async (): Promise<void> => {
       sentAt = fake.now;
-      const r = await door.followUp(ID, { prompt: PROMPT }, { from: 'panel', quiet: true });
+      const r = await sender.followUp(ID, { prompt: PROMPT }, { from: 'panel', quiet: true });
       assert.equal(r.kind === 'failed' && r.mayHaveArrived, true);
     };
     return { fake, ledger, sends, poller, reads, send, sentAt: () => sentAt };

@@ -361,7 +361,7 @@ describe('RunLedger across windows (one shared store)', () => {
       const l = new RunLedger(new MemoryStore(), BASE);
       l.upsert({ agentId: 'a1', source: 'started', status: 'running', prompt: 'first' }, 0);
       l.applyAgent(agent({ status: 'completed', completedAt: 10, updatedAt: 10, history: turn1 }), { now: 1 });
-      // What the send door records on the acknowledgement.
+      // What the sender records on the acknowledgement.
       l.recordFollowUp('a1', { prompt: 'again', ackStatus: 'queued' }, 100);
       return l;
     }

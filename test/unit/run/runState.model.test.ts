@@ -1,11 +1,11 @@
-// Model-based test of "one truth per run, one door per send" (issue 19), with fast-check.
+// Model-based test of "one truth per run, one sender for every send" (issue 19), with fast-check.
 //
 // A small service model (the truth: turns with several replies, follow-ups queued or re-opening
 // a finished run, ends the reference does not list) is read the ways a deployed service answers:
 // fresh, from a consistent older copy (out of order), or laggy (fresh history beside the
 // previous turn's completion, right after a follow-up re-opened the run). Two windows share one
 // stored run list (globalState) and each has its own send locks and drafts (workspaceState).
-// A person types, sends through the door (the POST is acknowledged, refused with a 4xx, cut
+// A person types, sends through the sender (the POST is acknowledged, refused with a 4xx, cut
 // before the body left, or cut/timed out after the service took it or lost it), resends or
 // discards an uncertain send; windows read, sync, wait and reload.
 //
@@ -44,7 +44,7 @@ import { plainL10n } from '../../../src/base/common/l10n';
 import type { AgentRunsApi } from '../../../src/api/contract';
 import { Drafts } from '../../../src/run/drafts';
 import { FOLLOW_UP_SENDS_KEY, FollowUpSends, type FollowUpInput, type SendOptions, type SendOutcome } from '../../../src/run/followUpSends';
-import { SendDoor } from '../../../src/run/sendDoor';
+import { Sender } from '../../../src/run/sender';
 import * as sendPosts from '../../../src/run/sendPosts';
 import { UnconfirmedStarts } from '../../../src/run/unconfirmedStarts';
 import { MemoryStore } from '../fixtures/memoryStore';
@@ -233,7 +233,7 @@ class Window {
   ledger: RunLedger;
   sends: FollowUpSends;
   readonly drafts: Drafts;
-  private door: SendDoor;
+  private sender: Sender;
   /** Prompts this window got acknowledged, and when. */
   readonly acked = new Map<string, number>();
   readonly workspace = new MemoryStore();
@@ -245,7 +245,7 @@ class Window {
     this.drafts = new Drafts(this.workspace);
     this.ledger = new classes.Ledger(shared, BASE, undefined, this.workspace);
     this.sends = new classes.Sends(this.workspace, () => world.now);
-    this.door = this.makeDoor();
+    this.sender = this.makeSender();
     this.listen();
   }
 
@@ -268,7 +268,7 @@ class Window {
     this.sends.dispose();
     this.ledger = new this.classes.Ledger(this.shared, BASE, undefined, this.workspace);
     this.sends = new this.classes.Sends(this.workspace, () => this.world.now);
-    this.door = this.makeDoor();
+    this.sender = this.makeSender();
     this.listen();
   }
 
@@ -282,10 +282,10 @@ class Window {
     return stored?.[ID]?.state;
   }
 
-  /** One read the way RunSync takes it in: the door first, then the ledger. */
+  /** One read the way RunSync takes it in: the sender first, then the ledger. */
   take(agent: Agent): void {
     if (!this.ledger.has(ID)) return;
-    this.door.observeRead(ID, agent);
+    this.sender.observeRead(ID, agent);
     applyRead(this.ledger, ID, agent, { viewing: false, now: this.world.now, merge: () => undefined, finished: () => undefined });
   }
 
@@ -294,21 +294,21 @@ class Window {
     if (!input) return;
     if (!resend) this.drafts.set(ID, prompt);
     this.world.outcome = outcome;
-    const result = await this.door.followUp(ID, input, { from: 'model', resend, quiet: true });
+    const result = await this.sender.followUp(ID, input, { from: 'model', resend, quiet: true });
     if (result.kind === 'sent') this.acked.set(input.prompt, this.world.now);
   }
 
   discard(): void {
-    this.door.discardFollowUp(ID);
+    this.sender.discardFollowUp(ID);
   }
 
-  private makeDoor(): SendDoor {
+  private makeSender(): Sender {
     const world = this.world;
     const client = {
       baseUrl: BASE,
       sendFollowUp: (_agentId: string, body: { prompt: string }): Promise<FollowUpAck> => world.post(body.prompt),
     } as unknown as AgentRunsApi;
-    return new SendDoor({
+    return new Sender({
       client: () => Promise.resolve(client),
       ledger: () => this.ledger,
       poller: { track: () => undefined, burst: () => undefined },
@@ -598,7 +598,7 @@ const SEED = Number(process.env.MODEL_SEED ?? 19);
 const RUNS = Number(process.env.MODEL_RUNS ?? 400);
 const REAL: Classes = { Ledger: RunLedger, Sends: FollowUpSends, Events: RunEvents };
 
-describe('one truth per run, one door per send: a model of the service, two windows and a person', () => {
+describe('one truth per run, one sender for every send: a model of the service, two windows and a person', () => {
   it('holds over generated histories (fast-check)', async function () {
     this.timeout(120_000);
     counted.runs = 0;

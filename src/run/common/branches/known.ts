@@ -1,10 +1,7 @@
 /**
- * The branches of an app the extension knows, for the branch steps of a code review and a test
- * run: the service has no list of branches (version C requires one on `GET /versions`), so they
- * are gathered from what was read or used — versions, code reviews, test runs, the remembered
- * test branch, the `agentRuns.branches` setting — remembered per service and app, merged (a
- * branch's id and its label are one branch) and ordered: used most recently first, then the
- * setting's, then the rest as they were seen. Pure.
+ * The branches of an app the extension knows: the service lists none (version C requires one on
+ * `GET /versions`), so they are gathered from versions, reviews, test runs and the setting, remembered
+ * per service and app, and ordered most recently used first. Pure.
  */
 import type { AppVersion, CodeReviewLists } from '../../../api/reviewTypes';
 
@@ -67,10 +64,8 @@ export function reviveKnownBranches(raw: unknown): KnownBranch[] {
 const names = (b: { name: string; label?: string }): string[] => (b.label !== undefined ? [b.name, b.label] : [b.name]);
 
 /**
- * Merges sightings into `known`: a sighting whose name or label is a known branch's name or label
- * is that branch (it gains the label, the source, the later `usedAt`); the rest are added in
- * order. A sighting from versions, or one with a label, names the branch's id and so renames a
- * branch known only by its label.
+ * Merges sightings into `known`: one naming a known branch's name or label is that branch; one from
+ * versions or with a label names the branch's id, so it renames a branch known only by its label.
  */
 export function mergeBranches(known: readonly KnownBranch[], seen: readonly BranchSeen[]): KnownBranch[] {
   const out = known.map((b) => ({ ...b, sources: [...b.sources] }));
@@ -138,11 +133,9 @@ export function branchesFromVersions(versions: readonly AppVersion[]): BranchSee
 }
 
 /**
- * The branches an app's code reviews name. Version C (its items come without `id`) keeps in
- * `fromVersion`/`toVersion` what was sent, a branch or a version id, and its labels say the
- * branch's label: the label is taken (it names the branch either way), the value only without a
- * label and when it is not a version id known here (`versionIds`). Items of versions A and B
- * (with `id`) compare version ids, labelled per version: they name no branch.
+ * The branches an app's code reviews name. Version C items (no `id`) keep what was sent, a branch or a
+ * version id, with the branch's label: the label is taken, the value only without one and when it is no
+ * version id known here. Items of versions A and B compare version ids: they name no branch.
  */
 export function branchesFromReviews(lists: CodeReviewLists, versionIds: ReadonlySet<string> = new Set()): BranchSeen[] {
   const out: BranchSeen[] = [];

@@ -1,9 +1,6 @@
 /**
- * Following a branch's sync (`POST /versions/sync`, then `GET /versions/status`): where an answer
- * says it stands, how long to wait before asking again (growing, `Retry-After` honoured, bounded),
- * when to stop waiting, and what a failed sync says. The POST itself is the send door's (sent
- * once, never again on its own); this only reads. Pure: the editor side supplies the reads, the
- * clock and the person's cancel.
+ * Following a branch's sync: where an answer says it stands, how long to wait before asking again
+ * (`Retry-After` honoured, bounded) and what a failed sync says. It only reads: the POST is the sender's. Pure.
  */
 import type { VersionSync } from '../../../api/reviewTypes';
 import { oneLine } from '../../../api/sanitize';

@@ -1,8 +1,6 @@
 /**
- * What the Markdown and JSON exports share: the allow-list of documented run and message fields
- * (whatever else an Agent object carries never reaches the file), the transcript figures an
- * export states, the chunked transcript and sink of the streaming exports, and the gap marks of
- * a transcript read from disk. Pure: no `vscode`, no DOM.
+ * What the Markdown and JSON exports share: the field allow-list, the transcript figures, the chunked
+ * streaming and the gap marks of a transcript read from disk. Pure.
  */
 import { attachmentsOf, toolParametersOf } from '../../../api/json';
 import type { Agent, AgentLifecycle, AgentMessage } from '../../../api/types';
@@ -101,10 +99,9 @@ export interface ExportSink {
 export const EXPORT_CHUNK = 500;
 
 /**
- * Messages missing before each message of a transcript read from disk, worked out from gaps in
- * `sequence` the way the in-memory transcript marks them (`gapBefore`), so a streamed export
- * says where a gap is just as the panel does. Before the first message only when nothing was
- * dropped locally (then the "dropped" line says it).
+ * Messages missing before each message of a transcript read from disk, from gaps in `sequence` as the
+ * in-memory transcript marks them, so an export shows gaps where the panel does (before the first
+ * message only when nothing was dropped: the "dropped" line says that).
  */
 export class GapMarks {
   private prev: number | undefined;

@@ -1,8 +1,6 @@
 /**
- * Writes a run export to a file as it is produced: a chunk of messages at a time through a
- * write stream (waiting when it is full), yielding to the event loop between chunks so a
- * 50,000-message export neither blocks the extension host nor holds the document in memory.
- * No `vscode` import.
+ * Writes a run export to a file a chunk at a time, waiting on the stream and yielding between chunks, so
+ * a 50,000-message export neither blocks the extension host nor sits whole in memory.
  */
 import * as fs from 'node:fs';
 import type { Agent } from '../../../api/types';

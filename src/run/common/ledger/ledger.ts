@@ -1,15 +1,13 @@
 /**
- * The run ledger: the service has no list endpoint, so the extension keeps its own record
- * of the runs it started or was asked to track, per base URL, persisted across reloads.
- * One store, many views: the tree, the status bar, the poller and the panels all read it
- * and listen to `onDidChange`, which names exactly the runs that changed.
+ * The run ledger: the service has no list endpoint, so the extension keeps the runs it started or tracks,
+ * per base URL, across reloads; every surface reads it and hears `onDidChange` name the runs that changed.
  */
 import { Emitter, type Event } from '../../../base/common/events';
 import { isFinished, type Agent } from '../../../api/types';
 import type { ApplyResult, FollowUpBaseline, FollowUpRecord, LedgerChange, LedgerProblem } from './ledgerTypes';
 import { mergeRecords } from './merge';
 import { observeAgent } from './observe';
-import { OwnActs } from './ownActs';
+import { OwnFollowUps } from './ownFollowUps';
 import { runTime, sameValue, stripUndefined, type KeyValueStore, type LedgerEntry } from './record';
 import { actId, bound, followUpAct, isFinishedRun, runState } from './runState';
 import { parseStored, storageKeyFor, type StoredLedger } from './stored';
@@ -18,7 +16,7 @@ export type { ApplyResult, FollowUpBaseline, FollowUpRecord, LedgerChange, Ledge
 export { mergeRecords } from './merge';
 export { reviveRecord, runTime, type KeyValueStore, type LaunchPrefill, type LedgerEntry, type RunSource } from './record';
 export { isFinishedRun, runState, type Run } from './runState';
-export { ownActsKeyFor, storageKeyFor } from './stored';
+export { ownFollowUpsKeyFor, storageKeyFor } from './stored';
 
 const MAX_RUNS = 500;
 const MAX_REMOVED = 500;
@@ -40,14 +38,12 @@ export class RunLedger {
   private readonly removed = new Map<string, number>();
   /** The stored value last merged or written: the same object means nothing new to merge. */
   private lastStored: unknown;
-  /** This window's open follow-ups, when it has its own storage (see OwnActs). */
-  private readonly ownActs: OwnActs | undefined;
+  /** This window's open follow-ups, when it has its own storage (see OwnFollowUps). */
+  private readonly ownFollowUps: OwnFollowUps | undefined;
 
   /**
    * @param warn called once when stored state was unusable and had to be reset or trimmed.
-   * @param own this window's own storage (its workspaceState): the follow-ups it got
-   *   acknowledged are kept there until their turns end, so another window's save, built before
-   *   it saw them, cannot take them from this window across a reload.
+   * @param own this window's workspaceState, for its own follow-ups (see OwnFollowUps).
    */
   constructor(
     private readonly store: KeyValueStore,
@@ -55,9 +51,9 @@ export class RunLedger {
     private readonly warn: (message: string, problem: LedgerProblem) => void = () => undefined,
     own?: KeyValueStore,
   ) {
-    this.ownActs = own ? new OwnActs(own, baseUrl) : undefined;
+    this.ownFollowUps = own ? new OwnFollowUps(own, baseUrl) : undefined;
     this.load();
-    this.ownActs?.load(this.runs);
+    this.ownFollowUps?.load(this.runs);
   }
 
   all(): LedgerEntry[] {
@@ -148,7 +144,7 @@ export class RunLedger {
       return false;
     }
     const act = followUpAct(actId(now), f.prompt, f.ackStatus, f.before ?? baseline(r), now, f.arrivedSeq);
-    this.ownActs?.add(act.id);
+    this.ownFollowUps?.add(act.id);
     const next: LedgerEntry = { ...r, acts: bound([...(r.acts ?? []), act]) };
     if (f.permission) {
       next.permission = f.permission;
@@ -271,7 +267,7 @@ export class RunLedger {
     this.saving = this.saving
       .then(() => this.store.update(storageKeyFor(this.baseUrl), snapshot))
       .then(undefined, (err: unknown) => this.warn(`Could not save the run list: ${err instanceof Error ? err.message : String(err)}`, { kind: 'save' }));
-    this.ownActs?.persist(this.runs.values());
+    this.ownFollowUps?.persist(this.runs.values());
     if (merged) {
       this.changeEmitter.fire(merged);
     }

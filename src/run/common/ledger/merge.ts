@@ -1,12 +1,10 @@
 /** Cross-window merge: one run as two windows sharing the store know it. */
 import { freshness, sameValue, type LedgerEntry } from './record';
-import { mergeActs } from './runState';
+import { mergeFollowUps } from './runState';
 
 /**
- * One run as two windows know it. What was read comes from the fresher read (the service's
- * `updatedAt` first, then when it was read); what the person did (acts) is merged as a set,
- * so a window whose read is fresher cannot undo the other's follow-up. Returns `mine` when
- * nothing of `theirs` is news.
+ * One run as two windows know it: what was read from the fresher read, the follow-ups as a set, so a
+ * fresher read cannot undo the other window's follow-up. Returns `mine` when nothing of `theirs` is news.
  */
 export function mergeRecords(mine: LedgerEntry, theirs: LedgerEntry): LedgerEntry {
   const theirsFresher = (theirs.updatedAt !== undefined && mine.updatedAt !== undefined && theirs.updatedAt !== mine.updatedAt)
@@ -14,7 +12,7 @@ export function mergeRecords(mine: LedgerEntry, theirs: LedgerEntry): LedgerEntr
     : freshness(theirs) > freshness(mine);
   const base = theirsFresher ? theirs : mine;
   const other = theirsFresher ? mine : theirs;
-  const acts = mergeActs(base.acts, other.acts);
+  const acts = mergeFollowUps(base.acts, other.acts);
   const notice = Math.max(base.finishNotifiedFor ?? -Infinity, other.finishNotifiedFor ?? -Infinity);
   const sequence = Math.max(base.lastSequence ?? -Infinity, other.lastSequence ?? -Infinity);
   const merged: LedgerEntry = { ...base };

@@ -5,7 +5,7 @@
  */
 import { maxSequence, type Agent, type AgentMessage } from '../../../api/types';
 import { stripUndefined, type LedgerEntry } from './record';
-import { observeActs } from './runState';
+import { observeFollowUps } from './runState';
 
 /** The first `sequence` of a conversation (0 or 1 are both accepted). */
 const FIRST_SEQUENCE = 1;
@@ -22,7 +22,7 @@ export function observeAgent(base: LedgerEntry, agent: Agent, now: number): Obse
   // newer read): the service's own clock says so. Its status is not news, but its history is
   // still evidence (merged by sequence elsewhere) and may prove an act arrived.
   const outOfOrder = agent.updatedAt !== undefined && base.updatedAt !== undefined && agent.updatedAt < base.updatedAt;
-  const acts = observeActs(base.acts, agent, now);
+  const acts = observeFollowUps(base.acts, agent, now);
   if (outOfOrder) {
     const fields: Partial<LedgerEntry> = stripUndefined({
       lastSequence: maxSequence(history, base.lastSequence),

@@ -3,7 +3,7 @@
  * ledger class (ledger.ts) owns the map and the storage.
  */
 import type { RunStatus } from '../../../api/types';
-import { reviveActs, followUpAct, type FollowUpAct } from './runState';
+import { reviveFollowUps, followUpAct, type FollowUpAct } from './runState';
 
 export { isFinishedRun, stripUndefined } from './runState';
 
@@ -129,7 +129,7 @@ export function reviveRecord(item: unknown): LedgerEntry | undefined {
   if (Array.isArray(item.permittedBranches) && item.permittedBranches.every((b) => typeof b === 'string')) {
     r.permittedBranches = item.permittedBranches;
   }
-  const acts = reviveActs(item.acts) ?? legacyAct(item, r);
+  const acts = reviveFollowUps(item.acts) ?? legacyAct(item, r);
   if (acts) {
     r.acts = acts;
   }

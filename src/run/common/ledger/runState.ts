@@ -1,18 +1,7 @@
 /**
- * One truth per run. A run's state is derived from two kinds of evidence, and every surface
- * (tree, status bar, alerts, panel header and tab, lifecycle lanes, chat, tools, exports,
- * Testing links) reads only what `runState` derives:
- * - what the service returned: the freshest read's fields on the record (`status`,
- *   `completedAt`, `updatedAt`, ...), as read;
- * - what the person did: follow-ups the service acknowledged (`acts`), from any window.
- *
- * An acknowledged act outranks every read that does not show it. A read settles it only with
- * what it proves: the prompt in the history proves that it arrived, not that its turn ended;
- * the end of its turn needs a finished read with a later `completedAt` or with replies after
- * the prompt. Acts carry their own identity and only ever gain evidence, so two windows merge
- * them as a set (see `mergeActs`) whatever order their saves land in.
- *
- * Pure: no vscode.
+ * One truth per run: every surface reads `runState`, derived from the freshest read and the follow-ups
+ * the service acknowledged (`acts`, from any window); these outrank any read that does not prove their
+ * turn ended, and only gain evidence, so windows merge them as a set in any order. Pure.
  */
 import { isDormant, isFinished, maxSequence, type Agent, type AgentLifecycle, type RunStatus } from '../../../api/types';
 import type { LedgerEntry } from './record';
@@ -69,7 +58,7 @@ export interface Conversation {
 
 /**
  * The one rule of which conversations take follow-ups. Every surface (the Runs view's menus,
- * the panel's composer, the palette, the chat, the tools) and the send door read it through
+ * the panel's composer, the palette, the chat, the tools) and the sender read it through
  * `runState` (or, for a run that is not listed, from its read); none decides on its own.
  */
 export function conversationOf(r: { readonly kind?: string; readonly reviewId?: string }): Conversation {
@@ -115,7 +104,7 @@ export interface Run extends Conversation {
 }
 
 /** The open (unsettled) acts, oldest first. */
-export function openActs(r: Pick<LedgerEntry, 'acts'>): FollowUpAct[] {
+export function openFollowUps(r: Pick<LedgerEntry, 'acts'>): FollowUpAct[] {
   return (r.acts ?? []).filter((a) => a.settledAt === undefined);
 }
 
@@ -126,7 +115,7 @@ export function runState(r: Evidence): Run {
 
 function stateOf(r: Evidence): Omit<Run, keyof ReturnType<typeof fieldsOf>> {
   const conversation = conversationOf(r);
-  const open = openActs(r);
+  const open = openFollowUps(r);
   const newest = open[open.length - 1];
   if (newest) {
     const arrived = open.some((a) => a.arrivedSeq !== undefined);
@@ -161,7 +150,7 @@ function fieldsOf(r: Evidence): Pick<Run, 'agentId' | 'kind' | 'reviewId' | 'app
     createdAt: r.createdAt ?? r.addedAt,
     updatedAt: r.updatedAt,
     // A failure of the turn before an unsettled follow-up is not this turn's.
-    lastError: openActs(r).length > 0 ? undefined : r.lastError,
+    lastError: openFollowUps(r).length > 0 ? undefined : r.lastError,
     lifecycle,
   });
 }
@@ -207,12 +196,10 @@ export function actId(now: number): string {
 }
 
 /**
- * What one read proves about each act: arrival (its prompt in the history, after what was known
- * when it was sent), then the end of its turn (a finished read, nothing queued, and a
- * `completedAt` later than the one known at the send or a reply after the prompt). Returns the
- * same array when nothing changed.
+ * What one read proves about each follow-up: its arrival (its prompt in the history, after what was
+ * known at the send), then the end of its turn (`turnEnded`). The same array when nothing changed.
  */
-export function observeActs(acts: readonly FollowUpAct[] | undefined, agent: Agent, now: number): readonly FollowUpAct[] | undefined {
+export function observeFollowUps(acts: readonly FollowUpAct[] | undefined, agent: Agent, now: number): readonly FollowUpAct[] | undefined {
   if (!acts || acts.length === 0) {
     return acts;
   }
@@ -223,14 +210,14 @@ export function observeActs(acts: readonly FollowUpAct[] | undefined, agent: Age
     }
     // A send found in the history arrives with its sequence only: its time is read here.
     const found = act.arrivedSeq === undefined ? findPrompt(act, agent) : act.promptAt === undefined ? promptTime(act.arrivedSeq, agent) : undefined;
-    const seen: FollowUpAct = found ? { ...act, arrivedSeq: found.sequence, ...(found.createdAt !== undefined ? { promptAt: found.createdAt } : {}) } : act;
-    const ended = turnEnded(seen, agent);
+    const arrived: FollowUpAct = found ? { ...act, arrivedSeq: found.sequence, ...(found.createdAt !== undefined ? { promptAt: found.createdAt } : {}) } : act;
+    const ended = turnEnded(arrived, agent);
     const givenUp = now - act.at >= FOLLOW_UP_WAIT_MS && isFinished(agent);
-    if (seen === act && !ended && !givenUp) {
+    if (arrived === act && !ended && !givenUp) {
       return act;
     }
     changed = true;
-    return ended || givenUp ? { ...seen, settledAt: now } : seen;
+    return ended || givenUp ? { ...arrived, settledAt: now } : arrived;
   });
   return changed ? next : acts;
 }
@@ -260,17 +247,8 @@ function findPrompt(act: FollowUpAct, agent: Agent): { sequence: number; created
 }
 
 /**
- * The act's turn is over: the run is finished with nothing queued, and its completion is later
- * than the one the act followed (and not earlier than the prompt itself). A run that was still
- * going when the act was sent has no such completion to compare with: there the prompt's own
- * time tells which turn ended; where messages carry no time, a finished read that shows the
- * prompt and was written after the going state the act was sent on (a service does not sit
- * finished with a turn queued). A service that sends no `completedAt` at all is believed on a
- * reply after the prompt. A reply alone is not enough where `completedAt` is sent: a replica
- * whose history is fresher than its status shows the turn's first replies beside the previous
- * turn's `completed`. (Where messages carry no time and such a replica answers right after a
- * run finished unseen and was re-opened, nothing in a read tells the two apart: the run is taken
- * as ended.)
+ * The follow-up's turn is over: the run finished with nothing queued, its completion later than the one
+ * the follow-up followed (sent while the run was going: after its prompt, or after the read it was sent on).
  */
 function turnEnded(act: FollowUpAct, agent: Agent): boolean {
   if (!isFinished(agent) || (agent.lifecycle?.queuedTurnCount ?? 0) > 0) {
@@ -282,6 +260,8 @@ function turnEnded(act: FollowUpAct, agent: Agent): boolean {
     return false;
   }
   const done = agent.completedAt;
+  // Without `completedAt` a reply after the prompt is believed; with it, a reply is not enough: a
+  // replica's fresher history shows the turn's first replies beside the previous turn's `completed`.
   if (done === undefined) {
     return seq !== undefined && seq >= 0 && (agent.history ?? []).some((m) => m.role !== 'user' && m.sequence !== undefined && Number.isSafeInteger(m.sequence) && m.sequence > seq);
   }
@@ -300,6 +280,8 @@ function turnEnded(act: FollowUpAct, agent: Agent): boolean {
   if (act.promptAt !== undefined) {
     return true;
   }
+  // Messages without times: a finished read written after the going state the follow-up was sent on
+  // (a service does not sit finished with a turn queued); a re-opened run read right after is taken as ended.
   const written = agent.updatedAt ?? done;
   return act.before.updatedAt === undefined || written > act.before.updatedAt;
 }
@@ -308,7 +290,7 @@ function turnEnded(act: FollowUpAct, agent: Agent): boolean {
  * Two windows' acts of one run as one set: by ID, each act with the evidence of both (arrival
  * and settlement only ever get added). Bounded: the newest settled ones are kept as tombstones.
  */
-export function mergeActs(mine: readonly FollowUpAct[] | undefined, theirs: readonly FollowUpAct[] | undefined): readonly FollowUpAct[] | undefined {
+export function mergeFollowUps(mine: readonly FollowUpAct[] | undefined, theirs: readonly FollowUpAct[] | undefined): readonly FollowUpAct[] | undefined {
   if (!theirs || theirs.length === 0) return mine;
   if (!mine || mine.length === 0) return theirs;
   const byId = new Map<string, FollowUpAct>();
@@ -338,7 +320,7 @@ export function bound(acts: readonly FollowUpAct[]): readonly FollowUpAct[] {
 }
 
 /** Acts read back from storage: only well-formed ones (a lock or a pending turn is never invented). */
-export function reviveActs(raw: unknown): FollowUpAct[] | undefined {
+export function reviveFollowUps(raw: unknown): FollowUpAct[] | undefined {
   if (!Array.isArray(raw)) {
     return undefined;
   }

@@ -13,8 +13,8 @@ export interface StoredLedger {
 
 const STORAGE_PREFIX = 'agentRuns.ledger.v1:';
 
-/** This window's own follow-ups, until their turns end (see OwnActs in ownActs.ts). */
-export function ownActsKeyFor(baseUrl: string): string {
+/** This window's own follow-ups until their turns end (ownFollowUps.ts); the key keeps its first name so saved ones are found. */
+export function ownFollowUpsKeyFor(baseUrl: string): string {
   return `agentRuns.ownActs.v1:${baseUrl}`;
 }
 

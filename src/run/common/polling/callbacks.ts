@@ -15,10 +15,8 @@ export interface PollerDeps {
    */
   onResult(agentId: string, agent: Agent): boolean | 'dormant';
   /**
-   * Called for each failed read, after the poller decided what to do (e.g. to mark the run stale).
-   * `willRetryInMs` is undefined when the poller will not read the run again on its own
-   * (a 404 that outlived its retries: the run is no longer tracked; or a one-off `pollNow`).
-   * Not called for 401 (that is `onUnauthorized`).
+   * Called for each failed read, after the poller decided what to do; `willRetryInMs` is undefined when it
+   * will not read the run again on its own (a 404 past its retries, a one-off `pollNow`). Not for a 401.
    */
   onError(agentId: string, error: unknown, willRetryInMs: number | undefined): void;
   /** Called ONCE when a 401 stops all polling; polling stays paused until resume(). */

@@ -1,13 +1,7 @@
 /**
- * Reading a run whose history the service caps (`historyLimit`: the most recent N messages,
- * `sequence` global to the conversation). Each read asks for a small window sized to what the
- * run wrote lately, so a poll costs about what is new; when the oldest message returned is
- * past the last one seen + 1 and the window came back full, messages were left out, and the
- * read is repeated with a window reaching back to the last one seen (up to the maximum). What
- * lies beyond the maximum is gone for good: the transcript records the gap where it is. An
- * answer that still held as many new messages as its window asked for (`full`) means the run
- * writes faster than it is read: the poller reads it again at its fast cadence (`behind`).
- * Pure: no vscode, no I/O of its own.
+ * Reading a run whose history the service caps (`historyLimit`): a window sized to what the run wrote
+ * lately, so a poll costs about what is new, widened back to the last message taken in when some were
+ * left out. What lies beyond the maximum is gone: the transcript records the gap. Pure.
  */
 import { maxSequence, type Agent, type AgentMessage, type HistoryLimitParam } from '../../../api/types';
 
@@ -38,11 +32,8 @@ export class HistoryWindows {
   private readonly recent = new Map<string, number>();
 
   /**
-   * One poll of one run. `lastSequence`: the highest sequence already taken in (undefined for a
-   * run not read yet: the widest window). `param` undefined: the schema documents no window,
-   * so none is sent and truncation is left to the transcript's gap detection. `reachBackTo`
-   * (below `lastSequence`): the read widens until it reaches that far back instead, once; the
-   * next window is still sized by what is new since `lastSequence`.
+   * One poll of one run. `lastSequence`: the highest taken in (undefined: the widest window); `param`
+   * undefined: no window is sent (the schema has none); `reachBackTo`: widen once to reach that far back.
    */
   async read(agentId: string, lastSequence: number | undefined, param: HistoryLimitParam | undefined, get: WindowedGet, reachBackTo?: number): Promise<WindowedRead> {
     if (!param) {
@@ -107,10 +98,8 @@ export function windowNeeded(history: readonly AgentMessage[] | undefined, limit
 }
 
 /**
- * Whether an answer shows the run outrunning its reads: every message in it is new, and either it
- * does not reach back to the one after the last seen (the window could not widen further, or
- * the service cut it shorter) or it filled the widest window there is (`limit` >= `max`). A
- * small window that came back exactly full does not count: the next read widens as needed.
+ * The run outruns its reads: every message is new, and the answer does not reach back to the one after
+ * `lastSequence` or filled the widest window; a small window that came back just full does not count.
  */
 export function outran(history: readonly AgentMessage[] | undefined, lastSequence: number | undefined, limit?: number, max?: number): boolean {
   if (!history || history.length === 0) {

@@ -1,18 +1,7 @@
 /**
- * What the poller does about each answer, apart from how it schedules (poller.ts, scheduler.ts):
- * - 401 pauses everything (one `onUnauthorized`) until `resume()`;
- * - 429, and 503 with Retry-After, hold ALL requests until Retry-After (or 30 s, doubling while
- *   429s repeat); any other answer with Retry-After holds that run, even from a refresh;
- * - 404 is retried a few times quickly (the service can answer 404 right after a start), then
- *   reported once and the run is dropped;
- * - everything else backs off per run, exponentially from the run's own cadence, with jitter,
- *   capped at `maxBackoffMs`; consecutive network-class failures flip reachability once;
- * - a run whose status the reference does not list and that has no `completedAt` ("dormant")
- *   is read at the background cadence, doubling per such read up to `DORMANT_MAX_MS`;
- * - inside the burst after the person's own POST, a terminal read does not end a re-opened run;
- * - a run whose latest read came back with a full window of new messages (`behind`) is read at
- *   the burst cadence until a read is no longer full: the next messages may already be lost.
- * Keeps the service-wide state (reachability, the hold); the per-run state lives on each run.
+ * What the poller does about each answer (the timing is scheduler.ts's): a 401 pauses all; a 429, or a 503
+ * with Retry-After, holds all; a 404 is retried quickly (a new run can answer 404 at first), then dropped;
+ * other failures back off per run; a `behind` run is read fast, as its next messages may be lost.
  */
 import { isApiError } from '../../../api/errors';
 import {

@@ -1,13 +1,7 @@
 /**
- * The run poller. The service has no push and no list endpoint, so live runs are followed by
- * reading `GET /agents/{agentId}` on a schedule that costs as little as the user's attention
- * allows: fast while a panel is open, right after the user's own POST or while a run fills
- * its history windows (PollerDeps.behind), slow in the background, slower still when the
- * window is unfocused, and not at all once a run is finished.
- * This class is the public face and the read lifecycle; the timers and queue are the
- * scheduler's (scheduler.ts), what each answer means is the policy's (policy.ts: backoff,
- * Retry-After and service-wide holds, 404s, 401, dormant runs), and what it is given and how
- * a callback that throws is contained are callbacks.ts's (PollerDeps).
+ * The run poller: the service has no push and no list, so live runs are read on a schedule that costs as
+ * little as the person's attention allows (fast with a panel open or after their POST, slow in the
+ * background, not at all once finished). Timing: scheduler.ts; what an answer means: policy.ts.
  */
 import { isApiError } from '../../../api/errors';
 import type { Agent } from '../../../api/types';
@@ -114,10 +108,9 @@ export class Poller implements Disposable {
   }
 
   /**
-   * After the user's own POST (start, follow-up): fast reads for `burstDurationMs`, even when
-   * unfocused. Re-tracks a finished run. With `reopening` (a follow-up), or for a run that was
-   * not tracked, a terminal read inside the burst does not stop it until the run has been seen
-   * active again: it is the state from before the POST (the follow-up may not show yet).
+   * After the person's own POST: fast reads for `burstDurationMs`, even unfocused; re-tracks a finished run.
+   * With `reopening`, or for an untracked run, a terminal read in the burst is the state from before the
+   * POST (the follow-up may not show yet): it stops nothing until the run was seen active again.
    */
   burst(agentId: string, options: { reopening?: boolean } = {}): void {
     if (this.disposed) {
@@ -152,10 +145,8 @@ export class Poller implements Disposable {
   }
 
   /**
-   * Manual refresh: reads the run now, even a finished one (joining a read already under way),
-   * respecting only a 429 hold. Resolves when that read is done; never rejects (errors go to
-   * onError). A one-off read of an untracked run that finds it active starts tracking it.
-   * While paused it resolves at once without a request.
+   * Manual refresh: reads the run now, even finished (joining a read under way), held only by a 429; never
+   * rejects (errors go to onError). An untracked run found active is tracked; while paused, resolves at once.
    */
   pollNow(agentId: string): Promise<void> {
     if (this.disposed) {
@@ -199,10 +190,8 @@ export class Poller implements Disposable {
   }
 
   /**
-   * Another service (a new base URL): what was learnt about the old one no longer applies.
-   * Reads under way (answers of the old service) are dropped, reachability, backoff and any
-   * 429 hold are forgotten; tracked runs keep their cadence. Does not call
-   * `onConnectivityChange`: nothing has been heard from the new service yet.
+   * Another service: reads under way are dropped, reachability, backoff and holds forgotten; tracked runs
+   * keep their cadence. No `onConnectivityChange`: nothing has been heard from the new service yet.
    */
   resetConnectivity(): void {
     if (this.disposed) {

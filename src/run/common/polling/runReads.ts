@@ -1,8 +1,6 @@
 /**
- * One read of a run, both ways of it: fetching (the history window from the served schema,
- * widened when messages were left out) and folding the answer into the run model (transcript,
- * then ledger, then the "finished" notice). The glue (src/run/runSync.ts) and the fault
- * suite's pipeline use these, so both follow a run the same way. Pure: no vscode.
+ * One read of a run: fetched with the served schema's history window, then folded into the transcript,
+ * the ledger and the "finished" notice. RunSync and the fault suite both use it, so both read alike. Pure.
  */
 import type { AgentRunsApi } from '../../../api/contract';
 import { isApiError } from '../../../api/errors';
@@ -31,10 +29,8 @@ export interface RunReaderDeps {
   /** The highest sequence already taken in for the run (the ledger's `lastSequence`). */
   lastSequence(agentId: string): number | undefined;
   /**
-   * The newest sequence the run's saved transcript held when read back this session, if any:
-   * below `lastSequence` when the window closed after the ledger was saved and before the
-   * transcript was. The next read then reaches back to it, and `resumed` is called. May read
-   * the journal first (a promise), whether or not a panel shows the run.
+   * The newest sequence of the run's saved transcript read back this session: below `lastSequence` when the
+   * window closed between saving the ledger and the transcript, so the next read reaches back to it.
    */
   resumeAfter?(agentId: string): number | undefined | Promise<number | undefined>;
   resumed?(agentId: string): void;
@@ -67,20 +63,20 @@ export class RunReader {
 
   async read(client: ReadClient, agentId: string, signal?: AbortSignal): Promise<Agent> {
     const { param, assumed } = await this.historyParam(client);
-    const seen = this.deps.lastSequence(agentId);
+    const lastSequence = this.deps.lastSequence(agentId);
     const saved = await this.deps.resumeAfter?.(agentId);
     const get = (p: HistoryLimitParam | undefined) => (limit: number | undefined): Promise<Agent> =>
       client.getAgent(agentId, { signal, history: p && limit !== undefined ? { param: p.name, limit } : undefined });
     let result: WindowedRead;
     try {
-      result = await this.windows.read(agentId, seen, param, get(param), saved);
+      result = await this.windows.read(agentId, lastSequence, param, get(param), saved);
     } catch (error) {
       if (!assumed || !isApiError(error) || error.status !== 400) {
         throw error;
       }
       // Whatever the 400 names, a read that carried a parameter no schema vouched for is made
       // once more without it; when that one is answered, the service is not asked with it again.
-      result = await this.windows.read(agentId, seen, undefined, get(undefined), saved);
+      result = await this.windows.read(agentId, lastSequence, undefined, get(undefined), saved);
       this.refusedBy = client.baseUrl;
       this.deps.log?.(`The service refused a read with ${param?.name ?? 'a history window'} (400${error.code ? ` ${error.code}` : ''}) and answered one without: reading runs without a history window.`);
     }

@@ -1,8 +1,6 @@
 /**
- * The poller's timing machinery, apart from its policy (policy.ts): every run has at most one
- * timer (a recursive setTimeout through the injected clock) and at most one request in
- * flight; due runs wait in one FIFO queue in front of a global concurrency limit; during a
- * service-wide hold they get start slots `RATE_LIMIT_STAGGER_MS` apart.
+ * The poller's timing, apart from its policy: at most one timer and one request per run, due runs in one
+ * FIFO queue before a global concurrency limit, start slots `RATE_LIMIT_STAGGER_MS` apart during a hold.
  */
 import type { Clock } from '../../../base/common/clock';
 import type { PollState } from './policy';

@@ -53,10 +53,8 @@ export const RATE_LIMIT_STAGGER_MS = 1_000;
 /** The slowest a dormant run (unknown status, no completedAt) is read: it may still move. */
 export const DORMANT_MAX_MS = 600_000;
 /**
- * The wait before the next read of a run read `dormant` times in a row with a status nobody
- * lists and no `completedAt`: the background cadence doubling per such read, at most
- * DORMANT_MAX_MS (never faster than the background cadence); 0 when it is not dormant. Agent
- * runs and the app's test runs (serviceTests/common/store.ts) share it.
+ * The wait before the next read of a run read `dormant` times in a row with an unlisted status and no
+ * `completedAt`: the background cadence doubled per such read, up to DORMANT_MAX_MS; 0 when not dormant.
  */
 export function dormantDelay(dormant: number, backgroundMs: number): number {
   if (dormant <= 0) {

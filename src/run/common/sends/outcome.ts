@@ -3,8 +3,8 @@ import { isApiError } from '../../../api/errors';
 import type { L10n } from '../../../base/common/l10n';
 import { uncertainText } from './uncertainText';
 
-/** What the door answers for these sends, as far as the words need it (src/run/sendDoor.ts). */
-export type DoorAnswer =
+/** What the sender answers for these sends, as far as the words need it (src/run/sender.ts). */
+export type SendAnswer =
   | { readonly kind: 'done' | 'queued' }
   | { readonly kind: 'busy' }
   /** An earlier send for the same target began at `since` and may have arrived: nothing was sent. */
@@ -42,7 +42,7 @@ export function refusalReason(error: unknown, describe: (e: unknown) => string):
  * The notice for an unacknowledged send (`what`: "Deleting test group “Smoke”"); one that may have
  * arrived is said, never resent; none when not connected (the client already said what is missing).
  */
-export function failureNotice(answer: DoorAnswer, what: string, describe: (e: unknown) => string, l10n: L10n): Notice | undefined {
+export function failureNotice(answer: SendAnswer, what: string, describe: (e: unknown) => string, l10n: L10n): Notice | undefined {
   switch (answer.kind) {
     case 'done':
     case 'queued':

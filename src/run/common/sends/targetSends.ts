@@ -1,11 +1,7 @@
 /**
- * The send door's marks for the app's tests, groups, automations and branches (a target such as
- * `test:<id>`): a send under way, and one that may have reached the service without an answer.
- * Like the follow-ups' and the starts' records (src/run/followUpSends.ts, unconfirmedStarts.ts),
- * kept in workspace state and read from it at every check, so a reload (or another window of the
- * workspace) does not forget them: a `sending` mark found when the door first needs them (this
- * window has sent nothing yet) was cut by a reload and
- * becomes `uncertain`. Unlike theirs, a mark ends on its own after a bound (`UNCERTAIN_TARGET_MS`).
+ * The sender's marks for the app's tests, groups, automations and branches: a send under way, or one that
+ * may have arrived. In workspace state so a reload does not forget them (a `sending` mark found before this
+ * window sent anything was cut by a reload: `uncertain`); a mark ends after UNCERTAIN_TARGET_MS.
  */
 import type { MementoLike } from '../../../base/common/serialStore';
 

@@ -1,4 +1,4 @@
-// The words every surface uses for a send the door refused because an earlier one may have arrived.
+// The words every surface uses for a send the sender refused because an earlier one may have arrived.
 import type { L10n } from '../../../base/common/l10n';
 import { formatClock } from '../../../base/common/time';
 

@@ -1,9 +1,7 @@
 /**
- * The disk bound of one base URL's journals: past `maxBytes`, whole journals of finished runs
- * are deleted, least recently used first (a journal's modification time is its last append,
- * or the last time a panel opened it: `touch`). Never a live run, a run shown in a panel or
- * being read or written, and never part of a journal. Each eviction is logged and leaves a
- * small `<hash>.pruned` note, so the run can say its transcript was pruned. No `vscode` import.
+ * The disk bound of one base URL's journals: past `maxBytes`, whole journals of finished runs go, least
+ * recently used first, never a run live, shown, or being read or written. Each leaves a `<hash>.pruned`
+ * note so the run can say its transcript was pruned.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

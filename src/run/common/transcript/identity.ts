@@ -1,12 +1,7 @@
 /**
- * Which message of a transcript a polled one is (see transcript.ts): found by `id`, by
- * `sequence` without one, by a hash of its fields without either. Pure: no `vscode`, no DOM.
- *
- * One `id` may name two messages: the service returns them side by side with two sequences
- * (and two contents). The first keeps `id:<id>`; the other is `id:<id>@<sequence>`. A known id
- * at another sequence is the same message moved only when the read reaches back to its old
- * sequence and does not return it there; otherwise (its old place is outside the read, or is
- * returned too) it is another message, and nothing once received is replaced by it.
+ * Which message of a transcript a polled one is: by `id`, else `sequence`, else a hash of its fields.
+ * One `id` may name two messages at two sequences (the second is `id:<id>@<sequence>`); a known id at
+ * another sequence is the same message moved only when the read covers its old place without it. Pure.
  */
 import type { AgentMessage } from '../../../api/types';
 import type { MutableEntry } from './entry';

@@ -1,14 +1,7 @@
 /**
- * One run's transcript on disk: a journal of JSON lines, append-only.
- *
- *   {"agentRunsTranscript":2,"agentId":"…"}      header, written with the first records
- *   {"k":"id:m1","m":{…message…}}                 one record per line: a message as last seen
- *
- * A changed message (streamed content) is appended again under the same key; the last record
- * of a key wins and keeps the place of its first one. Crash safety: a write cut short leaves a
- * torn last line, which the reader ignores, and the next append starts on a fresh line, so
- * nothing written before is ever lost. Rewrites (compaction, the first file) go to a temporary
- * file that is then renamed over the journal. No `vscode` import.
+ * One run's transcript on disk, JSON lines, append-only: a header `{"agentRunsTranscript":2,"agentId":…}`,
+ * then `{"k":key,"m":message}` per change, the last of a key winning in its first one's place. A torn last
+ * line is ignored and the next append starts a fresh one, so a cut write loses nothing written before.
  */
 import * as fs from 'node:fs';
 import type { AgentMessage } from '../../../api/types';

@@ -1,9 +1,6 @@
 /**
- * A long journal read newest part first, backwards, only as far as memory keeps: a run's
- * transcript holds at most so many messages (runJournal.ts IN_MEMORY), so the journal is parsed
- * from its end a chunk at a time until that many messages are in, and what lies before is
- * neither read nor parsed, only counted (an estimate from its size) as older messages dropped.
- * No `vscode` import.
+ * A long journal read backwards from its end, a chunk at a time, only until memory's limit of messages
+ * (runJournal.ts IN_MEMORY) is in; what lies before is not parsed, only estimated and counted as dropped.
  */
 import * as fs from 'node:fs';
 import type { AgentMessage } from '../../../api/types';

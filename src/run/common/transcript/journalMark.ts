@@ -1,10 +1,7 @@
 /**
- * What this session keeps of a run's journal after its transcript left memory (JournalMark),
- * and how a read of the run, its panel closed, is saved with it: memory then holds only what
- * that read merged (OnDisk.window), and the mark tells which of it the journal already holds,
- * so the journal is neither read nor parsed again. What the mark cannot tell (a message it has
- * no record of that is not newer than the journal's newest, or a journal another window wrote
- * to) sends the save back to reading the journal. No `vscode` import.
+ * What this session keeps of a run's journal after its transcript left memory, so a background read is
+ * saved without reading the journal again; what the mark cannot tell (a message it has no record of,
+ * another window's append) sends the save back to reading the journal.
  */
 import * as fs from 'node:fs';
 import type { JournalEntry } from './journal';

@@ -1,9 +1,6 @@
 /**
- * How a message's tool parameters and attachments are shown, whatever shape the service sent
- * them in: the reference sends strings, the deployed service a JSON object of arguments and
- * attachment objects whose shape is not documented. Nothing is dropped: what has no known
- * field is shown as compact JSON. One answer for the panel, the exports, the chat and the
- * read tool. Pure, no `vscode`.
+ * How a message's tool parameters and attachments are shown, whatever shape the service sent (strings in
+ * the reference, undocumented objects deployed): nothing is dropped, the unknown shows as compact JSON.
  */
 import type { JsonValue } from '../../../api/types';
 

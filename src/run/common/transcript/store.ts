@@ -1,10 +1,7 @@
+// The transcripts of several runs in memory, least recently used evicted past `maxRuns`.
 import { Transcript, type TranscriptOptions } from './transcript';
 
-/**
- * Transcripts of several runs, least recently used evicted past `maxRuns`. The run panel
- * owns one; the extension glue may pass its own in to share it (e.g. for exports from the
- * tree).
- */
+/** The run panel owns one; the extension may pass its own in to share it (e.g. for exports from the tree). */
 export class TranscriptStore {
   private readonly runs = new Map<string, Transcript>();
 

@@ -1,22 +1,7 @@
 /**
- * The per-run transcript cache: merges each freshly polled `history` into what was seen
- * before, so the panel can post only what changed and keep messages the service stopped
- * returning. Pure: no `vscode`, no DOM, no node APIs.
- *
- * Identity of a message (identity.ts): its `id` (two sequences under one id returned side by
- * side are two messages); without one its `sequence`; without either a hash of its fields (plus
- * an occurrence counter, so two identical id-less messages stay two). A message first seen
- * without an id and later with one (same sequence) keeps its first key, so the webview element
- * it maps to is replaced, not duplicated.
- *
- * Order: `compareOrder` (sequence, then createdAt, then first arrival). A sequence no run could
- * reach (past api/sequence.ts's ceiling for the read, e.g. 2^53−1 among 1…29) is not believed:
- * the message is kept and shown where it arrived (after the newest believed one), and its number
- * sizes no gap and sets no high-water mark.
- *
- * Bounded: at most `maxMessages` messages and `maxTotalChars` characters per run; the oldest
- * are evicted first and counted. Anything at or before the newest evicted position is not
- * taken in again, so a service that keeps returning a long history does not cause churn.
+ * The per-run transcript cache: merges each polled `history` so the panel posts only what changed and
+ * keeps messages the service stopped returning; a message that gains an id keeps its first key, so its
+ * element is replaced, not duplicated. Bounded: what was evicted is not taken in again (no churn). Pure.
  */
 import { safeSequences, sequenceCeiling } from '../../../api/sequence';
 import type { AgentMessage } from '../../../api/types';
@@ -143,10 +128,8 @@ export class Transcript {
   }
 
   /**
-   * Merges one polled `history` (any order, possibly only the recent part, possibly with
-   * malformed items, which are skipped). Never removes a message because the service stopped
-   * returning it. `keys` (a journal's, read back): the key each message had, kept when free, so
-   * two messages under one id keep the keys their records were written under.
+   * Merges one polled `history` (any order, maybe partial, malformed items skipped); never removes a message
+   * the service stopped returning. `keys`: a journal's, kept when free, so two messages under one id keep theirs.
    */
   merge(history: readonly unknown[] | undefined, keys?: readonly string[]): MergeResult {
     const added: MutableEntry[] = [];
@@ -163,6 +146,7 @@ export class Transcript {
         savedKeys.push(keys?.[i]);
       }
     });
+    // A sequence no run could reach (e.g. 2^53−1 among 1…29) is not believed: kept where it arrived, it sizes no gap.
     const ceiling = sequenceCeiling(safeSequences(messages), this.highWater);
     const read = readIds(messages);
 

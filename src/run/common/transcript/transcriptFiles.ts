@@ -1,18 +1,7 @@
 /**
- * Every run's transcript on disk under the extension's global storage (not globalState, which
- * is loaded whole at startup): one folder per base URL, one append-only journal per run
- * (journal.ts) that keeps every message the service ever returned; whole finished runs are
- * pruned past the disk limit (diskLimit.ts). Memory holds a transcript only while a panel
- * shows it (`setInUse`) or until it is saved: a moment after a change (or on `flush()`) what
- * changed is appended and what no panel shows is dropped, to be read again when needed. Of a
- * journal read this session a mark stays (journalMark.ts): where it ended, and for a run that
- * may still change each record's fingerprint, so a background read appends what the journal
- * lacks without reading it again.
- *
- * node:fs, not vscode.workspace.fs: when the window closes, the extension host closes its
- * channel to the workbench before `deactivate()`, and vscode.workspace.fs needs it even for
- * `file:` URIs. `dispose()` appends what is left synchronously, and logs nothing (the channel
- * is closed too). No `vscode` import.
+ * Every run's transcript on disk, an append-only journal per run under global storage (not globalState,
+ * loaded whole at startup); memory holds one only while a panel shows it or until saved. node:fs, not
+ * vscode.workspace.fs: that needs the workbench's channel, closed before `deactivate()` writes what is left.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -24,7 +13,7 @@ import {
   IN_MEMORY, errorText, exportSourceOf, hash, journalName, trackingStore, removeJournals, writeAllSync, writeRun, type ExportSource, type ReadContext,
   type StorageRoot, type TranscriptFilesOptions, type TranscriptLog, type TranscriptRead,
 } from './runJournal';
-import { keepMark, loadRun, writeWindow, type Space, type SpaceReadHost } from './space';
+import { keepMark, loadRun, writeWindow, type BaseUrlFiles, type JournalReadHost } from './baseUrlFiles';
 
 export type { ExportSource } from './runJournal';
 export type { PrunedInfo } from './diskLimit';
@@ -35,9 +24,9 @@ const DEFAULT_MAX_DISK_BYTES = 200 * 1024 * 1024;
 const KEPT_READS = 20;
 
 export class TranscriptFiles extends Disposable {
-  private space: Space;
-  /** Spaces of former base URLs whose last changes are still being written. */
-  private readonly retired = new Set<Space>();
+  private files: BaseUrlFiles;
+  /** The files of former base URLs whose last changes are still being written. */
+  private readonly retired = new Set<BaseUrlFiles>();
   private readonly inUse = new Set<string>();
   private readonly root: string;
   private readonly saveDelayMs: number;
@@ -47,13 +36,13 @@ export class TranscriptFiles extends Disposable {
   private temps = 0;
   private closed = false;
   private readonly readLog: TranscriptRead[] = [];
-  /** How a run's journal is read into a space (space.ts) from here. */
-  private readonly reader: SpaceReadHost = {
+  /** How a run's journal is read into its base URL's files (baseUrlFiles.ts) from here. */
+  private readonly reader: JournalReadHost = {
     readContext: (tailBytes) => this.readContext(tailBytes),
     logRead: (read) => this.logRead(read),
-    markDirty: (space, agentId) => this.markDirtyIn(space, agentId),
-    readClean: (space, agentId) => {
-      if (!this.inUse.has(agentId) && space === this.space) {
+    markDirty: (files, agentId) => this.markDirtyIn(files, agentId),
+    readClean: (files, agentId) => {
+      if (!this.inUse.has(agentId) && files === this.files) {
         this.schedule();
       }
     },
@@ -68,12 +57,12 @@ export class TranscriptFiles extends Disposable {
     super();
     this.root = root.fsPath;
     this.saveDelayMs = options.saveDelayMs ?? SAVE_DELAY_MS;
-    this.space = this.newSpace(baseUrl);
+    this.files = this.filesFor(baseUrl);
   }
 
   /** The in-memory store (shared with the run panel). */
   get store(): TranscriptStore {
-    return this.space.store;
+    return this.files.store;
   }
 
   /** The latest reads of a journal into memory, newest last. */
@@ -82,8 +71,8 @@ export class TranscriptFiles extends Disposable {
   }
 
   switchBaseUrl(baseUrl: string | undefined): void {
-    const old = this.space;
-    this.space = this.newSpace(baseUrl);
+    const old = this.files;
+    this.files = this.filesFor(baseUrl);
     this.retired.add(old);
     void this.save(old).then(() => this.retired.delete(old));
   }
@@ -95,39 +84,37 @@ export class TranscriptFiles extends Disposable {
   setInUse(agentId: string, inUse: boolean): void {
     if (inUse) {
       this.inUse.add(agentId);
-      this.space.limit?.touch(hash(agentId));
+      this.files.limit?.touch(hash(agentId));
       if (!this.isLoaded(agentId)) {
         void this.load(agentId);
       }
-    } else if (this.inUse.delete(agentId) && this.space.store.has(agentId)) {
+    } else if (this.inUse.delete(agentId) && this.files.store.has(agentId)) {
       this.schedule();
     }
   }
 
   /** Whether the run's whole journal is merged into its transcript in memory. */
   isLoaded(agentId: string): boolean {
-    const disk = this.space.disk.get(agentId);
-    return disk !== undefined && !disk.partial && !disk.window && this.space.store.has(agentId);
+    const disk = this.files.disk.get(agentId);
+    return disk !== undefined && !disk.partial && !disk.window && this.files.store.has(agentId);
   }
 
   /**
-   * Where the next read of the run should reach back to, when this session's first read of its
-   * journal is behind what the run list says was seen: the window closed after the list was
-   * saved and before the journal was. Until `resumed()`. The journal is read for it when this
-   * session has not read it yet, panel or no panel: a background read needs it as much.
+   * Where the next read should reach back to when this session's first read of the journal is behind the run
+   * list (the window closed between their saves), until `resumed()`; reads the journal when not read yet.
    */
   resumeAfter(agentId: string): number | undefined | Promise<number | undefined> {
-    const space = this.space;
-    const mark = space.marks.get(agentId);
-    if (mark || !space.dir) {
+    const files = this.files;
+    const mark = files.marks.get(agentId);
+    if (mark || !files.dir) {
       return mark?.resumeAfter;
     }
-    return this.loadIn(space, agentId).then(() => space.marks.get(agentId)?.resumeAfter);
+    return this.loadIn(files, agentId).then(() => files.marks.get(agentId)?.resumeAfter);
   }
 
   /** A read of the service reached back to `resumeAfter()`: the journal's point is spent. */
   resumed(agentId: string): void {
-    const mark = this.space.marks.get(agentId);
+    const mark = this.files.marks.get(agentId);
     if (mark) {
       delete mark.resumeAfter;
     }
@@ -135,19 +122,19 @@ export class TranscriptFiles extends Disposable {
 
   /** The run's transcript, with what its journal holds merged in. */
   load(agentId: string): Promise<Transcript> {
-    return this.loadIn(this.space, agentId);
+    return this.loadIn(this.files, agentId);
   }
 
   /** Folds a polled history in; saved a little later when anything changed. */
   merge(agentId: string, history: readonly unknown[] | undefined): MergeResult {
-    const result = this.space.store.get(agentId).merge(history);
+    const result = this.files.store.get(agentId).merge(history);
     if (result.added.length > 0 || result.changed.length > 0) {
       this.markDirty(agentId);
     }
-    if (!this.space.disk.has(agentId)) {
-      if (this.space.marks.get(agentId)?.records && !this.inUse.has(agentId)) {
+    if (!this.files.disk.has(agentId)) {
+      if (this.files.marks.get(agentId)?.records && !this.inUse.has(agentId)) {
         // Read this session and marked: this read is saved against the mark, the journal not read again.
-        this.space.disk.set(agentId, { written: 0, pending: new Set(), valid: true, window: true });
+        this.files.disk.set(agentId, { written: 0, pending: new Set(), valid: true, window: true });
       } else {
         // What the journal holds joins before anything is appended (see write()).
         void this.load(agentId);
@@ -157,25 +144,25 @@ export class TranscriptFiles extends Disposable {
   }
 
   markDirty(agentId: string): void {
-    this.space.dirty.set(agentId, ++this.changes);
+    this.files.dirty.set(agentId, ++this.changes);
     this.schedule();
   }
 
   /** Whether (and when) the run's saved transcript was pruned to stay under the disk limit. */
   pruned(agentId: string): Promise<PrunedInfo | undefined> {
-    const dir = this.space.dir;
+    const dir = this.files.dir;
     return dir ? readPruned(dir, hash(agentId), agentId) : Promise.resolve(undefined);
   }
 
   /** Deletes the runs' journals; a write under way does not bring one back. */
   async remove(agentIds: readonly string[]): Promise<void> {
-    const space = this.space;
+    const files = this.files;
     for (const id of agentIds) {
-      this.forget(space, id);
-      space.marks.delete(id);
-      space.dirty.delete(id);
+      this.forget(files, id);
+      files.marks.delete(id);
+      files.dirty.delete(id);
     }
-    const dir = space.dir;
+    const dir = files.dir;
     if (!dir) {
       return;
     }
@@ -189,10 +176,10 @@ export class TranscriptFiles extends Disposable {
    * appended, or (without a base URL) what memory holds.
    */
   async exportSource(agentId: string): Promise<ExportSource> {
-    const space = this.space;
-    await this.save(space);
-    const memory = space.store.has(agentId) ? space.store.get(agentId).snapshot() : undefined;
-    return exportSourceOf(space.dir, agentId, memory);
+    const files = this.files;
+    await this.save(files);
+    const memory = files.store.has(agentId) ? files.store.get(agentId).snapshot() : undefined;
+    return exportSourceOf(files.dir, agentId, memory);
   }
 
   /**
@@ -202,7 +189,7 @@ export class TranscriptFiles extends Disposable {
    */
   flush(): Promise<void> {
     this.clearTimer();
-    return this.save(this.space);
+    return this.save(this.files);
   }
 
   /** The last write: synchronous (VS Code may end the process soon after `deactivate()`), no log. */
@@ -212,36 +199,36 @@ export class TranscriptFiles extends Disposable {
     }
     this.closed = true;
     this.clearTimer();
-    for (const space of [...this.retired, this.space]) {
-      this.writeSync(space);
+    for (const files of [...this.retired, this.files]) {
+      this.writeSync(files);
     }
     super.dispose();
   }
 
   // ---------------------------------------------------------------- internals
 
-  private newSpace(baseUrl: string | undefined): Space {
+  private filesFor(baseUrl: string | undefined): BaseUrlFiles {
     const dir = baseUrl ? path.join(this.root, 'transcripts', hash(baseUrl)) : undefined;
     const store = trackingStore((id) => {
-      if (!this.inUse.has(id) && space === this.space) {
+      if (!this.inUse.has(id) && files === this.files) {
         this.schedule();
       }
     }, this.options.maxMessages);
     const limit = dir
       ? new DiskLimit(dir, {
           maxBytes: () => this.options.maxDiskBytes?.() ?? DEFAULT_MAX_DISK_BYTES,
-          isProtected: (id) => this.inUse.has(id) || space.dirty.has(id) || space.loading.has(id) || (this.options.isLive?.(id) ?? true),
+          isProtected: (id) => this.inUse.has(id) || files.dirty.has(id) || files.loading.has(id) || (this.options.isLive?.(id) ?? true),
           log: this.log,
           closed: () => this.closed,
         })
       : undefined;
-    const space: Space = { dir, store, loading: new Map(), disk: new Map(), marks: new Map(), dirty: new Map(), limit };
-    return space;
+    const files: BaseUrlFiles = { dir, store, loading: new Map(), disk: new Map(), marks: new Map(), dirty: new Map(), limit };
+    return files;
   }
 
-  /** The run's transcript in the space, with its journal read in (see loadRun, space.ts). */
-  private loadIn(space: Space, agentId: string): Promise<Transcript> {
-    return loadRun(space, agentId, this.reader);
+  /** The run's transcript in these files, with its journal read in (see loadRun, baseUrlFiles.ts). */
+  private loadIn(files: BaseUrlFiles, agentId: string): Promise<Transcript> {
+    return loadRun(files, agentId, this.reader);
   }
 
   private readContext(tailBytes: number | undefined): ReadContext {
@@ -256,9 +243,9 @@ export class TranscriptFiles extends Disposable {
     this.readLog.splice(0, this.readLog.length - KEPT_READS);
   }
 
-  private markDirtyIn(space: Space, agentId: string): void {
-    if (space.store.get(agentId).size > 0) {
-      space.dirty.set(agentId, ++this.changes);
+  private markDirtyIn(files: BaseUrlFiles, agentId: string): void {
+    if (files.store.get(agentId).size > 0) {
+      files.dirty.set(agentId, ++this.changes);
     }
     this.schedule();
   }
@@ -280,14 +267,14 @@ export class TranscriptFiles extends Disposable {
     }
   }
 
-  private save(space: Space): Promise<void> {
+  private save(files: BaseUrlFiles): Promise<void> {
     const job = this.writes
-      .then(() => this.write(space))
-      .then(() => this.sweep(space))
+      .then(() => this.write(files))
+      .then(() => this.sweep(files))
       .then(async () => {
         // Only the current service's: which runs are live is known for it alone.
-        if (!this.closed && space === this.space) {
-          await space.limit?.checkSoon();
+        if (!this.closed && files === this.files) {
+          await files.limit?.checkSoon();
         }
       })
       .catch((e: unknown) => this.warn(`Could not save transcripts: ${errorText(e)}`));
@@ -295,44 +282,44 @@ export class TranscriptFiles extends Disposable {
     return job;
   }
 
-  private async write(space: Space): Promise<void> {
-    const dir = space.dir;
+  private async write(files: BaseUrlFiles): Promise<void> {
+    const dir = files.dir;
     if (!dir) {
-      space.dirty.clear();
+      files.dirty.clear();
       return;
     }
-    if (this.closed || space.dirty.size === 0) {
+    if (this.closed || files.dirty.size === 0) {
       return;
     }
     // The journal is read first (or its read under way awaited): only what it lacks is appended.
-    const reads = [...space.dirty.keys()].filter((id) => !space.disk.has(id) && space.store.has(id)).map((id) => this.loadIn(space, id));
+    const reads = [...files.dirty.keys()].filter((id) => !files.disk.has(id) && files.store.has(id)).map((id) => this.loadIn(files, id));
     if (reads.length > 0) {
       await Promise.all(reads);
     }
     try {
       await fs.promises.mkdir(dir, { recursive: true });
-      for (const [id, change] of [...space.dirty]) {
+      for (const [id, change] of [...files.dirty]) {
         if (this.closed) {
           return;
         }
-        let disk = space.disk.get(id);
-        if (!space.store.has(id) || !disk) {
-          space.dirty.delete(id);
+        let disk = files.disk.get(id);
+        if (!files.store.has(id) || !disk) {
+          files.dirty.delete(id);
           continue;
         }
         const file = path.join(dir, journalName(id, 'jsonl'));
         if (disk.window) {
-          const done = await writeWindow(space, id, disk, file, this.reader);
-          disk = space.disk.get(id);
+          const done = await writeWindow(files, id, disk, file, this.reader);
+          disk = files.disk.get(id);
           if (done || !disk) {
-            if (space.dirty.get(id) === change) space.dirty.delete(id);
+            if (files.dirty.get(id) === change) files.dirty.delete(id);
             continue;
           }
         }
-        const bytes = await writeRun(dir, id, space.store.get(id), disk, this.tempFor(file), () => this.closed || space.dirty.get(id) === undefined);
-        space.limit?.wrote(bytes ?? 0);
-        if (space.dirty.get(id) === change) {
-          space.dirty.delete(id);
+        const bytes = await writeRun(dir, id, files.store.get(id), disk, this.tempFor(file), () => this.closed || files.dirty.get(id) === undefined);
+        files.limit?.wrote(bytes ?? 0);
+        if (files.dirty.get(id) === change) {
+          files.dirty.delete(id);
         }
       }
     } catch (e) {
@@ -341,28 +328,28 @@ export class TranscriptFiles extends Disposable {
   }
 
   /** Drops every transcript no panel shows that is saved (or has nothing to save). */
-  private sweep(space: Space): void {
-    if (space !== this.space) {
+  private sweep(files: BaseUrlFiles): void {
+    if (files !== this.files) {
       return;
     }
-    for (const id of space.store.ids()) {
-      if (!this.inUse.has(id) && !space.dirty.has(id) && !space.loading.has(id)) {
-        this.forget(space, id);
+    for (const id of files.store.ids()) {
+      if (!this.inUse.has(id) && !files.dirty.has(id) && !files.loading.has(id)) {
+        this.forget(files, id);
       }
     }
   }
 
-  private forget(space: Space, agentId: string): void {
-    keepMark(space, agentId, this.options.isLive?.(agentId) ?? true);
-    space.loading.delete(agentId);
-    space.store.delete(agentId);
-    space.disk.delete(agentId);
+  private forget(files: BaseUrlFiles, agentId: string): void {
+    keepMark(files, agentId, this.options.isLive?.(agentId) ?? true);
+    files.loading.delete(agentId);
+    files.store.delete(agentId);
+    files.disk.delete(agentId);
   }
 
-  private writeSync(space: Space): void {
-    if (space.dir && space.dirty.size > 0) {
-      writeAllSync(space.dir, [...space.dirty.keys()].filter((id) => space.store.has(id)).map((id) => ({ id, t: space.store.get(id), disk: space.disk.get(id), mark: space.marks.get(id) })));
-      space.dirty.clear();
+  private writeSync(files: BaseUrlFiles): void {
+    if (files.dir && files.dirty.size > 0) {
+      writeAllSync(files.dir, [...files.dirty.keys()].filter((id) => files.store.has(id)).map((id) => ({ id, t: files.store.get(id), disk: files.disk.get(id), mark: files.marks.get(id) })));
+      files.dirty.clear();
     }
   }
 

@@ -1,4 +1,4 @@
-// Issue 21: a code review's start through the send door, with the real client against the
+// Issue 21: a code review's start through the sender, with the real client against the
 // emulator's deployed profile. Acknowledged (202): its conversation is listed as a run of kind
 // code_review (with its reviewId, app, the review's name and model, source 'started') and
 // followed. A send that may have arrived is "may have started" and never sent again; a 409 at
@@ -15,7 +15,7 @@ import { RunLedger } from '../../../src/run/common/ledger/ledger';
 import { emptyReviewForm } from '../../../src/reviews/common/form';
 import { submitReview, type ReviewSubmitEnv } from '../../../src/reviews/common/submit';
 import { FollowUpSends } from '../../../src/run/followUpSends';
-import { SendDoor } from '../../../src/run/sendDoor';
+import { Sender } from '../../../src/run/sender';
 import * as sendPosts from '../../../src/run/sendPosts';
 import { UnconfirmedStarts } from '../../../src/run/unconfirmedStarts';
 import { SEED, startEmulator, type Emulator } from '../../emulator/index';
@@ -27,13 +27,13 @@ const START_REFUSED = 'The workspace is running as many agent runs as its plan a
 const FROM = 'ver_todo_004';
 const TO = 'ver_todo_010';
 
-describe('a code review\'s start through the send door (issue 21)', function () {
+describe('a code review\'s start through the sender (issue 21)', function () {
   this.timeout(20_000);
   let emu: Emulator;
   let client: AgentRunsApi;
   let ledger: RunLedger;
   let starts: UnconfirmedStarts;
-  let door: SendDoor;
+  let sender: Sender;
   let followed: string[];
   const review = (over: Partial<StartCodeReviewRequest> = {}): StartCodeReviewRequest => ({ appId: SEED.apps.todo, fromVersion: FROM, toVersion: TO, ...over });
   const posts = (): number => emu.requests.filter((r) => r.method === 'POST' && r.path.split('?')[0].endsWith('/code-reviews')).length;
@@ -49,7 +49,7 @@ describe('a code review\'s start through the send door (issue 21)', function () 
     ledger = new RunLedger(store, client.baseUrl);
     starts = new UnconfirmedStarts(store);
     followed = [];
-    door = new SendDoor({
+    sender = new Sender({
       client: () => Promise.resolve(client),
       ledger: () => ledger,
       poller: { track: (id) => void followed.push(`track ${id}`), burst: (id) => void followed.push(`burst ${id}`) },
@@ -61,7 +61,7 @@ describe('a code review\'s start through the send door (issue 21)', function () 
   afterEach(() => client.dispose());
 
   it('202: one POST; its conversation listed as a code_review run (reviewId, app, name, model, started) and followed; no "may have started"', async () => {
-    const r = await door.startCodeReview(review({ model: 'hosted/auto' }), { from: 'test', quiet: true, labels: { fromVersionLabel: 'Main #4', toVersionLabel: 'Main #10' } });
+    const r = await sender.startCodeReview(review({ model: 'hosted/auto' }), { from: 'test', quiet: true, labels: { fromVersionLabel: 'Main #4', toVersionLabel: 'Main #10' } });
     assert.equal(r.kind, 'started');
     const { review: started } = r;
     assert.equal(posts(), 1);
@@ -76,13 +76,13 @@ describe('a code review\'s start through the send door (issue 21)', function () 
   });
 
   it('its title names it when given', async () => {
-    const r = await door.startCodeReview(review({ title: 'Timeouts' }), { from: 'test', quiet: true });
+    const r = await sender.startCodeReview(review({ title: 'Timeouts' }), { from: 'test', quiet: true });
     assert.equal(r.kind === 'started' ? ledger.get(r.review.agentId)?.prompt : r.kind, 'Timeouts');
   });
 
   it('cut after the body arrived: "may have started" (the review\'s name), nothing listed, one POST, never sent again; the review exists', async () => {
     emu.inject({ method: 'POST', path: '^/code-reviews$', passThrough: true, reset: true });
-    const r = await door.startCodeReview(review({ title: 'Cut review' }), { from: 'test', quiet: true });
+    const r = await sender.startCodeReview(review({ title: 'Cut review' }), { from: 'test', quiet: true });
     assert.equal(r.kind === 'failed' && r.mayHaveArrived, true);
     assert.deepEqual(starts.uncertain().map((s) => [s.appId, s.prompt]), [[SEED.apps.todo, 'Cut review']]);
     assert.deepEqual(ledger.all(), [], 'nothing acknowledged it');
@@ -96,7 +96,7 @@ describe('a code review\'s start through the send door (issue 21)', function () 
     await adminOk(emu.adminUrl, 'PATCH', `/agents/${busy.agentId}`, { status: 'running' });
     await adminOk(emu.adminUrl, 'PATCH', '/workspaces/ws_acme', { concurrentAgentLimit: 1 });
     const before = posts();
-    const r = await door.startCodeReview(review({ title: 'One too many' }), { from: 'test', quiet: true });
+    const r = await sender.startCodeReview(review({ title: 'One too many' }), { from: 'test', quiet: true });
     assert.equal(r.kind, 'failed');
     assert.equal(r.kind === 'failed' && r.mayHaveArrived, false);
     assert.equal(posts() - before, 1);
@@ -105,13 +105,13 @@ describe('a code review\'s start through the send door (issue 21)', function () 
     assert.equal(describeStartFailure(r.kind === 'failed' ? r.error : undefined, { model: '', appId: SEED.apps.todo, secrets: [] }, plainL10n).message, START_REFUSED);
   });
 
-  describe('the form\'s sending (reviews/common/submit.ts) through the door', () => {
+  describe('the form\'s sending (reviews/common/submit.ts) through the sender', () => {
     function env(over: Partial<ReviewSubmitEnv> = {}): ReviewSubmitEnv {
       return {
         l10n: plainL10n,
         validate: (r) => validateStartCodeReviewRequest(r),
         start: async (request) => {
-          const r = await door.startCodeReview(request, { from: 'test', quiet: true });
+          const r = await sender.startCodeReview(request, { from: 'test', quiet: true });
           if (r.kind === 'started') return r.review;
           throw r.kind === 'failed' ? r.error : new Error('not connected');
         },

@@ -1,29 +1,12 @@
 /**
- * One door for every send: start, follow-up, test-group creation, a code review's start, and the
- * app's test runs, group runs, group edits and deletes, automation runs and branch syncs, for the launch form, the
- * panel's composer, the palette, the tree, notifications, the language-model tools, the chat
- * participant and the Testing view alike. The exactly-once rules live here and nowhere else
- * (ESLint refuses the client's POST methods anywhere else, see eslint.config.mjs):
- * - a start (of a run or of a code review) is registered with `UnconfirmedStarts` while it is
- *   under way, so a reload or a cut after the body left shows "may have started" instead of
- *   losing it;
- * - a follow-up takes the run's lock (`FollowUpSends`): a second send of the run while one is
- *   under way, or may have arrived, sends nothing;
- * - a follow-up to a conversation that takes none (a code review's, by `runState`) is refused
- *   here, whichever surface asked, and nothing is sent;
- * - after any failure that may have reached the service (a cut, a timeout or a cancel once the
- *   body left) the send is recorded as uncertain and never sent again on its own;
- * - what the service acknowledged goes through `afterPost` (listed, followed, read fast);
- * - a test run, group run, group edit or delete, automation run or branch sync takes its
- *   target's lock (the test, the group, the automation, the branch): a second one for the same
- *   target while one is under way is `busy`, and one after a send that may have arrived is
- *   `uncertain` for a while (`TargetSends`, kept in workspace state); neither sends anything.
- *
- * How a failure is put before the person stays with each surface. No `vscode` import: the
- * model-based test and the fault suite drive it with the real client.
- *
- * The POSTs themselves (src/run/sendPosts.ts) load on the first send, as their own bundle
- * (dist/send.js, see esbuild.js): what runs on every read (`observeRead`) stays here.
+ * Every POST, PUT and DELETE to the service, from every surface; the exactly-once rules live
+ * here only (ESLint refuses the client's sending methods elsewhere):
+ * - a start (a run's or a code review's) is in `UnconfirmedStarts` while under way;
+ * - a follow-up takes the run's lock (`FollowUpSends`), and one to a code review is refused;
+ * - a test run, group run or edit, automation run or branch sync takes its target's lock
+ *   (`TargetSends`): `busy` while one is under way, `uncertain` after one may have arrived;
+ * - a send that may have arrived is recorded as uncertain and never sent again on its own.
+ * The POSTs load on the first send (sendPosts.ts, dist/send.js); `observeRead` runs on every read.
  */
 import type { AgentRunsApi } from '../api/contract';
 import type { CodeReviewStarted, StartCodeReviewRequest, SyncVersionRequest, VersionSync } from '../api/reviewTypes';
@@ -44,7 +27,7 @@ import type { UnconfirmedStarts } from './unconfirmedStarts';
 
 export type { FollowUpInput };
 
-export interface DoorDeps {
+export interface SenderDeps {
   /** The client for the configured service; undefined when there is none (told to the person unless `quiet`). */
   client(options: { quiet: boolean }): Promise<AgentRunsApi | undefined>;
   ledger(): RunLedger;
@@ -62,7 +45,7 @@ export interface DoorDeps {
   knownUserMessageIds?(agentId: string, prompt: string): string[];
   readonly log: { info(message: string): void; warn(message: string): void; trace?(message: string): void };
   now?(): number;
-  /** The words of what the door records for the person (a code review's name); untranslated without. */
+  /** The words of what the sender records for the person (a code review's name); untranslated without. */
   readonly l10n?: L10n;
 }
 
@@ -119,24 +102,24 @@ export type AutomationRunResult = Sent<{ readonly kind: 'queued'; readonly queue
 /** A branch's sync, answered (done, failed or still running: its `status`). */
 export type VersionSyncResult = Sent<{ readonly kind: 'answered'; readonly sync: VersionSync; readonly baseUrl: string }>;
 
-/** The door's target locks: the sends under way in this window, and the marks kept in workspace state (made on the first send). */
+/** The target locks: the sends under way in this window, and the marks kept in workspace state (made on the first send). */
 export interface TargetLocks { readonly underWay: Set<string>; marks?: TargetSends }
 
-/** The POST half of the door (src/run/sendPosts.ts): dist/send.js in the extension (extension.ts), the module itself in tests. */
+/** The sender's POSTs (src/run/sendPosts.ts): dist/send.js in the extension (extension.ts), the module itself in tests. */
 export type SendPostsModule = typeof SendPosts;
 
-export class SendDoor {
+export class Sender {
   /** The targets with a send under way (`test:<id>`, `group:<id>`, …) and their marks. */
   private readonly locks: TargetLocks = { underWay: new Set<string>() };
   private readonly groupsChanged = new Emitter<{ readonly groupId?: string }>();
   /**
-   * A test group was created, changed or deleted through the door (or may have been: the send
+   * A test group was created, changed or deleted through the sender (or may have been: the send
    * may have reached the service), so a list of groups kept elsewhere (the Test Explorer's)
    * reads again instead of showing what it read before.
    */
   readonly onDidChangeTestGroups: Event<{ readonly groupId?: string }> = this.groupsChanged.event;
 
-  constructor(private readonly d: DoorDeps, private readonly posts: () => SendPostsModule) {}
+  constructor(private readonly d: SenderDeps, private readonly posts: () => SendPostsModule) {}
 
   /**
    * `send`, unless one for `target` is under way (then `busy`) or an earlier one may have arrived
@@ -183,10 +166,8 @@ export class SendDoor {
   }
 
   /**
-   * `POST /agents/{id}/messages` through the run's lock: `busy` while another send of the run is
-   * under way or may have arrived (unless `resend`: the person's deliberate resend of that one);
-   * `noFollowUps`, sending nothing, when the run's conversation takes none. `read`: a read of a
-   * run that is not listed (the chat and the tools read it first), for the same rule.
+   * `POST /agents/{id}/messages` through the run's lock (`busy`; with `resend`, the person's resend of that
+   * one); `noFollowUps` for a conversation that takes none, which `read` tells for a run not listed.
    */
   followUp(agentId: string, input: FollowUpInput, o: SendOptions & { resend?: boolean; read?: Pick<Agent, 'kind' | 'reviewId'> }): Promise<FollowUpResult> {
     const record = this.d.ledger().get(agentId);

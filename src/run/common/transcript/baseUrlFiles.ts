@@ -1,9 +1,6 @@
 /**
- * One base URL's part of TranscriptFiles (transcriptFiles.ts): its transcripts in memory, what
- * is known of their journals, and reading a run's journal into it (in two steps for a long
- * journal), and saving a read merged while the transcript was out of memory against the run's
- * journal mark (journalMark.ts). The schedule, the writes and the in-use set stay with
- * TranscriptFiles, reached through `SpaceReadHost`. No `vscode` import.
+ * One base URL's transcripts in TranscriptFiles: in memory, what is known of their journals, and reading a
+ * journal in (a long one in two steps, newest first). The schedule and the writes stay with TranscriptFiles.
  */
 import * as path from 'node:path';
 import { maxSequence } from '../../../api/types';
@@ -17,7 +14,7 @@ import { Transcript } from './transcript';
 export const TAIL_BYTES = 512 * 1024;
 
 /** Everything of one base URL. */
-export interface Space {
+export interface BaseUrlFiles {
   /** Undefined without a base URL: nothing is saved. */
   readonly dir: string | undefined;
   readonly store: TranscriptStore & { ids(): string[] };
@@ -30,16 +27,16 @@ export interface Space {
   readonly limit: DiskLimit | undefined;
 }
 
-/** What reading a journal into a space needs of the TranscriptFiles around it. */
-export interface SpaceReadHost {
+/** What reading a journal into a base URL's files needs of the TranscriptFiles around it. */
+export interface JournalReadHost {
   /** How a journal is read: its newest `tailBytes` only, or (undefined) backwards as far as memory keeps. */
   readContext(tailBytes: number | undefined): ReadContext;
   /** A read is done (the second step's, for a journal read in two). */
   logRead(read: TranscriptRead): void;
   /** The run's transcript holds what its journal lacks: to be saved. */
-  markDirty(space: Space, agentId: string): void;
+  markDirty(files: BaseUrlFiles, agentId: string): void;
   /** The run's journal was read and nothing is to be saved. */
-  readClean(space: Space, agentId: string): void;
+  readClean(files: BaseUrlFiles, agentId: string): void;
 }
 
 /**
@@ -47,66 +44,66 @@ export interface SpaceReadHost {
  * panel shows them at once (load() resolves then, isLoaded() stays false), then the whole,
  * merged in when read (load() again waits for that).
  */
-export function loadRun(space: Space, agentId: string, host: SpaceReadHost): Promise<Transcript> {
-  const disk = space.disk.get(agentId);
+export function loadRun(files: BaseUrlFiles, agentId: string, host: JournalReadHost): Promise<Transcript> {
+  const disk = files.disk.get(agentId);
   if (disk?.window) {
     // Memory holds only what reads merged since: the journal is read in under it (what memory
     // changed is compared with it and kept pending).
-    space.disk.delete(agentId);
-  } else if (disk && space.store.has(agentId)) {
-    return disk.partial ? completeRead(space, agentId, disk, host) : Promise.resolve(space.store.get(agentId));
+    files.disk.delete(agentId);
+  } else if (disk && files.store.has(agentId)) {
+    return disk.partial ? completeRead(files, agentId, disk, host) : Promise.resolve(files.store.get(agentId));
   }
-  let p = space.loading.get(agentId);
+  let p = files.loading.get(agentId);
   if (!p) {
     const started = performance.now();
-    const reading: Promise<Transcript> = readRun(space.dir, agentId, host.readContext(TAIL_BYTES)).then((read) => {
+    const reading: Promise<Transcript> = readRun(files.dir, agentId, host.readContext(TAIL_BYTES)).then((read) => {
       const { entries, valid, pruned } = read;
-      if (space.loading.get(agentId) !== reading) {
+      if (files.loading.get(agentId) !== reading) {
         // Removed while its journal was read: it does not come back into memory.
         const detached = new Transcript(IN_MEMORY);
         detached.merge(entries.map((e) => e.message));
         return detached;
       }
-      const t = space.store.get(agentId);
+      const t = files.store.get(agentId);
       const merging = performance.now();
       const pending = mergeSaved(t, entries);
       const read1: TranscriptRead = { agentId, messages: entries.length, bytes: read.bytes, ms: performance.now() - started, parseMs: read.parseMs, mergeMs: performance.now() - merging };
       t.noteDropped(pruned?.messages ?? 0);
-      if (!space.marks.has(agentId)) {
+      if (!files.marks.has(agentId)) {
         // Only the session's first read of the journal tells where it ended before the service was read.
         const resumeAfter = maxSequence(entries.map((e) => e.message));
-        space.marks.set(agentId, resumeAfter === undefined ? {} : { resumeAfter });
+        files.marks.set(agentId, resumeAfter === undefined ? {} : { resumeAfter });
       }
-      space.disk.set(agentId, {
+      files.disk.set(agentId, {
         written: t.revision, pending, valid,
         ...(read.partial ? { partial: { started, first: read1 } } : {}),
       });
-      space.loading.delete(agentId);
+      files.loading.delete(agentId);
       if (!read.partial) {
         host.logRead(read1);
       }
       if (pending.size > 0 || !valid) {
-        host.markDirty(space, agentId);
+        host.markDirty(files, agentId);
       } else {
-        host.readClean(space, agentId);
+        host.readClean(files, agentId);
       }
       return t;
     });
-    space.loading.set(agentId, reading);
+    files.loading.set(agentId, reading);
     p = reading;
   }
   return p;
 }
 
 /** The second step of a long journal's read: everything, with what memory changed meanwhile kept. */
-function completeRead(space: Space, agentId: string, disk: OnDisk, host: SpaceReadHost): Promise<Transcript> {
-  const t = space.store.get(agentId);
+function completeRead(files: BaseUrlFiles, agentId: string, disk: OnDisk, host: JournalReadHost): Promise<Transcript> {
+  const t = files.store.get(agentId);
   const partial = disk.partial;
   if (!partial) {
     return Promise.resolve(t);
   }
-  partial.rest ??= readRun(space.dir, agentId, host.readContext(undefined)).then((read) => {
-    if (space.disk.get(agentId) !== disk || !space.store.has(agentId) || space.store.get(agentId) !== t) {
+  partial.rest ??= readRun(files.dir, agentId, host.readContext(undefined)).then((read) => {
+    if (files.disk.get(agentId) !== disk || !files.store.has(agentId) || files.store.get(agentId) !== t) {
       return t; // Dropped or removed meanwhile.
     }
     const merging = performance.now();
@@ -123,7 +120,7 @@ function completeRead(space: Space, agentId: string, disk: OnDisk, host: SpaceRe
     const mergeMs = performance.now() - merging;
     host.logRead({ ...read, agentId, messages: read.entries.length, ms: performance.now() - partial.started, mergeMs, firstMs: partial.first.ms, firstMessages: partial.first.messages });
     if (disk.pending.size > 0) {
-      host.markDirty(space, agentId);
+      host.markDirty(files, agentId);
     }
     return t;
   });
@@ -134,17 +131,17 @@ function completeRead(space: Space, agentId: string, disk: OnDisk, host: SpaceRe
  * Appends what the journal lacks of a read merged while the transcript was out of memory, by
  * the run's mark; false when the mark cannot tell: then the journal has been read in under it.
  */
-export async function writeWindow(space: Space, agentId: string, disk: OnDisk, file: string, host: SpaceReadHost): Promise<boolean> {
-  const mark = space.marks.get(agentId);
-  const t = space.store.get(agentId);
+export async function writeWindow(files: BaseUrlFiles, agentId: string, disk: OnDisk, file: string, host: JournalReadHost): Promise<boolean> {
+  const mark = files.marks.get(agentId);
+  const t = files.store.get(agentId);
   const revision = t.revision;
   const bytes = mark ? await appendWindow(file, agentId, mark, unwritten(t, disk)) : undefined;
   if (bytes !== undefined) {
     disk.written = Math.max(disk.written, revision);
-    space.limit?.wrote(bytes);
+    files.limit?.wrote(bytes);
     return true;
   }
-  await loadRun(space, agentId, host);
+  await loadRun(files, agentId, host);
   return false;
 }
 
@@ -153,12 +150,12 @@ export async function writeWindow(space: Space, agentId: string, disk: OnDisk, f
  * (journalMark.ts), or, for a run that cannot change (not read in the background), only the
  * read-back point stays.
  */
-export function keepMark(space: Space, agentId: string, live: boolean): void {
-  const mark = space.marks.get(agentId);
-  const disk = space.disk.get(agentId);
+export function keepMark(files: BaseUrlFiles, agentId: string, live: boolean): void {
+  const mark = files.marks.get(agentId);
+  const disk = files.disk.get(agentId);
   if (mark && !live) {
     delete mark.records;
-  } else if (mark && space.dir && disk?.valid && !disk.window && space.store.has(agentId) && !space.dirty.has(agentId)) {
-    markFrom(mark, space.store.get(agentId), path.join(space.dir, journalName(agentId, 'jsonl')));
+  } else if (mark && files.dir && disk?.valid && !disk.window && files.store.has(agentId) && !files.dirty.has(agentId)) {
+    markFrom(mark, files.store.get(agentId), path.join(files.dir, journalName(agentId, 'jsonl')));
   }
 }

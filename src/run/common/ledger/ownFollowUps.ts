@@ -4,10 +4,10 @@
  * them, cannot take them from this window across a reload.
  */
 import { isRecord, type KeyValueStore, type LedgerEntry } from './record';
-import { mergeActs, reviveActs, type FollowUpAct } from './runState';
-import { ownActsKeyFor } from './stored';
+import { mergeFollowUps, reviveFollowUps, type FollowUpAct } from './runState';
+import { ownFollowUpsKeyFor } from './stored';
 
-export class OwnActs {
+export class OwnFollowUps {
   /** IDs of the open follow-ups this window got acknowledged (kept in `own` too). */
   private readonly ids = new Set<string>();
 
@@ -38,14 +38,14 @@ export class OwnActs {
     for (const id of [...this.ids]) {
       if (!still.has(id)) this.ids.delete(id);
     }
-    void Promise.resolve(this.own.update(ownActsKeyFor(this.baseUrl), still.size > 0 ? kept : undefined)).then(undefined, () => undefined);
+    void Promise.resolve(this.own.update(ownFollowUpsKeyFor(this.baseUrl), still.size > 0 ? kept : undefined)).then(undefined, () => undefined);
   }
 
   /** This window's open follow-ups, back into the runs it lists (another window's save may have left them out). */
   load(runs: Map<string, LedgerEntry>): void {
     let raw: unknown;
     try {
-      raw = this.own.get<unknown>(ownActsKeyFor(this.baseUrl));
+      raw = this.own.get<unknown>(ownFollowUpsKeyFor(this.baseUrl));
     } catch {
       return;
     }
@@ -54,12 +54,12 @@ export class OwnActs {
     }
     for (const [agentId, value] of Object.entries(raw)) {
       const r = runs.get(agentId);
-      const acts = reviveActs(value);
+      const acts = reviveFollowUps(value);
       if (!r || !acts) {
         continue;
       }
       for (const a of acts) this.ids.add(a.id);
-      runs.set(agentId, { ...r, acts: mergeActs(r.acts, acts) });
+      runs.set(agentId, { ...r, acts: mergeFollowUps(r.acts, acts) });
     }
   }
 }

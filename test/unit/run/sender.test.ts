@@ -1,4 +1,4 @@
-// Issue 19, defect 5: the send door with the real client against the emulator. A start the
+// Issue 19, defect 5: the sender with the real client against the emulator. A start the
 // person (or a tool) cancels once its body left may have created a run: it is recorded as "may
 // have started", never as failed-and-gone, and nothing sends it again; a cancel before anything
 // left is a plain failure. A follow-up from a second surface while one is on its way is `busy`.
@@ -8,7 +8,7 @@ import type { Agent } from '../../../src/api/types';
 import { RunLedger, runState } from '../../../src/run/common/ledger/ledger';
 import { applyRead } from '../../../src/run/common/polling/runReads';
 import { FollowUpSends } from '../../../src/run/followUpSends';
-import { SendDoor } from '../../../src/run/sendDoor';
+import { Sender } from '../../../src/run/sender';
 import * as sendPosts from '../../../src/run/sendPosts';
 import { UnconfirmedStarts } from '../../../src/run/unconfirmedStarts';
 import { MANUAL_EPOCH, SEED, startEmulator, type Emulator } from '../../emulator/index';
@@ -16,14 +16,14 @@ import { waitFor } from '../../emulator/testing';
 import { MemoryStore } from '../fixtures/memoryStore';
 
 
-describe('the send door, with the real client against the emulator (issue 19, defect 5)', function () {
+describe('the sender, with the real client against the emulator (issue 19, defect 5)', function () {
   this.timeout(20_000);
   let emu: Emulator;
   let client: AgentRunsApi;
   let ledger: RunLedger;
   let starts: UnconfirmedStarts;
   let sends: FollowUpSends;
-  let door: SendDoor;
+  let sender: Sender;
   let online: boolean;
   const starting = (prompt: string) => ({ appId: SEED.apps.todo, prompt, model: 'hosted/fast' });
   const startPosts = (): number => emu.requests.filter((r) => r.method === 'POST' && r.path.split('?')[0].endsWith('/agents')).length;
@@ -40,7 +40,7 @@ describe('the send door, with the real client against the emulator (issue 19, de
     starts = new UnconfirmedStarts(store);
     sends = new FollowUpSends(store);
     online = true;
-    door = new SendDoor({
+    sender = new Sender({
       client: () => Promise.resolve(online ? client : undefined),
       ledger: () => ledger,
       poller: { track: () => undefined, burst: () => undefined },
@@ -53,7 +53,7 @@ describe('the send door, with the real client against the emulator (issue 19, de
   it('a cancel after the body left: "may have arrived", recorded as may-have-started, one POST, the run exists', async () => {
     emu.inject({ method: 'POST', path: '^/agents$', passThrough: true, delayMs: 5_000 });
     const cancel = new AbortController();
-    const result = door.start(starting('Cancelled once sent'), { from: 'test', signal: cancel.signal, quiet: true });
+    const result = sender.start(starting('Cancelled once sent'), { from: 'test', signal: cancel.signal, quiet: true });
     await waitFor(() => startPosts() === 1, 5_000, 'the POST at the service');
     cancel.abort();
     const r = await result;
@@ -69,34 +69,34 @@ describe('the send door, with the real client against the emulator (issue 19, de
   it('a cancel before anything left: certainly not created, nothing recorded, nothing at the service', async () => {
     const cancel = new AbortController();
     cancel.abort();
-    const r = await door.start(starting('Cancelled before sending'), { from: 'test', signal: cancel.signal, quiet: true });
+    const r = await sender.start(starting('Cancelled before sending'), { from: 'test', signal: cancel.signal, quiet: true });
     assert.equal(r.kind === 'failed' && r.mayHaveArrived, false);
     assert.deepEqual(starts.uncertain(), []);
     assert.equal(startPosts(), 0);
   });
 
   it('a follow-up from a second surface while the first is on its way: busy, one POST', async () => {
-    const started = await door.start(starting('Follow me'), { from: 'test', quiet: true });
+    const started = await sender.start(starting('Follow me'), { from: 'test', quiet: true });
     assert.equal(started.kind, 'started');
     const id = started.kind === 'started' ? started.run.agentId : '';
     emu.inject({ method: 'POST', path: `^/agents/${id}/messages$`, passThrough: true, delayMs: 300 });
-    const first = door.followUp(id, { prompt: 'From the panel' }, { from: 'panel', quiet: true });
-    const second = await door.followUp(id, { prompt: 'From a tool' }, { from: 'tool', quiet: true });
+    const first = sender.followUp(id, { prompt: 'From the panel' }, { from: 'panel', quiet: true });
+    const second = await sender.followUp(id, { prompt: 'From a tool' }, { from: 'tool', quiet: true });
     assert.equal(second.kind, 'busy');
     assert.equal((await first).kind, 'sent');
     assert.equal(emu.requests.filter((r) => r.method === 'POST' && r.path.includes('/messages')).length, 1);
   });
 
   it('a follow-up while one is on its way and the service is out of reach: busy (the one lock is checked first), then not connected once free', async () => {
-    const started = await door.start(starting('Offline'), { from: 'test', quiet: true });
+    const started = await sender.start(starting('Offline'), { from: 'test', quiet: true });
     const id = started.kind === 'started' ? started.run.agentId : '';
     emu.inject({ method: 'POST', path: `^/agents/${id}/messages$`, passThrough: true, delayMs: 300 });
-    const first = door.followUp(id, { prompt: 'From the panel' }, { from: 'panel', quiet: true });
+    const first = sender.followUp(id, { prompt: 'From the panel' }, { from: 'panel', quiet: true });
     await waitFor(() => sends.get(id)?.state === 'sending', 2_000, 'the first send under way');
     online = false;
-    assert.equal((await door.followUp(id, { prompt: 'From a tool' }, { from: 'tool', quiet: true })).kind, 'busy');
+    assert.equal((await sender.followUp(id, { prompt: 'From a tool' }, { from: 'tool', quiet: true })).kind, 'busy');
     assert.equal((await first).kind, 'sent');
-    assert.equal((await door.followUp(id, { prompt: 'Later' }, { from: 'tool', quiet: true })).kind, 'notConnected');
+    assert.equal((await sender.followUp(id, { prompt: 'Later' }, { from: 'tool', quiet: true })).kind, 'notConnected');
     assert.equal(sends.get(id), undefined, 'nothing sent: the run is free again');
     assert.equal(emu.requests.filter((r) => r.method === 'POST' && r.path.includes('/messages')).length, 1);
   });
@@ -105,7 +105,7 @@ describe('the send door, with the real client against the emulator (issue 19, de
 // Issue 20: a follow-up that may have arrived is settled by its prompt in the history, whatever
 // the service's clock says. Our clock runs `skew` ahead of the emulator's (manual) one: the
 // service's clock is that far behind ours (negative: ahead). Each read goes the way RunSync
-// takes it in: the door looks for the prompt, then the ledger hears of the read.
+// takes it in: the sender looks for the prompt, then the ledger hears of the read.
 describe('a follow-up that may have arrived, the service\'s clock off ours (issue 20)', function () {
   this.timeout(20_000);
   const STEP = 1_000;
@@ -115,7 +115,7 @@ describe('a follow-up that may have arrived, the service\'s clock off ours (issu
   let ledger: RunLedger;
   let sends: FollowUpSends;
   let drafts: Map<string, string>;
-  let door: SendDoor;
+  let sender: Sender;
   let skew: number;
   const ours = (): number => serviceNow + skew;
   const followUpPosts = (id: string): number => emu.requests.filter((r) => r.method === 'POST' && r.path.endsWith(`/agents/${id}/messages`)).length;
@@ -135,7 +135,7 @@ describe('a follow-up that may have arrived, the service\'s clock off ours (issu
     ledger = new RunLedger(store, client.baseUrl);
     sends = new FollowUpSends(store, ours);
     drafts = new Map();
-    door = new SendDoor({
+    sender = new Sender({
       client: () => Promise.resolve(client),
       ledger: () => ledger,
       poller: { track: () => undefined, burst: () => undefined },
@@ -154,14 +154,14 @@ describe('a follow-up that may have arrived, the service\'s clock off ours (issu
 
   async function read(id: string): Promise<Agent> {
     const agent = await client.getAgent(id);
-    door.observeRead(id, agent);
+    sender.observeRead(id, agent);
     applyRead(ledger, id, agent, { viewing: false, now: ours(), merge: () => undefined, finished: () => undefined });
     return agent;
   }
 
-  /** A run started through the door, its first turn over and read. */
+  /** A run started through the sender, its first turn over and read. */
   async function finishedRun(): Promise<string> {
-    const started = await door.start({ appId: SEED.apps.todo, prompt: 'Write the release notes', model: 'hosted/fast' }, { from: 'test', quiet: true });
+    const started = await sender.start({ appId: SEED.apps.todo, prompt: 'Write the release notes', model: 'hosted/fast' }, { from: 'test', quiet: true });
     assert.equal(started.kind, 'started');
     const id = started.kind === 'started' ? started.run.agentId : '';
     await advance(10 * STEP);
@@ -181,7 +181,7 @@ describe('a follow-up that may have arrived, the service\'s clock off ours (issu
       const id = await finishedRun();
       emu.inject({ method: 'POST', path: `^/agents/${id}/messages$`, passThrough: true, reset: true });
       const prompt = 'Also update the changelog';
-      const sent = await door.followUp(id, { prompt }, { from: 'panel', quiet: true });
+      const sent = await sender.followUp(id, { prompt }, { from: 'panel', quiet: true });
       assert.equal(sent.kind === 'failed' && sent.mayHaveArrived, true, 'the cut came after the body left');
       const since = sends.get(id)?.since ?? NaN;
       assert.equal(sends.get(id)?.state, 'uncertain');
@@ -205,7 +205,7 @@ describe('a follow-up that may have arrived, the service\'s clock off ours (issu
     const id = await finishedRun();
     emu.inject({ method: 'POST', path: `^/agents/${id}/messages$`, status: 503 });
     const prompt = 'Run the linter too';
-    const sent = await door.followUp(id, { prompt }, { from: 'panel', quiet: true });
+    const sent = await sender.followUp(id, { prompt }, { from: 'panel', quiet: true });
     assert.equal(sent.kind === 'failed' && sent.mayHaveArrived, true);
     for (let i = 0; i < 5; i++) {
       await advance(60 * STEP);
@@ -213,8 +213,8 @@ describe('a follow-up that may have arrived, the service\'s clock off ours (issu
     }
     assert.equal(sends.get(id)?.state, 'uncertain', 'settled without its prompt in the history');
     assert.equal(runState(ledger.get(id) ?? { status: 'queued' }).finished, true, 'the run is not taken for a re-opened one');
-    assert.equal((await door.followUp(id, { prompt: 'Something else' }, { from: 'tool', quiet: true })).kind, 'busy');
-    assert.equal(door.discardFollowUp(id), prompt);
+    assert.equal((await sender.followUp(id, { prompt: 'Something else' }, { from: 'tool', quiet: true })).kind, 'busy');
+    assert.equal(sender.discardFollowUp(id), prompt);
     assert.equal(drafts.get(id), prompt);
     assert.equal(sends.get(id), undefined);
     assert.equal(followUpPosts(id), 1);

@@ -1,4 +1,4 @@
-// Issue 31: a branch's sync through the send door, with the real client against a scripted
+// Issue 31: a branch's sync through the sender, with the real client against a scripted
 // server: `POST /versions/sync` sent once with the app and the branch, its 202 and Retry-After
 // kept for following it; a second sync of the same branch while one is under way is `busy` and
 // sends nothing; a cut after the body arrived is "may have arrived" and is never sent again.
@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { createClient, type AgentRunsApi } from '../../../src/api';
 import { RunLedger } from '../../../src/run/common/ledger/ledger';
 import { FollowUpSends } from '../../../src/run/followUpSends';
-import { SendDoor } from '../../../src/run/sendDoor';
+import { Sender } from '../../../src/run/sender';
 import * as sendPosts from '../../../src/run/sendPosts';
 import { UnconfirmedStarts } from '../../../src/run/unconfirmedStarts';
 import { json, startServer, TOKEN, type TestServer } from '../fixtures/apiServers';
@@ -15,11 +15,11 @@ import { MemoryStore } from '../fixtures/memoryStore';
 
 const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 50));
 
-describe('the send door\'s branch sync (issue 31)', function () {
+describe('the sender\'s branch sync (issue 31)', function () {
   this.timeout(10_000);
   let server: TestServer;
   let client: AgentRunsApi;
-  let door: SendDoor;
+  let sender: Sender;
   let lines: string[];
   let held: (() => void)[];
   const o = { from: 'test', quiet: true };
@@ -30,7 +30,7 @@ describe('the send door\'s branch sync (issue 31)', function () {
     server = await startServer((_req, res) => json(res, 500, { error: 'no handler' }));
     client = createClient({ baseUrl: server.baseUrl, token: TOKEN, timeouts: { connectMs: 2_000, headersMs: 2_000, bodyMs: 2_000 } });
     const store = new MemoryStore();
-    door = new SendDoor({
+    sender = new Sender({
       client: () => Promise.resolve(client),
       ledger: () => new RunLedger(store, client.baseUrl),
       poller: { track: () => undefined, burst: () => undefined },
@@ -49,7 +49,7 @@ describe('the send door\'s branch sync (issue 31)', function () {
     server.handle((req, res) => (req.method === 'POST'
       ? json(res, 202, { ok: true, status: 'in_progress', stage: 'pending', versionId: 'ver_9', version: 'feature/dark-mode', appVersion: 'feature/dark-mode', message: 'Sync started' }, { 'retry-after': '3' })
       : json(res, 200, { ok: true, status: 'completed', stage: 'completed', versionId: 'ver_9', appVersion: 'feature/dark-mode', message: 'Synced' })));
-    const r = await door.syncVersion({ appId: 'app_todo', version: 'feature/dark-mode' }, o);
+    const r = await sender.syncVersion({ appId: 'app_todo', version: 'feature/dark-mode' }, o);
     assert.deepEqual(r, {
       kind: 'answered', baseUrl: server.baseUrl,
       sync: { ok: true, status: 'in_progress', stage: 'pending', versionId: 'ver_9', version: 'feature/dark-mode', message: 'Sync started', httpStatus: 202, retryAfterMs: 3_000 },
@@ -65,9 +65,9 @@ describe('the send door\'s branch sync (issue 31)', function () {
     server.handle((_req: http.IncomingMessage, res: http.ServerResponse) => {
       held.push(() => json(res, 200, { ok: true, status: 'completed', versionId: 'ver_1' }));
     });
-    const first = door.syncVersion({ appId: 'app_todo', version: 'main' }, o);
-    assert.deepEqual(await door.syncVersion({ appId: 'app_todo', version: 'main' }, o), { kind: 'busy' });
-    const other = door.syncVersion({ appId: 'app_todo', version: 'fix/login-redirect' }, o);
+    const first = sender.syncVersion({ appId: 'app_todo', version: 'main' }, o);
+    assert.deepEqual(await sender.syncVersion({ appId: 'app_todo', version: 'main' }, o), { kind: 'busy' });
+    const other = sender.syncVersion({ appId: 'app_todo', version: 'fix/login-redirect' }, o);
     while (held.length < 2) await settle();
     held.splice(0).forEach((release) => release());
     assert.equal((await first).kind, 'answered');
@@ -77,7 +77,7 @@ describe('the send door\'s branch sync (issue 31)', function () {
 
   it('cut after its body arrived: may have arrived, sent once, never again on its own', async () => {
     server.handle((req) => req.socket.destroy());
-    const r = await door.syncVersion({ appId: 'app_todo', version: 'main' }, o);
+    const r = await sender.syncVersion({ appId: 'app_todo', version: 'main' }, o);
     assert.equal(r.kind, 'failed');
     assert.equal(r.kind === 'failed' && r.mayHaveArrived, true);
     await settle();
