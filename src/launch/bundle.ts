@@ -119,5 +119,5 @@ export async function startRunWithSelection(deps: Deps): Promise<void> {
   await controller.open({ attachment });
 }
 
-/** The parts of this bundle the code review start flow uses (see ./reviewParts.ts). */
-export * as reviewParts from './reviewParts';
+/** The parts of this bundle the code review start flow uses (see src/run/reviewParts.ts). */
+export * as reviewParts from '../run/reviewParts';

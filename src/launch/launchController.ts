@@ -17,13 +17,13 @@ import { recentAppsKey } from './common/appOffers';
 import { runTime } from '../run/common/ledger/record';
 import { emailModelsKey, pushRecent, reviveIdList, type ModelCatalog } from '../run/common/models';
 import type { StepId } from './common/navigation';
-import { parsePresets, type LaunchPreset } from './common/presets';
+import { parsePresets, type LaunchPreset } from '../run/common/presets';
 import { submitLaunch } from './common/submit';
 import { runLaunchFlow, type FlowContext } from './launchFlow';
 import { launchSubmitEnv, launchSubmitUi } from './launchSending';
-import { loadModelCatalog } from './modelList';
+import { loadModelCatalog } from '../run/modelList';
 import { PromptComposer } from './promptComposer';
-import { defaultUserEmail } from './userEmail';
+import { defaultUserEmail } from '../run/userEmail';
 
 const l10n = vscode.l10n;
 

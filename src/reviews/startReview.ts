@@ -68,7 +68,7 @@ export async function startCodeReviewCommand(deps: Deps, arg: unknown, parts: Re
     // The model is checked against the service's list before sending, as the launch form does.
     const known = await catalog.promise.then((c) => parts.knownModelsForValidation(c), () => undefined);
     const env = submitEnv(deps, parts, form, { emailModels, defaultEmail, knownModels: known });
-    const outcome = await submitReview(form, env, parts.launchSubmitUi(deps));
+    const outcome = await submitReview(form, env, parts.failureUi(deps));
     form = outcome.form;
     if (outcome.kind === 'started') {
       await onStarted(deps, outcome.review, outcome.request, form, client.baseUrl);

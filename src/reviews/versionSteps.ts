@@ -12,7 +12,7 @@
 import * as vscode from 'vscode';
 import type { AgentRunsApi } from '../api/contract';
 import type { AppVersion, VersionPage } from '../api/reviewTypes';
-import type { StepOutcome, ValueItem } from '../launch/formSteps';
+import type { StepOutcome, ValueItem } from '../run/formSteps';
 import type { PickUpdate } from '../base/quickInput';
 import { branchShown, isMainBranch, type KnownBranch } from '../run/common/branches/known';
 import { checkBranch, checkVersionId, type ReviewForm } from './common/form';
