@@ -20,10 +20,8 @@ export function registerStartRun(context: vscode.ExtensionContext, deps: Deps): 
 }
 
 /**
- * Opens the launch form pre-filled from a run record (the panel's and the tree's "Clone Run")
- * or from any subset of its fields (e.g. a prompt about some tests). The form opens at its
- * review step, or at the first field still missing; every field can be changed there.
- * Loads the launch flow on first use; a failure to load rejects like any other.
+ * The launch form pre-filled from a run record ("Clone Run") or any subset of its fields, at its review
+ * step or the first field missing. Loads the launch flow on first use; a failure to load rejects.
  */
 export function startRunPrefilled(deps: Deps, prefill: LedgerEntry | LaunchPrefill): Promise<void> {
   try {

@@ -1,8 +1,7 @@
 /**
- * The editor's side of `submitLaunch`: progress, the allow-edits guardrail (the rest both start
- * forms share: run/startSending.ts). Each
- * POST goes through the send door, so a start cut off or outlived by a reload shows as "may have
- * started" in the Runs view instead of being lost.
+ * The editor's side of `submitLaunch`: progress and the allow-edits modal (both forms' part:
+ * run/startSending.ts). Each POST goes through the send door, so a start cut off by a reload shows
+ * as "may have started" in the Runs view instead of being lost.
  */
 import * as vscode from 'vscode';
 import { ApiError } from '../api/errors';

@@ -1,9 +1,6 @@
 /**
- * The code review form as a multi-step quick input, on the launch form's chrome and steps
- * (`ReviewParts`, from dist/launch.js): [preset] → app → source branch → source → target branch →
- * target → title → description → focus areas → model → review, with the completion webhook and the email
- * reached from the review (reviews/common/steps.ts). Values live in one `ReviewForm`: Back, Escape
- * and Edit never lose anything. Rendering only; the checks are reviews/common/form.ts.
+ * The code review form as a multi-step quick input, on the parts it borrows from dist/launch.js
+ * (`ReviewParts`). Values live in one `ReviewForm`, so Back, Escape and Edit lose nothing.
  */
 import * as vscode from 'vscode';
 import type * as ReviewPartsModule from '../run/reviewParts';

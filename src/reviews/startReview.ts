@@ -1,13 +1,7 @@
 /**
- * "Start Code Review…" (`agentRuns.startCodeReview`): from the palette, the Runs view's title
- * and an app's row. Only against a service whose `/openapi.json` lists `/code-reviews` (asked
- * each time; otherwise it says so and stops). Then the form (startFlow.ts), one `POST
- * /code-reviews` through the send door (reviews/common/submit.ts for what the person clicks after
- * a failure), and the review's conversation opened in the run panel; the door has listed it in
- * the Runs view and follows it.
- *
- * Nothing typed is lost: a form left with Escape, or a failure the person walked away from, is
- * kept as a draft (workspace state) and offered again by the next "Start Code Review…".
+ * "Start Code Review…": only against a service whose schema lists `/code-reviews`, then the form and
+ * one POST through the send door. A form left with Escape or a failure walked away from is kept as a
+ * draft and offered again, so nothing typed is lost.
  */
 import * as vscode from 'vscode';
 import type { AgentRunsApi } from '../api/contract';
