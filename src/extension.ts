@@ -14,7 +14,7 @@ import type * as TestHooks from './testHooks';
 export type { AgentRunsTestApi } from './testHooks';
 import { UnauthorizedGate } from './connection/unauthorizedGate';
 import { registerLazyRunCommands, runCommands } from './runs/contribution';
-import { registerStartRun, startRunPrefilled } from './launch/contribution';
+import { launchBundle, registerStartRun, startRunPrefilled } from './launch/contribution';
 import { registerCodeReviews, registerStartCodeReview, showReviewRows } from './reviews/contribution';
 import { Emitter } from './base/common/events';
 import type { Deps } from './run/deps';
@@ -79,7 +79,8 @@ export function activate(context: vscode.ExtensionContext): AgentRunsExtension {
   const reviews = registerCodeReviews(context, () => runs().view, shell.capabilities);
   registerRunCommands(context, deps, base, log);
   registerStartRun(context, deps);
-  registerStartCodeReview(context, deps);
+  // The review form borrows the launch form's parts from dist/launch.js rather than carrying copies.
+  registerStartCodeReview(context, deps, () => launchBundle().reviewParts);
   const testGroups = registerTestGroups(context, deps);
   const assistant = registerAssistant(context, deps, testGroups);
   registerServiceTests(context, deps, registerTesting(context, deps), () => testGroups.store.list());

@@ -1,9 +1,6 @@
 /**
- * The launch flow as its own bundle (`dist/launch.js`), loaded the first time one of the
- * start-run commands runs: `./contribution.ts` registers the commands and forwards each call here.
- *
- * Everything live comes in through `deps`: this bundle holds no copy of the ledger, the poller
- * or any other activation-time object, only the one `LaunchController` per `deps`.
+ * The launch flow's lazy bundle (dist/launch.js), loaded by the first start-run command. It keeps no
+ * copy of an activation-time object: everything live comes through `deps` (one controller per `deps`).
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -119,5 +116,5 @@ export async function startRunWithSelection(deps: Deps): Promise<void> {
   await controller.open({ attachment });
 }
 
-/** The parts of this bundle the code review start flow uses (see ./reviewParts.ts). */
-export * as reviewParts from './reviewParts';
+/** The parts of this bundle the code review start flow uses (see src/run/reviewParts.ts). */
+export * as reviewParts from '../run/reviewParts';

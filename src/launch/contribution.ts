@@ -1,6 +1,7 @@
 // "Start Agent Run", "Start Agent Run with Selection" and "Clone Run", registered at activation; the flow is dist/launch.js.
 import * as vscode from 'vscode';
 import { lazyBundle } from '../base/common/lazyBundle';
+import { guarded } from '../base/guarded';
 import type { LaunchPrefill, LedgerEntry } from '../run/common/ledger/ledger';
 import type { Deps } from '../run/deps';
 import type * as LaunchBundle from './bundle';
@@ -9,34 +10,18 @@ import type * as LaunchBundle from './bundle';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 export const launchBundle = lazyBundle(() => require('./launch.js') as typeof LaunchBundle);
 
-/** Runs a command body; an unexpected failure is logged and shown once instead of VS Code's bare "command failed". */
-export function guarded(deps: Deps, name: string, body: (...args: unknown[]) => Promise<void>): (...args: unknown[]) => Promise<void> {
-  return async (...args: unknown[]) => {
-    try {
-      await body(...args);
-    } catch (err) {
-      deps.log.error(`${name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-      const showLogs = vscode.l10n.t('Show Logs');
-      const pick = await vscode.window.showErrorMessage(vscode.l10n.t('{0} failed unexpectedly. Your input was kept; run the command again to continue.', name), showLogs);
-      if (pick === showLogs) deps.log.show(true);
-    }
-  };
-}
-
 export function registerStartRun(context: vscode.ExtensionContext, deps: Deps): void {
   context.subscriptions.push(
     // An argument with prompt/appId/... (e.g. from "Start Agent Run for These Tests") pre-fills the form.
-    vscode.commands.registerCommand('agentRuns.startRun', guarded(deps, vscode.l10n.t('Start Agent Run'), (arg) => launchBundle().startRun(deps, arg))),
-    vscode.commands.registerCommand('agentRuns.startRunWithSelection', guarded(deps, vscode.l10n.t('Start Agent Run with Selection'), () => launchBundle().startRunWithSelection(deps))),
-    vscode.commands.registerCommand('agentRuns.cloneRun', guarded(deps, vscode.l10n.t('Clone Run'), (arg) => launchBundle().cloneRun(deps, arg))),
+    vscode.commands.registerCommand('agentRuns.startRun', guarded(deps.log, vscode.l10n.t('Start Agent Run'), (arg) => launchBundle().startRun(deps, arg))),
+    vscode.commands.registerCommand('agentRuns.startRunWithSelection', guarded(deps.log, vscode.l10n.t('Start Agent Run with Selection'), () => launchBundle().startRunWithSelection(deps))),
+    vscode.commands.registerCommand('agentRuns.cloneRun', guarded(deps.log, vscode.l10n.t('Clone Run'), (arg) => launchBundle().cloneRun(deps, arg))),
   );
 }
 
 /**
- * Opens the launch form pre-filled from a run record (the panel's and the tree's "Clone Run")
- * or from any subset of its fields (e.g. a prompt about some tests). The form opens at its
- * review step, or at the first field still missing; every field can be changed there.
- * Loads the launch flow on first use; a failure to load rejects like any other.
+ * The launch form pre-filled from a run record ("Clone Run") or any subset of its fields, at its review
+ * step or the first field missing. Loads the launch flow on first use; a failure to load rejects.
  */
 export function startRunPrefilled(deps: Deps, prefill: LedgerEntry | LaunchPrefill): Promise<void> {
   try {

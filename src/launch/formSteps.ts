@@ -1,21 +1,22 @@
 /**
- * What every step of the launch form shares (its host, outcomes, buttons), and the steps that
- * need nothing but the form: the review and the options reached from it. The steps that follow
+ * The launch form's host and the steps that need nothing but the form: the review and the
+ * options reached from it (what both start forms share: run/formSteps.ts). The steps that follow
  * the model list and presets live in launchFlow.ts.
  */
 import * as vscode from 'vscode';
 import { REASONING_EFFORTS, type Permission, type ReasoningEffort } from '../api/types';
 import {
   DEFAULT_PERMISSION, DEFAULT_REASONING_EFFORT,
-  activeRefusals, checkBranches, firstProblem, formatBranches, parseBranches, promptPreview,
+  activeRefusals, firstProblem, promptPreview,
   type LaunchForm,
 } from './common/form';
-import { checkEmail, checkWebhookUrl } from '../run/common/startFields';
+import { checkBranches, formatBranches, parseBranches } from '../run/common/startFields';
 import type { AppOfRun } from './common/appOffers';
 import type { ModelCatalog } from '../run/common/models';
 import type { StepId } from './common/navigation';
-import type { LaunchPreset } from './common/presets';
-import { showInput, showPick, type InputOptions, type StepButton, type StepResult } from '../base/quickInput';
+import type { LaunchPreset } from '../run/common/presets';
+import { showPick } from '../base/quickInput';
+import { inputValue, separator, type FieldHost, type StepOutcome, type ValueItem } from '../run/formSteps';
 
 const l10n = vscode.l10n;
 
@@ -53,44 +54,13 @@ export type FlowResult =
   | { kind: 'compose'; form: LaunchForm }
   | { kind: 'cancel'; form: LaunchForm };
 
-export type StepOutcome =
-  | { kind: 'discard' }
-  | { kind: 'next' }
-  | { kind: 'back' }
-  | { kind: 'cancel' }
-  | { kind: 'open'; step: StepId }
-  | { kind: 'compose' }
-  | { kind: 'submit' }
-  | { kind: 'stay' };
-
-
-/** What a step that edits one field needs of its flow: the chrome, and the form's field (`K`). The code review form's flow provides it too. */
-export interface FieldHost<K extends keyof LaunchForm> {
-  readonly form: Pick<LaunchForm, K>;
-  /** `agentRuns.userEmail` or git's, once known. */
-  readonly email: string | undefined;
-  common(label: string, own?: StepButton[]): { title: string; step: number; totalSteps: number; canGoBack: boolean; buttons: StepButton[] };
-  /** Back, Escape and Discard, the same on every step; undefined for anything else. */
-  plain<T>(r: StepResult<T>): StepOutcome | undefined;
-}
-
 /** The flow as its steps see it: the live form, the context, and the shared step chrome. */
-export interface StepHost {
+export interface StepHost extends FieldHost<'completionWebhookUrl' | 'userEmail'> {
   readonly form: LaunchForm;
   readonly ctx: FlowContext;
-  /** `agentRuns.userEmail` or git's, once known. */
-  readonly email: string | undefined;
-  common(label: string, own?: StepButton[]): { title: string; step: number; totalSteps: number; canGoBack: boolean; buttons: StepButton[] };
-  /** Back, Escape and Discard, the same on every step; undefined for anything else. */
-  plain<T>(r: StepResult<T>): StepOutcome | undefined;
 }
 
-export interface ValueItem<T> extends vscode.QuickPickItem { value: T }
 interface ReviewItem extends vscode.QuickPickItem { target?: StepId | 'start' }
-
-export function separator<T extends vscode.QuickPickItem>(label: string): T {
-  return { label, kind: vscode.QuickPickItemKind.Separator } as T;
-}
 
 // ------------------------------------------------------------ review
 
@@ -104,7 +74,7 @@ function emailDescription(host: StepHost): string {
   return l10n.t('not sent (asked for if the model needs one)');
 }
 
-export async function reviewStep(host: StepHost): Promise<StepOutcome> {
+export async function reviewStep(host: StepHost): Promise<StepOutcome<StepId>> {
   const f = host.form;
   const problem = firstProblem(f, l10n);
   const { firstLine, lines } = promptPreview(f.prompt);
@@ -202,16 +172,6 @@ async function pickValue<T>(host: StepHost, title: string, placeholder: string, 
   return { kind: 'next' };
 }
 
-/** One typed value: the input box, the accepted text stored with `set`. */
-export async function inputValue(host: Pick<StepHost, 'plain'>, options: InputOptions, set: (value: string) => void): Promise<StepOutcome> {
-  const r = await showInput(options);
-  const plain = host.plain(r);
-  if (plain) return plain;
-  if (r.kind !== 'accept') return { kind: 'stay' };
-  set(r.value);
-  return { kind: 'next' };
-}
-
 export async function branchesStep(host: StepHost): Promise<StepOutcome> {
   return inputValue(host, {
     ...host.common(l10n.t('Permitted branches')),
@@ -221,29 +181,5 @@ export async function branchesStep(host: StepHost): Promise<StepOutcome> {
     validate: (v) => checkBranches(v, l10n),
   }, (v) => {
     host.form.permittedBranches = parseBranches(v);
-  });
-}
-
-export async function webhookStep(host: FieldHost<'completionWebhookUrl'>): Promise<StepOutcome> {
-  return inputValue(host, {
-    ...host.common(l10n.t('Completion webhook URL')),
-    value: host.form.completionWebhookUrl,
-    prompt: l10n.t('The service sends one POST to this URL when the run ends. Leave empty for none.'),
-    placeholder: 'https://hooks.example.com/agent-done',
-    validate: (v) => checkWebhookUrl(v, l10n),
-  }, (v) => {
-    host.form.completionWebhookUrl = v.trim();
-  });
-}
-
-export async function emailStep(host: FieldHost<'userEmail'>): Promise<StepOutcome> {
-  return inputValue(host, {
-    ...host.common(l10n.t('User email')),
-    value: host.form.userEmail,
-    prompt: l10n.t('Email of the workspace member whose provider credentials a connected-provider model uses. Leave empty to send one only when the model needs it (agentRuns.userEmail or git\'s user.email).'),
-    placeholder: host.email ?? 'you@example.com',
-    validate: (v) => checkEmail(v, l10n),
-  }, (v) => {
-    host.form.userEmail = v.trim();
   });
 }

@@ -17,13 +17,13 @@ import { recentAppsKey } from './common/appOffers';
 import { runTime } from '../run/common/ledger/record';
 import { emailModelsKey, pushRecent, reviveIdList, type ModelCatalog } from '../run/common/models';
 import type { StepId } from './common/navigation';
-import { parsePresets, type LaunchPreset } from './common/presets';
+import { parsePresets, type LaunchPreset } from '../run/common/presets';
 import { submitLaunch } from './common/submit';
 import { runLaunchFlow, type FlowContext } from './launchFlow';
 import { launchSubmitEnv, launchSubmitUi } from './launchSending';
-import { loadModelCatalog } from './modelList';
+import { loadModelCatalog } from '../run/modelList';
 import { PromptComposer } from './promptComposer';
-import { defaultUserEmail } from './userEmail';
+import { defaultUserEmail } from '../run/userEmail';
 
 const l10n = vscode.l10n;
 
@@ -195,7 +195,7 @@ export class LaunchController implements vscode.Disposable {
     await this.workspaceState.update(DRAFT_KEY, hasTypedContent(form) ? { form, savedAt: Date.now() } : undefined);
   }
 
-  /** The send door has listed and is following the run; what is left is the form's own bookkeeping. */
+  /** The sender has listed and is following the run; what is left is the form's own bookkeeping. */
   private async onStarted(run: AgentStarted, request: StartAgentRequest, baseUrl: string): Promise<void> {
     const recentKey = recentAppsKey(baseUrl);
     await this.globalState.update(recentKey, pushRecent(reviveIdList(this.globalState.get(recentKey)), request.appId, MAX_RECENT_APPS));

@@ -4,17 +4,15 @@
  */
 import * as vscode from 'vscode';
 import { appIdOffers, type AppOffer } from './common/appOffers';
-import { acknowledgeRefusal, checkPrompt, cloneForm, fullPrompt, isMultiLine, promptPreview, type LaunchForm } from './common/form';
+import { acknowledgeRefusal, applyPreset, checkPrompt, cloneForm, fullPrompt, isMultiLine, promptPreview, type LaunchForm } from './common/form';
 import { checkAppId, checkModel } from '../run/common/startFields';
 import { isAuthoritative, type ModelCatalog } from '../run/common/models';
 import type { Navigator } from '../base/common/navigator';
 import { launchNavigator, mainSteps, type MainStep, type StepId } from './common/navigation';
-import { applyPreset, checkPreset, type PresetCheck } from './common/presets';
+import { checkPreset, type PresetCheck } from '../run/common/presets';
 import { showInput, showPick, type PickUpdate, type StepButton, type StepResult } from '../base/quickInput';
-import {
-  branchesStep, effortStep, emailStep, permissionStep, reviewStep, webhookStep,
-  type FlowContext, type FlowResult, type StepHost, type StepOutcome, type ValueItem,
-} from './formSteps';
+import { branchesStep, effortStep, permissionStep, reviewStep, type FlowContext, type FlowResult, type StepHost } from './formSteps';
+import { emailStep, webhookStep, type StepOutcome, type ValueItem } from '../run/formSteps';
 
 export type { FlowContext, FlowResult };
 
@@ -128,7 +126,7 @@ class LaunchFlow implements StepHost {
     return { title: this.title(label), step, totalSteps: total, canGoBack: this.nav.canGoBack, buttons };
   }
 
-  private render(step: StepId): Promise<StepOutcome> {
+  private render(step: StepId): Promise<StepOutcome<StepId>> {
     switch (step) {
       case 'preset': return this.presetStep();
       case 'appId': return this.appIdStep();

@@ -1,21 +1,22 @@
 // Code reviews' commands and the Runs view's review rows, registered at activation; their code is dist/reviews.js.
 import * as vscode from 'vscode';
 import { lazyBundle } from '../base/common/lazyBundle';
+import { guarded } from '../base/guarded';
 import type { Capabilities } from '../connection/capabilities';
-import { guarded, launchBundle } from '../launch/contribution';
 import type { Deps } from '../run/deps';
 import type { AppRowsHost } from '../run/appRows';
 import type * as ReviewsBundle from './bundle';
+import type { ReviewParts } from './startFlow';
 import { codeReviewsFlag, type CodeReviewsBase, type ReviewsGate } from './gate';
 
 /** The start flow, opening a review, the review rows (./bundle.ts): the first use of one of them. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const reviewsBundle = lazyBundle(() => require('./reviews.js') as typeof ReviewsBundle);
 
-/** "Start Code Review…" (it borrows the launch form's parts from dist/launch.js), opening and tracking a review. */
-export function registerStartCodeReview(context: vscode.ExtensionContext, deps: Deps): void {
+/** "Start Code Review…", opening and tracking a review; `parts`: what the form borrows from dist/launch.js (src/extension.ts passes it). */
+export function registerStartCodeReview(context: vscode.ExtensionContext, deps: Deps, parts: () => ReviewParts): void {
   context.subscriptions.push(vscode.commands.registerCommand('agentRuns.startCodeReview',
-    guarded(deps, vscode.l10n.t('Start Code Review'), (arg) => reviewsBundle().startCodeReviewCommand(deps, arg, launchBundle().reviewParts))),
+    guarded(deps.log, vscode.l10n.t('Start Code Review'), (arg) => reviewsBundle().startCodeReviewCommand(deps, arg, parts()))),
   // A review's conversation in the run panel, the review above it (src/reviews/openReview.ts).
   vscode.commands.registerCommand('agentRuns.openCodeReview', (arg?: unknown) => reviewsBundle().openCodeReviewCommand(deps, arg)),
   // A review listed without its ID (version C): src/reviews/trackReview.ts.

@@ -1,9 +1,7 @@
 /**
- * "Open Code Review": a review's conversation in the run panel, which shows the review above it
- * (panel/common/reviewFeed.ts). From a review row of the Runs view (`{ reviewId, appId, title }`),
- * a tool's link, or the palette (asks for the ID). A review whose conversation is not listed
- * yet is read once (`GET /code-reviews/{id}`), listed as a tracked code review and remembered
- * as known (so the Runs view's rows, listed without IDs by version C, can open it).
+ * "Open Code Review": a review's conversation in the run panel, the review above it. A review whose
+ * conversation is not listed yet is read once, listed as tracked and remembered as known, so its row
+ * (version C lists reviews without IDs) can open it.
  */
 import * as vscode from 'vscode';
 import type { CodeReviewDetail } from '../api/reviewTypes';

@@ -1,13 +1,7 @@
 /**
- * The Runs view's code review rows (dist/reviews.js): under each app a collapsed "Code reviews"
- * row whose reviews are read (`GET /code-reviews?appId=…`) when it is expanded, when
- * `agentRuns.refreshCodeReviews` asks, and when a review of that app appears in the run list
- * (started here) or its conversation ends, once the person has looked at the list. runsTree.ts
- * only delegates to this; the elements are reviews/common/nodes.ts.
- *
- * Every change here re-renders the whole tree (runsTree.ts `refreshAll`): re-rendering one
- * element while VS Code still reads its rows registers them twice (see runs/common/nodes.ts), and
- * these reads are rare. An expanded "Code reviews" row waits on its read (VS Code shows progress).
+ * The Runs view's code review rows (dist/reviews.js), read when expanded, refreshed, or when a review
+ * of the app starts or ends. Every change re-renders the whole tree: re-rendering one element while
+ * VS Code still reads its rows registers them twice (see runs/common/nodes.ts).
  */
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';

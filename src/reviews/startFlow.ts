@@ -1,17 +1,14 @@
 /**
- * The code review form as a multi-step quick input, on the launch form's chrome and steps
- * (`ReviewParts`, from dist/launch.js): [preset] → app → source branch → source → target branch →
- * target → title → description → focus areas → model → review, with the completion webhook and the email
- * reached from the review (reviews/common/steps.ts). Values live in one `ReviewForm`: Back, Escape
- * and Edit never lose anything. Rendering only; the checks are reviews/common/form.ts.
+ * The code review form as a multi-step quick input, on the parts it borrows from dist/launch.js
+ * (`ReviewParts`). Values live in one `ReviewForm`, so Back, Escape and Edit lose nothing.
  */
 import * as vscode from 'vscode';
-import type * as ReviewPartsModule from '../launch/reviewParts';
-import type { FieldHost, StepOutcome, ValueItem } from '../launch/formSteps';
-import type { LoadedCatalog } from '../launch/modelList';
+import type * as ReviewPartsModule from '../run/reviewParts';
+import type { FieldHost, StepOutcome, ValueItem } from '../run/formSteps';
+import type { LoadedCatalog } from '../run/modelList';
 import type { StepButton, StepResult, PickUpdate } from '../base/quickInput';
 import type { ModelCatalog } from '../run/common/models';
-import type { LaunchPreset, PresetCheck } from '../launch/common/presets';
+import type { LaunchPreset, PresetCheck } from '../run/common/presets';
 import {
   applyReviewPreset, appChoices, checkReviewModel, reviewProblem, type ReviewForm,
 } from './common/form';
@@ -61,8 +58,6 @@ export interface ReviewHost extends FieldHost<'completionWebhookUrl' | 'userEmai
 }
 
 interface ReviewRow extends vscode.QuickPickItem { target?: ReviewStep | 'start' }
-/** The review opens one of this form's steps (the launch form's steps open none). */
-interface OpenStep { kind: 'open'; step: ReviewStep }
 
 class ReviewFlow implements ReviewHost {
   form: ReviewForm;
@@ -131,8 +126,7 @@ class ReviewFlow implements ReviewHost {
           if (this.nav.next() === undefined) return { kind: 'submit', form: this.form };
           break;
         case 'open':
-          // Only this form's review step opens a step (OpenStep); the shared steps never do.
-          this.nav.open(outcome.step as ReviewStep);
+          this.nav.open(outcome.step);
           break;
         case 'compose':
         case 'stay':
@@ -159,7 +153,7 @@ class ReviewFlow implements ReviewHost {
     return undefined;
   }
 
-  private render(step: ReviewStep): Promise<StepOutcome | OpenStep> {
+  private render(step: ReviewStep): Promise<StepOutcome<ReviewStep>> {
     switch (step) {
       case 'preset': return this.presetStep();
       case 'appId': return this.appStep();
@@ -287,7 +281,7 @@ class ReviewFlow implements ReviewHost {
     return l10n.t('not sent (asked for if the model needs one)');
   }
 
-  private async reviewStep(): Promise<StepOutcome | OpenStep> {
+  private async reviewStep(): Promise<StepOutcome<ReviewStep>> {
     const f = this.form;
     const problem = reviewProblem(f, l10n);
     const none = l10n.t('none');

@@ -1,13 +1,7 @@
 /**
- * "Start Code Review…" (`agentRuns.startCodeReview`): from the palette, the Runs view's title
- * and an app's row. Only against a service whose `/openapi.json` lists `/code-reviews` (asked
- * each time; otherwise it says so and stops). Then the form (startFlow.ts), one `POST
- * /code-reviews` through the send door (reviews/common/submit.ts for what the person clicks after
- * a failure), and the review's conversation opened in the run panel; the door has listed it in
- * the Runs view and follows it.
- *
- * Nothing typed is lost: a form left with Escape, or a failure the person walked away from, is
- * kept as a draft (workspace state) and offered again by the next "Start Code Review…".
+ * "Start Code Review…": only against a service whose schema lists `/code-reviews`, then the form and
+ * one POST through the sender. A form left with Escape or a failure walked away from is kept as a
+ * draft and offered again, so nothing typed is lost.
  */
 import * as vscode from 'vscode';
 import type { AgentRunsApi } from '../api/contract';
@@ -68,7 +62,7 @@ export async function startCodeReviewCommand(deps: Deps, arg: unknown, parts: Re
     // The model is checked against the service's list before sending, as the launch form does.
     const known = await catalog.promise.then((c) => parts.knownModelsForValidation(c), () => undefined);
     const env = submitEnv(deps, parts, form, { emailModels, defaultEmail, knownModels: known });
-    const outcome = await submitReview(form, env, parts.launchSubmitUi(deps));
+    const outcome = await submitReview(form, env, parts.failureUi(deps));
     form = outcome.form;
     if (outcome.kind === 'started') {
       await onStarted(deps, outcome.review, outcome.request, form, client.baseUrl);
@@ -109,7 +103,7 @@ interface SendContext {
   knownModels: string[] | undefined;
 }
 
-/** Sending's editor side: the client as settings and token are now, status bar progress, the door. */
+/** Sending's editor side: the client as settings and token are now, status bar progress, the sender. */
 function submitEnv(deps: Deps, parts: ReviewParts, form: ReviewForm, c: SendContext): ReviewSubmitEnv {
   let sentTo = deps.connection().baseUrl ?? '';
   const labels = { fromVersionLabel: form.fromVersionLabel, toVersionLabel: form.toVersionLabel };
@@ -144,7 +138,7 @@ function submitEnv(deps: Deps, parts: ReviewParts, form: ReviewForm, c: SendCont
   };
 }
 
-/** One `POST /code-reviews` through the send door; a failure is thrown for the form to word. */
+/** One `POST /code-reviews` through the sender; a failure is thrown for the form to word. */
 async function startOnce(deps: Deps, parts: ReviewParts, client: AgentRunsApi, request: StartCodeReviewRequest, labels: { fromVersionLabel?: string; toVersionLabel?: string }): Promise<CodeReviewStarted> {
   const result = await deps.sender.startCodeReview(request, { from: 'code review form', client, labels });
   if (result.kind === 'started') return result.review;
@@ -170,7 +164,7 @@ async function saveDraft(deps: Deps, form: ReviewForm): Promise<void> {
   await deps.context.workspaceState.update(DRAFT_KEY, hasTypedReview(form) ? form : undefined);
 }
 
-/** Listed and followed by the door; the form's own bookkeeping, then the review's conversation in the run panel. */
+/** Listed and followed by the sender; the form's own bookkeeping, then the review's conversation in the run panel. */
 async function onStarted(deps: Deps, review: CodeReviewStarted, request: StartCodeReviewRequest, form: ReviewForm, baseUrl: string): Promise<void> {
   await deps.context.workspaceState.update(DRAFT_KEY, undefined);
   // Both branches are offered first next time (a typed one is then known too).

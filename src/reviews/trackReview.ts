@@ -1,10 +1,7 @@
 /**
- * "Track Code Review by ID…" (`agentRuns.trackCodeReview`): version C lists code reviews without
- * their ID, so a review not started here cannot be opened from its row until its `reviewId` is
- * known. From such a row the click says so plainly first; from the palette it asks straight
- * away. The ID is read (`GET /code-reviews/{id}`), remembered per service (src/run/knownReviews.ts),
- * the app's rows read again, and the review opened in the run panel. An ID whose review
- * contradicts the row (another number) is remembered as itself, not tied to that row.
+ * "Track Code Review by ID…": version C lists code reviews without their ID, so a review not started
+ * here opens from its row only once its `reviewId` is remembered (src/run/knownReviews.ts). An ID
+ * whose review contradicts the row is remembered as itself, not tied to that row.
  */
 import * as vscode from 'vscode';
 import { runOwnCommand } from '../connection/ownCommands';

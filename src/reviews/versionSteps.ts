@@ -1,18 +1,12 @@
 /**
- * The code review form's source and target steps. Each side asks for a branch first (the
- * service lists no branches: those known here, src/run/branches.ts, or one typed), then what
- * of it is compared: the branch itself (version C compares its newest completed version when
- * the review starts), one of its synced versions (`GET /versions?version=<branch>`, newest
- * first, "Load more…" while there is a `nextCursor`), a version ID typed, or "Sync branch" when
- * it needs a version it does not have yet (the form goes on once the sync completed). The branch
- * itself is offered first, its newest ready version where the service is of versions A or B
- * (they compare version IDs only). The pages
- * read are kept for the whole form, so Back and Edit do not read them again.
+ * The code review form's source and target steps: a branch (the service lists none: run/branches.ts),
+ * then the branch itself, one of its versions, a typed ID or "Sync branch". Versions A and B compare
+ * version IDs only, so there the newest ready version comes first; pages read are kept for the form.
  */
 import * as vscode from 'vscode';
 import type { AgentRunsApi } from '../api/contract';
 import type { AppVersion, VersionPage } from '../api/reviewTypes';
-import type { StepOutcome, ValueItem } from '../launch/formSteps';
+import type { StepOutcome, ValueItem } from '../run/formSteps';
 import type { PickUpdate } from '../base/quickInput';
 import { branchShown, isMainBranch, type KnownBranch } from '../run/common/branches/known';
 import { checkBranch, checkVersionId, type ReviewForm } from './common/form';

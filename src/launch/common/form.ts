@@ -5,7 +5,9 @@ import {
 } from '../../api/types';
 import type { LaunchPrefill } from '../../run/common/ledger/ledger';
 import type { RefusedValue } from '../../run/common/startFailure';
-import { checkAppId, checkModel, checkWebhookUrl, checkEmail } from '../../run/common/startFields';
+import { checkAppId, checkBranches, checkModel, checkWebhookUrl, checkEmail, formatBranches } from '../../run/common/startFields';
+import type { PresetCheck } from '../../run/common/presets';
+import type { MainStep } from './navigation';
 import type { L10n } from '../../base/common/l10n';
 
 export const DEFAULT_REASONING_EFFORT: ReasoningEffort = 'medium';
@@ -188,33 +190,6 @@ export function promptPreview(text: string, max = 60): { firstLine: string; line
 
 // ---------------------------------------------------------------- field checks
 
-/** Comma- (or newline-) separated branch names; duplicates dropped, order kept. */
-export function parseBranches(text: string): string[] {
-  const out: string[] = [];
-  for (const part of text.split(/[,\n]/)) {
-    const name = part.trim();
-    if (name !== '' && !out.includes(name)) out.push(name);
-  }
-  return out;
-}
-
-export function formatBranches(branches: readonly string[]): string {
-  return branches.join(', ');
-}
-
-// Characters git refuses in ref names (git check-ref-format), plus whitespace.
-// eslint-disable-next-line no-control-regex
-const BAD_BRANCH_CHARS = /[\s~^:?*[\\\u0000-\u001f\u007f]/;
-
-export function checkBranches(text: string, l10n: L10n): string | undefined {
-  for (const name of parseBranches(text)) {
-    if (BAD_BRANCH_CHARS.test(name) || name.includes('..') || name.startsWith('-') || name.endsWith('/') || name.endsWith('.lock')) {
-      return l10n.t('“{0}” is not a valid branch name. Separate branches with commas.', name);
-    }
-  }
-  return undefined;
-}
-
 export function checkPrompt(text: string, l10n: L10n): string | undefined {
   if (text.trim() === '') return l10n.t('Write what the agent should do.');
   return undefined;
@@ -277,4 +252,38 @@ export function prefillFromArg(arg: unknown): LaunchPrefill | undefined {
   // A run record or tree node carries an agentId: that is "clone", not a plain prefill.
   if (typeof a.agentId === 'string' || Object.keys(out).length === 0) return undefined;
   return out;
+}
+
+export interface AppliedPreset {
+  form: LaunchForm;
+  /** Main steps the preset answered. */
+  skip: Set<MainStep>;
+}
+
+/**
+ * The form with the preset's values. The prompt (and anything typed) is kept. A model the
+ * service no longer offers is not taken: the model step is shown instead, so an outdated
+ * preset is never used silently.
+ */
+export function applyPreset(form: LaunchForm, check: PresetCheck): AppliedPreset {
+  const { preset } = check;
+  const next = cloneForm(form);
+  const skip = new Set<MainStep>();
+  next.presetName = preset.name;
+  if (preset.appId !== undefined) {
+    next.appId = preset.appId;
+    skip.add('appId');
+  }
+  if (preset.model !== undefined) {
+    if (check.status === 'modelUnavailable') {
+      next.model = '';
+    } else {
+      next.model = preset.model;
+      if (check.status === 'ok') skip.add('model');
+    }
+  }
+  if (preset.reasoningEffort !== undefined) next.reasoningEffort = preset.reasoningEffort;
+  if (preset.permission !== undefined) next.permission = preset.permission;
+  if (preset.permittedBranches !== undefined) next.permittedBranches = [...preset.permittedBranches];
+  return { form: next, skip };
 }

@@ -6,7 +6,7 @@
 import type { StartCodeReviewRequest } from '../../api/reviewTypes';
 import type { L10n } from '../../base/common/l10n';
 import { checkAppId, checkEmail, checkModel, checkWebhookUrl } from '../../run/common/startFields';
-import type { PresetCheck } from '../../launch/common/presets';
+import type { PresetCheck } from '../../run/common/presets';
 import { versionShown } from '../../run/common/reviews';
 import type { ReviewMainStep, ReviewStep } from './steps';
 

@@ -1,11 +1,7 @@
 /**
- * The Runs view's code review rows under an app, without `vscode` (unit-tested in plain mocha;
- * src/reviews/rows.ts is the VS Code side).
- *
- * As in runs/common/nodes.ts, elements keep their identity: one `ReviewsNode` per app key for the
- * session, one `ReviewNode` per review as long as it is listed (its item updated in place).
- * runsTree.ts tells them apart from its own rows by `kind` only, so these classes stay out of
- * the activation bundle.
+ * The Runs view's code review rows under an app, pure (src/reviews/rows.ts is the VS Code side).
+ * Elements keep their identity as in runs/common/nodes.ts; runsTree.ts tells them apart from its
+ * own rows by `kind` only, so these classes stay out of the activation bundle.
  */
 import type { CodeReviewListItem, CodeReviewLists } from '../../api/reviewTypes';
 import { groupReviews, reviewIdOf, reviewKey, type KnownReview, type ReviewBucket } from '../../run/common/reviews';

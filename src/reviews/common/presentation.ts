@@ -1,8 +1,6 @@
 /**
- * How an app's code reviews look in the Runs view, as plain data: the Open / Merged / Closed
- * groups' words, and each review's description, icon and tooltip lines (their order and label:
- * run/common/reviews.ts). No `vscode` import
- * (unit-tested in plain mocha); src/reviews/rows.ts turns it into TreeItems.
+ * How an app's code reviews look in the Runs view, as plain data (their order and labels:
+ * run/common/reviews.ts; src/reviews/rows.ts turns it into TreeItems). Pure.
  */
 import type { CodeReviewListItem } from '../../api/reviewTypes';
 import type { L10n } from '../../base/common/l10n';

@@ -1,10 +1,6 @@
 /**
- * The steps of the code review form, walked with the launch form's `Navigator`
- * (base/common/navigator.ts): [preset] → app → source branch → source (the branch or one of its
- * versions) → target branch → target → title →
- * description → focus areas → model → review; the completion webhook and the email are options
- * reached from the review, as in the launch form. A preset that fixes the app or the model skips
- * that step. Pure.
+ * The steps of the code review form, walked with base/common/navigator.ts; the completion webhook
+ * and the email are options reached from the review, as in the launch form. Pure.
  */
 import { Navigator } from '../../base/common/navigator';
 

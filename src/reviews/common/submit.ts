@@ -1,10 +1,7 @@
 /**
- * Sending the code review form: `POST /code-reviews` once (through the send door), then only
- * what the person clicks, with the launch form's failure messages and buttons
- * (run/common/startFailure.ts, `handleStartFailure`): a 409 at the workspace's concurrent-agent
- * limit is a refusal in the words of run/common/refusals.ts, a send that may have arrived is "may
- * have started" and is never sent again on its own, and every failure keeps the form. Pure: the
- * vscode side supplies the environment and the person.
+ * Sending the code review form: one `POST /code-reviews` through the sender, then only what the
+ * person clicks (`handleStartFailure`); a 409 at the concurrent-agent limit is a refusal, a send that
+ * may have arrived is never sent again on its own, and every failure keeps the form. Pure.
  */
 import { isApiError } from '../../api/errors';
 import type { CodeReviewStarted, StartCodeReviewRequest } from '../../api/reviewTypes';
@@ -17,7 +14,7 @@ export interface ReviewSubmitEnv {
   l10n: L10n;
   /** Checks and normalises the body (throws `ApiError` `invalid_input`); nothing is sent. */
   validate(request: StartCodeReviewRequest): StartCodeReviewRequest;
-  /** Sends `POST /code-reviews` once, through the send door; throws what failed. */
+  /** Sends `POST /code-reviews` once, through the sender; throws what failed. */
   start(request: StartCodeReviewRequest): Promise<CodeReviewStarted>;
   /** The launch form's words for a failed start (run/common/startFailure.ts `describeStartFailure`). */
   describe(error: unknown, ctx: FailureContext): StartFailure;

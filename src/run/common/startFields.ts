@@ -1,4 +1,4 @@
-// The fields the launch and code review forms share: their checks, and which email a start sends. Pure.
+// The fields the launch and code review forms share: their checks, which email a start sends, the branch lists presets name too. Pure.
 import { isEmailAddress, isHttpUrl } from '../../api/validate';
 import type { L10n } from '../../base/common/l10n';
 
@@ -40,5 +40,32 @@ export function emailToSend(form: { userEmail: string }, modelNeedsEmail: boolea
   const typed = form.userEmail.trim();
   if (typed !== '') return typed;
   if (modelNeedsEmail && fallbackEmail && fallbackEmail.trim() !== '') return fallbackEmail.trim();
+  return undefined;
+}
+
+/** Comma- (or newline-) separated branch names; duplicates dropped, order kept. */
+export function parseBranches(text: string): string[] {
+  const out: string[] = [];
+  for (const part of text.split(/[,\n]/)) {
+    const name = part.trim();
+    if (name !== '' && !out.includes(name)) out.push(name);
+  }
+  return out;
+}
+
+export function formatBranches(branches: readonly string[]): string {
+  return branches.join(', ');
+}
+
+// Characters git refuses in ref names (git check-ref-format), plus whitespace.
+// eslint-disable-next-line no-control-regex
+const BAD_BRANCH_CHARS = /[\s~^:?*[\\\u0000-\u001f\u007f]/;
+
+export function checkBranches(text: string, l10n: L10n): string | undefined {
+  for (const name of parseBranches(text)) {
+    if (BAD_BRANCH_CHARS.test(name) || name.includes('..') || name.startsWith('-') || name.endsWith('/') || name.endsWith('.lock')) {
+      return l10n.t('“{0}” is not a valid branch name. Separate branches with commas.', name);
+    }
+  }
   return undefined;
 }

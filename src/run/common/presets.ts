@@ -1,12 +1,12 @@
 /**
  * Launch presets from the `agentRuns.presets` setting (usually a workspace setting, shared
- * with the team), checked against the models the service offers right now. Pure: no `vscode`.
+ * with the team), checked against the models the service offers right now; the launch and code
+ * review forms apply them. Pure: no `vscode`.
  */
 import { PERMISSIONS, REASONING_EFFORTS, type Permission, type ReasoningEffort } from '../../api/types';
-import { cloneForm, parseBranches, type LaunchForm } from './form';
+import { parseBranches } from './startFields';
 import type { L10n } from '../../base/common/l10n';
-import { isAuthoritative, type ModelCatalog } from '../../run/common/models';
-import type { MainStep } from './navigation';
+import { isAuthoritative, type ModelCatalog } from './models';
 
 export interface LaunchPreset {
   name: string;
@@ -115,38 +115,4 @@ export function checkPreset(preset: LaunchPreset, catalog: ModelCatalog, l10n: L
   }
   if (catalog.models.includes(preset.model)) return { preset, status: 'ok' };
   return { preset, status: 'modelUnavailable', note: l10n.t('Model {0} is no longer offered by the service; you will choose another.', preset.model) };
-}
-
-export interface AppliedPreset {
-  form: LaunchForm;
-  /** Main steps the preset answered. */
-  skip: Set<MainStep>;
-}
-
-/**
- * The form with the preset's values. The prompt (and anything typed) is kept. A model the
- * service no longer offers is not taken: the model step is shown instead, so an outdated
- * preset is never used silently.
- */
-export function applyPreset(form: LaunchForm, check: PresetCheck): AppliedPreset {
-  const { preset } = check;
-  const next = cloneForm(form);
-  const skip = new Set<MainStep>();
-  next.presetName = preset.name;
-  if (preset.appId !== undefined) {
-    next.appId = preset.appId;
-    skip.add('appId');
-  }
-  if (preset.model !== undefined) {
-    if (check.status === 'modelUnavailable') {
-      next.model = '';
-    } else {
-      next.model = preset.model;
-      if (check.status === 'ok') skip.add('model');
-    }
-  }
-  if (preset.reasoningEffort !== undefined) next.reasoningEffort = preset.reasoningEffort;
-  if (preset.permission !== undefined) next.permission = preset.permission;
-  if (preset.permittedBranches !== undefined) next.permittedBranches = [...preset.permittedBranches];
-  return { form: next, skip };
 }

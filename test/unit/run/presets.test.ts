@@ -1,7 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { emptyForm } from '../../../src/launch/common/form';
 import type { ModelCatalog } from '../../../src/run/common/models';
-import { applyPreset, checkPreset, parsePresets } from '../../../src/launch/common/presets';
+import { checkPreset, parsePresets } from '../../../src/run/common/presets';
 import { plainL10n as l10n } from '../../../src/base/common/l10n';
 
 const live: ModelCatalog = { models: ['hosted/auto', 'openai/gpt-5'], source: 'live' };
@@ -35,28 +34,5 @@ describe('launch presets', () => {
     assert.equal(gone.status, 'modelUnavailable');
     assert.match(gone.note ?? '', /openai\/gpt-4/);
     assert.equal(checkPreset({ name: 'a', model: 'x' }, { models: ['x'], source: 'fallback' }, l10n).status, 'unverified');
-  });
-
-  it('applies a preset, skipping the steps it answers and keeping the prompt', () => {
-    const form = { ...emptyForm({ appId: 'other' }), prompt: 'typed text' };
-    const preset = { name: 'Review', appId: 'app_todo', model: 'openai/gpt-5', reasoningEffort: 'high' as const, permittedBranches: ['main'] };
-    const { form: next, skip } = applyPreset(form, checkPreset(preset, live, l10n));
-    assert.equal(next.prompt, 'typed text');
-    assert.equal(next.appId, 'app_todo');
-    assert.equal(next.model, 'openai/gpt-5');
-    assert.equal(next.reasoningEffort, 'high');
-    assert.equal(next.presetName, 'Review');
-    assert.deepEqual([...skip].sort(), ['appId', 'model']);
-    assert.equal(form.appId, 'other', 'the original form is untouched');
-  });
-
-  it('never uses an outdated model silently: the model step is shown instead', () => {
-    const { form, skip } = applyPreset(emptyForm(), checkPreset({ name: 'Old', model: 'openai/gpt-4' }, live, l10n));
-    assert.equal(form.model, '');
-    assert.ok(!skip.has('model'));
-    // An unverifiable model is filled in but still asked for.
-    const u = applyPreset(emptyForm(), checkPreset({ name: 'U', model: 'x' }, { models: [], source: 'none' }, l10n));
-    assert.equal(u.form.model, 'x');
-    assert.ok(!u.skip.has('model'));
   });
 });

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { isApiError } from '../api/errors';
 import type { AgentRunsApi } from '../api/contract';
-import { normalizeFallback, resolveCatalog, reviveCachedSchema, schemaCacheKey, type ModelCatalog, type SchemaChange } from '../run/common/models';
+import { normalizeFallback, resolveCatalog, reviveCachedSchema, schemaCacheKey, type ModelCatalog, type SchemaChange } from './common/models';
 
 const l10n = vscode.l10n;
 
