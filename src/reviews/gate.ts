@@ -8,7 +8,7 @@ import type { TokenStore } from '../connection/tokenStore';
 import type { UnauthorizedGate } from '../connection/unauthorizedGate';
 import type { MementoLike } from '../base/common/serialStore';
 import type { Ledgers } from '../run/ledgers';
-import { capabilityGate, type Capabilities } from '../connection/capabilities';
+import type { Capabilities } from '../connection/capabilities';
 
 export const CONTEXT_CODE_REVIEWS = 'agentRuns.codeReviews';
 
@@ -44,22 +44,6 @@ export function codeReviewsFlag(caps: Capabilities): ReviewsGate {
     dispose: () => {
       sub.dispose();
       emitter.dispose();
-    },
-  };
-}
-
-/** The code reviews key on a gate of its own (tests; the extension shares one gate, see ./contribution.ts). */
-export function reviewsGate(b: Pick<CodeReviewsBase, 'globalState' | 'conn' | 'auth'>, view: { readonly visible: boolean; readonly onDidChangeVisibility: vscode.Event<unknown> }, log: Pick<vscode.LogOutputChannel, 'info'>): ReviewsGate {
-  const caps = capabilityGate(b, view, log);
-  const flag = codeReviewsFlag(caps);
-  return {
-    get enabled() {
-      return flag.enabled;
-    },
-    onDidChange: flag.onDidChange,
-    dispose: () => {
-      flag.dispose();
-      caps.dispose();
     },
   };
 }

@@ -14,7 +14,8 @@ import type { TokenChange } from '../../src/connection/tokenStore';
 import { RunLedger } from '../../src/run/common/ledger/ledger';
 import { servedPathsKey } from '../../src/connection/common/codeReviewsServed';
 import type { ReviewTreeNode } from '../../src/reviews/common/nodes';
-import { reviewsGate, type CodeReviewsBase } from '../../src/reviews/gate';
+import { capabilityGate } from '../../src/connection/capabilities';
+import { codeReviewsFlag, type CodeReviewsBase } from '../../src/reviews/gate';
 import { ReviewRows } from '../../src/reviews/rows';
 import { AppNode, RowNode } from '../../src/runs/common/nodes';
 import { RunsTreeProvider, type RunsTreeElement } from '../../src/runs/runsTree';
@@ -117,9 +118,11 @@ describe('Code reviews: the agentRuns.codeReviews gate', () => {
   const disposables: vscode.Disposable[] = [];
   const view = { visible: false, changed: new vscode.EventEmitter<unknown>() };
   const log = { info: () => undefined };
+  // The code reviews key on a capability gate of its own (the extension shares one gate).
   const gateOf = (b: CodeReviewsBase) => {
-    const gate = reviewsGate(b, { get visible() { return view.visible; }, onDidChangeVisibility: view.changed.event }, log);
-    disposables.push(gate);
+    const caps = capabilityGate(b, { get visible() { return view.visible; }, onDidChangeVisibility: view.changed.event }, log);
+    const gate = codeReviewsFlag(caps);
+    disposables.push(gate, caps);
     return gate;
   };
 
