@@ -46,7 +46,7 @@ export function launchSubmitEnv(deps: Deps, c: SendingContext): { env: SubmitEnv
         try {
           client = await currentClient(deps);
         } catch (err) {
-          reportFailure(deps, err, sentTo);
+          reportFailure(deps, err, sentTo, 'agentRun');
           throw err;
         }
         sentTo = client.baseUrl;
@@ -75,13 +75,13 @@ async function startOnce(deps: Deps, client: AgentRunsApi, request: StartAgentRe
   const err = result.kind === 'failed'
     ? result.error
     : new ApiError({ kind: 'aborted', message: 'No connection to the service could be set up; nothing was sent.', mayHaveReachedServer: false });
-  reportFailure(deps, err, client.baseUrl);
+  reportFailure(deps, err, client.baseUrl, 'agentRun');
   throw err;
 }
 
 export function launchSubmitUi(deps: Deps): SubmitUi {
   return {
-    ...failureUi(deps),
+    ...failureUi(deps, 'agentRun'),
     confirmAllowEdits: async (form) => {
       const allow = l10n.t('Allow Edits and Start');
       const branches = form.permittedBranches.length > 0

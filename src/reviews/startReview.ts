@@ -62,7 +62,7 @@ export async function startCodeReviewCommand(deps: Deps, arg: unknown, parts: Re
     // The model is checked against the service's list before sending, as the launch form does.
     const known = await catalog.promise.then((c) => parts.knownModelsForValidation(c), () => undefined);
     const env = submitEnv(deps, parts, form, { emailModels, defaultEmail, knownModels: known });
-    const outcome = await submitReview(form, env, parts.failureUi(deps));
+    const outcome = await submitReview(form, env, parts.failureUi(deps, 'codeReview'));
     form = outcome.form;
     if (outcome.kind === 'started') {
       await onStarted(deps, outcome.review, outcome.request, form, client.baseUrl);
@@ -114,7 +114,7 @@ function submitEnv(deps: Deps, parts: ReviewParts, form: ReviewForm, c: SendCont
       { location: vscode.ProgressLocation.Window, title: l10n.t('Starting a code review on {0}…', request.appId) },
       async (): Promise<CodeReviewStarted> => {
         const client = await parts.currentClient(deps).catch((err: unknown) => {
-          parts.reportFailure(deps, err, sentTo);
+          parts.reportFailure(deps, err, sentTo, 'codeReview');
           throw err;
         });
         sentTo = client.baseUrl;
@@ -145,7 +145,7 @@ async function startOnce(deps: Deps, parts: ReviewParts, client: AgentRunsApi, r
   const err = result.kind === 'failed'
     ? result.error
     : new ApiError({ kind: 'aborted', message: 'No connection to the service could be set up; nothing was sent.', mayHaveReachedServer: false });
-  parts.reportFailure(deps, err, client.baseUrl);
+  parts.reportFailure(deps, err, client.baseUrl, 'codeReview');
   throw err;
 }
 

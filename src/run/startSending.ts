@@ -9,10 +9,15 @@ import { checkEmail } from './common/startFields';
 
 const l10n = vscode.l10n;
 
+/** Which form is starting: the email prompt and the log say it. */
+export type StartKind = 'agentRun' | 'codeReview';
+
+const LOGGED: Record<StartKind, string> = { agentRun: 'Start agent run', codeReview: 'Start code review' };
+
 /** A failed start to the log and, for a 401, to the shared gate (the failure message is the one prompt). */
-export function reportFailure(deps: Deps, err: unknown, baseUrl: string): void {
+export function reportFailure(deps: Deps, err: unknown, baseUrl: string, kind: StartKind): void {
   // The full client text (the message shown is shorter); never the token or the prompt.
-  deps.log.warn(`Start agent run failed: ${isApiError(err) ? `${err.kind}${err.status !== undefined ? ` ${err.status}` : ''}: ${err.message}` : String(err)}`);
+  deps.log.warn(`${LOGGED[kind]} failed: ${isApiError(err) ? `${err.kind}${err.status !== undefined ? ` ${err.status}` : ''}: ${err.message}` : String(err)}`);
   // Polling pauses; the failure message about to be shown is the one "Set API Token" prompt.
   const report = unauthorizedReport(err, baseUrl);
   if (report) deps.reportUnauthorized(report);
@@ -38,25 +43,25 @@ export async function currentClient(deps: Deps): Promise<AgentRunsApi> {
 }
 
 /** What a failed start asks of the person: an email, the failure's buttons, the commands they run. */
-export function failureUi(deps: Deps): FailureUi {
+export function failureUi(deps: Deps, kind: StartKind): FailureUi {
   return {
     askEmail: (prefill, why) => Promise.resolve(vscode.window.showInputBox({
-      title: l10n.t('Start Agent Run: User email'),
+      title: kind === 'codeReview' ? l10n.t('Start Code Review: User email') : l10n.t('Start Agent Run: User email'),
       prompt: why.message,
       value: prefill,
       placeHolder: 'you@example.com',
       ignoreFocusOut: true,
       validateInput: (v) => (v.trim() === '' ? l10n.t('Enter the email of a workspace member.') : checkEmail(v, l10n)),
     })),
-    showFailure: (failure) => showFailure(deps, failure),
+    showFailure: (failure) => showFailure(deps, failure, kind),
     runCommand: (action) => runExternal(deps, action),
   };
 }
 
-async function showFailure(deps: Deps, failure: StartFailure): Promise<FailureActionId | undefined> {
+async function showFailure(deps: Deps, failure: StartFailure, kind: StartKind): Promise<FailureActionId | undefined> {
   const labels = failure.actions.map((a) => a.label);
   const show = failure.severity === 'error' ? vscode.window.showErrorMessage : vscode.window.showInformationMessage;
-  deps.log.info(`Start agent run: ${failure.message}`);
+  deps.log.info(`${LOGGED[kind]}: ${failure.message}`);
   const choice = await show(failure.message, ...labels);
   return failure.actions.find((a) => a.label === choice)?.id;
 }
