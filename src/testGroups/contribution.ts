@@ -74,11 +74,7 @@ export function registerTestGroups(context: vscode.ExtensionContext, deps: Deps)
   };
 }
 
-/**
- * The service's test groups in the view: shown while `agentRuns.serviceTestGroups` is on, with
- * Refresh, Rename, Edit Tests, Delete and Run Group (each menu item has a `when` on its own key,
- * and each body checks it again).
- */
+/** The service's test groups in the view; each command checks its capability again, as it can be run without its menu. */
 export function registerServiceTestGroups(context: vscode.ExtensionContext, deps: Deps, groups: TestGroups): void {
   const { tree, store } = groups;
   tree.showService(() => deps.capabilities.has('serviceTestGroups'), () => testGroupsBundle().serviceGroupsView(deps, store, () => tree.refresh()));
