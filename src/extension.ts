@@ -1,9 +1,6 @@
 /**
- * activate(): register everything, return. No network, no awaiting, and no run model: polling,
- * the sender, the Runs view's rows and the alerts are built on first need (a command, the
- * Runs view or a panel shown, a tool) or, for a run unfinished or unread at the last session,
- * on a timer just after activation. The first request happens when a command needs one or the
- * poller follows a run (after the SecretStorage lookup that tells whether there is a token).
+ * activate(): register everything, return. No network, no awaiting, no run model: it is built on
+ * first need, or on a timer just after activation when a run was unfinished or unread last session.
  */
 import * as vscode from 'vscode';
 import { Connection } from './connection/connection';

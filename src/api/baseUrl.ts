@@ -1,3 +1,4 @@
+// The service's base URL: its one spelling, and whether it is sent in the clear.
 import { ApiError } from './errors';
 
 /** The path every base URL must end with. */
@@ -15,10 +16,8 @@ function invalid(detail: string): ApiError {
 }
 
 /**
- * Trims whitespace and trailing slashes and checks the shape of the service's base URL:
- * `http:` or `https:`, no credentials, query or fragment, a path ending in `/api/public/v1`.
- * Returns `origin + path` (host lower-cased, default port dropped, no trailing slash).
- * Throws `ApiError` of kind `invalid_base_url` otherwise.
+ * The base URL in one spelling (host lower-cased, default port and trailing slash dropped), as the
+ * connection and its token are keyed by it; `invalid_base_url` for credentials, a query or a fragment.
  */
 export function normalizeBaseUrl(input: string): string {
   const trimmed = typeof input === 'string' ? input.trim() : '';

@@ -1,9 +1,6 @@
-/**
- * Every token stored (one per base URL), which the client keeps out of its messages and logs: a
- * service or proxy can echo a token held for another base URL. SecretStorage cannot list its keys,
- * so the base URLs with a token are listed in the global state (never a token); older tokens are
- * found through the `<name>:<base URL>` keys of per-service state.
- */
+// Every stored token, so the client redacts them all: a service or proxy can echo another base URL's
+// token. SecretStorage cannot list its keys, so the global state lists the base URLs with a token
+// (never a token); older ones are found through per-service state's `<name>:<base URL>` keys.
 
 export const TOKEN_BASE_URLS_KEY = 'agentRuns.tokenBaseUrls.v1';
 

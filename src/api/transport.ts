@@ -1,9 +1,7 @@
-/**
- * The network under the client: direct or through a proxy, the trusted CAs, one bounded exchange.
- * undici bypasses the editor's patched `http` modules, so the editor's network settings are applied
- * here (GUIDE.md "Network settings honoured"). Through a proxy every request, http:// too, goes in a
- * CONNECT tunnel, so the proxy never sees the bearer token; `http.proxyAuthorization` goes on the CONNECT only.
- */
+// The network under the client (proxy, trusted CAs, one bounded exchange). undici bypasses the editor's
+// patched `http`, so the editor's network settings are applied here. Through a proxy every request,
+// http:// too, goes in a CONNECT tunnel so the proxy never sees the bearer token (and
+// `http.proxyAuthorization` goes on the CONNECT only).
 import * as fs from 'node:fs';
 import * as tls from 'node:tls';
 import type { Dispatcher } from 'undici';
@@ -97,10 +95,8 @@ function readPemFile(file: string | undefined): string[] {
 }
 
 /**
- * The CA certificates to trust, or undefined for Node's defaults (which already include
- * NODE_EXTRA_CA_CERTS). With `http.systemCertificates` on: Node's roots, the OS bundle
- * (SSL_CERT_FILE when set, as OpenSSL reads it, else the first bundle in {@link OS_CA_FILES})
- * and NODE_EXTRA_CA_CERTS, which an explicit `ca` would otherwise drop.
+ * The CAs to trust, or undefined for Node's defaults. NODE_EXTRA_CA_CERTS is added back to the OS
+ * bundle (SSL_CERT_FILE first, as OpenSSL reads it) because an explicit `ca` would drop it.
  */
 export function trustedCertificates(settings: ProxySettings | undefined, env: Env, exists: (f: string) => boolean = fs.existsSync): string[] | undefined {
   if (settings?.systemCertificates === false) return undefined;

@@ -1,8 +1,5 @@
-/**
- * Agent, ProxyAgent and `request` from undici's own modules, not its index (which adds ~210 KB of
- * unused fetch, WebSocket, caches and mocks to dist/api.js). undici is pinned, so these paths are
- * the tested ones; the transport's tests and the proxy scenarios use each.
- */
+// undici's Agent, ProxyAgent and `request` from its own modules: its index adds ~210 KB of unused
+// fetch, WebSocket and mocks to dist/api.js. undici is pinned, so these paths are the tested ones.
 /* eslint-disable @typescript-eslint/no-require-imports -- undici's modules have no typings of their own: typed from its index's */
 import type * as Undici from 'undici';
 

@@ -1,10 +1,7 @@
 /**
- * The editor's assistant as an entry point: language model tools (any chat assistant in
- * the editor can start, read and follow up runs and create test groups through them, with our
- * token handling and our run list) and the `@agent-runs` chat participant. Registered at
- * activation with final API only; their code loads on first use. Where the editor has no
- * `vscode.lm` or `vscode.chat` (another host, an older build), nothing is registered and the
- * rest of the extension works as before.
+ * The language model tools and the `@agent-runs` chat participant, registered at activation
+ * with final API only, their code loaded on first use. Where the editor has no `vscode.lm` or
+ * `vscode.chat` (another host, an older build) nothing is registered and the rest still works.
  */
 import * as vscode from 'vscode';
 import { lazyBundle } from '../base/common/lazyBundle';

@@ -1,9 +1,5 @@
-/**
- * Automations (service-api-wider.md §6) as their own bundle (`dist/automations.js`), loaded on
- * first use (see ./contribution.ts): the Runs view's automation rows and Run Now.
- * Nothing of it is in the activation bundle but the few lines that register the commands and
- * hand the rows to the Runs tree (./contribution.ts).
- */
+// Automations' lazy bundle (dist/automations.js): the Runs view's automation rows and Run Now,
+// kept out of the activation bundle; ./contribution.ts loads it on first use.
 import { isApiError } from '../api/errors';
 import type { AutomationsDeps } from './contribution';
 import { AutomationRows } from './rows';

@@ -1,8 +1,7 @@
 /**
- * The capability context keys (`agentRuns.codeReviews`, …; table in common/capabilities.ts), on
- * when the service's `/openapi.json` lists their operations. In the activation bundle, so closures
- * (the minifier shortens them) and no network at activation: keys come from the stored schema; the
- * schema is read at most once per session, when unknown while the Runs view shows and a token is set.
+ * The capability context keys, on when the service's `/openapi.json` lists their operations. No
+ * network at activation: keys come from the stored schema, read again at most once per session.
+ * Closures rather than a class, as this is in the activation bundle and the minifier shortens them.
  */
 import * as vscode from 'vscode';
 import type { Connection } from './connection';

@@ -1,10 +1,8 @@
 // The Agent Runs extension's API for other extensions: copy this file into yours.
-//
 //   const ext = vscode.extensions.getExtension<AgentRunsExtension>('agent-runs-team.agent-runs');
 //   const api = (await ext?.activate())?.getAPI(1);
-//
-// Versioned like the Git extension's: getAPI(1) keeps this shape; a later version is a new
-// number. No token or secret ever crosses it. Every send asks the person first.
+// Versioned like the Git extension's: getAPI(1) keeps this shape. No token or secret ever crosses
+// it, and every send asks the person first.
 import type { Event } from 'vscode';
 
 /** What the extension's activate() returns. */
@@ -97,12 +95,9 @@ export interface FollowUpRequest {
 }
 
 /**
- * How an act ended. Nothing was sent unless `kind` is `started`, `sent` or `mayHaveArrived`:
- * - `declined`: the person said no;
- * - `refused`: the input, the connection, the run or the service refused it (`message` says why);
- * - `busy`: a follow-up to that run is on its way or may have arrived;
- * - `mayHaveArrived`: the request may have reached the service, its answer was lost: it is listed
- *   as such and never sent again on its own; do not repeat it.
+ * How an act ended; nothing was sent unless `kind` is `started`, `sent` or `mayHaveArrived`. `declined`: the
+ * person said no; `refused`: `message` says why; `busy`: a follow-up to that run is under way or may have arrived;
+ * `mayHaveArrived`: it may have reached the service, its answer lost; never sent again on its own: do not repeat it.
  */
 export type StartRunResult =
   | { readonly kind: 'started'; readonly agentId: string; readonly status: RunStatus }

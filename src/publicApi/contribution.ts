@@ -1,8 +1,7 @@
 /**
- * What activate() returns: `getAPI(1)` for other extensions (agent-runs.d.ts), its code loaded
- * on first use (dist/publicApi.js). The test API (ledger, poller, tool hooks) is added only when
- * the test harness asks for it (AGENT_RUNS_TEST_HOOKS=1) and installed dist/testHooks.js, which a
- * person's install does not have: no other extension reaches it.
+ * What activate() returns: `getAPI(1)` (agent-runs.d.ts), loaded on first use. The test API is added
+ * only with AGENT_RUNS_TEST_HOOKS=1 and dist/testHooks.js installed, which a person's install lacks,
+ * so no other extension reaches it.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

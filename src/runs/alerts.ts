@@ -1,8 +1,6 @@
 /**
- * "Your run finished": the most requested thing in every neighbouring extension. One
- * notification per run that finished by the one rule (runState.ts: `completed`, `error`, or a
- * status the reference does not list with `completedAt`, such as `cancelled`), said as what it
- * is, filtered by `agentRuns.notifications`, skipped while the user is looking at that run's panel.
+ * "Your run finished": one notification per run finished by runState.ts's one rule, so every
+ * surface agrees on when; skipped while the person is looking at that run's panel.
  */
 import * as vscode from 'vscode';
 import type { LedgerEntry } from '../run/common/ledger/ledger';

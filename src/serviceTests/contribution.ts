@@ -1,8 +1,7 @@
 /**
- * The activation side of the app's tests in the Test Explorer: two commands, and the test
- * controller (dist/serviceTests.js) made while `agentRuns.serviceTests` is on and thrown away
- * when it goes off or the base URL changes (another service, other tests). Nothing is loaded or
- * read while it is off, so against the reference's five endpoints nothing of it shows.
+ * The activation side of the app's tests in the Test Explorer. The controller lives only while the
+ * capability is on and is rebuilt when the base URL changes (another service, other tests); while
+ * it is off nothing is loaded or read, so against the reference's five endpoints nothing shows.
  */
 import * as vscode from 'vscode';
 import { lazyBundle } from '../base/common/lazyBundle';

@@ -169,10 +169,8 @@ export class ServiceTests implements vscode.Disposable {
   }
 
   /**
-   * The service's groups of the app, while it runs them (a group is run here like a test): the
-   * ones it lists, or where it has no list (version A) the ones created here, read by ID; none
-   * when it runs no groups; undefined when they could not be read (said in the log: the tests
-   * still show).
+   * The app's groups, run here like tests. A service without a group list (version A) gets the ones
+   * created here, read by ID; undefined when unreadable, so the tests still show.
    */
   private async listGroups(client: { listTestGroups(appId: string): Promise<ServiceTestGroup[]>; getTestGroup(groupId: string): Promise<ServiceTestGroupDetail> }, appId: string): Promise<ServiceTestGroup[] | undefined> {
     const has = (c: Capability): boolean => this.deps.capabilities.has(c);

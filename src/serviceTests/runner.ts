@@ -183,11 +183,8 @@ export class Runner {
   }
 
   /**
-   * The runs that will fail before they start because of their test user (disabled, missing, of
-   * the other database; none assigned runs without a login and is fine), read from the app's
-   * test users now and, for a group, its members: said in a modal before anything is sent. Run
-   * Anyway sends them all, Run the Others leaves those out, closing the dialog sends nothing
-   * (undefined). When the users cannot be read nothing is judged.
+   * Runs whose test user would make them fail before they start are named in a modal before
+   * anything is sent; undefined when the person closes it. Unreadable users judge nothing.
    */
   private async confirmUsers(targets: Target[], branches: Map<string, string>): Promise<Target[] | undefined> {
     const client = await this.deps.getClient({ quiet: true });

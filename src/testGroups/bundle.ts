@@ -1,11 +1,6 @@
 /**
- * Test-file scanning and what is built on it, as its own bundle (`dist/testGroups.js`):
- * reading files, test-ID extraction (`src/base/common/testIds`, with its worker), the create-group
- * flow and the runs about tests. Loaded on the first such command, or when the test-ID
- * pattern setting changes (see ./contribution.ts).
- *
- * The store, the tree view and the context keys stay in dist/extension.js; the live store and
- * `deps` come in as parameters, so nothing stateful exists twice.
+ * Test-file scanning and what is built on it, as its own bundle (dist/testGroups.js), loaded on
+ * first use. The live store and `deps` come in as parameters, so nothing stateful exists twice.
  */
 import { isApiError } from '../api/errors';
 import type { Deps } from '../run/deps';

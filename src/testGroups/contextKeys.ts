@@ -1,8 +1,7 @@
 /**
- * Context keys for where the test-group menus appear. A `when` clause cannot read a setting's
- * regex, so package.json matches the *default* globs (`globsToWhenClauseRegex`, kept in sync by a
- * unit test) and nothing is compiled at activation; only custom patterns set
- * `customPatterns` (Explorer: every file) and `isTestFile` (the active editor, a moment late).
+ * Context keys for where the test-group menus appear. A `when` clause cannot read a setting, so
+ * package.json matches the default globs (kept in sync by a unit test) and nothing is compiled at
+ * activation; only custom patterns need these keys, which come a moment late.
  */
 import * as vscode from 'vscode';
 import { SETTING_ID_PATTERN, SETTING_PATTERNS, hasCustomPatterns, testFileMatcher } from './settings';

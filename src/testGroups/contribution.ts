@@ -1,9 +1,5 @@
-/**
- * Test files → test groups: the commands, the context keys for their menus, and the
- * "Test Groups" view with the service's groups in it. The view, the store and the context keys
- * are built at activation; scanning files for test IDs, creating groups, starting runs about
- * tests and the service's groups are dist/testGroups.js (./bundle.ts), loaded on first use.
- */
+// Test files → test groups: the commands, their menus' context keys and the "Test Groups" view,
+// built at activation; the rest is dist/testGroups.js (./bundle.ts), loaded on first use.
 import * as vscode from 'vscode';
 import { lazyBundle } from '../base/common/lazyBundle';
 import type { Deps, TestGroupsAccess } from '../run/deps';
@@ -78,11 +74,7 @@ export function registerTestGroups(context: vscode.ExtensionContext, deps: Deps)
   };
 }
 
-/**
- * The service's test groups in the view: shown while `agentRuns.serviceTestGroups` is on, with
- * Refresh, Rename, Edit Tests, Delete and Run Group (each menu item has a `when` on its own key,
- * and each body checks it again).
- */
+/** The service's test groups in the view; each command checks its capability again, as it can be run without its menu. */
 export function registerServiceTestGroups(context: vscode.ExtensionContext, deps: Deps, groups: TestGroups): void {
   const { tree, store } = groups;
   tree.showService(() => deps.capabilities.has('serviceTestGroups'), () => testGroupsBundle().serviceGroupsView(deps, store, () => tree.refresh()));

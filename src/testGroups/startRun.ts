@@ -23,11 +23,7 @@ function promptText(files: readonly PromptFile[]): string {
   });
 }
 
-/**
- * Opens the launch flow pre-filled (`deps.startRunPrefilled`: the form opens at the first field
- * still missing), without waiting for the person to finish it: the command resolves to the
- * prefill.
- */
+/** Opens the launch form pre-filled, not awaited: the command resolves to the prefill while the form is open. */
 export function openLaunchFlow(deps: Deps, prefill: RunPrefill): void {
   deps.startRunPrefilled(prefill).catch((e: unknown) => {
     deps.log.error(`Opening the start-run flow failed: ${e instanceof Error ? (e.stack ?? e.message) : 'unknown error'}`);

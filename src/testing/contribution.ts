@@ -1,15 +1,7 @@
 /**
- * The Test Explorer as an entry point, for whatever test extension made the items:
- * - "Create Test Group from These Tests" (`testing/item/context`): the items' files and lines
- *   (or labels, by `agentRuns.testExplorer.testIdSource`) go to the test-groups feature's own
- *   flow through its command, so scanning, settings, review and the Test Groups view are the same;
- * - "Ask Agent to Fix" (`testing/message/context`, and `testing/message/content`: the button by
- *   the message where the Test Results view shows it; VS Code 1.139 gives a test row with one
- *   message the test's menu, so there the button is the way): the launch form, pre-filled with
- *   a prompt built from the failure; the run started from it is linked to the test;
- * - "Show Agent Run for This Test": opens the run linked to the item.
- * Items of other extensions cannot be decorated by us, so the link lives here (workspace
- * state) and is shown through that command and the run's own label in the Runs view.
+ * The Test Explorer as an entry point, for whatever test extension made the items. "Ask Agent to Fix"
+ * is also a `testing/message/content` button, as VS Code 1.139 gives a row with one message the test's
+ * menu instead. Other extensions' items cannot be decorated, so test-to-run links live here.
  */
 import * as vscode from 'vscode';
 import { lazyBundle } from '../base/common/lazyBundle';

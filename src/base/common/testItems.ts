@@ -1,10 +1,6 @@
-/**
- * From Test Explorer items to what the test-ID scanner reads. A test extension's range for a
- * test usually starts at the `it(`/`def test_` line, while the ID annotation (`// @testId X`,
- * `/** @testId X *\/`, `@testId("X")`, `# @testId X`) sits on the lines just above it: the
- * scan range is widened upwards over such comment and decorator lines (never over code or a
- * blank line, at most `MAX_LEADING_LINES`).
- */
+// From Test Explorer items to what the test-ID scanner reads. An item's range starts at its `it(`
+// line while its ID annotation sits just above it, so the range is widened upwards over comment and
+// decorator lines (never over code or a blank line).
 
 export const MAX_LEADING_LINES = 20;
 

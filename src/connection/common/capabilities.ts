@@ -40,10 +40,8 @@ export interface Served {
 }
 
 /**
- * The capabilities a service has. With its operations known, those whose operations are all
- * listed. With only its paths known (stored before operations were kept): code reviews when
- * `/code-reviews` is listed, as before, and nothing else until the schema is read again.
- * Nothing known: none.
+ * Those whose operations are all listed. Paths stored before operations were kept give code
+ * reviews only, as before, until the schema is read again.
  */
 export function servedCapabilities(s: Served | undefined): Set<Capability> {
   const ops = s?.operations;

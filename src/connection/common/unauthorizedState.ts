@@ -1,9 +1,5 @@
-/**
- * The 401 gate's decisions: the first 401 rejects the base URL's token (polling pauses) and prompts
- * once, background ones stay silent, an `interactive` one always says why, and a caller that
- * prompted itself gets no second prompt. A new token, another base URL, or a success with the same
- * token sent after the 401 lifts it.
- */
+// The 401 gate's decisions: one prompt per rejected token rather than one per background request,
+// while a command the person ran always says why; a new token, base URL or proven success lifts it.
 import type { UnauthorizedReport } from './unauthorizedReport';
 
 export function isUnauthorizedReport(value: unknown): value is UnauthorizedReport {

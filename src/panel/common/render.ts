@@ -1,9 +1,7 @@
-/**
- * Pure HTML rendering of one history message. The service's text is hostile until escaped:
- * Markdown without raw HTML, only http/https/mailto links, links and images as inert `<a data-href>`
- * (a click posts `openLink`; images never load), no `style`, bidi controls shown, ANSI dropped, long
- * fields cut before parsing (a 1 MB line costs what 20 KB does); the page then runs DOMPurify.
- */
+// Pure HTML rendering of one history message. The service's text is hostile until escaped: no raw
+// HTML or `style`, only http/https/mailto links, links and images inert (a click posts `openLink`),
+// bidi controls shown, long fields cut before parsing so a 1 MB line costs what 20 KB does; the page
+// then runs DOMPurify.
 import { format, MAX_WIRE_CONTENT_CHARS, cutText, isSafeLinkUrl, isWebUrl, type WebviewStrings, type WireAttachment } from './protocol';
 import { escapeHtml, safeText } from './renderText';
 import { linkOpen, renderMarkdown } from './renderMarkdown';

@@ -1,11 +1,6 @@
 /**
- * The run panel as its own bundle (`dist/panel.js`): the panel manager, the webview protocol
- * (zod/mini), exports, and what the host does only for an open panel (opening a link from the
- * run, reading the code review above a review's conversation). Loaded when a panel is opened or
- * restored (see ../contribution.ts).
- *
- * The host, the log, the transcript store and the other live objects of dist/extension.js
- * come in as parameters; this bundle creates its own objects only (one manager).
+ * The run panel's lazy bundle (dist/panel.js), loaded when a panel is opened or restored. The live
+ * objects of dist/extension.js come in as parameters, so nothing stateful exists twice.
  */
 import * as vscode from 'vscode';
 import { isApiError } from '../../api/errors';

@@ -1,8 +1,6 @@
 /**
- * The extension side the run panel depends on (`RunPanelHost`): the run as its one state
- * shows it (run/common/ledger/runState.ts; the history is the transcript store's), its freshness,
- * drafts, follow-ups (through the sender), links. Backed by the ledger, the poller and the
- * persisting transcript cache; it never hands the token or the client to the panel.
+ * The extension side the run panel depends on (`RunPanelHost`), backed by the ledger, the poller
+ * and the transcript store; it never hands the token or the client to the panel.
  */
 import * as vscode from 'vscode';
 import { runOwnCommand } from '../../connection/ownCommands';

@@ -1,17 +1,7 @@
-/**
- * The run panel, extension side: one webview panel per run (view type `agentRuns.run`).
- *
- * It shows what the run model already holds: the run from the host (`RunPanelHost`, backed
- * by the ledger) and its messages from the shared transcript store, which RunSync fills once
- * per read; the manager merges nothing itself and posts only what changed since the page's
- * last message (panelModel.ts, by transcript revision). Follow-ups go through the run's one
- * send lock in the host, so hidden tabs and reloads cannot send twice.
- *
- * The serializer is registered at activation by `LazyRunPanels` (panels.ts); this file is in
- * the lazily loaded dist/panel.js and gets each restored panel through `restore`. The page
- * never gets the token or the network (`connect-src 'none'`); every message from it is
- * validated with protocol.ts, and anything invalid is logged and dropped.
- */
+// The run panel, extension side: one webview panel per run, showing what the run model holds.
+// Follow-ups take the run's one send lock in the host, so hidden tabs and reloads cannot send twice.
+// The page never gets the token or the network (`connect-src 'none'`); every message from it is
+// validated (protocol.ts), and anything invalid is logged and dropped.
 import * as vscode from 'vscode';
 import type { FollowUpInput } from '../../run/followUpSends';
 import type { FollowUpNotSent } from '../../run/followUp';

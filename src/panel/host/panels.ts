@@ -1,9 +1,5 @@
-/**
- * The run panels as activation sees them: the webview serializer, registered at once (VS Code
- * restores panels after a reload only into a serializer that exists when it asks), in front
- * of a `RunPanelManager` that is created on first use from dist/panel.js: when a panel is
- * opened, or when VS Code restores one.
- */
+// The run panels as activation sees them: the serializer is registered at once, since VS Code
+// restores panels only into a serializer that exists when it asks; the manager loads on first use.
 import * as vscode from 'vscode';
 import type * as PanelBundle from './bundle';
 import type { RunPanelHost, RunPanelManager, RunPanelManagerOptions } from './manager';

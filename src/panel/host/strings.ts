@@ -1,8 +1,6 @@
 /**
- * The localized strings the webview shows and the labels of exported files. Every
- * user-facing word of the panel goes through `vscode.l10n.t` here; the webview receives the
- * result in its `init` message. `{0}` stays a placeholder the webview fills in: it is passed
- * back to `l10n.t` as its own argument so translators see (and may move) it.
+ * The localized strings the webview shows (sent in its `init` message) and the labels of exported
+ * files. `{0}` is passed to `l10n.t` as its own argument so translators see (and may move) it.
  */
 import * as vscode from 'vscode';
 import { exportLabels as labelsIn, type ExportLabels } from '../../run/common/export/export';

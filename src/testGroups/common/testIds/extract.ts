@@ -82,9 +82,8 @@ function prepare(text: string, options: ExtractOptions): {
 }
 
 /**
- * Finds the test IDs in `text`: document order, duplicates removed (and reported), limited to
- * the selections when there are any, bounded by size, time and count (and reported when cut).
- * Throws `TestIdPatternError` for an unusable `options.pattern`.
+ * The test IDs in `text`, in document order, each once; bounded by size, time and count (a cut is
+ * reported). Throws `TestIdPatternError` for an unusable `options.pattern`.
  */
 export async function extractTestIds(text: string, options: ExtractOptions = {}): Promise<ExtractResult> {
   const prep = prepare(text, options);

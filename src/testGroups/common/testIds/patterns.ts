@@ -44,10 +44,8 @@ export interface CompiledPattern {
 const ALLOWED_USER_FLAGS = new Set(['i', 'm', 's', 'u', 'v']);
 
 /**
- * Checks a user pattern (`agentRuns.testIds.pattern`): plain `testId=(\w+)` or a literal
- * `/testId=(\w+)/i`. It must compile, have exactly one capture group (named groups count),
- * and must not match empty text. Returns the source and flags to scan with; throws
- * `TestIdPatternError` otherwise.
+ * A user pattern (`testId=(\w+)` or `/testId=(\w+)/i`) to scan with; `TestIdPatternError` unless it
+ * compiles with exactly one capture group and cannot match empty text (it would match everywhere).
  */
 export function compileTestIdPattern(pattern: string): CompiledPattern {
   if (pattern.length > MAX_PATTERN_LENGTH) throw new TestIdPatternError(pattern, { kind: 'tooLong', max: MAX_PATTERN_LENGTH });

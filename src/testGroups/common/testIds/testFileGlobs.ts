@@ -179,11 +179,9 @@ export function compileTestFileGlobs(globs: readonly unknown[]): TestFileMatcher
 }
 
 /**
- * A regex for `when` clauses (`resourcePath =~ /…/`), matching absolute paths with `/` or `\`.
- * `resourcePath` is absolute, so every glob is anchored at any path segment, as if it started
- * with `**` (`src/**` then also matches `/home/me/other/src/a.ts`). The built-in globs all
- * start with `**` already, so for them this is exact. Every `/` is escaped so the when-clause
- * scanner never ends the literal early. Returns the `/…/` literal.
+ * A `/…/` regex for `when` clauses. `resourcePath` is absolute, so each glob matches from any path
+ * segment, as if it started with `**` (exact for the built-in globs, which do); every `/` is escaped
+ * so the when-clause scanner never ends the literal early.
  */
 export function globsToWhenClauseRegex(globs: readonly string[]): string {
   const alternatives = globs
