@@ -1,3 +1,4 @@
+// The client's contract: every call the extension makes to the service, and the options each takes.
 import type {
   CodeReviewDetail, CodeReviewLists, CodeReviewStarted, GetCodeReviewQuery, ListCodeReviewsQuery, ListVersionsQuery,
   StartCodeReviewRequest, SyncVersionRequest, VersionPage, VersionSync,

@@ -1,3 +1,4 @@
+// The test-file and test-ID settings, read in one place.
 import * as vscode from 'vscode';
 import { DEFAULT_TEST_FILE_PATTERNS, compileTestFileGlobs, type TestFileMatcher } from './common/testIds/testFileGlobs';
 

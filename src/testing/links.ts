@@ -1,3 +1,4 @@
+// Which run "Ask Agent to Fix" started for which test, per workspace.
 import * as vscode from 'vscode';
 
 const KEY = 'agentRuns.testing.links';

@@ -1,3 +1,4 @@
+// A test's name and stable key, from its file and labels.
 import type * as vscode from 'vscode';
 
 /** The test's labels from the top, e.g. `checkout › adds an item to the cart`. */

@@ -1,3 +1,4 @@
+// Ages, durations and timestamps as the tree, tooltips and panel show them.
 import type { L10n } from './l10n';
 
 const SECOND = 1000;

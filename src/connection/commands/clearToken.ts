@@ -1,3 +1,4 @@
+// "Clear API Token": removes the token of the configured service from secret storage.
 import * as vscode from 'vscode';
 import type { ConnectionServices } from '../connection';
 

@@ -1,3 +1,4 @@
+// "Set Base URL": the service's address, checked before it is saved.
 import * as vscode from 'vscode';
 import { runOwnCommand } from '../ownCommands';
 import { BASE_URL_EXAMPLE, normalizeBaseUrl } from '../../api/baseUrl';

@@ -1,3 +1,4 @@
+// "Set API Token": the token in a password box, straight into secret storage.
 import * as vscode from 'vscode';
 import { runOwnCommand } from '../ownCommands';
 import { tokenShapeProblem } from '../common/tokenShape';

@@ -1,3 +1,4 @@
+// Whether a typed token has the service's `<prefix>_<secret>` shape, said in words when not.
 import type { L10n } from '../../base/common/l10n';
 
 /**

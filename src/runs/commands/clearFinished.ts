@@ -1,3 +1,4 @@
+// "Clear Finished": removes the finished runs from the list (the service keeps them).
 import * as vscode from 'vscode';
 import { isFinishedRun } from '../../run/common/ledger/ledger';
 import type { Deps } from '../../run/deps';

@@ -1,3 +1,4 @@
+// "Copy Agent ID": a run's ID to the clipboard.
 import * as vscode from 'vscode';
 import type { Deps } from '../../run/deps';
 import { resolveRunHere } from './pickRun';

@@ -1,3 +1,4 @@
+// "Copy Link": a link that opens a run in this extension.
 import * as vscode from 'vscode';
 import type { Deps } from '../../run/deps';
 import { buildRunLink } from '../common/deepLink';

@@ -1,3 +1,4 @@
+// "Export Run…": a run's transcript to a Markdown or JSON file, never with the token.
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';

@@ -1,3 +1,4 @@
+// "Send Follow-up" from the palette, the tree and notifications: one input box, one send.
 import * as vscode from 'vscode';
 import { runOwnCommand } from '../../connection/ownCommands';
 import type { Deps } from '../../run/deps';

@@ -1,3 +1,4 @@
+// "Open Run": a run's panel.
 import * as vscode from 'vscode';
 import type { Deps } from '../../run/deps';
 import { resolveRun } from './pickRun';

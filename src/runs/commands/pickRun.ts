@@ -1,3 +1,4 @@
+// Which run a command is about: its argument, the active panel's, or one the person picks.
 import * as vscode from 'vscode';
 import { runOwnCommand } from '../../connection/ownCommands';
 import type { Deps } from '../../run/deps';

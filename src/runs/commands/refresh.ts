@@ -1,3 +1,4 @@
+// The Runs view's Refresh.
 import type { Deps } from '../../run/deps';
 import { refreshRuns } from './refreshRun';
 

@@ -1,3 +1,4 @@
+// "Refresh Run": reads the selected runs now.
 import * as vscode from 'vscode';
 import type { Deps } from '../../run/deps';
 import { selectedRunIds } from './pickRun';

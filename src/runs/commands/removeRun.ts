@@ -1,3 +1,4 @@
+// "Remove from List".
 import type { Deps } from '../../run/deps';
 import { selectedRunIds } from './pickRun';
 

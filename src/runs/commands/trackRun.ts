@@ -1,3 +1,4 @@
+// "Track Run by ID…": a run started elsewhere, read and added to the list.
 import * as vscode from 'vscode';
 import type { Deps } from '../../run/deps';
 import { extractAgentId } from '../common/agentId';

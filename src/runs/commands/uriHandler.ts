@@ -1,3 +1,4 @@
+// The extension's URI handler: a run link opens the run.
 import * as vscode from 'vscode';
 import { runOwnCommand } from '../../connection/ownCommands';
 import type { Deps } from '../../run/deps';
