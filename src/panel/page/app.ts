@@ -3,7 +3,7 @@
  * composer to the extension's messages. Its page is injected (`AppEnv`) so node tests run it on linkedom.
  */
 import type { ExtensionToWebviewMessage, InitMessage } from '../common/protocol';
-import { roleClass, type RenderOptions } from '../common/render';
+import type { RenderOptions } from '../common/render';
 import { setHidden } from './dom';
 import { messageAction, onClick, onKeyDown, runCommand, type UiCommand } from './events';
 import { filterFor, ROLE_FILTERS, type RoleFilter } from './findBar';
@@ -364,7 +364,7 @@ export class App {
   /** The turn in the header: the prompts the history holds (filters aside). */
   private renderTurn(): void {
     const p = this.page;
-    p?.headerView.renderTurn(p.history.allRows().reduce((n, r) => (roleClass(r.msg.role) === 'user' ? n + 1 : n), 0));
+    p?.headerView.renderTurn(p.history.promptCount);
   }
 
   private renderEmpty(): void {

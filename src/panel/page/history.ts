@@ -4,6 +4,7 @@
  * transcript order, the filter and the updates; mounting and scrolling are the window's.
  */
 import type { WireMessage } from '../common/protocol';
+import { roleClass } from '../common/render';
 import { compareOrder } from '../../run/common/transcript/order';
 import { RowWindow, type WindowDeps } from './rowWindow';
 import { estimateHeight, mergeRows, RowIndex, type Row } from './rowIndex';
@@ -32,10 +33,17 @@ export class History {
   private readonly renderer: RowRenderer;
   private readonly window: RowWindow;
   private firstUnseenKey: string | undefined;
+  /** The person's prompts among the rows (the header's turn), kept as rows come and go: an append must not count them all. */
+  private prompts = 0;
 
   constructor(private readonly deps: HistoryDeps) {
     this.renderer = new RowRenderer(deps);
     this.window = new RowWindow(deps, this.shown, this.renderer, () => this.firstUnseenKey);
+  }
+
+  /** How many of the rows are the person's prompts. */
+  get promptCount(): number {
+    return this.prompts;
   }
 
   get shownCount(): number {
@@ -81,6 +89,7 @@ export class History {
       this.rows.push(row);
     }
     this.rows.sort((a, b) => compareOrder(a.msg, b.msg));
+    this.prompts = countPrompts(this.rows);
     this.firstUnseenKey = firstUnseenKey !== undefined && this.byKey.has(firstUnseenKey) ? firstUnseenKey : undefined;
     this.rebuildShown();
   }
@@ -203,11 +212,13 @@ export class History {
     this.window.dropUnmounted(removed);
     if (moved || removed.size > 0 || inserted.length > 0) {
       this.rows = mergeRows(this.rows, removed, inserted, atEnd, moved);
+      this.prompts = countPrompts(this.rows);
       this.rebuildShown();
       return result;
     }
     // The common case, messages at the end: nothing before them moves.
     for (const r of atEnd) {
+      this.prompts += isPrompt(r) ? 1 : 0;
       this.rows.push(r);
       if (!this.filter || this.filter(r.msg)) {
         this.shown.push(r);
@@ -233,7 +244,9 @@ export class History {
   }
 
   private change(row: Row, msg: WireMessage): void {
+    this.prompts -= isPrompt(row) ? 1 : 0;
     row.msg = msg;
+    this.prompts += isPrompt(row) ? 1 : 0;
     row.est = estimateHeight(msg);
     row.height = undefined;
     this.shownRows();
@@ -248,4 +261,12 @@ export class History {
   refreshTimes(now: number, locale: string): void {
     this.renderer.refreshTimes(this.deps.container, now, locale);
   }
+}
+
+function isPrompt(r: Row): boolean {
+  return roleClass(r.msg.role) === 'user';
+}
+
+function countPrompts(rows: readonly Row[]): number {
+  return rows.reduce((n, r) => (isPrompt(r) ? n + 1 : n), 0);
 }

@@ -473,6 +473,25 @@ describe('webview app', () => {
     assert.deepEqual(h.keys(), ['id:2', 'id:4', 'id:5', 'id:6', 'id:7', 'id:1']);
   });
 
+  it('counts the turn in the header from the prompts held, as messages arrive, change, move and go', () => {
+    const h = harness();
+    const turn = () => (h.q('.bar-turn').hasAttribute('hidden') ? '' : h.q('.bar-turn').textContent);
+    h.send(initMessage([wire(1)]));
+    assert.equal(turn(), '', 'no prompt, no turn');
+    h.send(initMessage(range(1, 6))); // prompts: 2, 4
+    assert.equal(turn(), '«turnNumber» 2');
+    h.send(update({ messages: [wire(6), wire(7)] })); // appended: 6 is a prompt
+    assert.equal(turn(), '«turnNumber» 3');
+    h.send(update({ messages: [{ ...wire(7), role: 'user' }] })); // changed to a prompt, in place
+    assert.equal(turn(), '«turnNumber» 4');
+    h.send(update({ messages: [{ ...wire(2), role: 'assistant' }] })); // and from one
+    assert.equal(turn(), '«turnNumber» 3');
+    h.send(update({ messages: [wire(0)] })); // a late prompt goes before the end
+    assert.equal(turn(), '«turnNumber» 4');
+    h.send(update({ removedKeys: ['id:0', 'id:4'] }));
+    assert.equal(turn(), '«turnNumber» 2');
+  });
+
   it('follows the end only when the user is there, else counts new messages in a pill', () => {
     const h = harness();
     h.send(initMessage(range(1, 4)));
