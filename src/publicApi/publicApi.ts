@@ -188,7 +188,7 @@ export class PublicApiV1 implements V1.AgentRunsApi, vscode.Disposable {
       agentId: r.agentId, baseUrl: this.p.deps.ledger().baseUrl, source: r.source, state,
       appId: r.appId, projectName: r.projectName, prompt: r.prompt, model: r.model, permission: r.permission,
       createdAt: r.createdAt ?? r.addedAt, updatedAt: r.updatedAt,
-      // A failure of the turn before an unsettled follow-up is not this turn's (as runSnapshot).
+      // A failure of the turn before an unsettled follow-up is not this turn's (as in runState's Run).
       lastError: s.followUp ? undefined : r.lastError,
       readProblem: r.pollError,
       ...(r.reviewId ? { codeReview: { reviewId: r.reviewId } } : {}),
