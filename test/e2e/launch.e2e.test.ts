@@ -742,6 +742,10 @@ describe('Start an agent run: what the palette and the App ID step offer a newco
     await wb.page.locator(`${QUICK_INPUT} .monaco-list-row.focused`, { hasText: 'app.ts' }).first().waitFor({ state: 'visible' });
     await enter(wb);
     await wb.page.locator('.tabs-container .tab.active[aria-label^="app.ts"]').first().waitFor({ state: 'visible' });
+    // The palette takes the editor's context keys as they are when it opens, a moment after the
+    // tab shows active: wait until it offers what an open editor brings, then read it.
+    await wb.findCommandPaletteEntry('Start Agent Run with Selection…');
+    await wb.closeQuickInput();
     const other = await paletteRows(wb);
     assert.ok(!other.some((t) => t.includes('for These Tests')), `offered on src/app.ts: ${other.join(' | ')}`);
 
@@ -750,6 +754,8 @@ describe('Start an agent run: what the palette and the App ID step offer a newco
     await wb.page.locator(`${QUICK_INPUT} .monaco-list-row.focused`, { hasText: 'checkout.test.js' }).first().waitFor({ state: 'visible' });
     await enter(wb);
     await wb.page.locator('.tabs-container .tab.active[aria-label^="checkout.test.js"]').first().waitFor({ state: 'visible' });
+    await wb.findCommandPaletteEntry('Start Agent Run for These Tests');
+    await wb.closeQuickInput();
     const tests = await paletteRows(wb, 'palette-start-agent-run-test-file');
     assert.ok(tests.includes('Agent Runs: Start Agent Run for These Tests'), tests.join(' | '));
   });
