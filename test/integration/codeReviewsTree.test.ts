@@ -35,9 +35,12 @@ function memoryStore() {
   };
 }
 
+// One creation time for every review unless a test says otherwise: the rows keep the service's
+// order then (a clock tick between two reviews made the later one newer, and first).
+const CREATED_AT = Date.now() - 60_000;
 const review = (id: string, over: Partial<CodeReviewListItem> = {}): CodeReviewListItem => ({
   id, status: 'open', title: `Review ${id}`, fromVersion: 'ver_1', toVersion: 'ver_2', fromVersionLabel: 'main #1', toVersionLabel: 'main #2',
-  requestedByName: 'Ada', requestedByEmail: 'ada@example.com', createdAt: Date.now() - 60_000, ...over,
+  requestedByName: 'Ada', requestedByEmail: 'ada@example.com', createdAt: CREATED_AT, ...over,
 });
 
 /** A service that answers the list with what `answers` says next, and counts the calls. */
