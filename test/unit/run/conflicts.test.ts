@@ -3,20 +3,19 @@
 // review's). Each says which and what to do, the prompt is kept, and a 409 is a refusal: never
 // "may have started" or "may have arrived".
 import * as assert from 'node:assert/strict';
-import { createClient, type AgentRunsApi } from '../../../src/api';
+import type { AgentRunsApi } from '../../../src/api';
 import { ApiError, conflictCause } from '../../../src/api/errors';
-import { RunLedger } from '../../../src/run/common/ledger/ledger';
+import { type RunLedger } from '../../../src/run/common/ledger/ledger';
 import { describeStartFailure, type ExternalAction } from '../../../src/run/common/startFailure';
 import { emptyForm } from '../../../src/launch/common/form';
 import { submitLaunch, type SubmitEnv, type SubmitUi } from '../../../src/launch/common/submit';
 import { plainL10n } from '../../../src/base/common/l10n';
 import { followUpConflict } from '../../../src/run/common/refusals';
-import { FollowUpSends } from '../../../src/run/followUpSends';
-import { Sender } from '../../../src/run/sender';
-import * as sendPosts from '../../../src/run/sendPosts';
-import { UnconfirmedStarts } from '../../../src/run/unconfirmedStarts';
+import { type FollowUpSends } from '../../../src/run/followUpSends';
+import { type Sender } from '../../../src/run/sender';
+import { type UnconfirmedStarts } from '../../../src/run/unconfirmedStarts';
 import { SEED, startEmulator, type Emulator } from '../../emulator/index';
-import { MemoryStore } from '../fixtures/memoryStore';
+import { senderRig } from './senderRig';
 
 const START_REFUSED = 'The workspace is running as many agent runs as its plan allows. Wait for a run to finish (see the active runs in the Runs view), then start again.';
 const FOLLOW_UP_AT_LIMIT = /as many agent runs as its plan allows, so the follow-up was not sent\. Wait for a run to finish \(see the active runs in the Runs view\), then send it again; your text is kept\./;
@@ -125,21 +124,7 @@ describe('409 through the sender, with the real client against the emulator (iss
   after(() => emu.close());
   beforeEach(() => {
     emu.reset();
-    client = createClient({ baseUrl: emu.baseUrl, token: emu.tokens.default });
-    const store = new MemoryStore();
-    ledger = new RunLedger(store, client.baseUrl);
-    starts = new UnconfirmedStarts(store);
-    sends = new FollowUpSends(store);
-    drafts = new Map();
-    sender = new Sender({
-      client: () => Promise.resolve(client),
-      ledger: () => ledger,
-      poller: { track: () => undefined, burst: () => undefined },
-      starts,
-      sends, targetState: store,
-      drafts: { get: (id) => drafts.get(id), set: (id, text) => (text === undefined ? drafts.delete(id) : drafts.set(id, text)) },
-      log: { info: () => undefined, warn: () => undefined },
-    }, () => sendPosts);
+    ({ client, ledger, starts, sends, drafts, sender } = senderRig(emu));
   });
   afterEach(() => client.dispose());
 

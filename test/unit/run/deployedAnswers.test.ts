@@ -1,14 +1,13 @@
 // Issue 20 §1: the sender, with the real client against the emulator, answered the way the
 // deployed service answers (service-api-wider.md §1): 202 Accepted for a start and a follow-up.
 import * as assert from 'node:assert/strict';
-import { createClient, type AgentRunsApi } from '../../../src/api';
-import { RunLedger } from '../../../src/run/common/ledger/ledger';
-import { FollowUpSends } from '../../../src/run/followUpSends';
-import { Sender } from '../../../src/run/sender';
-import * as sendPosts from '../../../src/run/sendPosts';
-import { UnconfirmedStarts } from '../../../src/run/unconfirmedStarts';
+import type { AgentRunsApi } from '../../../src/api';
+import { type RunLedger } from '../../../src/run/common/ledger/ledger';
+import { type FollowUpSends } from '../../../src/run/followUpSends';
+import { type Sender } from '../../../src/run/sender';
+import { type UnconfirmedStarts } from '../../../src/run/unconfirmedStarts';
 import { SEED, startEmulator, type Emulator } from '../../emulator/index';
-import { MemoryStore } from '../fixtures/memoryStore';
+import { senderRig } from './senderRig';
 
 describe('the sender against the deployed service\'s answers (issue 20 §1)', function () {
   this.timeout(20_000);
@@ -17,7 +16,6 @@ describe('the sender against the deployed service\'s answers (issue 20 §1)', fu
   let ledger: RunLedger;
   let starts: UnconfirmedStarts;
   let sends: FollowUpSends;
-  let drafts: Map<string, string>;
   let sender: Sender;
   const starting = (prompt: string) => ({ appId: SEED.apps.todo, prompt, model: 'hosted/fast' });
   const posts = (suffix: string): number => emu.requests.filter((r) => r.method === 'POST' && r.path.split('?')[0].endsWith(suffix)).length;
@@ -28,21 +26,7 @@ describe('the sender against the deployed service\'s answers (issue 20 §1)', fu
   after(() => emu.close());
   beforeEach(() => {
     emu.reset();
-    client = createClient({ baseUrl: emu.baseUrl, token: emu.tokens.default });
-    const store = new MemoryStore();
-    ledger = new RunLedger(store, client.baseUrl);
-    starts = new UnconfirmedStarts(store);
-    sends = new FollowUpSends(store);
-    drafts = new Map();
-    sender = new Sender({
-      client: () => Promise.resolve(client),
-      ledger: () => ledger,
-      poller: { track: () => undefined, burst: () => undefined },
-      starts,
-      sends, targetState: store,
-      drafts: { get: (id) => drafts.get(id), set: (id, text) => (text === undefined ? drafts.delete(id) : drafts.set(id, text)) },
-      log: { info: () => undefined, warn: () => undefined },
-    }, () => sendPosts);
+    ({ client, ledger, starts, sends, sender } = senderRig(emu));
   });
   afterEach(() => client.dispose());
 

@@ -14,12 +14,12 @@ import { UnconfirmedStarts } from '../../../src/run/unconfirmedStarts';
 import { MANUAL_EPOCH, SEED, startEmulator, type Emulator } from '../../emulator/index';
 import { waitFor } from '../../emulator/testing';
 import { MemoryStore } from '../fixtures/memoryStore';
+import { senderRig } from './senderRig';
 
 
 describe('the sender, with the real client against the emulator (issue 19, defect 5)', function () {
   this.timeout(20_000);
   let emu: Emulator;
-  let client: AgentRunsApi;
   let ledger: RunLedger;
   let starts: UnconfirmedStarts;
   let sends: FollowUpSends;
@@ -34,20 +34,8 @@ describe('the sender, with the real client against the emulator (issue 19, defec
   after(() => emu.close());
   beforeEach(() => {
     emu.reset();
-    client = createClient({ baseUrl: emu.baseUrl, token: emu.tokens.default });
-    const store = new MemoryStore();
-    ledger = new RunLedger(store, client.baseUrl);
-    starts = new UnconfirmedStarts(store);
-    sends = new FollowUpSends(store);
     online = true;
-    sender = new Sender({
-      client: () => Promise.resolve(online ? client : undefined),
-      ledger: () => ledger,
-      poller: { track: () => undefined, burst: () => undefined },
-      starts,
-      sends, targetState: store,
-      log: { info: () => undefined, warn: () => undefined },
-    }, () => sendPosts);
+    ({ ledger, starts, sends, sender } = senderRig(emu, () => online));
   });
 
   it('a cancel after the body left: "may have arrived", recorded as may-have-started, one POST, the run exists', async () => {
