@@ -131,6 +131,22 @@ const entitiesDecodeOnlyPlugin = {
   },
 };
 
+/**
+ * Every `import * as vscode from 'vscode'` compiles to its own copy of the whole API object's
+ * ~300 properties (esbuild's `__toESM`); with ~35 importing modules that was most of the time
+ * loading dist/extension.js took (issue 35). Each bundle now re-exports `vscode` once and its
+ * modules share that one namespace.
+ * @type {import('esbuild').Plugin}
+ */
+const oneVscodeNamespacePlugin = {
+  name: 'one-vscode-namespace',
+  setup(build) {
+    build.onResolve({ filter: /^vscode$/ }, (args) =>
+      args.namespace === 'one-vscode' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'one-vscode' });
+    build.onLoad({ filter: /.*/, namespace: 'one-vscode' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
+  },
+};
+
 /** @type {import('esbuild').BuildOptions} */
 const common = {
   bundle: true,
@@ -155,7 +171,7 @@ async function main() {
       platform: 'node',
       target: 'node20',
       external: ['vscode'],
-      plugins: [lazyExternalsPlugin, plainLlhttpPlugin, unusedUndiciPlugin],
+      plugins: [oneVscodeNamespacePlugin, lazyExternalsPlugin, plainLlhttpPlugin, unusedUndiciPlugin],
       metafile: true,
     }),
     esbuild.context({
