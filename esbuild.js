@@ -132,18 +132,24 @@ const entitiesDecodeOnlyPlugin = {
 };
 
 /**
- * Every `import * as vscode from 'vscode'` compiles to its own copy of the whole API object's
- * ~300 properties (esbuild's `__toESM`); with ~35 importing modules that was most of the time
- * loading dist/extension.js took (issue 35). Each bundle now re-exports `vscode` once and its
- * modules share that one namespace.
+ * Every `import * as vscode from 'vscode'` compiled to its own copy of the API object's
+ * properties (esbuild's `__toESM`); with ~35 importing modules that was most of the time
+ * loading dist/extension.js took (issue 35). Each bundle's modules import instead one module that
+ * names each top-level export of @types/vscode once (`export const window = api.window`): esbuild
+ * binds `vscode.window` straight to it and drops the names a bundle does not use, so nothing is
+ * copied. tsc checks every `vscode.X` against the same @types/vscode, so no used name is missing.
  * @type {import('esbuild').Plugin}
  */
-const oneVscodeNamespacePlugin = {
-  name: 'one-vscode-namespace',
+const vscodeExportsPlugin = {
+  name: 'vscode-exports',
   setup(build) {
+    const types = require('node:fs').readFileSync(require.resolve('@types/vscode/index.d.ts'), 'utf8');
+    const names = [...new Set([...types.matchAll(/^\texport (?:namespace|class|enum|const|function|let|var) (\w+)/gm)].map((m) => m[1]))];
+    if (names.length < 100) throw new Error(`vscode-exports: found only ${names.length} exports in @types/vscode`);
+    const contents = `const api = require('vscode');\n${names.map((n) => `export const ${n} = /* @__PURE__ */ (() => api.${n})();`).join('\n')}\n`;
     build.onResolve({ filter: /^vscode$/ }, (args) =>
-      args.namespace === 'one-vscode' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'one-vscode' });
-    build.onLoad({ filter: /.*/, namespace: 'one-vscode' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
+      args.namespace === 'vscode-exports' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-exports' });
+    build.onLoad({ filter: /.*/, namespace: 'vscode-exports' }, () => ({ contents, loader: 'js' }));
   },
 };
 
@@ -171,7 +177,7 @@ async function main() {
       platform: 'node',
       target: 'node20',
       external: ['vscode'],
-      plugins: [oneVscodeNamespacePlugin, lazyExternalsPlugin, plainLlhttpPlugin, unusedUndiciPlugin],
+      plugins: [vscodeExportsPlugin, lazyExternalsPlugin, plainLlhttpPlugin, unusedUndiciPlugin],
       metafile: true,
     }),
     esbuild.context({

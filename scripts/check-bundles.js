@@ -28,7 +28,7 @@ const ACTIVATION = 'dist/extension.js';
  * @type {Record<string, string>}
  */
 const STATELESS = {
-  'one-vscode:vscode': "each bundle's one re-export of the `vscode` module (esbuild.js, oneVscodeNamespacePlugin): getters onto VS Code's own API object",
+  'vscode-exports:vscode': "each bundle's names for VS Code's own API object (esbuild.js, vscodeExportsPlugin); no state of its own",
   'src/connection/common/capabilities.ts': 'the pure capability table and pure functions over it (w-tapi); no module state',
   'src/run/common/appRowReads.ts': 'the AppRowReads class keeps per-instance state only (one instance per rows object); nothing tests instanceof across bundles (dist/reviews.js, dist/automations.js)',
   'src/run/common/sends/uncertainText.ts': 'a pure function: the words for a send the sender refused as uncertain (the tools, the Test Explorer, the groups, Run Now, branch sync)',
