@@ -27,6 +27,8 @@ const lazyEntries = {
   panel: 'src/panel/host/bundle.ts',
   // The saved transcripts: the first read that brings messages, or a panel (src/run/transcripts.ts).
   transcripts: 'src/run/common/transcript/transcriptFiles.ts',
+  // The run model: polling, the sender, alerts, the Runs view's rows and status bar: its first need (src/extension.ts).
+  runs: 'src/runs/bundle.ts',
   // The run commands' bodies and the run links, and the connection's prompts (Set Base URL, Set API Token,
   // Clear Token): their first use (src/runs/contribution.ts, src/connection/contribution.ts).
   runCommands: 'src/runs/commands/bundle.ts',

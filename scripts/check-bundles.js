@@ -28,6 +28,9 @@ const ACTIVATION = 'dist/extension.js';
  * @type {Record<string, string>}
  */
 const STATELESS = {
+  'src/base/common/events.ts': 'Emitter keeps per-instance state; its static onListenerError is set by each entry that carries a copy (activate() in extension.js, buildRuns in runs.js)',
+  'src/base/common/lazyBundle.ts': 'one function; each loader keeps what it loaded, and Node loads a bundle file once',
+  'src/runs/runCommands.ts': 'the loader of dist/runCommands.js (extension.js and runs.js): both copies get the module Node loaded once',
   'vscode-exports:vscode': "each bundle's names for VS Code's own API object (esbuild.js, vscodeExportsPlugin); no state of its own",
   'src/connection/common/capabilities.ts': 'the pure capability table and pure functions over it (w-tapi); no module state',
   'src/run/common/appRowReads.ts': 'the AppRowReads class keeps per-instance state only (one instance per rows object); nothing tests instanceof across bundles (dist/reviews.js, dist/automations.js)',
@@ -112,7 +115,6 @@ const STATELESS = {
  * @type {Record<string, string>}
  */
 const NEVER = {
-  'src/base/common/events.ts': 'Emitter.onListenerError is a static set by activate()',
   'src/run/common/ledger/ledger.ts': 'the run ledger: pass the live instance through deps',
   'src/run/common/polling/poller.ts': 'the poller: pass the live instance through deps',
   'src/runs/': 'live objects of activate(): pass them through deps',

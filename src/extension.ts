@@ -10,26 +10,21 @@ import { SEED_TOKEN_ENV } from './connection/seedToken';
 import type * as TestHooks from './testHooks';
 export type { AgentRunsTestApi } from './testHooks';
 import { UnauthorizedGate } from './connection/unauthorizedGate';
-import { registerLazyRunCommands, runCommands } from './runs/contribution';
+import { registerLazyRunCommands } from './runs/contribution';
+import { runCommands } from './runs/runCommands';
 import { launchBundle, registerStartRun, startRunPrefilled } from './launch/contribution';
 import { registerCodeReviews, registerStartCodeReview, showReviewRows } from './reviews/contribution';
 import { Emitter } from './base/common/events';
 import type { Deps } from './run/deps';
 import { Ledgers } from './run/ledgers';
-import { RunSync } from './run/runSync';
 import { Transcripts } from './run/transcripts';
 import { Drafts } from './run/drafts';
 import { FollowUpSends } from './run/followUpSends';
-import { knownUserMessageIds, watchFollowUpSends } from './run/followUp';
-import { Sender, type SendPostsModule } from './run/sender';
-import { runsAccess } from './run/runsAccess';
-import { UnconfirmedStarts } from './run/unconfirmedStarts';
-import { registerStartNotices } from './runs/startNotices';
-import { RunAlerts } from './runs/alerts';
-import { RunDecorations } from './runs/runDecorations';
-import { RunsTreeProvider } from './runs/runsTree';
-import { RunsView, runsTreeView } from './runs/runsView';
-import { RunsStatusBar } from './runs/statusBar';
+import type { SendPostsModule } from './run/sender';
+import { settleStartsOnRuns, UnconfirmedStarts } from './run/unconfirmedStarts';
+import type { RunsTreeProvider } from './runs/runsTree';
+import { runsTreeView } from './runs/treeView';
+import type * as RunsBundle from './runs/bundle';
 import { registerRunPanels } from './panel/contribution';
 import { registerServiceTestGroups, registerTestGroups } from './testGroups/contribution';
 import { registerAutomations, showAutomationRows } from './automations/contribution';
@@ -49,6 +44,10 @@ let shutdown: (() => Promise<void>) | undefined;
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const sendPosts = lazyBundle(() => require('./send.js') as SendPostsModule);
 
+/** The run model (src/runs/bundle.ts): the first feature that reaches it, or a run to follow at start. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const runsBundle = lazyBundle(() => require('./runs.js') as typeof RunsBundle);
+
 /** The test harness's hooks (src/testHooks.ts), installed by it only: never in a person's install. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const testHooks = lazyBundle(() => require('./testHooks.js') as typeof TestHooks);
@@ -63,7 +62,7 @@ export function activate(context: vscode.ExtensionContext): AgentRunsExtension {
   let built: Runs | undefined;
   const runs = (): Runs => {
     if (!built) {
-      built = buildRuns(context, log, base, shell);
+      built = runsBundle().buildRuns({ context, log, base, shell, sendPosts, showOffline: (l) => runCommands().showOffline(l), onListenerError: Emitter.onListenerError });
       // After `built` is set: what the deps' getters reach is there now.
       built.host.attach(deps);
       showReviewRows(built.view, reviews, base, log);
@@ -137,7 +136,7 @@ function buildBase(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
   const drafts = new Drafts(context.workspaceState, (message) => log.warn(message));
   const sends = new FollowUpSends(context.workspaceState);
   const starts = new UnconfirmedStarts(context.workspaceState);
-  context.subscriptions.push(auth, conn, ledgers, transcripts, gate, sends, starts);
+  context.subscriptions.push(auth, conn, ledgers, transcripts, gate, sends, starts, settleStartsOnRuns(starts, ledgers));
   // A new base URL means another service: its own runs, transcripts and token.
   context.subscriptions.push(conn.onDidChange((state) => {
     ledgers.switchTo(state.baseUrl);
@@ -155,7 +154,6 @@ function buildShell(context: vscode.ExtensionContext, log: vscode.LogOutputChann
   const runsTree = runsTreeView(rows);
   const capabilities = capabilityGate(b, runsTree.treeView, log);
   context.subscriptions.push(runsTree, capabilities);
-  registerStartNotices(context, b.starts, b.ledgers);
   // The one way to open a run's panel: deps.openRun, and the finished alert's Open.
   const openRun = (agentId: string): Promise<void> => {
     panels.open(agentId);
@@ -164,66 +162,7 @@ function buildShell(context: vscode.ExtensionContext, log: vscode.LogOutputChann
   return { host, panels, runsTree, capabilities, openRun };
 }
 export type Shell = ReturnType<typeof buildShell>;
-
-/** The run model's readers and views: polling, the sender, alerts, the Runs view's rows and status bar. */
-function buildRuns(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, b: Base, shell: Shell) {
-  const { host } = shell;
-  const alerts = new RunAlerts(log, (id) => host.isViewing(id), shell.openRun);
-  const sync = new RunSync({
-    ledgers: b.ledgers, connection: b.conn, gate: b.gate, transcripts: b.transcripts, alerts, log,
-    isViewing: (id) => host.isViewing(id),
-    // A follow-up that may have arrived is found in the history that shows it (the sender).
-    beforeApply: (id, agent) => sender.observeRead(id, agent),
-    // ... and looked for until it shows or UNCERTAIN_READ_MS passed, however finished the run reads.
-    awaiting: (id) => b.sends.awaiting(id),
-    unchanged: (id) => host.polled(id),
-  });
-  const sender = new Sender({
-    client: (o) => b.conn.getClient(o),
-    ledger: () => b.ledgers.current,
-    poller: sync.poller,
-    starts: b.starts,
-    sends: b.sends,
-    targetState: context.workspaceState,
-    drafts: b.drafts,
-    knownUserMessageIds: (id, prompt) => knownUserMessageIds(b, id, prompt),
-    log,
-    l10n: vscode.l10n,
-  }, sendPosts);
-  context.subscriptions.push(sync, watchFollowUpSends(b.sends, b.ledgers, sync));
-  const view = new RunsView(new RunsTreeProvider(b.ledgers, b.conn), b.ledgers, shell.runsTree);
-  const statusBar = new RunsStatusBar(b.ledgers);
-  const access = runsAccess(b.ledgers, b.transcripts, sync);
-  context.subscriptions.push(view, statusBar, new RunDecorations(b.ledgers), access);
-  view.provider.showStartNotices(b.starts);
-  const connectivity = wireNotices(context, log, b.gate, sync, view, statusBar);
-  return { host, alerts, sync, view, connectivity, sender, access };
-}
-export type Runs = ReturnType<typeof buildRuns>;
-
-/** The rejected-token and offline notices of the view and status bar; returns whether the service is reachable. */
-function wireNotices(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, gate: UnauthorizedGate, sync: RunSync, view: RunsView, statusBar: RunsStatusBar): () => boolean {
-  context.subscriptions.push(gate.onDidChange(() => {
-    statusBar.setRejected(gate.rejected);
-    view.setNotice('rejected', gate.rejected ? vscode.l10n.t('The service rejected the API token. Runs are not updated until you set a new one.') : undefined);
-  }));
-  let offlineNotified = false;
-  let reachable = true;
-  context.subscriptions.push(sync.onDidChangeConnectivity((online) => {
-    reachable = online;
-    statusBar.setOffline(!online);
-    view.setNotice('offline', online ? undefined : vscode.l10n.t('The service cannot be reached. Showing the last known state; retrying in the background.'));
-    // One notification per session of trouble, not per poll or per transition.
-    if (!online && !offlineNotified) {
-      offlineNotified = true;
-      runCommands().showOffline(log);
-    }
-    if (online) {
-      offlineNotified = false;
-    }
-  }));
-  return () => reachable;
-}
+export type Runs = RunsBundle.Runs;
 
 /** What the features receive (run/deps.ts): extension.ts wires them through it, never to each other. */
 function buildDeps(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, b: Base, shell: Shell, r: () => Runs): Deps {

@@ -47,6 +47,6 @@ export function activationExports(forAll: AgentRunsExtension, testApi: () => Age
   let built: AgentRunsExtension | undefined;
   return new Proxy(forAll, {
     // `then`: the extension host asks whether the exports are a promise; they are not.
-    get: (target, key) => (key in target || typeof key !== 'string' || key === 'then' ? Reflect.get(target, key) : Reflect.get(built ??= testApi(), key)),
+    get: (target, key): unknown => (key in target || typeof key !== 'string' || key === 'then' ? Reflect.get(target, key) : Reflect.get(built ??= testApi(), key)),
   });
 }

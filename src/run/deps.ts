@@ -104,7 +104,7 @@ export interface Deps {
   refreshSignedIn(): Promise<void>;
   readonly sync: RunSync;
   /** The Runs view (src/runs implements it): shows a run, or reads every row again. */
-  readonly view: { reveal(agentId: string, options?: { select?: boolean }): Promise<void>; readonly provider: { refreshAll(): void } };
+  readonly view: { reveal(agentId: string, options?: { select?: boolean }): Promise<void>; readonly provider: { refreshAll(): void; dismissStartNotice(node: unknown): void } };
   readonly drafts: Drafts;
   /** Follow-ups being sent or that may have arrived, per run: the one lock every send path asks. */
   readonly sends: FollowUpSends;

@@ -3,7 +3,7 @@
  * left): never re-sent on its own nor forgotten, shown in the Runs view until dismissed or listed. In
  * workspace state (global state would show another window's live start as cut); the fault suite drives it.
  */
-import { Emitter, type Event } from '../base/common/events';
+import { Emitter, type Disposable, type Event } from '../base/common/events';
 
 export interface StartMemento {
   get<T>(key: string): T | undefined;
@@ -141,3 +141,18 @@ function revive(raw: unknown): UnconfirmedStart[] {
 }
 
 export { firstWords } from './common/firstWords';
+
+/** A run entering the list (in any window) settles the uncertain starts it answers, whether or not the Runs view was built. */
+export function settleStartsOnRuns(
+  starts: UnconfirmedStarts,
+  ledgers: { onDidChangeRuns: Event<{ readonly agentIds: readonly string[] }>; readonly current: { get(agentId: string): { appId?: string; prompt?: string } | undefined } },
+): Disposable {
+  return ledgers.onDidChangeRuns((change) => {
+    for (const id of change.agentIds) {
+      const record = ledgers.current.get(id);
+      if (record) {
+        starts.settledBy(record);
+      }
+    }
+  });
+}

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { LedgerEntry } from '../run/common/ledger/ledger';
-import { runCommands } from './contribution';
+import { runCommands } from './runCommands';
 
 const RECENT_MAX = 100;
 

@@ -1,12 +1,7 @@
-/** The run commands (Send Follow-up, Export Run…, Open, Refresh, Remove, Clear Finished, Copy Agent ID, Copy Link, Track Run by ID) and the run links, registered at activation; their bodies load on first use (dist/runCommands.js). */
+/** The run commands (Send Follow-up, Export Run…, Open, Refresh, Remove, Clear Finished, Copy Agent ID, Copy Link, Track Run by ID, Dismiss a start's row) and the run links, registered at activation; their bodies load on first use (dist/runCommands.js). */
 import * as vscode from 'vscode';
-import { lazyBundle } from '../base/common/lazyBundle';
 import type { Deps } from '../run/deps';
-import type * as RunCommandsBundle from './commands/bundle';
-
-/** The commands' bodies, the finished alert and the start notices' rows (./commands/bundle.ts): their first use. */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-export const runCommands = lazyBundle(() => require('./runCommands.js') as typeof RunCommandsBundle);
+import { runCommands } from './runCommands';
 
 export function registerLazyRunCommands(context: vscode.ExtensionContext, deps: Deps): void {
   context.subscriptions.push(
@@ -20,6 +15,8 @@ export function registerLazyRunCommands(context: vscode.ExtensionContext, deps: 
     vscode.commands.registerCommand('agentRuns.refresh', () => runCommands().refreshCommand(deps)),
     vscode.commands.registerCommand('agentRuns.copyLink', (arg?: unknown) => runCommands().copyLinkCommand(deps, arg)),
     vscode.commands.registerCommand('agentRuns.trackRun', (arg?: unknown) => runCommands().trackRunCommand(deps, arg)),
+    // Only a start's row offers it, and rows exist once the run model does.
+    vscode.commands.registerCommand('agentRuns.dismissStartNotice', (node?: unknown) => deps.view.provider.dismissStartNotice(node)),
     // vscode://agent-runs-team.agent-runs/run?id=…&base=…: opens the run, tracking it first (see uriHandler.ts).
     vscode.window.registerUriHandler({ handleUri: (uri) => runCommands().handleRunUri(deps, uri) }),
   );

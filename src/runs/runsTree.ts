@@ -12,7 +12,7 @@ import { AppNode, RowNode, RunsTreeModel, type TreeNode } from './common/nodes';
 import { runUri } from './runDecorations';
 import { groupByApp, presentRun } from './common/presentation';
 import { StartNoticeNode } from './startNotices';
-import { runCommands } from './contribution';
+import { runCommands } from './runCommands';
 import type { UnconfirmedStarts } from '../run/unconfirmedStarts';
 import { runTooltip } from '../run/rowTooltip';
 import type { AppRow, AppRows, AppRowsHost, RowsGate } from '../run/appRows';
@@ -30,8 +30,6 @@ interface ExtraRows {
   make: () => AppRows<AppRow>;
   rows?: AppRows<AppRow>;
 }
-
-export const RUNS_VIEW_ID = 'agentRuns.runs';
 
 /** Batches that add or remove runs are at least this far apart; the first one after a quiet spell goes at once. */
 export const RESHAPE_INTERVAL_MS = 1_000;
@@ -85,6 +83,13 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     this.starts = starts;
     this._register(starts.onDidChange(() => this.refreshAll()));
     this.refreshAll();
+  }
+
+  /** "Dismiss" on a start's row: the node is one of this tree's (a node of another bundle's class is not). */
+  dismissStartNotice(node: unknown): void {
+    if (node instanceof StartNoticeNode) {
+      this.starts?.dismiss(node.start.id);
+    }
   }
 
   /**
