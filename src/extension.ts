@@ -10,7 +10,7 @@ import { SEED_TOKEN_ENV } from './connection/seedToken';
 import type * as TestHooks from './testHooks';
 export type { AgentRunsTestApi } from './testHooks';
 import { UnauthorizedGate } from './connection/unauthorizedGate';
-import { registerLazyRunCommands } from './runs/contribution';
+import { registerLazyRunCommands, runsBundle } from './runs/contribution';
 import { runCommands } from './runs/runCommands';
 import { launchBundle, registerStartRun, startRunPrefilled } from './launch/contribution';
 import { registerCodeReviews, registerStartCodeReview, showReviewRows } from './reviews/contribution';
@@ -43,10 +43,6 @@ let shutdown: (() => Promise<void>) | undefined;
 /** The sender's POSTs (src/run/sendPosts.ts): the first start, follow-up or test group. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const sendPosts = lazyBundle(() => require('./send.js') as SendPostsModule);
-
-/** The run model (src/runs/bundle.ts): the first feature that reaches it, or a run to follow at start. */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const runsBundle = lazyBundle(() => require('./runs.js') as typeof RunsBundle);
 
 /** The test harness's hooks (src/testHooks.ts), installed by it only: never in a person's install. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -1,7 +1,13 @@
 /** The run commands (Send Follow-up, Export Run…, Open, Refresh, Remove, Clear Finished, Copy Agent ID, Copy Link, Track Run by ID, Dismiss a start's row) and the run links, registered at activation; their bodies load on first use (dist/runCommands.js). */
 import * as vscode from 'vscode';
 import type { Deps } from '../run/deps';
+import { lazyBundle } from '../base/common/lazyBundle';
 import { runCommands } from './runCommands';
+import type * as RunsBundle from './bundle';
+
+/** The run model (./bundle.ts, dist/runs.js): the first feature that reaches it, or a run to follow at start. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const runsBundle = lazyBundle(() => require('./runs.js') as typeof RunsBundle);
 
 export function registerLazyRunCommands(context: vscode.ExtensionContext, deps: Deps): void {
   context.subscriptions.push(
