@@ -203,6 +203,9 @@ async function main() {
   if (meta) {
     require('node:fs').writeFileSync('dist/meta.json', JSON.stringify(meta));
   }
+  // Node reads the package.json nearest a module it loads for its "type"; without this one it is the
+  // extension's own (58 KB), parsed while dist/extension.js loads at activation (~0.5 ms).
+  require('node:fs').writeFileSync('dist/package.json', '{"type":"commonjs"}\n');
 }
 
 main().catch((e) => {
