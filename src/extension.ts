@@ -129,16 +129,34 @@ function buildBase(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
   // The journals load on first use (dist/transcripts.js); runs the ledger knows unfinished are never pruned.
   const transcripts = new Transcripts(context.globalStorageUri, log, conn.current.baseUrl, () => ledgers.current);
   const gate = new UnauthorizedGate(conn, auth, log);
-  const drafts = new Drafts(context.workspaceState, (message) => log.warn(message));
-  const sends = new FollowUpSends(context.workspaceState);
-  const starts = new UnconfirmedStarts(context.workspaceState);
-  context.subscriptions.push(auth, conn, ledgers, transcripts, gate, sends, starts, settleStartsOnRuns(starts, ledgers));
+  // Made on first use: a person who sends nothing this session never reads them.
+  let drafts: Drafts | undefined;
+  let sends: FollowUpSends | undefined;
+  let starts: UnconfirmedStarts | undefined;
+  const base = {
+    auth, globalState, conn, ledgers, transcripts, gate,
+    get drafts(): Drafts {
+      return (drafts ??= new Drafts(context.workspaceState, (message) => log.warn(message)));
+    },
+    get sends(): FollowUpSends {
+      return (sends ??= new FollowUpSends(context.workspaceState));
+    },
+    get starts(): UnconfirmedStarts {
+      return (starts ??= new UnconfirmedStarts(context.workspaceState));
+    },
+  };
+  context.subscriptions.push(auth, conn, ledgers, transcripts, gate, settleStartsOnRuns(() => base.starts, ledgers), {
+    dispose: () => {
+      sends?.dispose();
+      starts?.dispose();
+    },
+  });
   // A new base URL means another service: its own runs, transcripts and token.
   context.subscriptions.push(conn.onDidChange((state) => {
     ledgers.switchTo(state.baseUrl);
     transcripts.switchBaseUrl(state.baseUrl);
   }));
-  return { auth, globalState, conn, ledgers, transcripts, gate, drafts, sends, starts };
+  return base;
 }
 export type Base = ReturnType<typeof buildBase>;
 
@@ -162,7 +180,7 @@ export type Runs = RunsBundle.Runs;
 
 /** What the features receive (run/deps.ts): extension.ts wires them through it, never to each other. */
 function buildDeps(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, b: Base, shell: Shell, r: () => Runs): Deps {
-  const { auth, globalState, conn, ledgers, gate, drafts, transcripts, sends, starts } = b;
+  const { auth, globalState, conn, ledgers, gate, transcripts } = b;
   const { panels, capabilities } = shell;
   // The run model's parts are getters: the first feature that reaches one builds it.
   const deps: Deps = {
@@ -182,7 +200,9 @@ function buildDeps(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
     api: () => conn.api(),
     showApiError: (error, extraButtons) => connectionPrompts().showApiError(conn, gate, log, error, extraButtons),
     reportUnauthorized: (error, options) => gate.report(error, options),
-    starts,
+    get starts() {
+      return b.starts;
+    },
     get sender() {
       return r().sender;
     },
@@ -201,8 +221,12 @@ function buildDeps(context: vscode.ExtensionContext, log: vscode.LogOutputChanne
     get view() {
       return r().view;
     },
-    drafts,
-    sends,
+    get drafts() {
+      return b.drafts;
+    },
+    get sends() {
+      return b.sends;
+    },
     transcripts,
   };
   return deps;

@@ -144,14 +144,14 @@ export { firstWords } from './common/firstWords';
 
 /** A run entering the list (in any window) settles the uncertain starts it answers, whether or not the Runs view was built. */
 export function settleStartsOnRuns(
-  starts: UnconfirmedStarts,
+  starts: () => UnconfirmedStarts,
   ledgers: { onDidChangeRuns: Event<{ readonly agentIds: readonly string[] }>; readonly current: { get(agentId: string): { appId?: string; prompt?: string } | undefined } },
 ): Disposable {
   return ledgers.onDidChangeRuns((change) => {
     for (const id of change.agentIds) {
       const record = ledgers.current.get(id);
       if (record) {
-        starts.settledBy(record);
+        starts().settledBy(record);
       }
     }
   });

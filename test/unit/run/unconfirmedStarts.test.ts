@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { firstWords, UNCONFIRMED_STARTS_KEY, UnconfirmedStarts, type StartMemento } from '../../../src/run/unconfirmedStarts';
+import { Emitter } from '../../../src/base/common/events';
+import { firstWords, settleStartsOnRuns, UNCONFIRMED_STARTS_KEY, UnconfirmedStarts, type StartMemento } from '../../../src/run/unconfirmedStarts';
 
 function memento(initial: Record<string, unknown> = {}): StartMemento & { data: Map<string, unknown> } {
   const data = new Map<string, unknown>(Object.entries(initial));
@@ -48,6 +49,24 @@ describe('unconfirmed starts: a start that may have reached the service is never
     assert.equal(shown.length, 1);
     assert.equal(shown[0].prompt, START.prompt);
     assert.equal((state.data.get(UNCONFIRMED_STARTS_KEY) as { state: string }[])[0].state, 'uncertain', 'written back as uncertain');
+  });
+
+  it('a run entering the list settles its start from activation on, the starts read only when a run comes', () => {
+    const state = memento();
+    const first = new UnconfirmedStarts(state);
+    first.end(first.begin(START), 'mayExist');
+    const runs = new Emitter<{ readonly agentIds: readonly string[] }>();
+    const listed = new Map([['agt_1', { appId: 'app_todo', prompt: START.prompt }]]);
+    const made: { starts?: UnconfirmedStarts } = {};
+    const madeNow = (): UnconfirmedStarts | undefined => made.starts;
+    const sub = settleStartsOnRuns(() => (made.starts ??= new UnconfirmedStarts(state)), { onDidChangeRuns: runs.event, current: { get: (id) => listed.get(id) } });
+    runs.fire({ agentIds: [] });
+    assert.equal(madeNow(), undefined, 'no run came: the stored starts are not read');
+    runs.fire({ agentIds: ['agt_unknown'] });
+    assert.equal(madeNow(), undefined);
+    runs.fire({ agentIds: ['agt_1'] });
+    assert.deepEqual(madeNow()?.uncertain(), []);
+    sub.dispose();
   });
 
   it('a run with the same app and prompt entering the list (Track Run by ID) settles it', () => {
