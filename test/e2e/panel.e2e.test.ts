@@ -281,7 +281,7 @@ describe('Run panel (UI)', function () {
 
     await wb.runCommand('Agent Runs: Track Run by ID…');
     await wb.typeInInput(agentId, { prompt: /agent ID/i });
-    await wb.openActivityBarView('Agent Runs');
+    // Track Run reveals the row itself (a click on the activity bar could race it and close the view).
     await wb.waitForTreeRow(PROMPT);
     // Tracking opens the panel; close it and open the run from the tree, as a person would.
     const tracked = await panelFrame(wb, agentId);
